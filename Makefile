@@ -1,0 +1,51 @@
+# Clover Airspace — every target does its own set-up on a fresh machine.
+PY      ?= python3
+VENV    := .venv
+BIN     := $(VENV)/bin
+STAMP   := $(VENV)/.installed
+HOST    ?= 127.0.0.1
+PORT    ?= 8501
+
+.PHONY: setup run cli test bench gpu-check browser-deps corpus train clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PY) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	# CPU machines take the pinned CPU build of torch from local disk; CUDA machines take the default build.
+	if command -v nvidia-smi >/dev/null 2>&1; then $(BIN)/pip install -q torch; else $(BIN)/pip install -q torch==2.13.0; fi
+	$(BIN)/pip install -q -e '.[test]'
+	touch $(STAMP)
+
+setup: $(STAMP)
+
+# The main job: the operator dashboard on the shipped checkpoint, served on 127.0.0.1.
+run: setup
+	$(BIN)/streamlit run app/dashboard.py --server.address $(HOST) --server.port $(PORT) \
+	  --server.headless true --browser.gatherUsageStats false
+
+# The CLI on the shipped demo batch.
+cli: setup
+	$(BIN)/airspace-parse data/samples/demo20.txt --format table
+
+# Headless Chromium for the browser test (Debian package; skipped with a reason where it cannot be installed).
+browser-deps:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then \
+	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) \
+	      || echo "chromium could not be installed; the browser test will skip with this reason"; \
+	  else echo "not root or no apt-get: chromium not installed; the browser test will skip"; fi; }
+
+test: setup browser-deps
+	$(BIN)/python -m pytest -q
+
+bench: setup
+	$(BIN)/python -m airspace.model.bench --out bench-results/bench.json
+
+gpu-check: setup
+	$(BIN)/python -m airspace.kernels.gpu_check $(if $(DRY),--dry-run,)
+
+corpus: setup
+	$(BIN)/python -m airspace.data.corpus --n 200000 --seed 0 --out runs/corpus
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache

@@ -1,0 +1,122 @@
+"""Validated zone records: SI units beside the original text, every value tied to its span of the message.
+
+These models are the contract between the parser, the engines, ``geo`` and the app. ``ZoneRecord.to_json()`` is
+the ``--format jsonl`` object of the CLI.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Annotated, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, field_serializer
+
+FT_TO_M = 0.3048
+NM_TO_M = 1852.0
+
+LimitRef = Literal["SFC", "GND", "AGL", "AMSL", "FL", "UNL"]
+Status = Literal["ok", "review", "error"]
+
+
+def iso_utc(t: datetime | None) -> str | None:
+    """``YYYY-MM-DDTHH:MM:SSZ`` for an aware or naive-UTC datetime."""
+    if t is None:
+        return None
+    if t.tzinfo is not None:
+        t = t.astimezone(timezone.utc)
+    return t.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+class SpanModel(BaseModel):
+    """Half-open character range ``[start, end)`` of the message text."""
+
+    model_config = ConfigDict(frozen=True)
+    start: int
+    end: int
+    text: str
+
+
+class Limit(BaseModel):
+    """A vertical limit. ``ft``/``m`` are ``None`` only for UNL. FL keeps its pressure-altitude feet (FL130 = 13000)."""
+
+    model_config = ConfigDict(frozen=True)
+    ref: LimitRef
+    ft: float | None
+    m: float | None
+    raw: str
+
+
+class CircleGeometry(BaseModel):
+    model_config = ConfigDict(frozen=True)
+    type: Literal["circle"] = "circle"
+    center: tuple[float, float]  # (lat, lon) decimal degrees WGS84
+    radius_m: float
+    approximate: bool = False  # e.g. centre from an ICAO location indicator or a coarse Q-line
+
+
+class PolygonGeometry(BaseModel):
+    model_config = ConfigDict(frozen=True)
+    type: Literal["polygon"] = "polygon"
+    points: list[tuple[float, float]]  # (lat, lon), open ring (first point not repeated)
+
+
+class NamedGeometry(BaseModel):
+    """A place named in the message that could not be resolved to coordinates: never an invented point."""
+
+    model_config = ConfigDict(frozen=True)
+    type: Literal["named"] = "named"
+    name: str
+
+
+Geometry = Annotated[Union[CircleGeometry, PolygonGeometry, NamedGeometry], Field(discriminator="type")]
+
+
+class Window(BaseModel):
+    """An active interval ``[start, end)`` in UTC."""
+
+    model_config = ConfigDict(frozen=True)
+    start: datetime
+    end: datetime
+
+    @field_serializer("start", "end")
+    def _ser(self, t: datetime) -> str | None:
+        return iso_utc(t)
+
+
+class ZoneRecord(BaseModel):
+    """One zone of one message (or one error record for a message that could not be read)."""
+
+    message: int  # 0-based index of the message in the batch
+    zone: int = 0  # 0-based index of the zone within its message
+    id: str | None = None  # e.g. "A1912/15", "BOS 01/502"
+    notam_type: Literal["N", "R", "C"] | None = None
+    ref_id: str | None = None  # the NOTAM replaced (R) or cancelled (C)
+    status: Status = "ok"
+    reasons: list[str] = Field(default_factory=list)
+    geometry: Geometry | None = None
+    lower: Limit | None = None
+    upper: Limit | None = None
+    start: datetime | None = None
+    end: datetime | None = None
+    end_estimated: bool = False
+    permanent: bool = False
+    schedule: str | None = None
+    windows: list[Window] = Field(default_factory=list)
+    spans: dict[str, SpanModel] = Field(default_factory=dict)
+    text: str = ""  # the original message, verbatim
+    engine: str = "rules"
+
+    @field_serializer("start", "end")
+    def _ser_time(self, t: datetime | None) -> str | None:
+        return iso_utc(t)
+
+    def review(self, reason: str) -> None:
+        """Mark for human review with a readable reason (an error record stays an error)."""
+        if self.status == "ok":
+            self.status = "review"
+        if reason not in self.reasons:
+            self.reasons.append(reason)
+
+    def to_json(self) -> dict:
+        """The CLI's ``--format jsonl`` object."""
+        return self.model_dump(mode="json")
