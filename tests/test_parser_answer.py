@@ -1,0 +1,63 @@
+"""The engine output format: round trips, malformed answers, grounding of repeated values."""
+
+import pytest
+
+from airspace.parser.answer import (
+    FIELD_SEP,
+    NO_ZONE,
+    ZONE_SEP,
+    AnswerFormatError,
+    format_answer,
+    ground,
+    parse_answer,
+)
+
+
+def test_round_trip_keeps_field_order_and_multiline_values():
+    zones = [
+        {"upper": "FL130", "center": "N480930 E0161028", "radius": "1NM", "lower": "GND"},
+        {"polygon": "112400S1065000E - 111900S1073400E - \n120000S1070000E", "lower": "SFC", "upper": "UNL"},
+    ]
+    text = format_answer(zones)
+    assert text.startswith("center=N480930 E0161028" + FIELD_SEP + "radius=1NM" + FIELD_SEP + "lower=GND")
+    assert text.count(ZONE_SEP) == 1
+    assert parse_answer(text) == zones
+
+
+def test_no_zone_answer():
+    assert format_answer([]) == NO_ZONE
+    assert parse_answer(NO_ZONE) == []
+
+
+@pytest.mark.parametrize(
+    "bad",
+    ["center", "centre=5130N00007W", "radius=1NM" + FIELD_SEP + "radius=2NM", "=x"],
+)
+def test_malformed_answers_raise(bad):
+    with pytest.raises(AnswerFormatError):
+        parse_answer(bad)
+
+
+def test_unknown_field_and_separator_in_value_rejected():
+    with pytest.raises(AnswerFormatError):
+        format_answer([{"colour": "red"}])
+    with pytest.raises(AnswerFormatError):
+        format_answer([{"name": "a" + ZONE_SEP + "b"}])
+
+
+def test_ground_assigns_successive_occurrences(dev_by_id):
+    text = dev_by_id["pynotam-526438"]["text"]
+    zones = [
+        {"center": "N313339E0343250", "radius": "1KM", "upper": "1,600FT AMSL"},
+        {"center": "N312850E0343012", "radius": "1KM", "upper": "1,500FT AMSL"},
+        {"center": "N312710E0342817", "radius": "1KM", "upper": "1,500FT AMSL"},
+        {"center": "N999999E9999999", "radius": "1KM", "upper": "1,500FT AMSL"},
+    ]
+    drafts = ground(text, zones)
+    for d in drafts:
+        for key, span in d.spans.items():
+            assert text[span.start : span.end] == d.values[key]
+    # the 2nd and 3rd "1,500FT AMSL" are different occurrences, in order
+    assert drafts[1].spans["upper"].start < drafts[2].spans["upper"].start
+    # an invented value gets no span (validation turns that into a review reason)
+    assert "center" not in drafts[3].spans
