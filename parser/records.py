@@ -66,6 +66,7 @@ class NamedGeometry(BaseModel):
     model_config = ConfigDict(frozen=True)
     type: Literal["named"] = "named"
     name: str
+    radius_m: float | None = None  # "半径2公里" around the named place, kept for when it is resolved
 
 
 Geometry = Annotated[Union[CircleGeometry, PolygonGeometry, NamedGeometry], Field(discriminator="type")]
