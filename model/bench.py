@@ -1,0 +1,211 @@
+"""``make bench``: every engine on every evaluation set, in one process, on one machine; one JSON object out.
+
+Sets:
+- ``heldout``: the corpus's family-held-out test split (templates never seen in training), gold by construction;
+- ``dev``: ``shared/real-notams/dev.jsonl`` (25 real messages; the 6 with hand-derived truth are scored);
+- ``demo20``: the shipped 20-message demo batch with its expected records.
+
+For each engine (clover, ar, rules) on each set: wall seconds, forward passes, answer tokens, tokens per forward,
+records right / total, peak memory (resident-set growth during the run, sampled) — plus
+``speedup_clover_vs_ar`` (AR wall / Clover wall) on each set. Both model engines decode in the same batches.
+Timings are ratios within this one process; absolute seconds depend on the machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import sys
+import threading
+import time
+from collections import defaultdict
+from pathlib import Path
+
+import torch
+
+from airspace.parser.compare import gold_from_dev_truth, records_right
+from airspace.parser.pipeline import get_extractor, process_batch
+from airspace.parser.split import Message, split_batch
+
+REPO = Path(__file__).resolve().parents[1]
+SAMPLES = REPO / "data" / "samples"
+
+
+class PeakRSS:
+    """Samples this process's resident set size in a thread; ``peak_mb`` is the growth over the start value."""
+
+    def __init__(self, interval: float = 0.005):
+        self.interval = interval
+        self._stop = threading.Event()
+        self.start_mb = self.peak = _rss_mb()
+
+    def __enter__(self):
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+        return self
+
+    def _run(self):
+        while not self._stop.is_set():
+            self.peak = max(self.peak, _rss_mb())
+            time.sleep(self.interval)
+
+    def __exit__(self, *exc):
+        self._stop.set()
+        self._thread.join()
+        self.peak = max(self.peak, _rss_mb())
+
+    @property
+    def peak_mb(self) -> float:
+        return round(self.peak - self.start_mb, 1)
+
+
+def _rss_mb() -> float:
+    try:
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+    except OSError:  # not Linux
+        import resource
+
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def load_set(name: str, n_heldout: int, seed: int) -> tuple[list[Message], list[list[dict] | None]]:
+    """Messages and, per message, its gold zones (None = not scored)."""
+    if name == "heldout":
+        from airspace.data.corpus import generate
+
+        rows = list(generate(n_heldout, seed, split="test"))
+        return [Message(i, r["text"]) for i, r in enumerate(rows)], [r["zones"] for r in rows]
+    if name == "dev":
+        from airspace.parser.split import read_jsonl
+
+        path = _dev_path()
+        text = path.read_text(encoding="utf-8")
+        rows = [json.loads(line) for line in text.splitlines() if line.strip()]
+        golds = [[gold_from_dev_truth(r["truth"])] if r.get("truth") else None for r in rows]
+        return read_jsonl(text), golds
+    if name in ("demo20", "composite5"):
+        messages = split_batch((SAMPLES / f"{name}.txt").read_text(encoding="utf-8"))
+        golds: dict[int, list[dict]] = defaultdict(list)
+        for line in (SAMPLES / f"{name}.expected.jsonl").read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                row = json.loads(line)
+                golds[row["message"]].append(row)
+        return messages, [sorted(golds[m.index], key=lambda g: g.get("zone", 0)) for m in messages]
+    raise ValueError(f"unknown set {name!r}")
+
+
+def _dev_path() -> Path:
+    for base in (REPO.parent, REPO.parent.parent, Path("/work")):
+        p = base / "shared" / "real-notams" / "dev.jsonl"
+        if p.exists():
+            return p
+    raise FileNotFoundError("shared/real-notams/dev.jsonl not found beside the checkout")
+
+
+def score(records, golds) -> tuple[int, int, list[str]]:
+    by_message = defaultdict(list)
+    for rec in records:
+        by_message[rec.message].append(rec)
+    right = total = 0
+    problems = []
+    for i, gold in enumerate(golds):
+        if gold is None:
+            continue
+        recs = sorted(by_message.get(i, []), key=lambda r: r.zone)
+        ok, diffs = records_right(recs, gold)
+        right += ok
+        total += len(gold)
+        problems.extend(f"message {i}: {d}" for d in diffs)
+    return right, total, problems
+
+
+def run_engine(engine: str, messages: list[Message], golds, batch: int) -> dict:
+    extractor = get_extractor(engine)
+    process_batch(messages[:1], extractor, cross_check=False)  # warm-up: lazy loads, allocator
+    wall = 0.0
+    forwards = tokens = 0
+    steps: list[int] = []
+    records = []
+    with PeakRSS() as mem:
+        for lo in range(0, len(messages), batch):
+            chunk = messages[lo : lo + batch]
+            t0 = time.perf_counter()
+            recs, stats = process_batch(chunk, extractor, cross_check=False)
+            wall += time.perf_counter() - t0
+            forwards += stats.forwards
+            tokens += stats.answer_tokens
+            steps.extend(stats.steps_per_block)
+            records.extend(recs)
+    right, total, problems = score(records, golds)
+    out = {
+        "wall_s": round(wall, 4),
+        "forwards": forwards,
+        "answer_tokens": tokens,
+        "tokens_per_forward": round(tokens / forwards, 3) if forwards else None,
+        "records_right": right,
+        "records_total": total,
+        "accuracy": round(right / total, 4) if total else None,
+        "peak_mb": mem.peak_mb,
+        "messages": len(messages),
+        "first_problems": problems[:8],
+    }
+    if steps:
+        out["steps_per_block"] = {
+            "mean": round(sum(steps) / len(steps), 3),
+            "max": max(steps),
+            "histogram": {str(k): steps.count(k) for k in sorted(set(steps))},
+        }
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m airspace.model.bench", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--sets", default="heldout,dev,demo20")
+    ap.add_argument("--engines", default="clover,ar,rules")
+    ap.add_argument("--heldout-n", type=int, default=200, help="messages drawn from the held-out test split")
+    ap.add_argument("--seed", type=int, default=1234)
+    ap.add_argument("--batch", type=int, default=20, help="messages decoded together (same for every engine)")
+    ap.add_argument("--threads", type=int, default=0, help="torch threads (0 = torch default)")
+    ap.add_argument("--out", default="bench-results/bench.json")
+    args = ap.parse_args(argv)
+    if args.threads:
+        torch.set_num_threads(args.threads)
+    torch.manual_seed(args.seed)
+
+    result: dict = {
+        "machine": {
+            "platform": platform.platform(),
+            "python": sys.version.split()[0],
+            "torch": torch.__version__,
+            "threads": torch.get_num_threads(),
+            "device": "cuda" if torch.cuda.is_available() else "cpu",
+        },
+        "batch": args.batch,
+        "sets": {},
+    }
+    for set_name in args.sets.split(","):
+        messages, golds = load_set(set_name, args.heldout_n, args.seed)
+        per_engine = {}
+        for engine in args.engines.split(","):
+            try:
+                per_engine[engine] = run_engine(engine, messages, golds, args.batch)
+            except Exception as exc:  # an engine that cannot run is reported, the others still run
+                per_engine[engine] = {"error": f"{type(exc).__name__}: {exc}"}
+            print(f"[bench] {set_name:8s} {engine:6s} {json.dumps(per_engine[engine])[:300]}", file=sys.stderr)
+        result["sets"][set_name] = per_engine
+        c, a = per_engine.get("clover", {}), per_engine.get("ar", {})
+        if c.get("wall_s") and a.get("wall_s"):
+            result.setdefault("speedup_clover_vs_ar", {})[set_name] = round(a["wall_s"] / c["wall_s"], 3)
+    text = json.dumps(result, indent=2, ensure_ascii=False)
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(text + "\n", encoding="utf-8")
+    print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
