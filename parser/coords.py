@@ -1,0 +1,238 @@
+"""Geographic coordinates as written in aeronautical and Chinese notices -> decimal degrees (WGS84).
+
+Forms read (each half may carry decimal seconds or decimal minutes):
+
+- compact, hemisphere after: ``4809N01610E``, ``512107N 0003608W``, ``404108.00N0733635.00W``, ``112400S1065000E``
+- compact, hemisphere first: ``N391100E1005400``, ``N480930 E0161028``
+- spaced: ``52 38 00 S 163 00 00 E``; hemisphere first and spaced: ``S06 42 E089 16``
+- decimal degrees with hemisphere: ``11.5416° N 104.9200° E``, ``11.5416N 104.92E``
+- degree/minute/second symbols (``°`` ``º`` ``˚`` ``′`` ``'`` ``″`` ``"``, ``''``): ``22°38′15″N 113°49′02″E``
+- Chinese labels and units: ``北纬22°38′ 东经113°49′``, ``北纬22度38分15秒 东经113度49分2秒`` (either order)
+
+The arithmetic is exact: degrees + minutes/60 + seconds/3600 is done in rationals and rounded once to float.
+Each latitude half is paired with the longitude half right after it (only blanks, commas or slashes between);
+Chinese/symbol forms may also give the longitude first.
+"""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+from typing import NamedTuple
+
+from airspace.parser.textnorm import clean_with_map
+
+
+class CoordMatch(NamedTuple):
+    lat: float
+    lon: float
+    start: int  # offsets into the original text (half-open)
+    end: int
+    text: str
+
+
+class _Half(NamedTuple):
+    axis: str  # "lat" | "lon"
+    value: Fraction
+    start: int  # offsets into the cleaned text
+    end: int
+    explicit: bool  # symbol/decimal/Chinese forms (may come lon-first)
+
+
+_NUM = r"\d{1,2}(?:\.\d+)?"
+_COMPACT_TAIL = r"(?P<m>\d{2})(?:(?P<s>\d{2})(?P<sf>\.\d+)?|(?P<mf>\.\d+))?"
+_DEG_SIGN = r"(?:°|º|˚|度)"
+_MIN_SIGN = r"(?:′|'|’|‘|分)"
+_SEC_SIGN = r"(?:″|\"|”|''|′′|’’|秒)"
+_CN_LABEL = {
+    "北纬": "N", "北緯": "N", "南纬": "S", "南緯": "S",
+    "东经": "E", "東經": "E", "东径": "E", "西经": "W", "西經": "W",
+}
+_CN_ALT = "|".join(_CN_LABEL)
+
+_PATTERNS: list[tuple[str, bool, re.Pattern[str]]] = [
+    # compact, hemisphere after
+    ("lat", False, re.compile(r"(?<![0-9.])(?P<d>\d{2})" + _COMPACT_TAIL + r"(?P<h>[NS])(?![A-Za-z])")),
+    ("lon", False, re.compile(r"(?<![0-9.])(?P<d>\d{3})" + _COMPACT_TAIL + r"(?P<h>[EW])(?![A-Za-z])")),
+    # compact, hemisphere first
+    ("lat", False, re.compile(r"(?<![A-Za-z])(?P<h>[NS]) ?(?P<d>\d{2})" + _COMPACT_TAIL + r"(?![0-9])")),
+    ("lon", False, re.compile(r"(?<![A-Za-z])(?P<h>[EW]) ?(?P<d>\d{3})" + _COMPACT_TAIL + r"(?![0-9])")),
+    # spaced, hemisphere after
+    ("lat", False, re.compile(
+        rf"(?<![0-9.])(?P<d>\d{{1,2}}) +(?P<m>{_NUM})(?: +(?P<s>{_NUM}))? ?(?P<h>[NS])(?![A-Za-z])")),
+    ("lon", False, re.compile(
+        rf"(?<![0-9.])(?P<d>\d{{1,3}}) +(?P<m>{_NUM})(?: +(?P<s>{_NUM}))? ?(?P<h>[EW])(?![A-Za-z])")),
+    # spaced, hemisphere first
+    ("lat", False, re.compile(
+        rf"(?<![A-Za-z])(?P<h>[NS]) ?(?P<d>\d{{1,2}}) +(?P<m>{_NUM})(?: +(?P<s>{_NUM}))?(?![0-9.])")),
+    ("lon", False, re.compile(
+        rf"(?<![A-Za-z])(?P<h>[EW]) ?(?P<d>\d{{1,3}}) +(?P<m>{_NUM})(?: +(?P<s>{_NUM}))?(?![0-9.])")),
+    # decimal degrees without a degree sign
+    ("any", True, re.compile(r"(?<![0-9.])(?P<d>\d{1,3}\.\d+) ?(?P<h>[NSEW])(?![A-Za-z])")),
+    ("any", True, re.compile(r"(?<![A-Za-z])(?P<h>[NSEW]) ?(?P<d>\d{1,3}\.\d+)(?![0-9.])")),
+    # degree / minute / second symbols, hemisphere letter or Chinese label before or after
+    ("any", True, re.compile(
+        rf"(?:(?<![A-Za-z])(?P<hp>[NSEW]|{_CN_ALT})\s*)?"
+        rf"(?P<d>\d{{1,3}}(?:\.\d+)?)\s*{_DEG_SIGN}"
+        rf"(?:\s*(?P<m>{_NUM})\s*{_MIN_SIGN}(?!'))?"
+        rf"(?:\s*(?P<s>{_NUM})\s*{_SEC_SIGN})?"
+        rf"(?(hp)|(?:\s*(?P<hs>[NSEW])(?![A-Za-z]))?)")),
+]
+
+_PAIR_GAP = re.compile(r"[\s,/;，、]{0,6}")
+
+
+def _half_from_match(axis: str, explicit: bool, m: re.Match[str]) -> _Half | None:
+    g = m.groupdict()
+    hemi = g.get("h")
+    if hemi is None:
+        hp, hs = g.get("hp"), g.get("hs")
+        if (hp is None) == (hs is None):
+            return None  # need exactly one hemisphere marker
+        hemi = _CN_LABEL.get(hp, hp) if hp is not None else hs
+    got_axis = "lat" if hemi in "NS" else "lon"
+    if axis != "any" and axis != got_axis:
+        return None
+    deg = Fraction(g["d"])
+    minutes = Fraction(g["m"] + (g.get("mf") or "")) if g.get("m") else Fraction(0)
+    seconds = Fraction(g["s"] + (g.get("sf") or "")) if g.get("s") else Fraction(0)
+    if g.get("m") and "." in g["d"]:
+        return None  # decimal degrees followed by minutes is not a coordinate
+    if minutes >= 60 or seconds >= 60 or (g.get("s") and "." in (g.get("m") or "")):
+        return None
+    value = deg + minutes / 60 + seconds / 3600
+    if value > (90 if got_axis == "lat" else 180):
+        return None
+    if hemi in "SW":
+        value = -value
+    return _Half(got_axis, value, m.start(), m.end(), explicit)
+
+
+def _halves(clean: str) -> list[_Half]:
+    cands: list[_Half] = []
+    for axis, explicit, pat in _PATTERNS:
+        for m in pat.finditer(clean):
+            h = _half_from_match(axis, explicit, m)
+            if h is not None:
+                cands.append(h)
+    cands.sort(key=lambda h: (h.start, -(h.end - h.start)))
+    chosen: list[_Half] = []
+    last_end = -1
+    for h in cands:
+        if h.start >= last_end:
+            chosen.append(h)
+            last_end = h.end
+    return chosen
+
+
+def find_coords(text: str) -> list[CoordMatch]:
+    """Every coordinate (a latitude paired with its longitude) in free text, in order, non-overlapping.
+
+    Offsets and ``text`` refer to the original string (HTML entities and full-width characters are read
+    through, not rewritten). Halves that are not part of a pair are ignored.
+    """
+    clean, starts, ends = clean_with_map(text)
+    halves = _halves(clean)
+    out: list[CoordMatch] = []
+    i = 0
+    while i < len(halves) - 1:
+        a, b = halves[i], halves[i + 1]
+        gap_ok = _PAIR_GAP.fullmatch(clean, a.end, b.start) is not None
+        pair = None
+        if gap_ok and a.axis == "lat" and b.axis == "lon":
+            pair = (a.value, b.value)
+        elif gap_ok and a.axis == "lon" and b.axis == "lat" and a.explicit and b.explicit:
+            pair = (b.value, a.value)
+        if pair is None:
+            i += 1
+            continue
+        s, e = starts[a.start], ends[b.end - 1]
+        out.append(CoordMatch(float(pair[0]), float(pair[1]), s, e, text[s:e]))
+        i += 2
+    return out
+
+
+_EDGE = " \t\r\n,;:()[]{}.-/"
+
+
+def parse_coord(text: str) -> tuple[float, float]:
+    """Exactly one coordinate (surrounding blanks/punctuation allowed) -> ``(lat, lon)``; ``ValueError`` otherwise."""
+    if not isinstance(text, str):
+        raise ValueError(f"not a coordinate: {text!r}")
+    found = find_coords(text)
+    if not found:
+        raise ValueError(f"no coordinate in {text.strip()[:60]!r}")
+    if len(found) > 1:
+        raise ValueError(f"{len(found)} coordinates in {text.strip()[:60]!r}, expected one")
+    m = found[0]
+    rest = (text[: m.start] + text[m.end :]).strip(_EDGE)
+    if rest:
+        raise ValueError(f"unexpected text {rest[:30]!r} around coordinate {m.text!r}")
+    return m.lat, m.lon
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# formatting (the inverse, for property tests and the synthetic corpus)
+
+_STYLES = (
+    "dm", "dms", "dms_space", "dms_dec", "hemi_first", "hemi_first_space", "spaced", "spaced_dm",
+    "decimal_deg", "dms_symbols", "cn",
+)
+
+
+def _split(value: float, units_per_deg: int) -> tuple[int, int]:
+    """abs(value) rounded to 1/units_per_deg degree -> (whole degrees, remainder in those units)."""
+    total = round(Fraction(abs(value)) * units_per_deg)
+    return divmod(int(total), units_per_deg)
+
+
+def format_coord(lat: float, lon: float, style: str) -> str:
+    """Write ``(lat, lon)`` in one of the written forms ``parse_coord`` reads (rounded to the style's precision)."""
+    if not (-90 <= lat <= 90 and -180 <= lon <= 180):
+        raise ValueError(f"coordinate out of range: {lat}, {lon}")
+    ns = "S" if lat < 0 else "N"
+    ew = "W" if lon < 0 else "E"
+    if style in ("dm", "spaced_dm", "cn"):
+        (ad, am), (od, om) = _split(lat, 60), _split(lon, 60)
+        if style == "dm":
+            return f"{ad:02d}{am:02d}{ns}{od:03d}{om:02d}{ew}"
+        if style == "spaced_dm":
+            return f"{ns}{ad:02d} {am:02d} {ew}{od:03d} {om:02d}"
+        cn_lat = "南纬" if ns == "S" else "北纬"
+        cn_lon = "西经" if ew == "W" else "东经"
+        return f"{cn_lat}{ad}°{am:02d}′ {cn_lon}{od}°{om:02d}′"
+    if style in ("dms", "dms_space", "hemi_first", "hemi_first_space", "spaced", "dms_symbols"):
+        (ad, ar), (od, orr) = _split(lat, 3600), _split(lon, 3600)
+        am, as_ = divmod(ar, 60)
+        om, os_ = divmod(orr, 60)
+        la = f"{ad:02d}{am:02d}{as_:02d}"
+        lo = f"{od:03d}{om:02d}{os_:02d}"
+        if style == "dms":
+            return f"{la}{ns}{lo}{ew}"
+        if style == "dms_space":
+            return f"{la}{ns} {lo}{ew}"
+        if style == "hemi_first":
+            return f"{ns}{la}{ew}{lo}"
+        if style == "hemi_first_space":
+            return f"{ns}{la} {ew}{lo}"
+        if style == "spaced":
+            return f"{ad:02d} {am:02d} {as_:02d} {ns} {od:03d} {om:02d} {os_:02d} {ew}"
+        return f"{ad}°{am:02d}′{as_:02d}″{ns} {od}°{om:02d}′{os_:02d}″{ew}"
+    if style == "dms_dec":
+        (ad, ar), (od, orr) = _split(lat, 360000), _split(lon, 360000)
+        am, acs = divmod(ar, 6000)
+        om, ocs = divmod(orr, 6000)
+        return (f"{ad:02d}{am:02d}{acs // 100:02d}.{acs % 100:02d}{ns}"
+                f"{od:03d}{om:02d}{ocs // 100:02d}.{ocs % 100:02d}{ew}")
+    if style == "decimal_deg":
+        (ad, af), (od, of) = _split(lat, 10000), _split(lon, 10000)
+        return f"{ad}.{af:04d}° {ns} {od}.{of:04d}° {ew}"
+    raise ValueError(f"unknown coordinate style {style!r}; known: {', '.join(_STYLES)}")
+
+
+STYLES = _STYLES
+STYLE_PRECISION_DEG = {
+    "dm": 1 / 60, "spaced_dm": 1 / 60, "cn": 1 / 60, "dms": 1 / 3600, "dms_space": 1 / 3600,
+    "hemi_first": 1 / 3600, "hemi_first_space": 1 / 3600, "spaced": 1 / 3600, "dms_symbols": 1 / 3600,
+    "dms_dec": 1 / 360000, "decimal_deg": 1 / 10000,
+}

@@ -1,0 +1,125 @@
+"""Distances and vertical limits as written in notices -> metres/feet, exactly.
+
+Distances: NM (``1NM``, ``.5NM``, ``2.2NM``), KM, M/MTR, FT, statute miles (SM), Chinese 公里/千米/米/海里; a bare
+number is NM (the Q-line radius ``021``). Limits: SFC, GND, UNL, ``FL130``, ``3000FT AMSL``, ``500FT MSL`` (MSL is
+AMSL), ``400FT AGL``, ``900M AMSL``, ``真高120米`` (true height = AGL), thousands separators (``1,500FT``,
+``12 200 m``). Conversions go through rationals: 1 ft = 0.3048 m and 1 NM = 1852 m exactly.
+"""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+
+from airspace.parser.records import Limit
+from airspace.parser.textnorm import clean
+
+FT = Fraction("0.3048")
+NM = Fraction(1852)
+SM = Fraction("1609.344")
+
+# a number: plain, leading-dot decimal, or with thousands separators (comma, space, thin space, apostrophe)
+_NUMBER = r"(?:\d{1,3}(?:[,\u2009\u202f' ]\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
+
+_DIST_UNITS: list[tuple[str, Fraction]] = [
+    (r"NAUTICAL\s+MILES?|NMI|N\.\s?M\.?|NM", NM),
+    (r"海里|浬", NM),
+    (r"KILOMET(?:ER|RE)S?|KMS?", Fraction(1000)),
+    (r"公里|千米", Fraction(1000)),
+    (r"STATUTE\s+MILES?|SM", SM),
+    (r"MET(?:ER|RE)S?|MTRS?|M", Fraction(1)),
+    (r"米", Fraction(1)),
+    (r"FEET|FOOT|FT", FT),
+]
+_DIST_UNIT_RE = "|".join(f"(?:{u})" for u, _ in _DIST_UNITS)
+_DIST = re.compile(
+    rf"^[\s:=\-]*(?:(?:RADIUS|RAD|OF|WI|WITHIN|半径|半徑|为|為)[\s:=\-]*)*"
+    rf"(?<!-)(?P<num>{_NUMBER})\s*(?P<unit>{_DIST_UNIT_RE})?"
+    rf"(?P<rest>(?![A-Za-z]).*)$",
+    re.IGNORECASE | re.DOTALL,
+)
+_REST_OK = re.compile(r"^[\s.,;)]*(?:\(.*\))?[\s.,;)]*(?:范围内|範圍內|以内|以內|内|內)?[\s.,;。，]*$", re.DOTALL)
+
+
+def _number(text: str) -> Fraction:
+    return Fraction(re.sub(r"[,\u2009\u202f' ]", "", text))
+
+
+def _unit_factor(unit: str) -> Fraction:
+    for pattern, factor in _DIST_UNITS:
+        if re.fullmatch(pattern, unit, re.IGNORECASE):
+            return factor
+    raise ValueError(f"unknown unit {unit!r}")
+
+
+def parse_distance_m_exact(text: str) -> Fraction:
+    """Like ``parse_distance_m`` but returns the exact rational number of metres."""
+    if not isinstance(text, str):
+        raise ValueError(f"not a distance: {text!r}")
+    s = clean(text).strip()
+    m = _DIST.match(s)
+    if not m or not _REST_OK.match(m.group("rest")):
+        raise ValueError(f"not a distance: {text.strip()[:40]!r}")
+    unit = m.group("unit")
+    factor = NM if unit is None else _unit_factor(unit)
+    value = _number(m.group("num")) * factor
+    if value <= 0:
+        raise ValueError(f"distance must be positive: {text.strip()[:40]!r}")
+    return value
+
+
+def parse_distance_m(text: str) -> float:
+    """A distance with its unit -> metres. A bare number is NM. ``ValueError`` on anything else."""
+    return float(parse_distance_m_exact(text))
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# vertical limits
+
+_LEAD = r"^[\s:=\-]*(?:(?:UP\s+TO|TO|FM|FROM|BLW|BELOW|ABV|ABOVE|HGT|HEIGHT|ALT|ALTITUDE|AT|AND|INCL)\b[\s:=\-]*)*"
+_TAIL = r"[\s.,;。，]*(?:\((?:INCL|EXCL|含|不含)\)|以下|以上|\(含\)|（含）)?[\s.,;。，]*$"
+_SFC = re.compile(_LEAD + r"(?P<ref>SFC|SURFACE|GND|GROUND|地面)" + _TAIL, re.IGNORECASE)
+_UNL = re.compile(_LEAD + r"(?:UNL|UNLTD|UNLIMITED|无限|無限)" + _TAIL, re.IGNORECASE)
+_FL = re.compile(_LEAD + r"FL\s*(?P<num>\d{1,3})" + _TAIL, re.IGNORECASE)
+_CN = re.compile(
+    r"^\s*(?P<pre>真高|海拔|标高|標高|高度)?\s*(?P<num>" + _NUMBER + r")\s*(?P<unit>米|公尺|m|M|英尺)"
+    r"\s*(?P<post>真高|海拔)?" + _TAIL)
+_VALUE = re.compile(
+    _LEAD + r"(?P<num>" + _NUMBER + r")\s*(?P<unit>FEET|FOOT|FT|METERS?|METRES?|MTRS?|M)(?![A-Za-z])"
+    r"\s*(?P<ref>AMSL|MSL|AGL|ASFC|AAL|SFC|GND|ALT)?" + _TAIL,
+    re.IGNORECASE,
+)
+_REF_MAP = {"AMSL": "AMSL", "MSL": "AMSL", "ALT": "AMSL", "AGL": "AGL", "ASFC": "AGL", "SFC": "AGL", "GND": "AGL",
+            "AAL": "AGL"}
+
+
+def _limit(ref: str, value: Fraction, metres: bool, raw: str) -> Limit:
+    if metres:
+        m, ft = value, value / FT
+    else:
+        ft, m = value, value * FT
+    return Limit(ref=ref, ft=float(ft), m=float(m), raw=raw)
+
+
+def parse_limit(text: str) -> Limit:
+    """One vertical limit -> ``Limit`` (ft and m exact, ``raw`` = the input). ``ValueError`` on anything else."""
+    if not isinstance(text, str) or not text.strip():
+        raise ValueError("empty vertical limit")
+    raw = text
+    s = clean(text).strip()
+    if (m := _SFC.match(s)) is not None:
+        ref = m.group("ref").upper()
+        return Limit(ref="GND" if ref in ("GND", "GROUND", "地面") else "SFC", ft=0.0, m=0.0, raw=raw)
+    if _UNL.match(s):
+        return Limit(ref="UNL", ft=None, m=None, raw=raw)
+    if (m := _FL.match(s)) is not None:
+        return _limit("FL", Fraction(int(m.group("num")) * 100), False, raw)
+    if (m := _CN.match(s)) is not None:
+        ref = "AGL" if "真高" in (m.group("pre") or "") + (m.group("post") or "") else "AMSL"
+        metres = m.group("unit") != "英尺"
+        return _limit(ref, _number(m.group("num")), metres, raw)
+    if (m := _VALUE.match(s)) is not None:
+        unit = m.group("unit").upper()
+        ref = _REF_MAP[(m.group("ref") or "AMSL").upper()]
+        return _limit(ref, _number(m.group("num")), not unit.startswith("F"), raw)
+    raise ValueError(f"not a vertical limit: {text.strip()[:40]!r}")

@@ -1,0 +1,152 @@
+"""Coordinates: every written form from the real messages, free-text search with offsets, round-trip properties."""
+
+import math
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from airspace.parser.coords import STYLE_PRECISION_DEG, STYLES, find_coords, format_coord, parse_coord
+
+REAL = [
+    # (text as in dev.jsonl, lat, lon) — hand arithmetic: deg + min/60 + sec/3600
+    ("N480930 E0161028", 48 + 9 / 60 + 30 / 3600, 16 + 10 / 60 + 28 / 3600),
+    ("512107N 0003608W", 51 + 21 / 60 + 7 / 3600, -(36 / 60 + 8 / 3600)),
+    ("404108.00N0733635.00W", 40 + 41 / 60 + 8 / 3600, -(73 + 36 / 60 + 35 / 3600)),
+    ("N391100E1005400", 39 + 11 / 60, 100 + 54 / 60),
+    ("112400S1065000E", -(11 + 24 / 60), 106 + 50 / 60),
+    ("0641S08916E", -(6 + 41 / 60), 89 + 16 / 60),
+    ("0816S 13047W", -(8 + 16 / 60), -(130 + 47 / 60)),
+    ("3952S 08205E", -(39 + 52 / 60), 82 + 5 / 60),
+    ("524452.36N 0093036.12W", 52 + 44 / 60 + 52.36 / 3600, -(9 + 30 / 60 + 36.12 / 3600)),
+    ("421722N0712148W", 42 + 17 / 60 + 22 / 3600, -(71 + 21 / 60 + 48 / 3600)),
+    ("4809N01610E", 48 + 9 / 60, 16 + 10 / 60),
+    ("421421.80N0705752.60W", 42 + 14 / 60 + 21.8 / 3600, -(70 + 57 / 60 + 52.6 / 3600)),
+]
+
+OTHER_FORMS = [
+    ("52 38 00 S 163 00 00 E", -(52 + 38 / 60), 163.0),
+    ("S06 42 E089 16", -(6 + 42 / 60), 89 + 16 / 60),
+    ("11.5416° N 104.9200° E", 11.5416, 104.92),
+    ("11.5416N 104.92E", 11.5416, 104.92),
+    ("22°38′15″N 113°49′02″E", 22 + 38 / 60 + 15 / 3600, 113 + 49 / 60 + 2 / 3600),
+    ("22º38'15\"N 113º49'02\"E", 22 + 38 / 60 + 15 / 3600, 113 + 49 / 60 + 2 / 3600),
+    ("22°38'15''N 113°49'02''E", 22 + 38 / 60 + 15 / 3600, 113 + 49 / 60 + 2 / 3600),
+    ("22°38&apos;15&quot;N 113°49&apos;02&quot;E", 22 + 38 / 60 + 15 / 3600, 113 + 49 / 60 + 2 / 3600),
+    ("N22°38′ E113°49′", 22 + 38 / 60, 113 + 49 / 60),
+    ("北纬22°38′ 东经113°49′", 22 + 38 / 60, 113 + 49 / 60),
+    ("北緯22°38′ 東經113°49′", 22 + 38 / 60, 113 + 49 / 60),
+    ("北纬２２°３８′ 东经１１３°４９′", 22 + 38 / 60, 113 + 49 / 60),
+    ("东经113度49分30秒，北纬22度38分", 22 + 38 / 60, 113 + 49 / 60 + 30 / 3600),
+    ("南纬33°52′ 西经151°12′", -(33 + 52 / 60), -(151 + 12 / 60)),
+    ("5130.5N00007.25W", 51 + 30.5 / 60, -7.25 / 60),
+]
+
+
+@pytest.mark.parametrize("text,lat,lon", REAL + OTHER_FORMS)
+def test_parse_coord_forms(text, lat, lon):
+    got = parse_coord(text)
+    assert got[0] == pytest.approx(lat, abs=1e-12)
+    assert got[1] == pytest.approx(lon, abs=1e-12)
+
+
+def test_parse_coord_exact_rounding():
+    # one rounding only: the float nearest the exact rational
+    assert parse_coord("N480930 E0161028") == (48.15833333333333, 16.174444444444443)
+    assert parse_coord(" PSN:".replace("PSN:", "") + "(512107N 0003608W).") == (51.35194444444444, -0.6022222222222222)
+
+
+@pytest.mark.parametrize(
+    "bad",
+    ["", "hello", "4809N", "N480930", "4860N01610E", "9100N01610E", "4809N18100E", "4809N01660E",
+     "N480930 E0161028 N480930 E0161028", "PSN N480930 E0161028", "2309291346EST", "2.2NM"],
+)
+def test_parse_coord_rejects(bad):
+    with pytest.raises(ValueError):
+        parse_coord(bad)
+
+
+def test_find_coords_real_messages(dev_by_id):
+    row = dev_by_id["joey-A0511-25"]
+    found = find_coords(row["text"])
+    assert [m.text for m in found] == [
+        "1142S10714E", "112400S1065000E", "111900S1073400E", "120000S1073851E", "120000S1070000E",
+        "115548S1065341E", "112400S1065000E",
+    ]
+    for m in found:
+        assert row["text"][m.start : m.end] == m.text
+    assert found[3].lon == pytest.approx(107 + 38 / 60 + 51 / 3600, abs=1e-12)
+
+
+def test_find_coords_every_dev_message_offsets(dev_rows):
+    total = 0
+    for row in dev_rows:
+        for m in find_coords(row["text"]):
+            assert row["text"][m.start : m.end] == m.text
+            assert -90 <= m.lat <= 90 and -180 <= m.lon <= 180
+            assert parse_coord(m.text) == (m.lat, m.lon)
+            total += 1
+    assert total == 89  # Q-line centres + every PSN/polygon point of the 25 messages
+
+
+def test_find_coords_ignores_times_distances_and_named_points(dev_by_id):
+    text = dev_by_id["joey-A2400-21"]["text"]
+    assert [m.text for m in find_coords(text)] == [
+        "2152N11314E", "N220216E1130000", "N213000E1130000", "N213000E1130830"]
+    assert find_coords("B) 2302171352 C) 2309291346EST 2.2NM 0.5NM RADIUS FL130 1,600FT") == []
+
+
+def test_find_coords_truth_centres(dev_rows):
+    for row in dev_rows:
+        truth = row.get("truth") or {}
+        if truth.get("center"):
+            lats = [(round(m.lat, 6), round(m.lon, 6)) for m in find_coords(row["text"])]
+            assert (truth["center"]["lat"], truth["center"]["lon"]) in lats
+        if truth.get("polygon"):
+            pts = [[round(m.lat, 6), round(m.lon, 6)] for m in find_coords(row["text"])]
+            for p in truth["polygon"]:
+                assert p in pts
+
+
+def test_find_coords_offsets_with_entities():
+    text = "A &apos;22°38&apos;15&quot;N 113°49&apos;02&quot;E&apos; B"
+    (m,) = find_coords(text)
+    assert text[m.start : m.end] == m.text == "22°38&apos;15&quot;N 113°49&apos;02&quot;E"
+
+
+def test_format_coord_examples():
+    assert format_coord(51.5, -7 / 60, "dm") == "5130N00007W"
+    assert format_coord(51 + 30 / 60 + 12 / 3600, -(7 / 60 + 12 / 3600), "dms") == "513012N0000712W"
+    assert format_coord(40.685556, -73.609722, "dms_dec") == "404108.00N0733635.00W"
+    assert format_coord(39 + 11 / 60, 100.9, "hemi_first") == "N391100E1005400"
+    assert format_coord(48 + 9 / 60 + 30 / 3600, 16 + 10 / 60 + 28 / 3600, "hemi_first_space") == "N480930 E0161028"
+    assert format_coord(-(52 + 38 / 60), 163.0, "spaced") == "52 38 00 S 163 00 00 E"
+    assert format_coord(-6.7, 89 + 16 / 60, "spaced_dm") == "S06 42 E089 16"
+    assert format_coord(11.5416, 104.92, "decimal_deg") == "11.5416° N 104.9200° E"
+    assert format_coord(22 + 38 / 60 + 15 / 3600, 113 + 49 / 60 + 2 / 3600, "dms_symbols") == "22°38′15″N 113°49′02″E"
+    assert format_coord(22 + 38 / 60, 113 + 49 / 60, "cn") == "北纬22°38′ 东经113°49′"
+    with pytest.raises(ValueError):
+        format_coord(0, 0, "nope")
+
+
+lats = st.floats(min_value=-90, max_value=90, allow_nan=False)
+lons = st.one_of(
+    st.floats(min_value=-180, max_value=180, allow_nan=False),
+    st.floats(min_value=179.9, max_value=180), st.floats(min_value=-180, max_value=-179.9),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(lat=lats, lon=lons, style=st.sampled_from(STYLES))
+def test_format_parse_round_trip(lat, lon, style):
+    text = format_coord(lat, lon, style)
+    plat, plon = parse_coord(text)
+    tol = STYLE_PRECISION_DEG[style] / 2 + 1e-9
+    assert abs(plat - lat) <= tol, text
+    assert abs(plon - lon) <= tol, text
+    # a coordinate in the middle of prose is found with exact offsets
+    prose = f"AREA WI 2NM RADIUS OF {text} (PSN) SFC-FL050"
+    (m,) = find_coords(prose)
+    assert prose[m.start : m.end] == text
+    assert (m.lat, m.lon) == (plat, plon)
+    assert math.copysign(1, plat) == math.copysign(1, lat) or abs(lat) <= tol

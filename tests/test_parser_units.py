@@ -1,0 +1,124 @@
+"""Distances and vertical limits: real strings from dev.jsonl, exact conversions, round-trip properties."""
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from airspace.parser.units import parse_distance_m, parse_limit
+
+DIST = [
+    ("1NM", 1852.0), (".5NM", 926.0), ("0.5NM", 926.0), ("2.2NM", 2.2 * 1852), ("0.3NM", 555.6),
+    ("RADIUS 4.0KM", 4000.0), ("4.0KM", 4000.0), ("1KM", 1000.0), ("RADIUS - 1NM", 1852.0),
+    ("5KM (2.7NM)", 5000.0), ("30 NM", 55560.0), ("300M", 300.0), ("500 MTR", 500.0), ("1000FT", 304.8),
+    ("2公里", 2000.0), ("2千米", 2000.0), ("500米", 500.0), ("２公里", 2000.0), ("半径2公里范围内", 2000.0),
+    ("3海里", 5556.0), ("021", 21 * 1852.0), ("001", 1852.0), ("1,500 M", 1500.0), ("2 NAUTICAL MILES", 3704.0),
+    ("5 KILOMETERS", 5000.0), ("1 SM", 1609.344),
+]
+
+
+@pytest.mark.parametrize("text,metres", DIST)
+def test_distance(text, metres):
+    assert parse_distance_m(text) == pytest.approx(metres, rel=1e-15)
+
+
+def test_distance_exact():
+    assert parse_distance_m("2.2NM") == 4074.4  # exact rational 2.2 * 1852, rounded once
+    assert parse_distance_m("2公里") / 1852 == pytest.approx(1.079914, abs=1e-6)  # dalian truth radius_nm
+
+
+@pytest.mark.parametrize("bad", ["", "junk", "NM", "-1NM", "0NM", "5 MILES", "SFC-UNL", "1NM 2NM", "FL130"])
+def test_distance_rejects(bad):
+    with pytest.raises(ValueError):
+        parse_distance_m(bad)
+
+
+LIMITS = [
+    ("SFC", "SFC", 0.0, 0.0), ("GND", "GND", 0.0, 0.0), ("UNL", "UNL", None, None),
+    ("FL130", "FL", 13000.0, 3962.4), ("FL330", "FL", 33000.0, 10058.4), ("FL 050", "FL", 5000.0, 1524.0),
+    ("3000FT AMSL", "AMSL", 3000.0, 914.4), ("500FT MSL", "AMSL", 500.0, 152.4),
+    ("500FT AMSL", "AMSL", 500.0, 152.4), ("400FT AGL", "AGL", 400.0, 121.92),
+    ("200FT AGL", "AGL", 200.0, 60.96), ("1,600FT AMSL", "AMSL", 1600.0, 487.68),
+    ("1,500FT", "AMSL", 1500.0, 457.2), ("3000FT", "AMSL", 3000.0, 914.4),
+    ("6500FT AMSL", "AMSL", 6500.0, 1981.2), ("18000 feet MSL", "AMSL", 18000.0, 5486.4),
+    ("900M AMSL", "AMSL", 900 / 0.3048, 900.0), ("100M AGL", "AGL", 100 / 0.3048, 100.0),
+    ("5700M AMSL", "AMSL", 5700 / 0.3048, 5700.0), ("5,700M AMSL", "AMSL", 5700 / 0.3048, 5700.0),
+    ("12 200 m", "AMSL", 12200 / 0.3048, 12200.0), ("真高120米", "AGL", 120 / 0.3048, 120.0),
+    ("真高120米以下", "AGL", 120 / 0.3048, 120.0), ("UP TO 1,600FT AMSL", "AMSL", 1600.0, 487.68),
+    ("500FT AMSL ", "AMSL", 500.0, 152.4), ("SFC ", "SFC", 0.0, 0.0),
+]
+
+
+@pytest.mark.parametrize("text,ref,ft,m", LIMITS)
+def test_limit(text, ref, ft, m):
+    lim = parse_limit(text)
+    assert lim.ref == ref
+    assert lim.raw == text
+    if ft is None:
+        assert lim.ft is None and lim.m is None
+    else:
+        assert lim.ft == pytest.approx(ft, rel=1e-15)
+        assert lim.m == pytest.approx(m, rel=1e-15)
+
+
+def test_limit_exact_metres():
+    assert parse_limit("1,600FT AMSL").m == 487.68
+    assert parse_limit("FL130").m == 3962.4
+
+
+@pytest.mark.parametrize("bad", ["", "  ", "junk", "SFC-UNL", "FL", "FT", "1NM", "120", "2309291346", "AMSL"])
+def test_limit_rejects(bad):
+    with pytest.raises(ValueError):
+        parse_limit(bad)
+
+
+def test_dev_truth_limits(dev_rows):
+    """Every F)/G) value of the dev set parses; truth rows match exactly."""
+    import re
+
+    seen = 0
+    for row in dev_rows:
+        for item, value in re.findall(r"\b([FG])\) (.+?)(?=\s+G\)|\s{2,}|\n|\)?$)", row["text"]):
+            lim = parse_limit(value)
+            seen += 1
+            truth = (row.get("truth") or {}).get("lower" if item == "F" else "upper")
+            if truth:
+                assert lim.ref == truth["ref"], (row["id"], value)
+                assert lim.ft == truth["value_ft"], (row["id"], value)
+    assert seen >= 30
+
+
+@settings(max_examples=200, deadline=None)
+@given(n=st.integers(min_value=0, max_value=60000), ref=st.sampled_from(["AMSL", "MSL", "AGL", ""]),
+       sep=st.sampled_from(["", " "]), thousands=st.booleans())
+def test_limit_feet_round_trip(n, ref, sep, thousands):
+    num = f"{n:,}" if thousands else str(n)
+    text = f"{num}{sep}FT {ref}".strip()
+    lim = parse_limit(text)
+    assert lim.ft == n
+    assert lim.m == pytest.approx(n * 0.3048, rel=1e-15)
+    assert lim.ref == {"AGL": "AGL"}.get(ref, "AMSL")
+
+
+@settings(max_examples=200, deadline=None)
+@given(n=st.integers(min_value=0, max_value=999))
+def test_limit_fl_round_trip(n):
+    lim = parse_limit(f"FL{n:03d}")
+    assert (lim.ref, lim.ft) == ("FL", n * 100)
+
+
+@settings(max_examples=200, deadline=None)
+@given(n=st.integers(min_value=1, max_value=20000), ref=st.sampled_from(["AMSL", "AGL"]))
+def test_limit_metres_round_trip(n, ref):
+    lim = parse_limit(f"{n}M {ref}")
+    assert lim.m == n and lim.ref == ref
+    assert lim.ft * 0.3048 == pytest.approx(n, rel=1e-12)
+    assert parse_limit(f"真高{n}米").m == n
+
+
+@settings(max_examples=200, deadline=None)
+@given(tenths=st.integers(min_value=1, max_value=9999), unit=st.sampled_from(["NM", "KM", "M", "FT"]))
+def test_distance_round_trip(tenths, unit):
+    value = tenths / 10
+    factor = {"NM": 1852, "KM": 1000, "M": 1, "FT": 0.3048}[unit]
+    text = f"{value}{unit}" if tenths % 10 else f"{tenths // 10}{unit}"
+    assert parse_distance_m(text) == pytest.approx(value * factor, rel=1e-12)
