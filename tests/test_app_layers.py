@@ -1,0 +1,213 @@
+"""Map layers and dashboard helpers on real records -> real volumes (geo.volumes), no browser needed."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timezone
+
+import pytest
+from shapely.geometry import shape
+
+from airspace.app import layers as L
+from airspace.app.basemap import BASEMAP_DIR, basemap_sources, load_geojson
+from airspace.app.state import (
+    APP_MAX_BYTES,
+    InputTooLarge,
+    busiest_time,
+    check_input_size,
+    highlight_html,
+    is_jsonl,
+    records_agree,
+    records_frame,
+    time_range,
+)
+from airspace.geo.volumes import volumes_from_records
+from airspace.parser.records import (
+    CircleGeometry,
+    Limit,
+    NamedGeometry,
+    PolygonGeometry,
+    SpanModel,
+    Window,
+    ZoneRecord,
+)
+
+UTC = timezone.utc
+TEXT = "A1234/26 NOTAMN\nQ) EGTT/QRDCA/IV/BO/W/000/050/5130N00007W005\nE) DANGER AREA 5130N00007W RADIUS 5NM SFC-FL050"
+
+
+def _rec(message=0, zone=0, *, status="ok", lower=None, upper=None, geometry=None, start=None, end=None, windows=()):
+    return ZoneRecord(
+        message=message,
+        zone=zone,
+        id=f"A{1000 + message}/26",
+        status=status,
+        reasons=[] if status == "ok" else ["rules and model disagree on upper"],
+        geometry=geometry or CircleGeometry(center=(51.5, -0.1167), radius_m=9260.0),
+        lower=lower,
+        upper=upper,
+        start=start,
+        end=end,
+        windows=list(windows),
+        text=TEXT,
+    )
+
+
+@pytest.fixture(scope="module")
+def vols():
+    recs = [
+        # 500 ft AMSL .. FL050, active 10-12Z
+        _rec(0, lower=Limit(ref="AMSL", ft=500, m=152.4, raw="500FT AMSL"), upper=Limit(ref="FL", ft=5000, m=1524.0, raw="FL050"),
+             start=datetime(2026, 12, 1, 10, tzinfo=UTC), end=datetime(2026, 12, 1, 12, tzinfo=UTC)),
+        # SFC .. UNL, review, active 11-15Z
+        _rec(1, status="review", lower=Limit(ref="SFC", ft=0, m=0, raw="SFC"), upper=Limit(ref="UNL", ft=None, m=None, raw="UNL"),
+             geometry=PolygonGeometry(points=[(51.6, -0.3), (51.7, -0.1), (51.6, 0.1)]),
+             start=datetime(2026, 12, 1, 11, tzinfo=UTC), end=datetime(2026, 12, 1, 15, tzinfo=UTC)),
+        # daily schedule windows
+        _rec(2, lower=Limit(ref="AGL", ft=None, m=0, raw="GND"), upper=Limit(ref="AGL", ft=None, m=120, raw="真高120米"),
+             geometry=CircleGeometry(center=(22.63, 113.82), radius_m=2000.0),
+             start=datetime(2026, 12, 1, 0, tzinfo=UTC), end=datetime(2026, 12, 3, 0, tzinfo=UTC),
+             windows=[Window(start=datetime(2026, 12, d, 8, tzinfo=UTC), end=datetime(2026, 12, d, 17, tzinfo=UTC)) for d in (1, 2)]),
+        # named place: a record without a volume
+        _rec(3, status="review", geometry=NamedGeometry(name="大连梭鱼湾足球场")),
+    ]
+    recs.append(ZoneRecord(message=4, status="error", reasons=["message is empty"], text=""))
+    return recs, volumes_from_records(recs)
+
+
+def test_volume_rows_floor_and_extrusion(vols):
+    recs, vs = vols
+    assert [v.key for v in vs] == [(0, 0), (1, 0), (2, 0)]  # named and error records have no volume
+    t = datetime(2026, 12, 1, 11, 30, tzinfo=UTC)
+    rows = L.volume_rows(vs, t)
+    r0, r1, r2 = rows
+    # vertices at the floor altitude, extrusion to the ceiling
+    assert {p[2] for p in r0["polygon"][0]} == {152.4}
+    assert r0["height"] == pytest.approx(1524.0 - 152.4)
+    # the polygon footprint is the enclosing circle: ~5 NM from the centre
+    ring = r0["polygon"][0]
+    assert len(ring) >= 32
+    assert min(p[1] for p in ring) == pytest.approx(51.5 - 9260 / 111_250, abs=0.01)
+    # UNL drawn at the cap, from the surface
+    assert {p[2] for p in r1["polygon"][0]} == {0.0}
+    assert r1["height"] == pytest.approx(L.UNL_CAP_M)
+    assert r1["ceil_m"] is None
+    # AGL 0..120 m
+    assert r2["height"] == pytest.approx(120.0)
+
+
+def test_colours_follow_status_and_time(vols):
+    _, vs = vols
+    at = lambda h, d=1: [r["fill"] for r in L.volume_rows(vs, datetime(2026, 12, d, h, 30, tzinfo=UTC))]
+    # 11:30 on day 1: zone 0 active ok (red), zone 1 active review (amber), zone 2 active (08-17 window)
+    assert at(11) == [L.COLORS[("ok", True)], L.COLORS[("review", True)], L.COLORS[("ok", True)]]
+    # 18:30: all three inactive (zone 2 is outside its daily window although inside start..end)
+    assert at(18) == [L.COLORS[("ok", False)], L.COLORS[("review", False)], L.COLORS[("ok", False)]]
+    # day 2 09:30: only the scheduled zone
+    assert at(9, d=2) == [L.COLORS[("ok", False)], L.COLORS[("review", False)], L.COLORS[("ok", True)]]
+    assert L.volume_color("ok", True)[:3] == [230, 30, 45]
+    assert L.volume_color("ok", True, selected=True)[3] == 255
+
+
+def test_tooltip_states_references_and_cap(vols):
+    _, vs = vols
+    rows = L.volume_rows(vs, datetime(2026, 12, 1, 11, 30, tzinfo=UTC))
+    assert "152 m AMSL" in rows[0]["tip"] and "FL050" in rows[0]["tip"] and "ACTIVE" in rows[0]["tip"]
+    assert "UNL" in rows[1]["tip"] and "18,288 m" in rows[1]["tip"]
+    assert "rules and model disagree" in rows[1]["tip"]
+    assert "AGL" in rows[2]["tip"] and "no terrain model" in rows[2]["tip"]
+    assert "真高120米" in rows[2]["tip"]
+
+
+def test_vscale_scales_floor_and_height(vols):
+    _, vs = vols
+    r = L.volume_rows(vs[:1], None, vscale=3.0)[0]
+    assert r["polygon"][0][0][2] == pytest.approx(3 * 152.4)
+    assert r["height"] == pytest.approx(3 * (1524.0 - 152.4))
+    assert r["active"] is True  # t None: everything shown active
+
+
+def test_deck_json_has_no_tile_server_and_real_layers(vols):
+    _, vs = vols
+    land, coast = basemap_sources(served=True)
+    deck = L.build_deck(vs, datetime(2026, 12, 1, 11, 30, tzinfo=UTC), land=land, coast=coast, selected="1:0")
+    spec = json.loads(deck.to_json())
+    assert "mapProvider" not in spec and "mapStyle" not in spec
+    ids = [layer["id"] for layer in spec["layers"]]
+    assert ids == ["sea", "land", "coastline", "volumes", "markers"]
+    by_id = {layer["id"]: layer for layer in spec["layers"]}
+    assert by_id["land"]["data"] == "app/static/land.geojson"
+    assert by_id["volumes"]["@@type"] == "PolygonLayer" and by_id["volumes"]["extruded"] is True
+    sel = [r for r in by_id["volumes"]["data"] if r["key"] == "1:0"][0]
+    assert sel["line"] == L.LINE_SELECTED and sel["fill"][3] == 255
+    # the view flies to the selected polygon (centre of 51.6..51.7, -0.3..0.1)
+    vs_ = spec["initialViewState"]
+    assert vs_["latitude"] == pytest.approx(51.65, abs=0.01) and vs_["longitude"] == pytest.approx(-0.1, abs=0.01)
+    assert vs_["zoom"] > 7 and vs_["transitionDuration"] > 0
+    assert spec["views"][0]["@@type"] == "MapView"
+
+
+def test_route_layers():
+    layers = L.route_layers([(51.4, -0.5, 100.0), (51.6, 0.2, 120.0)], [(51.5, -0.1, 110.0)])
+    spec = [json.loads(json.dumps(layer.__dict__, default=str)) for layer in layers]
+    assert layers[0].type == "PathLayer"
+    assert layers[0].data[0]["path"] == [[-0.5, 51.4, 100.0], [0.2, 51.6, 120.0]]
+    assert layers[1].data[0]["position"] == [-0.1, 51.5, 110.0]
+    assert spec
+
+
+def test_view_fits_bounds():
+    world = L.view_for_bounds((-120, -30, 140, 60))
+    local = L.view_for_bounds((-0.2, 51.4, 0.0, 51.6))
+    assert world.zoom < 2 < 9 < local.zoom
+    assert L.view_for_bounds(None).zoom == 1.0
+
+
+def test_basemap_is_natural_earth_land():
+    land = load_geojson("land.geojson")
+    coast = load_geojson("coastline.geojson")
+    geom = shape(land["features"][0]["geometry"])
+    # Great Britain's interior is land, the North Sea is not; Australia is land
+    from shapely.geometry import Point
+
+    assert geom.contains(Point(-1.5, 52.5)) and not geom.contains(Point(3.0, 55.0))
+    assert geom.contains(Point(134.0, -25.0))
+    assert coast["features"][0]["geometry"]["type"] == "MultiLineString"
+    assert (BASEMAP_DIR / "land.geojson").stat().st_size < 4_000_000
+    assert (BASEMAP_DIR / "PROVENANCE.md").read_text().count("public domain") >= 1
+    assert isinstance(basemap_sources(served=False)[0], dict)
+
+
+def test_records_table_and_highlight(vols):
+    recs, _ = vols
+    df = records_frame(recs)
+    assert list(df["key"]) == ["0:0", "1:0", "2:0", "3:0", "4:0"]
+    assert df.loc[0, "radius"] == "5.00 NM (9,260 m)"
+    assert df.loc[0, "lower"] == "152 m AMSL (500FT AMSL)" and df.loc[0, "upper"] == "FL050 (1,524 m)"
+    assert df.loc[1, "upper"] == "UNL" and df.loc[1, "status"] == "review"
+    assert df.loc[3, "centre / polygon"].startswith("named: 大连梭鱼湾足球场")
+    assert df.loc[4, "status"] == "error" and df.loc[4, "reasons"] == "message is empty"
+    i = TEXT.index("5130N00007W RADIUS")
+    html = highlight_html(TEXT + " <b>", {"center": SpanModel(start=i, end=i + 11, text="5130N00007W"), "upper": SpanModel(start=len(TEXT) - 5, end=len(TEXT), text="FL050")})
+    assert '<mark title="center" data-field="center">5130N00007W</mark>' in html
+    assert '<mark title="upper" data-field="upper">FL050</mark>' in html
+    assert "&lt;b&gt;" in html  # message text is escaped
+
+
+def test_time_helpers(vols):
+    _, vs = vols
+    lo, hi = time_range(vs)
+    assert lo == datetime(2026, 12, 1, 0, tzinfo=UTC) and hi == datetime(2026, 12, 3, 0, tzinfo=UTC)
+    t = busiest_time(vs)
+    assert sum(v.active_at(t) for v in vs) == 3
+
+
+def test_input_limits_and_agreement(vols):
+    recs, _ = vols
+    with pytest.raises(InputTooLarge, match="at most 1,000,000 bytes"):
+        check_input_size("x" * (APP_MAX_BYTES + 1))
+    check_input_size("A1234/26 NOTAMN")
+    assert is_jsonl('{"text": "a"}\n\n{"text": "b"}') and not is_jsonl(TEXT)
+    assert records_agree(recs, recs) == (5, 5, [])
+    other = [r.model_copy(update={"upper": Limit(ref="FL", ft=6000, m=1828.8, raw="FL060")}) if r.message == 0 else r for r in recs]
+    assert records_agree(recs, other) == (4, 5, [1])
