@@ -1,0 +1,194 @@
+"""The structured parts of a NOTAM: header (id, type, referenced NOTAM), Q-line and items A)–G).
+
+Tolerant by design: items may sit on one line or many, newlines may have been collapsed into runs of spaces, the
+message may be wrapped in ``( … )``, Q-line fields may be padded (``BO /AW``), empty (``KZJX//IV/M//000//…``),
+``undefined`` or missing. Every value keeps its character span in the message text so engines and the UI can
+point at it. FAA domestic NOTAMs (``!BOS 01/502 …``) get their id here too.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from airspace.parser.answer import Span
+
+_ICAO_ID_RE = re.compile(
+    r"^\s*\(?\s*(?P<id>[A-Z]{0,2}\d{1,5}/\d{2,5})\s+NOTAM(?P<type>[NRC])\b(?:[ \t]+(?P<ref>[A-Z]{0,2}\d{1,5}/\d{2,5}))?"
+)
+_FAA_ID_RE = re.compile(r"^\s*!(?P<loc>[A-Z0-9]{2,5})\s+(?P<num>\d{1,2}/\d{1,5})\b")
+_QLINE_RE = re.compile(r"(?:(?<=\s)|^|(?<=\())Q\)[ \t]*(?P<body>.*?)[ \t]*(?=\n|\s[A-G]\)|$)")
+_QCOORD_RE = re.compile(r"(?P<coord>\d{4}[NS]\s?\d{5}[EW])(?P<radius>\d{3})?")
+_ITEM_MARK_RE = r"(?:(?<=\s)|^|(?<=\())({letter})\)"
+_TAIL_RE = re.compile(r"\s{2,}CREATED:|\s{2,}SOURCE:|\n\s*CREATED:")
+
+
+@dataclass
+class QLine:
+    """The Q-line fields (raw strings, stripped; ``None`` when absent) and the coarse circle's spans."""
+
+    raw: Span
+    fir: str | None = None
+    code: str | None = None
+    traffic: str | None = None
+    purpose: str | None = None
+    scope: str | None = None
+    lower: str | None = None  # flight level, 3 digits
+    upper: str | None = None
+    coord: Span | None = None  # e.g. "4809N01610E"
+    radius: Span | None = None  # e.g. "001" (NM)
+
+    @property
+    def radius_nm(self) -> float | None:
+        try:
+            return float(self.radius.text) if self.radius else None
+        except ValueError:
+            return None
+
+
+@dataclass
+class Item:
+    """One item ``X)``: its letter, the span of its text (marker excluded, surrounding whitespace trimmed)."""
+
+    letter: str
+    span: Span
+
+    @property
+    def text(self) -> str:
+        return self.span.text
+
+
+@dataclass
+class Header:
+    """What the structured parts of a message say. ``kind`` is 'icao', 'faa' or 'other'."""
+
+    kind: str = "other"
+    id: str | None = None
+    id_span: Span | None = None
+    notam_type: str | None = None  # 'N', 'R', 'C'
+    ref_id: str | None = None
+    qline: QLine | None = None
+    items: dict[str, Item] = field(default_factory=dict)
+
+    def item(self, letter: str) -> Item | None:
+        return self.items.get(letter)
+
+
+def _span(text: str, start: int, end: int) -> Span:
+    return Span(start, end, text[start:end])
+
+
+def _trim(text: str, start: int, end: int) -> tuple[int, int]:
+    """Trim whitespace (and a wrapping ')' at the very end of the message) from a range."""
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return start, end
+
+
+def _parse_qline(text: str) -> QLine | None:
+    m = _QLINE_RE.search(text)
+    if not m:
+        return None
+    b0, b1 = m.span("body")
+    body = text[b0:b1]
+    q = QLine(raw=_span(text, b0, b1))
+    parts = body.split("/")
+    offs, pos = [], b0
+    for p in parts:
+        offs.append(pos)
+        pos += len(p) + 1
+    stripped = [p.strip() or None for p in parts]
+    q.fir = stripped[0] if parts else None
+    if len(parts) > 1:
+        q.code = stripped[1]
+    # the coordinate field is the last one that looks like one; the others are anchored from it
+    ci = None
+    for i in range(len(parts) - 1, 0, -1):
+        cm = _QCOORD_RE.match(parts[i].strip())
+        if cm:
+            ci = i
+            lead = len(parts[i]) - len(parts[i].lstrip())
+            base = offs[i] + lead
+            q.coord = _span(text, base + cm.start("coord"), base + cm.end("coord"))
+            if cm.group("radius"):
+                q.radius = _span(text, base + cm.start("radius"), base + cm.end("radius"))
+            break
+    if ci is None:
+        # coordinate missing or empty: the field after the two 3-digit limits
+        lim = [i for i, p in enumerate(stripped) if p and re.fullmatch(r"\d{3}", p)]
+        ci = lim[-1] + 1 if len(lim) >= 2 else len(parts)
+    tail = stripped[:ci]
+    if len(tail) >= 3:
+        q.lower, q.upper = tail[-2], tail[-1]
+    if len(tail) >= 4:
+        q.scope = tail[-3]
+    if len(tail) >= 5:
+        q.purpose = tail[-4]
+    if len(tail) >= 7:
+        q.traffic = tail[2]
+    return q
+
+
+def _find_items(text: str, after: int) -> dict[str, Item]:
+    """Items A)–G) in order; each marker is searched after the previous one (F/G: the last one after E)."""
+    marks: list[tuple[str, int, int]] = []  # letter, marker start, text start
+    pos = after
+    for letter in "ABCDEFG":
+        rx = re.compile(_ITEM_MARK_RE.format(letter=letter))
+        found = list(rx.finditer(text, pos))
+        if not found:
+            continue
+        m = found[-1] if letter in "FG" and "E" in [x[0] for x in marks] else found[0]
+        marks.append((letter, m.start(), m.end()))
+        pos = m.end()
+    items: dict[str, Item] = {}
+    end_of_text = len(text)
+    wrapped = text.lstrip().startswith("(")
+    for i, (letter, _ms, ts) in enumerate(marks):
+        end = marks[i + 1][1] if i + 1 < len(marks) else end_of_text
+        if i + 1 == len(marks):
+            tail = _TAIL_RE.search(text, ts, end)
+            if tail:
+                end = tail.start()
+            s_, e_ = _trim(text, ts, end)
+            if wrapped and e_ > s_ and text[e_ - 1] == ")" and text[s_:e_].count("(") < text[s_:e_].count(")"):
+                e_ -= 1
+            ts, end = s_, e_
+        s_, e_ = _trim(text, ts, end)
+        items[letter] = Item(letter, _span(text, s_, e_))
+    return items
+
+
+def parse_header(text: str) -> Header:
+    """Read the header, Q-line and items of one message. Never raises; absent parts stay ``None``/empty."""
+    h = Header()
+    m = _ICAO_ID_RE.match(text)
+    body_from = 0
+    if m:
+        h.kind = "icao"
+        h.id, h.notam_type = m.group("id"), m.group("type")
+        h.id_span = _span(text, *m.span("id"))
+        if m.group("ref") and h.notam_type in "RC":
+            h.ref_id = m.group("ref")
+        body_from = m.end()
+    else:
+        f = _FAA_ID_RE.match(text)
+        if f:
+            h.kind = "faa"
+            h.id = f"{f.group('loc')} {f.group('num')}"
+            h.id_span = _span(text, f.start("loc"), f.end("num"))
+            h.notam_type = "N"
+            body_from = f.end()
+            # FAA cancellations/replacements are rare in pasted text; keep 'N' unless the text says so
+            if re.search(r"\bCANCEL(?:ED|LED)?\b|\bNOTAMC\b", text[body_from : body_from + 200]):
+                h.notam_type = "C"
+            return h
+    h.qline = _parse_qline(text)
+    if h.qline:
+        h.kind = "icao"
+        body_from = max(body_from, h.qline.raw.end)
+    if h.kind == "icao":
+        h.items = _find_items(text, body_from)
+    return h

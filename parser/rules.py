@@ -1,0 +1,432 @@
+"""The deterministic rules extractor: message -> zones in the engine output format (verbatim spans).
+
+It reads the FORMATS, not particular messages:
+
+- ICAO NOTAMs: geometry from item E (circles, polygons with arcs and named points, composite lists of centres),
+  limits from F)/G) (or stated in E), times from B)/C), schedule from D); the Q-line circle only as a fallback.
+- FAA domestic NOTAMs (``!BOS 01/502 …``): geometry and ``SFC-400FT AGL`` limits from the text, times from the
+  trailing ``YYMMDDHHMM-YYMMDDHHMM``.
+- FAA TFR web prose (``Beginning Date and Time : …``, ``From the surface up to and including 18000 feet MSL``).
+- Chinese notices (``以<地名>为中心，半径2公里``, 北纬/东经, 真高…米, ``2024年9月10日12时至…24时``).
+
+Geometry roles, decided in this order over the coordinates the coordinate finder reports:
+
+1. *plural centres* — ``WI 1KM RADIUS CENTERED PSNS c1 c2 …``: every coordinate after the phrase is the centre of
+   its own circle with that radius (a limit on a centre's own line, ``UP TO 1,600FT AMSL``, is that zone's own);
+2. *polygon* — a run of three or more vertices joined only by separators (``-``, ``TO``, ``,``, blanks), by arc
+   clauses (``ARC RADIUS OF 5KM CENTRED ON c``) or by named points (``-GURIN-``); closing words
+   (``BACK TO START``) and named points at either end are kept in the span so the polygon normaliser sees them
+   (and sends unresolvable named points to review);
+3. *circle* — a coordinate and the nearest ``RADIUS`` / ``WI <dist> OF`` / 半径 mention around it;
+4. *point* — a coordinate with no extent (obstacles: ``TOWER … 1152FT (155FT AGL)``): a zone with a centre and no
+   radius, its AGL height as upper limit; validation sends it to review because it has no lateral extent. We keep
+   it rather than drop it: an obstacle is still a hazard the operator should see.
+
+With no geometry in the text: a Chinese ``以X为中心`` name, else the Q-line circle (coarse), else the A) location
+indicator as ``name`` (the pipeline may resolve it through ``airportsdata``; approximate, review).
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass
+
+from airspace.parser.answer import Span, ZoneDraft, format_answer
+from airspace.parser.coords import CoordMatch, find_coords
+from airspace.parser.engine import ExtractStats
+from airspace.parser.header import Header, parse_header
+
+# ----------------------------------------------------------------------------------------------- patterns
+_DIST_UNITS = (
+    r"NAUTICAL\s+MILES?|STATUTE\s+MILES?|KILOMET(?:ER|RE)S?|MET(?:ER|RE)S?|FEET|NM|KM|MTR|M|FT|SM|MI"
+    r"|公里|千米|海里|米"
+)
+_DIST = rf"(?:\d+(?:\.\d+)?|\.\d+)\s?(?:{_DIST_UNITS})(?![A-Za-z])"
+_DIST_PAREN = rf"{_DIST}(?:\s*\(\s*{_DIST}\s*\))?"
+_RADIUS_KW = r"(?:RADIUS|RADIUS\s+OF|半径|半徑)"
+# a distance before the keyword ("0.5NM RADIUS", "a 3 nautical mile radius") or after it ("RADIUS - 1NM", 半径2公里)
+_R_BEFORE = re.compile(rf"(?<![\w.])(?P<d>{_DIST})(?:\s*\(\s*{_DIST}\s*\))?\s*RADIUS\b", re.I)
+_R_AFTER = re.compile(rf"(?P<kw>{_RADIUS_KW})\s*(?:IS\s+|为\s*|為\s*)?[-:=]?\s*(?P<d>{_DIST})", re.I)
+_R_WITHIN = re.compile(rf"\b(?:WI|WITHIN)\s+(?:AN?\s+)?(?P<d>{_DIST})\s+(?:OF|FROM|AROUND)\s*$", re.I)
+_PLURAL = re.compile(
+    rf"(?P<d>{_DIST})\s*RADIUS\s+(?:(?:CENTERED|CENTRED|CENTER|CENTRE)\s+)?(?:(?:ON|AT|OF|AROUND)\s+)?(?:THE\s+)?"
+    rf"(?:(?:FLW|FLWG|FOLLOWING)\s+)?(?:PSNS|POSITIONS|POINTS|PSN\(S\)|CENTRES|CENTERS)\b"
+    rf"|RADIUS\s+(?:OF\s+)?(?P<d2>{_DIST})\s+(?:CENTERED|CENTRED|AROUND)\s+(?:ON\s+|AT\s+)?(?:THE\s+)?"
+    rf"(?:(?:FLW|FOLLOWING)\s+)?(?:PSNS|POSITIONS|POINTS)\b",
+    re.I,
+)
+_SEP_GAP = re.compile(r"^[\s\-–—,;.，、；/]*(?:(?:TO|THEN|AND)\b[\s\-–—,;.，、；]*)?$", re.I)
+_ARC_GAP = re.compile(
+    r"\b(?:ARC|CLOCKWISE|ANTI-?CLOCKWISE|COUNTER-?\s?CLOCKWISE|CENTRED|CENTERED|CENTRE|CENTER)\b|圆弧|圓弧", re.I
+)
+_NAME_TOKEN = r"[A-Z](?:[A-Z0-9'/ ]|&[a-z]{2,6};|&#\d{1,5};){1,60}?"
+_NAMED_GAP = re.compile(rf"^\s*[-–—]\s*(?:TO\s+)?{_NAME_TOKEN}\s*[-–—]\s*$")
+_NAMED_BEFORE = re.compile(rf"(?P<np>{_NAME_TOKEN})\s*[-–—]\s*$")
+_NAMED_AFTER = re.compile(rf"^\s*[-–—]\s*(?P<np>[A-Z][A-Z0-9]{{1,20}})(?=\s+BACK\b|\s+TO\s+(?:START|BEGINNING)\b|\s*[.\n])")
+_CLOSE = re.compile(
+    r"^[\s\-–—,]*(?:AND\s+)?(?:BACK\s+)?TO\s+(?:THE\s+)?(?:START(?:ING\s+POINT)?|BEGINNING|POINT\s+OF\s+ORIGIN|"
+    r"ORIGIN|FIRST\s+POINT|INITIAL\s+POINT)\b|^[\s\-–—,]*BACK\s+TO\s+START\b",
+    re.I,
+)
+
+_NUM = r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?"
+_ALT = rf"(?<![\w.,]){_NUM}\s?(?:FT|FEET|M|MTR|METERS?|METRES?)\b\.?(?:\s?(?:AMSL|MSL|AGL|ASFC|AAL))?"
+_LIM = rf"(?:(?<![A-Z])(?:SFC|GND|SURFACE|UNL(?:TD|IMITED)?)(?![A-Z])|\bFL\s?\d{{2,3}}\b|{_ALT})"
+_RANGE = re.compile(
+    rf"(?:(?:FM|FROM|BTN|BETWEEN)\s+(?:THE\s+)?)?(?P<lo>{_LIM})\s*(?:-|–|—|UP\s+TO(?:\s+AND\s+INCLUDING)?|TO|AND)\s*"
+    rf"(?P<hi>{_LIM})",
+    re.I,
+)
+_UPPER_ONLY = re.compile(
+    rf"(?:UP\s+TO(?:\s+AND\s+INCLUDING)?|AT\s+OR\s+BELOW|BLW|BELOW|MAX(?:IMUM)?\s*(?:HGT|HEIGHT|ALT)?:?)\s+(?P<hi>{_LIM})"
+    rf"|(?:AT\s+)?(?P<hi2>{_LIM})\s+AND\s+BELOW",
+    re.I,
+)
+_LOWER_ONLY = re.compile(rf"(?:\bFM|\bFROM|\bABV|\bABOVE)\s+(?:THE\s+)?(?P<lo>{_LIM})", re.I)
+_OBST_AGL = re.compile(rf"\(\s*(?P<agl>{_NUM}\s?(?:FT|M)\s?AGL)\s*\)", re.I)
+_CN_UPPER = re.compile(r"(?:真高|相对高度|相對高度)\s*(?:为|為)?\s*\d+(?:\.\d+)?\s*(?:米|公尺|m)")
+_CN_NAME = re.compile(r"以\s*(?P<name>[^，,。；;：:\s]{2,60}?)\s*(?:为|為)\s*(?:中心|圆心|圓心)")
+_CN_DT = (
+    r"(?:\d{4}\s*年\s*)?\d{1,2}\s*月\s*\d{1,2}\s*日\s*(?:[（(][^）)]{1,6}[）)]\s*)?"
+    r"(?:\d{1,2}\s*(?:时|時|点|點)(?:\s*\d{1,2}\s*分)?|\d{1,2}\s*[:：]\s*\d{2})"
+)
+_CN_T = r"(?:\d{1,2}\s*(?:时|時|点|點)(?:\s*\d{1,2}\s*分)?|\d{1,2}\s*[:：]\s*\d{2})"
+_CN_RANGE = re.compile(rf"(?P<s>{_CN_DT})\s*(?:至|到|—|–|-|～|~)\s*(?P<e>{_CN_DT}|{_CN_T})")
+_ICAO_TIME = re.compile(r"(?:\d{10}(?:\s?EST)?|PERM)\b")
+_TIME_PAIR = re.compile(r"(?<!\d)(?P<s>\d{10})\s*(?:-|TO|UNTIL)\s*(?P<e>\d{10}(?:\s?EST)?|PERM)(?![\dA-Z])")
+_MONTH = r"(?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)[A-Z]*\.?"
+_PROSE_DT = rf"{_MONTH}\s+\d{{1,2}},?\s+\d{{4}}(?:\s+at)?\s+\d{{4}}(?:\s*(?:UTC|Z|GMT))?"
+_TFR_BEGIN = re.compile(rf"Beginning\s+Date\s+and\s+Time\s*:\s*(?P<v>{_PROSE_DT})", re.I)
+_TFR_END = re.compile(rf"Ending\s+Date\s+and\s+Time\s*:\s*(?P<v>{_PROSE_DT})", re.I)
+_PROSE_ANY = re.compile(_PROSE_DT, re.I)
+_ICAO_LOC = re.compile(r"^[A-Z]{4}\b")
+
+
+@dataclass
+class _Zone:
+    """A zone under construction: field -> span of the message."""
+
+    fields: dict[str, Span]
+    anchor: int  # where the zone's geometry starts (orders zones, bounds local limit search)
+    anchor_end: int
+    kind: str  # 'circle' | 'polygon' | 'point' | 'qline' | 'named'
+    local_limits: bool = False
+
+
+def _sp(text: str, s: int, e: int) -> Span:
+    return Span(s, e, text[s:e])
+
+
+# ----------------------------------------------------------------------------------------------- geometry
+def _radius_mentions(text: str, lo: int, hi: int) -> list[tuple[int, int, Span]]:
+    """(mention start, mention end, distance span) for every radius mention in [lo, hi)."""
+    out = []
+    for rx in (_R_BEFORE, _R_AFTER):
+        for m in rx.finditer(text, lo, hi):
+            out.append((m.start(), m.end(), _sp(text, *m.span("d"))))
+    out.sort(key=lambda t: (t[0], -(t[1] - t[0])))
+    dedup: list[tuple[int, int, Span]] = []
+    for t in out:
+        if dedup and t[0] < dedup[-1][1]:  # overlapping mentions ("1NM RADIUS 2NM"): keep the first
+            continue
+        dedup.append(t)
+    return dedup
+
+
+def _polygon_runs(text: str, coords: list[CoordMatch]) -> list[list[CoordMatch]]:
+    runs: list[list[CoordMatch]] = []
+    for c in coords:
+        if runs:
+            prev = runs[-1][-1]
+            gap = text[prev.end : c.start]
+            joined = (
+                _SEP_GAP.match(gap)
+                or (len(gap) <= 200 and _ARC_GAP.search(gap) and "\n\n" not in gap)
+                or _NAMED_GAP.match(gap)
+            )
+            if joined:
+                runs[-1].append(c)
+                continue
+        runs.append([c])
+    return runs
+
+
+def _polygon_span(text: str, run: list[CoordMatch], lo: int, hi: int) -> tuple[int, int, int]:
+    """(start, end, named points) of a polygon run, extended over named end points and closing words."""
+    start, end, named = run[0].start, run[-1].end, 0
+    for a, b in zip(run, run[1:]):
+        if _NAMED_GAP.match(text[a.end : b.start]):
+            named += 1
+    line_start = max(text.rfind("\n", lo, start), text.rfind(":", lo, start), lo - 1) + 1
+    m = _NAMED_BEFORE.search(text, line_start, start)
+    if m and m.end() == start:
+        start = m.start("np")
+        named += 1
+    m = _NAMED_AFTER.match(text[end:hi])
+    if m:
+        end += m.end("np")
+        named += 1
+    m = _CLOSE.match(text[end:hi])
+    if m:
+        end += m.end()
+    return start, end, named
+
+
+def _geometry(text: str, lo: int, hi: int) -> list[_Zone]:
+    coords = [c for c in find_coords(text) if lo <= c.start and c.end <= hi]
+    zones: list[_Zone] = []
+    claimed: set[int] = set()
+
+    # 1. plural centres
+    plurals = list(_PLURAL.finditer(text, lo, hi))
+    for k, pm in enumerate(plurals):
+        d = _sp(text, *(pm.span("d") if pm.group("d") else pm.span("d2")))
+        stop = plurals[k + 1].start() if k + 1 < len(plurals) else hi
+        for i, c in enumerate(coords):
+            if i not in claimed and pm.end() <= c.start < stop:
+                claimed.add(i)
+                zones.append(_Zone({"center": _sp(text, c.start, c.end), "radius": d}, c.start, c.end, "circle", True))
+
+    # 2. polygons
+    rest = [c for i, c in enumerate(coords) if i not in claimed]
+    poly_spans: list[tuple[int, int]] = []
+    for run in _polygon_runs(text, rest):
+        s, e, named = _polygon_span(text, run, lo, hi)
+        closes = _CLOSE.match(text[run[-1].end : hi]) is not None
+        distinct = {(round(c.lat, 6), round(c.lon, 6)) for c in run}
+        if len(distinct) + named >= 3 or (len(distinct) + named >= 2 and closes and named):
+            poly_spans.append((s, e))
+            zones.append(_Zone({"polygon": _sp(text, s, e)}, s, e, "polygon"))
+
+    def in_poly(pos: int) -> bool:
+        return any(s <= pos < e for s, e in poly_spans)
+
+    # 3. circles: each remaining coordinate takes the nearest radius mention (a mention serves one coordinate)
+    singles = [c for c in rest if not in_poly(c.start)]
+    mentions = [m for m in _radius_mentions(text, lo, hi) if not in_poly(m[0])]
+    for pm in plurals:
+        mentions = [m for m in mentions if not (pm.start() <= m[0] < pm.end())]
+    cands = []
+    for ci, c in enumerate(singles):
+        for mi, (ms, me, d) in enumerate(mentions):
+            if me <= c.start:
+                gap = text[me : c.start]
+            elif ms >= c.end:
+                gap = text[c.end : ms]
+            else:
+                continue
+            if len(gap) > 80 or any(o is not c and o.start >= min(me, c.end) and o.end <= max(ms, c.start) for o in singles):
+                continue
+            score = len(gap.strip()) + (20 if ("(" in gap or ")" in gap) else 0) + (40 if "\n\n" in gap else 0)
+            cands.append((score, ci, mi))
+    used_c, used_m = set(), set()
+    for score, ci, mi in sorted(cands):
+        if ci in used_c or mi in used_m:
+            continue
+        used_c.add(ci)
+        used_m.add(mi)
+        c = singles[ci]
+        zones.append(_Zone({"center": _sp(text, c.start, c.end), "radius": mentions[mi][2]}, c.start, c.end, "circle"))
+    # "WI 5NM OF <coord>" without the word RADIUS
+    for ci, c in enumerate(singles):
+        if ci in used_c:
+            continue
+        m = _R_WITHIN.search(text, max(lo, c.start - 60), c.start)
+        if m:
+            used_c.add(ci)
+            zones.append(
+                _Zone({"center": _sp(text, c.start, c.end), "radius": _sp(text, *m.span("d"))}, c.start, c.end, "circle")
+            )
+
+    # 4. points (only when nothing else was found: a lone reference point next to a real area is not a zone)
+    if not zones:
+        for c in singles:
+            zones.append(_Zone({"center": _sp(text, c.start, c.end)}, c.start, c.end, "point"))
+    zones.sort(key=lambda z: z.anchor)
+    if len(zones) > 1:
+        for z in zones:
+            z.local_limits = True
+    return zones
+
+
+# ----------------------------------------------------------------------------------------------- limits
+def _limits_in(text: str, lo: int, hi: int) -> dict[str, Span]:
+    """lower/upper stated in [lo, hi): a range first, else 'UP TO x' / 'FM x' forms."""
+    out: dict[str, Span] = {}
+    m = _RANGE.search(text, lo, hi)
+    if m:
+        out["lower"] = _sp(text, *m.span("lo"))
+        out["upper"] = _sp(text, *m.span("hi"))
+        return out
+    m = _UPPER_ONLY.search(text, lo, hi)
+    if m:
+        g = "hi" if m.group("hi") else "hi2"
+        out["upper"] = _sp(text, *m.span(g))
+    m = _LOWER_ONLY.search(text, lo, hi)
+    if m and ("upper" not in out or m.start("lo") != out["upper"].start):
+        out["lower"] = _sp(text, *m.span("lo"))
+    return out
+
+
+def _line_end(text: str, pos: int, hi: int) -> int:
+    """End of the line holding ``pos`` (a newline or a collapsed-newline run of 2+ spaces)."""
+    m = re.compile(r"\n| {2,}").search(text, pos, hi)
+    return m.start() if m else hi
+
+
+def _item_limit(text: str, h: Header, letter: str) -> Span | None:
+    it = h.item(letter)
+    if not it or not it.text:
+        return None
+    m = re.compile(_LIM, re.I).match(text, it.span.start, it.span.end)
+    if m:
+        return _sp(text, m.start(), m.end())
+    first = re.split(r"\n| {2,}", it.text, maxsplit=1)[0].rstrip(" .")
+    return _sp(text, it.span.start, it.span.start + len(first)) if first else None
+
+
+# ----------------------------------------------------------------------------------------------- times
+def _item_time(text: str, h: Header, letter: str) -> Span | None:
+    it = h.item(letter)
+    if not it:
+        return None
+    m = _ICAO_TIME.match(text, it.span.start, it.span.end)
+    return _sp(text, m.start(), m.end()) if m else None
+
+
+def _times(text: str, h: Header, lo: int, hi: int) -> dict[str, Span]:
+    out: dict[str, Span] = {}
+    if (b := _item_time(text, h, "B")) is not None:
+        out["start"] = b
+    if (c := _item_time(text, h, "C")) is not None:
+        out["end"] = c
+    if out:
+        return out
+    pairs = list(_TIME_PAIR.finditer(text, lo, hi))
+    if pairs:
+        m = pairs[-1]
+        return {"start": _sp(text, *m.span("s")), "end": _sp(text, *m.span("e"))}
+    b, e = _TFR_BEGIN.search(text), _TFR_END.search(text)
+    if b or e:
+        if b:
+            out["start"] = _sp(text, *b.span("v"))
+        if e:
+            out["end"] = _sp(text, *e.span("v"))
+        return out
+    m = _CN_RANGE.search(text)
+    if m:
+        return {"start": _sp(text, *m.span("s")), "end": _sp(text, *m.span("e"))}
+    prose = list(_PROSE_ANY.finditer(text))
+    if len(prose) >= 2:
+        return {"start": _sp(text, *prose[0].span()), "end": _sp(text, *prose[1].span())}
+    return out
+
+
+# ----------------------------------------------------------------------------------------------- main
+def _body(text: str, h: Header) -> tuple[int, int]:
+    """The free-text region where geometry is stated: item E, the FAA text after its id, else everything."""
+    e = h.item("E")
+    if e:
+        return e.span.start, e.span.end
+    if h.kind == "faa" and h.id_span:
+        return h.id_span.end, len(text)
+    if h.qline:
+        last = max((it.span.end for it in h.items.values()), default=h.qline.raw.end)
+        return h.qline.raw.end, max(last, h.qline.raw.end)
+    return 0, len(text)
+
+
+def rules_drafts(text: str, header: Header | None = None) -> list[ZoneDraft]:
+    """Zones of one message with their exact spans. ``[]`` for a cancellation or a message with nothing to read."""
+    h = header or parse_header(text)
+    if h.notam_type == "C":
+        return []
+    lo, hi = _body(text, h)
+    zones = _geometry(text, lo, hi)
+
+    if not zones:
+        m = _CN_NAME.search(text)
+        if m:
+            f = {"name": _sp(text, *m.span("name"))}
+            r = _R_AFTER.search(text, m.end(), min(len(text), m.end() + 40))
+            if r:
+                f["radius"] = _sp(text, *r.span("d"))
+            zones.append(_Zone(f, m.start(), m.end(), "named"))
+    if not zones and h.qline and h.qline.coord:
+        f = {"center": h.qline.coord}
+        if h.qline.radius:
+            f["radius"] = h.qline.radius
+        zones.append(_Zone(f, h.qline.coord.start, h.qline.coord.end, "qline"))
+    if not zones and h.item("A"):
+        a = h.item("A")
+        m = _ICAO_LOC.match(a.text)
+        if m:
+            zones.append(_Zone({"name": _sp(text, a.span.start, a.span.start + 4)}, a.span.start, a.span.end, "named"))
+    if not zones:
+        return []
+
+    # message-level limits: F)/G) first, else stated in the free text (E / FAA / prose / Chinese)
+    msg_limits: dict[str, Span] = {}
+    if (f := _item_limit(text, h, "F")) is not None:
+        msg_limits["lower"] = f
+    if (g := _item_limit(text, h, "G")) is not None:
+        msg_limits["upper"] = g
+    if len(msg_limits) < 2:
+        found = _limits_in(text, lo, hi)
+        if "upper" not in found and "upper" not in msg_limits:
+            cn = _CN_UPPER.search(text)
+            if cn:
+                found["upper"] = _sp(text, *cn.span())
+        for k, v in found.items():
+            msg_limits.setdefault(k, v)
+    times = _times(text, h, lo, hi)
+    sched = None
+    d = h.item("D")
+    if d and d.text:
+        sched = d.span
+
+    drafts = []
+    for i, z in enumerate(zones):
+        fields = dict(z.fields)
+        local: dict[str, Span] = {}
+        if z.kind == "point":
+            m = _OBST_AGL.search(text, z.anchor_end, min(hi, z.anchor_end + 120))
+            if m:
+                local["upper"] = _sp(text, *m.span("agl"))
+        elif z.local_limits:
+            nxt = zones[i + 1].anchor if i + 1 < len(zones) else hi
+            local = _limits_in(text, z.anchor_end, min(nxt, _line_end(text, z.anchor_end, hi)))
+        for k in ("lower", "upper"):
+            if k in local:
+                fields[k] = local[k]
+            elif k in msg_limits:
+                fields[k] = msg_limits[k]
+        fields.update(times)
+        if sched is not None:
+            fields["schedule"] = sched
+        ordered = {k: fields[k] for k in ("center", "radius", "polygon", "name", "lower", "upper", "start", "end", "schedule") if k in fields}
+        drafts.append(ZoneDraft(values={k: s.text for k, s in ordered.items()}, spans=ordered))
+    return drafts
+
+
+def rules_zones(text: str) -> list[dict[str, str]]:
+    """Zones of one message in the engine output format (field -> verbatim value)."""
+    return [dict(d.values) for d in rules_drafts(text)]
+
+
+class RulesExtractor:
+    """The deterministic engine: same interface as the model engines (answers in the engine output format)."""
+
+    name = "rules"
+
+    def extract(self, messages: list[str]) -> tuple[list[str], ExtractStats]:
+        t0 = time.perf_counter()
+        answers = []
+        for text in messages:
+            try:
+                answers.append(format_answer(rules_zones(text)))
+            except Exception:  # a message the rules cannot read yields no zone; the pipeline reports it
+                answers.append(format_answer([]))
+        stats = ExtractStats(engine=self.name, messages=len(messages), wall_s=time.perf_counter() - t0)
+        return answers, stats

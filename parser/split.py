@@ -1,0 +1,188 @@
+"""Batch splitting: pasted text (or JSONL) -> one ``Message`` per air-traffic message, none ever dropped.
+
+Formats recognised in pasted text:
+
+- ICAO NOTAMs, bare (``A1912/15 NOTAMN``) or wrapped in ``( … )``, one after another separated by blank lines, or
+  pasted back to back with no blank line; a new NOTAM starts at each header ``<series><number>/<yy> NOTAM[NRC]``.
+  A blank line *inside* a NOTAM (before ``F)``, say) does not split it: a block that starts with an item marker
+  (``A)`` … ``G)``) continues the NOTAM before it.
+- NOTAMs whose newlines a collector collapsed into runs of spaces (the header rule still applies).
+- FAA domestic NOTAMs: every line that starts with ``!`` starts a new message.
+- A headerless ICAO NOTAM starting at ``Q)``.
+- Chinese notices: a title line containing 通告/公告 starts a notice; following blocks written in Chinese belong
+  to it (these notices are written as many short paragraphs separated by blank lines).
+- Anything else: one message per blank-line separated block.
+
+Limits (``LIMITS``) protect the process from hostile input; a message over a limit becomes an error message (its
+text kept), a batch over the byte limit raises ``BatchTooLarge`` with a readable reason.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+
+MAX_BATCH_BYTES = 4 * 1024 * 1024  # whole pasted batch / input file(s), UTF-8 bytes
+MAX_MESSAGE_CHARS = 20_000  # one message; the longest real NOTAMs/TFR texts are a few thousand characters
+MAX_MESSAGES = 10_000  # messages per batch; later ones become error records without being parsed
+LIMITS = {
+    "max_batch_bytes": MAX_BATCH_BYTES,
+    "max_message_chars": MAX_MESSAGE_CHARS,
+    "max_messages": MAX_MESSAGES,
+}
+
+
+class BatchTooLarge(ValueError):
+    """The whole batch is over ``MAX_BATCH_BYTES``; nothing was parsed."""
+
+
+@dataclass
+class Message:
+    """One message of a batch: its 0-based index, its verbatim text, and an error if it cannot be processed."""
+
+    index: int
+    text: str
+    error: str | None = None
+    source_id: str | None = None
+
+
+# A NOTAM header: series letter(s) + number / year + NOTAMN|R|C. US domestic-style ICAO ids ("10/102 NOTAMN") have
+# no series letter. Preceded by the start of the text, whitespace or the '(' that wraps an ICAO message.
+_HEADER_RE = re.compile(r"(?:(?<=\s)|^)\(?\s?[A-Z]{0,2}\d{1,5}/\d{2,5}\s+NOTAM[NRC]\b")
+_FAA_LINE_RE = re.compile(r"^[ \t]*!", re.M)
+_BLANK_RE = re.compile(r"\n[ \t\r\f\v]*\n\s*")
+_ITEM_START_RE = re.compile(r"^\s*[A-GQ]\)")
+_CN_TITLE_RE = re.compile(r"^[^\n]{0,120}(?:通告|公告|通知)[^\n]{0,10}$", re.M)
+_CJK_RE = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+_BINARY_RE = re.compile(r"[\x00-\x08\x0e-\x1f\x7f\ufffd]")
+
+
+def _blocks(text: str) -> list[tuple[int, int]]:
+    """Half-open ranges of the blank-line separated blocks (whitespace around them excluded)."""
+    out, pos = [], 0
+    for m in _BLANK_RE.finditer(text):
+        out.append((pos, m.start()))
+        pos = m.end()
+    out.append((pos, len(text)))
+    return [(s, e) for s, e in out if text[s:e].strip()]
+
+
+def _is_cjk_heavy(s: str) -> bool:
+    return len(_CJK_RE.findall(s[:400])) >= 5
+
+
+def _starts_message(block: str) -> bool:
+    b = block.lstrip()
+    return bool(
+        _HEADER_RE.match(b)
+        or b.startswith("!")
+        or b.startswith("Q)")
+        or (_CN_TITLE_RE.match(b.split("\n", 1)[0]) and _is_cjk_heavy(b))
+    )
+
+
+def _merge_blocks(text: str) -> list[tuple[int, int]]:
+    """Blank-line blocks merged where a block continues the message before it."""
+    merged: list[tuple[int, int]] = []
+    for s, e in _blocks(text):
+        block = text[s:e]
+        if merged and not _starts_message(block):
+            ps, pe = merged[-1]
+            prev = text[ps:pe]
+            icao_prev = bool(_HEADER_RE.search(prev[:200]) or "Q)" in prev[:400])
+            continues = (
+                (icao_prev and _ITEM_START_RE.match(block) is not None)
+                or (icao_prev and prev.lstrip().startswith("(") and prev.count("(") > prev.count(")"))
+                or (_is_cjk_heavy(prev) and _is_cjk_heavy(block) and not _CN_TITLE_RE.match(block.split("\n", 1)[0]))
+            )
+            if continues:
+                merged[-1] = (ps, e)
+                continue
+        merged.append((s, e))
+    return merged
+
+
+def _split_inside(text: str, s: int, e: int) -> list[tuple[int, int]]:
+    """Split one merged block at every NOTAM header / FAA '!' line after its start (back-to-back messages)."""
+    cuts = set()
+    chunk = text[s:e]
+    for m in _HEADER_RE.finditer(chunk):
+        if m.start() > 0:
+            cuts.add(m.start())
+    for m in _FAA_LINE_RE.finditer(chunk):
+        if m.start() > 0:
+            cuts.add(m.start())
+    # A headerless "Q)" line starts a second message only when the part since the previous cut has its own Q).
+    for m in re.finditer(r"^[ \t]*Q\)", chunk, re.M):
+        last = max([c for c in cuts if c < m.start()], default=0)
+        if m.start() > 0 and "Q)" in chunk[last : m.start()]:
+            cuts.add(m.start())
+    bounds = [0, *sorted(cuts), len(chunk)]
+    out = []
+    for a, b in zip(bounds, bounds[1:]):
+        piece = chunk[a:b]
+        lead = len(piece) - len(piece.lstrip())
+        piece_s, piece_e = s + a + lead, s + a + len(piece.rstrip())
+        if piece_e > piece_s:
+            out.append((piece_s, piece_e))
+    return out
+
+
+def _check(msg: Message) -> Message:
+    """Per-message limits and unreadable content -> ``error`` (text kept)."""
+    if msg.error:
+        return msg
+    if len(msg.text) > MAX_MESSAGE_CHARS:
+        msg.error = f"message is {len(msg.text)} characters, over the limit of {MAX_MESSAGE_CHARS}; not parsed"
+    elif len(_BINARY_RE.findall(msg.text)) > max(3, len(msg.text) // 20):
+        msg.error = "message looks like binary data (control or undecodable bytes); not parsed"
+    return msg
+
+
+def _apply_count_limit(msgs: list[Message]) -> list[Message]:
+    for m in msgs[MAX_MESSAGES:]:
+        if not m.error:
+            m.error = f"batch has more than {MAX_MESSAGES} messages; message {m.index} not parsed"
+    return msgs
+
+
+def check_batch_size(text: str | bytes) -> None:
+    """Raise ``BatchTooLarge`` when the batch is over ``MAX_BATCH_BYTES``."""
+    size = len(text) if isinstance(text, bytes) else len(text.encode("utf-8", "surrogatepass"))
+    if size > MAX_BATCH_BYTES:
+        raise BatchTooLarge(f"input is {size} bytes, over the limit of {MAX_BATCH_BYTES} bytes; split it into smaller batches")
+
+
+def split_batch(text: str) -> list[Message]:
+    """Split pasted text into messages (see the module doc). Every non-blank character lands in some message."""
+    check_batch_size(text)
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    ranges: list[tuple[int, int]] = []
+    for s, e in _merge_blocks(text):
+        ranges.extend(_split_inside(text, s, e))
+    msgs = [_check(Message(index=i, text=text[s:e])) for i, (s, e) in enumerate(ranges)]
+    return _apply_count_limit(msgs)
+
+
+def read_jsonl(text: str) -> list[Message]:
+    """One JSON object per line with a ``text`` field; the message index is the line index (blank lines skipped).
+
+    A line that is not such an object becomes a ``Message`` with an ``error`` (its raw line as text).
+    """
+    check_batch_size(text)
+    msgs: list[Message] = []
+    for i, line in enumerate(text.split("\n")):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except (json.JSONDecodeError, RecursionError) as exc:
+            msgs.append(Message(index=i, text=line, error=f"line {i + 1}: not valid JSON ({str(exc)[:80]})"))
+            continue
+        if not isinstance(obj, dict) or not isinstance(obj.get("text"), str):
+            msgs.append(Message(index=i, text=line, error=f"line {i + 1}: expected an object with a string 'text' field"))
+            continue
+        sid = obj.get("id")
+        msgs.append(_check(Message(index=i, text=obj["text"], source_id=str(sid) if sid is not None else None)))
+    return _apply_count_limit(msgs)
