@@ -1,0 +1,398 @@
+"""Exports of zone records: GeoJSON (RFC 7946), EUROCAE ED-269 JSON and EUROCAE ED-318 GeoJSON.
+
+Nothing is silently lost: every record appears in every export. A record without a coordinate shape (a named
+place that could not be resolved, an error record, a cancellation, a shape that could not be built) is a GeoJSON
+feature with ``"geometry": null``; ED-269 and ED-318 have no shape-less zones, so such records are listed by
+message/zone/id/reason in the ED-269 ``description`` and in the ED-318 ``metadata.technicalLimitation``.
+
+GeoJSON (RFC 7946)
+    Coordinates are [lon, lat] WGS84, rounded to 7 decimals (~1 cm). Exterior rings are counter-clockwise, holes
+    clockwise (section 3.1.6). Circles become their enclosing geodesic polygon from ``geo.volumes`` (GeoJSON has no
+    circle); the exact centre and radius are kept in ``properties.circle``. Shapes crossing the antimeridian are
+    MultiPolygons cut at +-180 (section 3.1.9). ``properties.lower``/``upper`` keep the record's reference, metres,
+    feet and raw text; ``floor_m``/``ceil_m`` with ``floor_ref``/``ceil_ref`` are the volume's normalised limits.
+
+ED-269 (UAS geographical zone data model, chapter 8; JSON)
+    ``{"title", "description", "features": [UASZone, ...]}``. Choices:
+    * ``identifier`` (max 7 characters): the NOTAM id with its punctuation removed when that fits and is unique in
+      the file (``A1912/15`` -> ``A191215``), else ``Z`` + a 6-digit sequence number. The full id is in ``name``.
+    * ``type`` ``COMMON``; ``restriction`` ``PROHIBITED`` (these are no-fly volumes from NOTAMs, which do not say
+      which UAS restriction class applies); ``reason`` ``["OTHER"]`` with ``otherReasonInfo`` naming the NOTAM.
+      A record with status ``review`` says so (with its reasons) in ``message``.
+    * ``country`` is omitted: a NOTAM does not state an ISO 3166 country and we do not guess one.
+    * ``zoneAuthority``: one entry with purpose ``INFORMATION`` naming the NOTAM's issuing office as unknown.
+    * ``applicability``: one item per active window (``startDateTime``/``endDateTime``, RFC 3339 UTC), which keeps
+      expanded schedules (DAILY, SR/SS) exact; without windows the record's start/end; ``permanent`` YES/NO.
+    * ``geometry``: one item per horizontal part. Circles are ``{"type": "Circle", "center": [lon, lat],
+      "radius": metres}`` (exact, no polygonisation). Polygons are the geodesically densified ring (so the edge
+      interpretation of the reader does not matter); antimeridian-split shapes give one item per part.
+    * Vertical: ``uomDimensions`` ``FT`` when both limits were stated in feet (FL included), else ``M``; values are
+      integers, floors rounded down and ceilings rounded up (never smaller than stated). References: SFC/GND -> 0
+      ``AGL``; AGL -> ``AGL``; AMSL -> ``AMSL``. ED-269 has no flight-level reference: FLnnn is written as nnn00 ft
+      ``AMSL`` (ISA standard-pressure altitude; true altitude differs with QNH) and the original ``FLnnn`` is
+      stated in ``message``. UNL is written as 99999 (FT or M) ``AMSL``, the usual "unbounded" sentinel, and
+      stated in ``message``.
+
+ED-318 (Technical specification for geographical zones and U-space data provision; GeoJSON)
+    A GeoJSON FeatureCollection with foreign members ``name`` and ``metadata`` (DatasetMetadata). Each Feature's
+    ``properties`` is a UASZone (ED-318 4.2.2.2): ``identifier`` (as ED-269), ``country``, ``name`` (TextShort
+    list ``[{"text", "lang"}]``), ``type`` (CodeZoneType: ``PROHIBITED``), ``variant`` (``COMMON``), ``reason``
+    (``["OTHER"]``), ``otherReasonInfo``, ``message``, ``zoneAuthority`` (purpose ``INFORMATION``),
+    ``limitedApplicability`` (TimePeriod list, one per window), ``extendedProperties`` (our record: message index,
+    zone, NOTAM id, status, reasons, raw limits). The vertical extent is the ``layer`` member of the geometry
+    (VerticalLayer: ``upper``, ``upperReference``, ``lower``, ``lowerReference``, ``uom`` ``m``/``ft``; references
+    ``AGL``/``AMSL``/``WGS84``, same FL and UNL mapping as ED-269). Circles are a ``Point`` with ``extent``
+    ``{"subType": "Circle", "radius": metres}``; polygons are GeoJSON Polygon/MultiPolygon (CCW exteriors).
+    ``country`` is mandatory in ED-318 and a NOTAM does not state one: ``ZZZ`` (an ISO 3166-1 user-assigned code)
+    is written, and documented in ``metadata.technicalLimitation``.
+    Field names were checked against public ED-318 models (the InterUSS ``uas_standards`` ED-318 classes and
+    published ED-318 feeds); the singular ``reason`` follows the published feeds.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from datetime import datetime
+from typing import Iterable
+
+from shapely.geometry import MultiPolygon, Polygon, mapping
+from shapely.geometry.polygon import orient
+
+from airspace.geo.volumes import Volume, volume_from_record
+from airspace.parser.records import CircleGeometry, Limit, NamedGeometry, PolygonGeometry, ZoneRecord, iso_utc
+
+COORD_DECIMALS = 7
+UNL_SENTINEL = 99999
+UNKNOWN_COUNTRY = "ZZZ"
+LANG = "en-GB"
+
+
+# --------------------------------------------------------------------------------------------------------------
+# shared helpers
+# --------------------------------------------------------------------------------------------------------------
+
+
+def _round_coords(obj):
+    if isinstance(obj, (list, tuple)):
+        if obj and isinstance(obj[0], (int, float)):
+            return [round(float(x), COORD_DECIMALS) for x in obj]
+        return [_round_coords(x) for x in obj]
+    return obj
+
+
+def geojson_geometry(shape: Polygon | MultiPolygon) -> dict:
+    """RFC 7946 geometry dict of a (lon, lat) shape: CCW exteriors, CW holes, rounded, plain lists."""
+    if isinstance(shape, MultiPolygon):
+        shape = MultiPolygon([orient(p, 1.0) for p in shape.geoms])
+    else:
+        shape = orient(shape, 1.0)
+    g = mapping(shape)
+    return {"type": g["type"], "coordinates": _round_coords(g["coordinates"])}
+
+
+def _parts(shape: Polygon | MultiPolygon) -> list[Polygon]:
+    return list(shape.geoms) if isinstance(shape, MultiPolygon) else [shape]
+
+
+def _limit_json(lim: Limit | None) -> dict | None:
+    if lim is None:
+        return None
+    return {"ref": lim.ref, "m": lim.m, "ft": lim.ft, "raw": lim.raw}
+
+
+def _windows_json(rec: ZoneRecord) -> list[dict]:
+    return [{"start": iso_utc(w.start), "end": iso_utc(w.end)} for w in rec.windows]
+
+
+def _try_volume(rec: ZoneRecord) -> tuple[Volume | None, str | None]:
+    """The record's volume, or None with a reason why there is no shape."""
+    try:
+        vol = volume_from_record(rec)
+    except ValueError as exc:
+        return None, f"shape could not be built: {exc}"
+    if vol is not None:
+        return vol, None
+    if rec.status == "error":
+        return None, "error record: " + ("; ".join(rec.reasons) or "message could not be read")
+    if rec.notam_type == "C":
+        return None, f"cancellation of {rec.ref_id or 'an earlier NOTAM'}: no zone"
+    if isinstance(rec.geometry, NamedGeometry):
+        return None, f"named place not resolved to coordinates: {rec.geometry.name}"
+    return None, "no geometry in the message"
+
+
+def _label(rec: ZoneRecord) -> str:
+    return f"message {rec.message} zone {rec.zone}" + (f" ({rec.id})" if rec.id else "")
+
+
+def _ident_allocator():
+    used: set[str] = set()
+    counter = [0]
+
+    def alloc(rec: ZoneRecord) -> str:
+        counter[0] += 1
+        base = re.sub(r"[^A-Za-z0-9]", "", rec.id or "")
+        if 1 <= len(base) <= 7 and base not in used:
+            used.add(base)
+            return base
+        while True:
+            ident = f"Z{counter[0]:06d}"
+            if ident not in used:
+                used.add(ident)
+                return ident
+            counter[0] += 1
+
+    return alloc
+
+
+def _vertical(rec: ZoneRecord) -> tuple[dict, list[str]]:
+    """ED-269/ED-318 vertical limits: values, common unit, references, and notes about mapping choices."""
+    lower, upper = rec.lower, rec.upper
+    notes: list[str] = []
+
+    def in_feet(lim: Limit | None) -> bool:
+        if lim is None or lim.ref in ("SFC", "GND", "UNL"):
+            return True  # no unit of its own
+        return lim.ft is not None and ("FT" in lim.raw.upper() or lim.ref == "FL")
+
+    uom = "FT" if in_feet(lower) and in_feet(upper) else "M"
+
+    def value(lim: Limit | None, is_floor: bool) -> tuple[int, str]:
+        if lim is None:
+            if is_floor:
+                notes.append("no lower limit stated: surface assumed")
+                return 0, "AGL"
+            notes.append("no upper limit stated: unbounded assumed")
+            return UNL_SENTINEL, "AMSL"
+        if lim.ref in ("SFC", "GND"):
+            return 0, "AGL"
+        if lim.ref == "UNL":
+            notes.append(f"upper limit UNL written as {UNL_SENTINEL} {uom} AMSL")
+            return UNL_SENTINEL, "AMSL"
+        if uom == "FT":
+            x = lim.ft if lim.ft is not None else (lim.m or 0.0) / 0.3048
+        else:
+            x = lim.m if lim.m is not None else (lim.ft or 0.0) * 0.3048
+        n = math.floor(x + 1e-9) if is_floor else math.ceil(x - 1e-9)
+        if lim.ref == "FL":
+            notes.append(f"{lim.raw or 'FL'} written as {n} {uom} AMSL (standard-pressure altitude)")
+            return n, "AMSL"
+        return n, lim.ref  # AGL | AMSL
+
+    lo, lo_ref = value(lower, True)
+    hi, hi_ref = value(upper, False)
+    return {"uom": uom, "lower": lo, "lowerRef": lo_ref, "upper": hi, "upperRef": hi_ref}, notes
+
+
+# --------------------------------------------------------------------------------------------------------------
+# GeoJSON
+# --------------------------------------------------------------------------------------------------------------
+
+
+def to_geojson(records: Iterable[ZoneRecord], *, at: datetime | None = None) -> dict:
+    """RFC 7946 FeatureCollection, one feature per record (``geometry`` null where there is no shape)."""
+    features = []
+    for rec in records:
+        vol, why = _try_volume(rec)
+        props: dict = {
+            "message": rec.message,
+            "zone": rec.zone,
+            "id": rec.id,
+            "notam_type": rec.notam_type,
+            "ref_id": rec.ref_id,
+            "status": rec.status,
+            "reasons": list(rec.reasons),
+            "lower": _limit_json(rec.lower),
+            "upper": _limit_json(rec.upper),
+            "start": iso_utc(rec.start),
+            "end": iso_utc(rec.end),
+            "end_estimated": rec.end_estimated,
+            "permanent": rec.permanent,
+            "schedule": rec.schedule,
+            "windows": _windows_json(rec),
+            "engine": rec.engine,
+        }
+        g = rec.geometry
+        if isinstance(g, CircleGeometry):
+            props["circle"] = {"center": [g.center[1], g.center[0]], "radius_m": g.radius_m, "approximate": g.approximate}
+        elif isinstance(g, PolygonGeometry):
+            props["points"] = [[lon, lat] for lat, lon in g.points]
+        elif isinstance(g, NamedGeometry):
+            props["named"] = {"name": g.name, "radius_m": getattr(g, "radius_m", None)}
+        if vol is not None:
+            props.update(floor_m=vol.floor_m, floor_ref=vol.floor_ref, ceil_m=vol.ceil_m, ceil_ref=vol.ceil_ref)
+            if at is not None:
+                props["active"] = vol.active_at(at)
+            geometry = geojson_geometry(vol.polygon)
+        else:
+            props["no_shape"] = why
+            if rec.status == "ok":  # a record we cannot draw is never silently "ok"
+                props["status"] = "review"
+                props["reasons"] = props["reasons"] + [why]
+            if at is not None:
+                props["active"] = None
+            geometry = None
+        features.append({"type": "Feature", "id": f"{rec.message}-{rec.zone}", "geometry": geometry, "properties": props})
+    return {"type": "FeatureCollection", "features": features}
+
+
+# --------------------------------------------------------------------------------------------------------------
+# ED-269
+# --------------------------------------------------------------------------------------------------------------
+
+
+def _applicability(rec: ZoneRecord, vol: Volume) -> list[dict]:
+    perm = "YES" if rec.permanent else "NO"
+    if vol.windows:
+        return [{"permanent": perm, "startDateTime": iso_utc(w.start), "endDateTime": iso_utc(w.end)} for w in vol.windows]
+    item: dict = {"permanent": perm}
+    if rec.start is not None:
+        item["startDateTime"] = iso_utc(rec.start)
+    if rec.end is not None:
+        item["endDateTime"] = iso_utc(rec.end)
+    return [item]
+
+
+def _messages(rec: ZoneRecord, notes: list[str]) -> list[str]:
+    msgs = []
+    if rec.status != "ok":
+        msgs.append(f"status {rec.status}: " + ("; ".join(rec.reasons) or "needs human review"))
+    if rec.end_estimated:
+        msgs.append("end time is estimated (EST)")
+    if rec.schedule:
+        msgs.append(f"schedule: {rec.schedule}")
+    msgs.extend(notes)
+    return msgs
+
+
+def to_ed269(records: Iterable[ZoneRecord]) -> dict:
+    """ED-269 UAS geographical zone JSON (see the module docstring for the mapping)."""
+    alloc = _ident_allocator()
+    features: list[dict] = []
+    skipped: list[str] = []
+    for rec in records:
+        vol, why = _try_volume(rec)
+        if vol is None:
+            skipped.append(f"{_label(rec)}: {why}")
+            continue
+        vert, notes = _vertical(rec)
+        limits = {
+            "uomDimensions": vert["uom"],
+            "lowerLimit": vert["lower"],
+            "lowerVerticalReference": vert["lowerRef"],
+            "upperLimit": vert["upper"],
+            "upperVerticalReference": vert["upperRef"],
+        }
+        g = rec.geometry
+        if isinstance(g, CircleGeometry):
+            geoms = [{**limits, "horizontalProjection": {"type": "Circle", "center": _round_coords([g.center[1], g.center[0]]), "radius": g.radius_m}}]
+        else:
+            geoms = [{**limits, "horizontalProjection": geojson_geometry(p)} for p in _parts(vol.polygon)]
+        feat = {
+            "identifier": alloc(rec),
+            "name": rec.id or _label(rec),
+            "type": "COMMON",
+            "restriction": "PROHIBITED",
+            "reason": ["OTHER"],
+            "otherReasonInfo": f"NOTAM {rec.id}" if rec.id else f"message {rec.message} of the batch",
+            "regulationExemption": "NO",
+            "message": " | ".join(_messages(rec, notes)) or None,
+            "zoneAuthority": [{"name": "issuing NOTAM office (not stated in the message)", "purpose": "INFORMATION"}],
+            "applicability": _applicability(rec, vol),
+            "geometry": geoms,
+            "extendedProperties": {"message": rec.message, "zone": rec.zone, "id": rec.id, "status": rec.status},
+        }
+        if feat["message"] is None:
+            del feat["message"]
+        features.append(feat)
+    description = f"{len(features)} UAS zone(s) from pasted air-traffic messages (Clover Airspace)."
+    if skipped:
+        description += " Not exported as zones (no coordinate shape): " + "; ".join(skipped)
+    return {"title": "Clover Airspace NOTAM zones", "description": description, "features": features}
+
+
+# --------------------------------------------------------------------------------------------------------------
+# ED-318
+# --------------------------------------------------------------------------------------------------------------
+
+
+def _text(s: str, limit: int) -> dict:
+    s = s if len(s) <= limit else s[: limit - 1] + "\u2026"
+    return {"text": s, "lang": LANG}
+
+
+def to_ed318(records: Iterable[ZoneRecord]) -> dict:
+    """ED-318 GeoJSON FeatureCollection of UAS geographical zones (see the module docstring for the mapping)."""
+    alloc = _ident_allocator()
+    features: list[dict] = []
+    skipped: list[str] = []
+    for rec in records:
+        vol, why = _try_volume(rec)
+        if vol is None:
+            skipped.append(f"{_label(rec)}: {why}")
+            continue
+        vert, notes = _vertical(rec)
+        layer = {
+            "upper": vert["upper"],
+            "upperReference": vert["upperRef"],
+            "lower": vert["lower"],
+            "lowerReference": vert["lowerRef"],
+            "uom": vert["uom"].lower(),
+        }
+        g = rec.geometry
+        if isinstance(g, CircleGeometry):
+            geometry = {
+                "type": "Point",
+                "coordinates": _round_coords([g.center[1], g.center[0]]),
+                "extent": {"subType": "Circle", "radius": g.radius_m},
+                "layer": layer,
+            }
+        else:
+            geometry = {**geojson_geometry(vol.polygon), "layer": layer}
+        periods = []
+        for item in _applicability(rec, vol):
+            p = {k: v for k, v in item.items() if k in ("startDateTime", "endDateTime")}
+            if p:
+                periods.append(p)
+        props = {
+            "identifier": alloc(rec),
+            "country": UNKNOWN_COUNTRY,
+            "name": [_text(rec.id or _label(rec), 200)],
+            "type": "PROHIBITED",
+            "variant": "COMMON",
+            "reason": ["OTHER"],
+            "otherReasonInfo": [_text(f"NOTAM {rec.id}" if rec.id else f"message {rec.message} of the batch", 200)],
+            "regulationExemption": "NO",
+            "zoneAuthority": [{"name": [_text("issuing NOTAM office (not stated in the message)", 200)], "purpose": "INFORMATION"}],
+            "extendedProperties": {
+                "message": rec.message,
+                "zone": rec.zone,
+                "id": rec.id,
+                "status": rec.status,
+                "reasons": list(rec.reasons),
+                "lower": _limit_json(rec.lower),
+                "upper": _limit_json(rec.upper),
+            },
+        }
+        msgs = _messages(rec, notes)
+        if msgs:
+            props["message"] = [_text(m, 1000) for m in msgs]
+        if periods:
+            props["limitedApplicability"] = periods
+        features.append({"type": "Feature", "id": f"{rec.message}-{rec.zone}", "geometry": geometry, "properties": props})
+    limitations = [
+        _text(f"country not stated in NOTAMs: written as {UNKNOWN_COUNTRY}", 200),
+        _text("flight levels written as standard-pressure altitude AMSL; UNL as 99999", 200),
+    ]
+    limitations += [_text(f"not exported: {s}", 200) for s in skipped]
+    return {
+        "type": "FeatureCollection",
+        "name": "Clover Airspace NOTAM zones",
+        "metadata": {
+            "provider": [_text("Clover Airspace (extracted from air-traffic messages)", 200)],
+            "description": [_text(f"{len(features)} zone(s); {len(skipped)} record(s) without a shape", 200)],
+            "technicalLimitation": limitations,
+        },
+        "features": features,
+    }
