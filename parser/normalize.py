@@ -1,0 +1,136 @@
+"""One engine draft (field -> verbatim span) -> one ``ZoneRecord`` in SI units and UTC.
+
+Every field goes through its own pure normaliser (``coords``, ``units``, ``polygon``, ``times``, ``schedule``).
+A field that cannot be read never raises: it becomes a review reason ``"<field> '<raw>': <why>"`` and the rest of
+the record is still filled, so one bad value costs one reason, not the message.
+"""
+
+from __future__ import annotations
+
+import math
+from datetime import datetime
+
+from airspace.parser.answer import ZoneDraft
+from airspace.parser.coords import parse_coord
+from airspace.parser.polygon import parse_polygon
+from airspace.parser.records import (
+    CircleGeometry,
+    NamedGeometry,
+    PolygonGeometry,
+    SpanModel,
+    Window,
+    ZoneRecord,
+)
+from airspace.parser.schedule import expand_schedule
+from airspace.parser.times import parse_time
+from airspace.parser.units import parse_distance_m, parse_limit
+
+
+def _show(raw: str, limit: int = 60) -> str:
+    s = " ".join(raw.split())
+    return s if len(s) <= limit else s[: limit - 1] + "…"
+
+
+def _fail(rec: ZoneRecord, field: str, raw: str, exc: Exception) -> None:
+    rec.review(f"{field} '{_show(raw)}': {exc}")
+
+
+def _centroid(points: list[tuple[float, float]]) -> tuple[float, float]:
+    """Mean position (longitudes averaged on the circle, so rings across ±180 work)."""
+    lat = sum(p[0] for p in points) / len(points)
+    x = sum(math.cos(math.radians(p[1])) for p in points)
+    y = sum(math.sin(math.radians(p[1])) for p in points)
+    return lat, math.degrees(math.atan2(y, x))
+
+
+def _geometry(rec: ZoneRecord, v: dict[str, str]) -> tuple[float, float] | None:
+    """Fill ``rec.geometry``; return a representative position (for SR/SS) or None."""
+    radius_m: float | None = None
+    if v.get("radius") is not None:
+        try:
+            radius_m = parse_distance_m(v["radius"])
+        except ValueError as exc:
+            _fail(rec, "radius", v["radius"], exc)
+    if v.get("polygon") is not None:
+        try:
+            pts = parse_polygon(v["polygon"])
+            rec.geometry = PolygonGeometry(points=pts)
+            return _centroid(pts)
+        except ValueError as exc:
+            _fail(rec, "polygon", v["polygon"], exc)
+    if v.get("center") is not None:
+        try:
+            lat, lon = parse_coord(v["center"])
+            rec.geometry = CircleGeometry(center=(lat, lon), radius_m=radius_m if radius_m is not None else 0.0)
+            return lat, lon
+        except ValueError as exc:
+            _fail(rec, "center", v["center"], exc)
+    if v.get("name") is not None and v["name"].strip() and rec.geometry is None:
+        name = " ".join(v["name"].split())
+        rec.geometry = NamedGeometry(name=name, radius_m=radius_m)
+        rec.review(f"named place {name!r} could not be resolved to coordinates")
+    return None
+
+
+def _times(rec: ZoneRecord, v: dict[str, str]) -> None:
+    start_ref: datetime | None = None
+    if v.get("start") is not None:
+        try:
+            tv = parse_time(v["start"])
+            if tv.permanent:
+                raise ValueError("a start cannot be permanent")
+            rec.start = tv.dt
+            start_ref = tv.dt
+            if tv.estimated:
+                rec.review(f"start '{_show(v['start'])}' is estimated (EST)")
+        except ValueError as exc:
+            _fail(rec, "start", v["start"], exc)
+    if v.get("end") is not None:
+        try:
+            tv = parse_time(v["end"], ref=start_ref)
+            rec.end = tv.dt
+            rec.end_estimated = tv.estimated
+            rec.permanent = tv.permanent
+        except ValueError as exc:
+            _fail(rec, "end", v["end"], exc)
+
+
+def _windows(rec: ZoneRecord, v: dict[str, str], pos: tuple[float, float] | None) -> None:
+    sched = v.get("schedule")
+    if sched is not None and sched.strip():
+        rec.schedule = " ".join(sched.split())
+    if rec.start is None:
+        if rec.schedule:
+            rec.review(f"schedule '{_show(rec.schedule)}': no start time to expand it from")
+        return
+    if rec.end is None and not rec.permanent:
+        return  # no end: nothing to expand (validation reports the missing end)
+    if rec.end is not None and rec.end <= rec.start:
+        return  # validation reports start >= end
+    try:
+        lat, lon = pos if pos is not None else (None, None)
+        rec.windows = expand_schedule(rec.schedule, rec.start, rec.end, lat, lon)
+    except ValueError as exc:
+        _fail(rec, "schedule", rec.schedule or "", exc)
+        rec.windows = [Window(start=rec.start, end=rec.end)] if rec.end is not None else []
+
+
+def normalize(
+    draft: ZoneDraft, *, text: str, message: int, zone: int = 0, engine: str = "rules"
+) -> ZoneRecord:
+    """Build the record of one zone. Never raises on bad field text: failures become review reasons."""
+    rec = ZoneRecord(message=message, zone=zone, text=text, engine=engine)
+    rec.spans = {k: SpanModel(start=s.start, end=s.end, text=s.text) for k, s in draft.spans.items()}
+    v = {k: val for k, val in draft.values.items() if isinstance(val, str)}
+    pos = _geometry(rec, v)
+    if rec.geometry is None and not any(v.get(k) for k in ("center", "polygon", "name")):
+        rec.review("no geometry")  # (a geometry field that failed has already said why)
+    for key in ("lower", "upper"):
+        if v.get(key) is not None:
+            try:
+                setattr(rec, key, parse_limit(v[key]))
+            except ValueError as exc:
+                _fail(rec, key, v[key], exc)
+    _times(rec, v)
+    _windows(rec, v, pos)
+    return rec

@@ -1,0 +1,144 @@
+"""Polygon spans of a message -> an open ring of (lat, lon) points.
+
+The span runs from the first to the last boundary point. Points are joined by ``-``, ``TO``, commas or blanks
+(newlines included); ``BACK TO START`` / ``TO BEGINNING`` / a repeated first point close the ring (the closing
+duplicate is dropped). Arcs are densified geodesically on WGS84 (``pyproj.Geod``):
+
+- ``A  ARC RADIUS OF 5KM (2.7NM) CENTRED ON C  B``
+- ``A THEN CLOCKWISE ON A 30 NM ARC CENTERED ON C TO B`` (``ANTI-CLOCKWISE``/``COUNTERCLOCKWISE`` the other way)
+
+When the direction is not written the shorter arc is taken. A boundary point given only by name (a VOR, a
+waypoint) has no coordinates in the message: that raises ``ValueError`` naming it, never a guessed point.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+from pyproj import Geod
+
+from airspace.parser.coords import CoordMatch, find_coords
+from airspace.parser.textnorm import clean
+from airspace.parser.units import parse_distance_m
+
+GEOD = Geod(ellps="WGS84")
+ARC_STEP_DEG = 3.0  # densify arcs with at most this much azimuth between vertices
+
+_CLOSE = re.compile(
+    r"(?:BACK\s+)?TO\s+(?:THE\s+)?(?:START(?:ING)?(?:\s+POINT)?|BEGINNING|ORIGIN|POINT\s+OF\s+(?:ORIGIN|BEGINNING)|"
+    r"FIRST\s+POINT)|CLOSING\s+THE\s+AREA",
+    re.IGNORECASE,
+)
+_FILLER = re.compile(
+    r"\b(?:THEN(?:CE)?|TO|AND|ALONG|THE|A|STRAIGHT|LINES?|GREAT|CIRCLE|RHUMB|LINE|POINTS?|FLW|FOLLOWING|"
+    r"TO\s+POINT|FM|FROM|VIA|BOUNDED\s+BY|BY|CONNECTION|RANGE|COORDINATES?)\b",
+    re.IGNORECASE,
+)
+_SEPS = re.compile(r"[\s\-–—,;:/.、，；]+")
+_PARENS = re.compile(r"\([^()]*\)|（[^（）]*）")
+_ARC = re.compile(r"\bARC\b", re.IGNORECASE)
+_DIR = re.compile(r"\b(ANTI[\s-]?CLOCKWISE|COUNTER[\s-]?CLOCKWISE|CLOCKWISE)\b", re.IGNORECASE)
+_CENTRE_TAIL = re.compile(r"\b(?:CENT(?:RE|ER)(?:D|ED)?)(?:\s+(?:ON|AT))?\s*$", re.IGNORECASE)
+_DIST_IN = re.compile(
+    r"(?<![\w.])(\d+(?:\.\d+)?|\.\d+)\s*(NM|KM|M|MTR|FT|公里|千米|米)(?![A-Za-z])", re.IGNORECASE)
+
+
+def _leftover(gap: str) -> str:
+    """What remains of the text between two points once separators, remarks and filler words are removed."""
+    g = _PARENS.sub(" ", clean(gap))
+    g = _CLOSE.sub(" ", g)
+    g = _FILLER.sub(" ", g)
+    return _SEPS.sub(" ", g).strip()
+
+
+def _arc(centre: tuple[float, float], a: tuple[float, float], b: tuple[float, float], radius_m: float | None,
+         direction: str | None) -> list[tuple[float, float]]:
+    """Intermediate vertices (endpoints excluded) of the arc from ``a`` to ``b`` around ``centre``."""
+    clat, clon = centre
+    az_a, _, d_a = GEOD.inv(clon, clat, a[1], a[0])
+    az_b, _, d_b = GEOD.inv(clon, clat, b[1], b[0])
+    cw = (az_b - az_a) % 360.0
+    ccw = cw - 360.0
+    if direction == "cw":
+        sweep = cw
+    elif direction == "ccw":
+        sweep = ccw
+    else:
+        sweep = cw if cw <= -ccw else ccw
+    if sweep == 0.0 and a != b:
+        return []
+    n = max(1, math.ceil(abs(sweep) / ARC_STEP_DEG))
+    out = []
+    for k in range(1, n):
+        f = k / n
+        dist = radius_m if radius_m is not None else d_a + (d_b - d_a) * f
+        lon, lat, _ = GEOD.fwd(clon, clat, az_a + sweep * f, dist)
+        out.append((lat, ((lon + 180.0) % 360.0) - 180.0))
+    return out
+
+
+def _direction(gap: str) -> str | None:
+    m = _DIR.search(gap)
+    if m is None:
+        return None
+    word = m.group(1).upper()
+    return "ccw" if word.startswith(("ANTI", "COUNTER")) else "cw"
+
+
+def _radius(gap: str) -> float | None:
+    m = _DIST_IN.search(clean(gap))
+    return parse_distance_m(m.group(0)) if m else None
+
+
+def parse_polygon(text: str) -> list[tuple[float, float]]:
+    """The boundary points ``(lat, lon)`` of a polygon span, arcs densified, as an open ring (>= 3 points)."""
+    if not isinstance(text, str) or not text.strip():
+        raise ValueError("empty polygon")
+    found: list[CoordMatch] = find_coords(text)
+    if len(found) < 3:
+        raise ValueError(f"a polygon needs at least 3 points, found {len(found)}")
+    named: list[tuple[int, str]] = []
+    lead = text[: found[0].start]
+    lead_left = _leftover(lead)
+    if lead_left and re.search(r"(?:-|\bTO)\s*$", clean(lead).upper()):
+        named.append((0, lead_left))
+    tail = text[found[-1].end :]
+    tail_left = _leftover(tail)
+    if tail_left and re.match(r"^\s*(?:-|TO\b)", clean(tail).upper()):
+        named.append((found[-1].end, tail_left))
+
+    points: list[tuple[float, float]] = [(found[0].lat, found[0].lon)]
+    i = 0
+    while i < len(found) - 1:
+        gap = text[found[i].end : found[i + 1].start]
+        if _ARC.search(gap):
+            if not _CENTRE_TAIL.search(re.sub(r"[\s:]+$", "", clean(gap))):
+                raise ValueError(f"arc without a coordinate centre: {' '.join(gap.split())[:60]!r}")
+            centre = (found[i + 1].lat, found[i + 1].lon)
+            a = (found[i].lat, found[i].lon)
+            b_idx = i + 2
+            b = (found[b_idx].lat, found[b_idx].lon) if b_idx < len(found) else (found[0].lat, found[0].lon)
+            after = text[found[i + 1].end : found[b_idx].start] if b_idx < len(found) else ""
+            if _leftover(after):
+                named.append((found[i + 1].end, _leftover(after)))
+            points.extend(_arc(centre, a, b, _radius(gap), _direction(gap)))
+            if b_idx < len(found):
+                points.append(b)
+            i = b_idx
+            continue
+        left = _leftover(gap)
+        if left:
+            named.append((found[i].end, left))
+        points.append((found[i + 1].lat, found[i + 1].lon))
+        i += 1
+    if named:
+        names = "; ".join(" ".join(n.split()) for _, n in sorted(named))
+        raise ValueError(f"boundary point(s) without coordinates: {names}")
+    while len(points) > 1 and math.isclose(points[-1][0], points[0][0], abs_tol=1e-9) and math.isclose(
+        points[-1][1], points[0][1], abs_tol=1e-9
+    ):
+        points.pop()
+    if len({(round(p[0], 9), round(p[1], 9)) for p in points}) < 3:
+        raise ValueError("a polygon needs at least 3 distinct points")
+    return points

@@ -1,0 +1,379 @@
+"""D-item schedules -> UTC activity windows inside the NOTAM's B)-C) period.
+
+Grammar (case-insensitive; commas, semicolons, ``AND`` and ``&`` separate freely)::
+
+    schedule  := "H24" | dt_ranges | clause+ ["EXC" selector]
+    dt_ranges := (YYMMDDHHMM ("TO"|"-") YYMMDDHHMM)+
+    clause    := selector times+ | times+ ["ON" selector]
+    selector  := "DAILY" | weekday-list | date-list          (empty = every day)
+    weekday   := MON..SUN, ranges "MON-FRI" (wrapping "FRI-MON" allowed)
+    date      := [MONTH] DD, ranges "27-30", "SEP 29 - OCT 03"; the month carries over to later dates
+    times     := point "-" point      point := HHMM | SR | SS, optionally "PLUS n" / "MINUS n" minutes
+                 | "HJ" (SR-SS) | "HN" (SS-SR) | "H24" (0000-2400)
+
+A window whose end is not after its start crosses midnight (``DAILY 2000-1800``, ``2200-0000``). Month and year
+come from the period start; a date before the start rolls to the next month (or year when a month is named).
+Sunrise/sunset are computed at the zone's position (``parser.sun``); without a position they raise.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta, timezone
+
+from airspace.parser.records import Window
+from airspace.parser.sun import daylight_kind, sun_times
+from airspace.parser.textnorm import clean
+from airspace.parser.times import MONTHS, parse_time
+
+UTC = timezone.utc
+MAX_OPEN_DAYS = 366
+_WEEKDAYS = {"MON": 0, "TUE": 1, "WED": 2, "THU": 3, "FRI": 4, "SAT": 5, "SUN": 6}
+
+_POINT = r"(?:\d{4}Z?|SR|SS)(?:\s*(?:PLUS|MINUS|\+)\s*\d{1,3}(?:\s*MIN(?:UTES?|S)?)?)?"
+_TOKEN = re.compile(
+    r"\s*(?:"
+    r"(?P<dt>(?<!\d)\d{10}(?!\d))"
+    rf"|(?P<tr>(?<![\dA-Z]){_POINT}\s*(?:-|\bTO\b)\s*{_POINT}(?![\dA-Z]))"
+    r"|(?P<h24>\bH24\b)"
+    r"|(?P<hj>\bH[JN]\b)"
+    r"|(?P<daily>\b(?:DAILY|DLY|EVERY\s?DAY)\b)"
+    r"|(?P<exc>\bEXC(?:EPT)?\b)"
+    r"|(?P<on>\bON\b)"
+    r"|(?P<wd>\b(?:MON|TUE|WED|THU|FRI|SAT|SUN)(?:DAY|SDAY|NESDAY|RSDAY|URDAY)?\b)"
+    r"|(?P<mon>\b(?:JAN(?:UARY)?|FEB(?:RUARY)?|MAR(?:CH)?|APR(?:IL)?|MAY|JUNE?|JULY?|AUG(?:UST)?|"
+    r"SEP(?:T(?:EMBER)?)?|OCT(?:OBER)?|NOV(?:EMBER)?|DEC(?:EMBER)?)\b)"
+    r"|(?P<num>(?<!\d)\d{1,2}(?!\d))"
+    r"|(?P<dash>-|\b(?:TO|THRU|TILL|UNTIL)\b)"
+    r"|(?P<sep>[,;&/.]|\bAND\b)"
+    r")"
+)
+_POINT_PARTS = re.compile(r"(?P<hhmm>\d{4})Z?|(?P<sun>SR|SS)(?:\s*(?P<sign>PLUS|MINUS|\+)\s*(?P<off>\d{1,3}))?")
+
+
+@dataclass(frozen=True)
+class _Point:
+    minutes: int | None  # minutes after 00:00 UTC (0..1440) for a clock time
+    sun: str | None = None  # "SR" | "SS"
+    offset: int = 0  # minutes added to the sun event
+
+
+@dataclass
+class _Tok:
+    kind: str
+    text: str
+    value: object = None
+
+
+@dataclass
+class _Clause:
+    selector: list[_Tok] = field(default_factory=list)
+    times: list[tuple[_Point, _Point]] = field(default_factory=list)
+
+
+def _point(text: str) -> _Point:
+    m = _POINT_PARTS.match(text.strip())
+    if m is None:
+        raise ValueError(f"bad time {text!r}")
+    if m["hhmm"]:
+        h, mi = int(m["hhmm"][:2]), int(m["hhmm"][2:])
+        if h > 24 or mi > 59 or (h == 24 and mi):
+            raise ValueError(f"bad time of day {m['hhmm']!r}")
+        return _Point(h * 60 + mi)
+    off = int(m["off"] or 0)
+    return _Point(None, m["sun"], -off if m["sign"] == "MINUS" else off)
+
+
+def _tokens(text: str) -> list[_Tok]:
+    s = re.sub(r"\s+", " ", clean(text).upper()).strip()
+    out: list[_Tok] = []
+    pos = 0
+    while pos < len(s):
+        m = _TOKEN.match(s, pos)
+        if m is None or m.end() == pos:
+            rest = s[pos:].strip()
+            if not rest:
+                break
+            raise ValueError(f"unrecognised schedule text {rest[:25]!r}")
+        pos = m.end()
+        kind = m.lastgroup
+        tok = m.group(kind).strip()
+        if kind == "sep":
+            continue
+        if kind == "tr":
+            a, b = re.split(r"\s*(?:-|\bTO\b)\s*(?=\d{4}|SR|SS)", tok, maxsplit=1)
+            out.append(_Tok("tr", tok, (_point(a), _point(b))))
+        elif kind == "h24":
+            out.append(_Tok("tr", tok, (_Point(0), _Point(1440))))
+        elif kind == "hj":
+            pair = (_Point(None, "SR"), _Point(None, "SS")) if tok == "HJ" else (_Point(None, "SS"), _Point(None, "SR"))
+            out.append(_Tok("tr", tok, pair))
+        elif kind == "wd":
+            out.append(_Tok("wd", tok, _WEEKDAYS[tok[:3]]))
+        elif kind == "mon":
+            out.append(_Tok("mon", tok, MONTHS[tok[:3]]))
+        elif kind == "num":
+            out.append(_Tok("num", tok, int(tok)))
+        else:
+            out.append(_Tok(kind, tok))
+    return out
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# selectors
+
+
+class _DateCtx:
+    """Month/year context for dates written without them, carried from clause to clause."""
+
+    def __init__(self, start: datetime):
+        self.start = start.date()
+        self.year = self.start.year
+        self.month = self.start.month
+        self.last: date | None = None
+
+    def set_month(self, month: int) -> None:
+        year = self.start.year
+        # a named month well before the start month belongs to the next year (schedules run forward)
+        if (date(year, month, 1) - date(self.start.year, self.start.month, 1)).days < -31:
+            year += 1
+        self.year, self.month = year, month
+        self.last = None
+
+    def day(self, d: int, named_month: bool) -> date:
+        try:
+            out = date(self.year, self.month, d)
+        except ValueError:
+            raise ValueError(f"invalid day {d} in month {self.month}") from None
+        floor = self.last if self.last is not None else (None if named_month else self.start)
+        if floor is not None and out < floor and not named_month:
+            y, mo = (self.year + 1, 1) if self.month == 12 else (self.year, self.month + 1)
+            self.year, self.month = y, mo
+            out = self.day(d, True)
+        self.last = out
+        return out
+
+
+def _dates_between(a: date, b: date) -> set[date]:
+    if b < a:
+        raise ValueError(f"date range {a} - {b} runs backwards")
+    return {a + timedelta(days=i) for i in range((b - a).days + 1)}
+
+
+def _selector(tokens: list[_Tok], ctx: _DateCtx) -> tuple[str, set]:
+    """-> ("all", set()) | ("weekdays", {0..6}) | ("dates", {date})."""
+    if not tokens:
+        return "all", set()
+    if all(t.kind == "daily" for t in tokens):
+        return "all", set()
+    kinds = {t.kind for t in tokens} - {"dash"}
+    if "wd" in kinds:
+        if kinds != {"wd"}:
+            raise ValueError("weekdays mixed with dates in one schedule item")
+        days: set[int] = set()
+        i = 0
+        while i < len(tokens):
+            t = tokens[i]
+            if t.kind != "wd":
+                raise ValueError(f"unexpected {t.text!r} in weekday list")
+            if i + 2 < len(tokens) and tokens[i + 1].kind == "dash" and tokens[i + 2].kind == "wd":
+                a, b = int(t.value), int(tokens[i + 2].value)  # type: ignore[arg-type]
+                days |= {(a + k) % 7 for k in range((b - a) % 7 + 1)}
+                i += 3
+            else:
+                days.add(int(t.value))  # type: ignore[arg-type]
+                i += 1
+        return "weekdays", days
+    if kinds - {"mon", "num"}:
+        raise ValueError(f"unexpected {' '.join(t.text for t in tokens)!r} in a day list")
+    dates: set[date] = set()
+    i = 0
+    named = False
+    prev: date | None = None
+    pending_range = False
+    while i < len(tokens):
+        t = tokens[i]
+        if t.kind == "mon":
+            ctx.set_month(int(t.value))  # type: ignore[arg-type]
+            named = True
+        elif t.kind == "num":
+            d = ctx.day(int(t.value), named)  # type: ignore[arg-type]
+            named = False
+            if pending_range:
+                dates |= _dates_between(prev, d)  # type: ignore[arg-type]
+                pending_range = False
+            dates.add(d)
+            prev = d
+        elif t.kind == "dash":
+            if prev is None or pending_range:
+                raise ValueError("a day range without a first day")
+            pending_range = True
+        i += 1
+    if pending_range:
+        raise ValueError("a day range without a last day")
+    if not dates:
+        raise ValueError("a month without days in the schedule")
+    return "dates", dates
+
+
+def _matches(kind: str, values: set, d: date) -> bool:
+    if kind == "all":
+        return True
+    if kind == "weekdays":
+        return d.weekday() in values
+    return d in values
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# expansion
+
+
+def _clauses(tokens: list[_Tok]) -> tuple[list[_Clause], list[_Tok]]:
+    clauses: list[_Clause] = []
+    cur = _Clause()
+    on = False
+    exc: list[_Tok] = []
+    for i, t in enumerate(tokens):
+        if t.kind == "exc":
+            exc = tokens[i + 1 :]
+            if not exc:
+                raise ValueError("EXC without days")
+            break
+        if t.kind == "tr":
+            if on:
+                if not cur.selector:
+                    raise ValueError("ON without days")
+                clauses.append(cur)
+                cur, on = _Clause(), False
+            cur.times.append(t.value)  # type: ignore[arg-type]
+        elif t.kind == "on":
+            if not cur.times or cur.selector:
+                raise ValueError("ON must follow the times it applies to")
+            on = True
+        elif t.kind in ("wd", "mon", "num", "dash", "daily"):
+            if cur.times and not on:
+                clauses.append(cur)
+                cur = _Clause()
+            cur.selector.append(t)
+        elif t.kind == "dt":
+            raise ValueError("date-time ranges mixed with other schedule items")
+        else:
+            raise ValueError(f"unexpected {t.text!r} in schedule")
+    if on and not cur.selector:
+        raise ValueError("ON without days")
+    if cur.selector and not cur.times:
+        raise ValueError(f"days {' '.join(t.text for t in cur.selector)!r} without times")
+    if cur.times:
+        clauses.append(cur)
+    if not clauses:
+        raise ValueError("no times in schedule")
+    return clauses, exc
+
+
+def _resolve(p: _Point, d: date, lat: float | None, lon: float | None) -> datetime | None:
+    base = datetime(d.year, d.month, d.day, tzinfo=UTC)
+    if p.sun is None:
+        return base + timedelta(minutes=p.minutes or 0)
+    if lat is None or lon is None:
+        raise ValueError("SR/SS times need the zone's position")
+    rise, sset = sun_times(d, lat, lon)
+    if rise is None or sset is None:
+        kind = daylight_kind(d, lat, lon)
+        if kind == "polar_night":
+            return None
+        ev = base if p.sun == "SR" else base + timedelta(days=1)
+    else:
+        ev = rise if p.sun == "SR" else sset
+    return ev + timedelta(minutes=p.offset)
+
+
+def _clip(windows: list[tuple[datetime, datetime]], start: datetime, end: datetime) -> list[Window]:
+    out = []
+    for a, b in sorted(windows):
+        a, b = max(a, start), min(b, end)
+        if a < b:
+            out.append(Window(start=a, end=b))
+    return out
+
+
+def _dt_ranges(tokens: list[_Tok]) -> list[tuple[datetime, datetime]]:
+    out = []
+    i = 0
+    while i < len(tokens):
+        if (i + 2 >= len(tokens) or tokens[i].kind != "dt" or tokens[i + 1].kind != "dash"
+                or tokens[i + 2].kind != "dt"):
+            raise ValueError("date-time ranges must be written 'YYMMDDHHMM TO YYMMDDHHMM'")
+        a = parse_time(tokens[i].text).dt
+        b = parse_time(tokens[i + 2].text).dt
+        if a is None or b is None or b <= a:
+            raise ValueError(f"date-time range {tokens[i].text} TO {tokens[i + 2].text} runs backwards")
+        out.append((a, b))
+        i += 3
+    return out
+
+
+def expand_schedule(
+    text: str | None,
+    start: datetime,
+    end: datetime | None,
+    lat: float | None = None,
+    lon: float | None = None,
+) -> list[Window]:
+    """Expand a D-item schedule into UTC windows clipped to ``[start, end]``.
+
+    No schedule -> one window ``[start, end]``. ``end`` None (PERM) expands at most 366 days past ``start``.
+    ``ValueError`` with a readable reason on syntax the grammar does not cover.
+    """
+    if start.tzinfo is None:
+        start = start.replace(tzinfo=UTC)
+    horizon = end if end is not None else start + timedelta(days=MAX_OPEN_DAYS)
+    if horizon.tzinfo is None:
+        horizon = horizon.replace(tzinfo=UTC)
+    if horizon <= start:
+        raise ValueError("schedule period ends before it starts")
+    if text is None or not text.strip():
+        return [Window(start=start, end=horizon)]
+    tokens = _tokens(text)
+    if not tokens:
+        return [Window(start=start, end=horizon)]
+    if [t.kind for t in tokens] == ["tr"] and tokens[0].text == "H24":
+        return [Window(start=start, end=horizon)]
+    if any(t.kind == "dt" for t in tokens):
+        return _clip(_dt_ranges(tokens), start, horizon)
+    clauses, exc = _clauses(tokens)
+    ctx = _DateCtx(start)
+    resolved = [(_selector(c.selector, ctx), c.times) for c in clauses]
+    exc_sel = _selector(exc, _DateCtx(start)) if exc else None
+    if exc_sel is not None and exc_sel[0] == "all":
+        raise ValueError("EXC without days (it would exclude every day)")
+    raw: list[tuple[datetime, datetime]] = []
+    first = start.date() - timedelta(days=1)
+    n_days = (horizon.date() - first).days + 1
+    for k in range(n_days):
+        d = first + timedelta(days=k)
+        if exc_sel is not None and exc_sel[0] != "all" and _matches(exc_sel[0], exc_sel[1], d):
+            continue
+        for (kind, values), times in resolved:
+            if not _matches(kind, values, d):
+                continue
+            for a, b in times:
+                ta, tb = _resolve(a, d, lat, lon), _resolve(b, d, lat, lon)
+                if ta is None or tb is None:
+                    continue
+                if tb <= ta:
+                    tb += timedelta(days=1)
+                raw.append((ta, tb))
+    return _merge(_clip(raw, start, horizon))
+
+
+def _merge(windows: list[Window]) -> list[Window]:
+    """Join windows that touch or overlap (``H24`` days, ``2200-0000`` followed by ``0000-...``)."""
+    out: list[Window] = []
+    for w in windows:
+        if out and w.start <= out[-1].end:
+            if w.end > out[-1].end:
+                out[-1] = Window(start=out[-1].start, end=w.end)
+        else:
+            out.append(w)
+    return out
