@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import re
 import time
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 
 from airspace.parser.answer import Span, ZoneDraft, format_answer
@@ -158,16 +159,16 @@ def _polygon_span(text: str, run: list[CoordMatch], lo: int, hi: int) -> tuple[i
     for a, b in zip(run, run[1:]):
         if _NAMED_GAP.match(text[a.end : b.start]):
             named += 1
-    line_start = max(text.rfind("\n", lo, start), text.rfind(":", lo, start), lo - 1) + 1
+    line_start = max(text.rfind("\n", lo, start), text.rfind(":", lo, start), lo - 1, start - 101) + 1
     m = _NAMED_BEFORE.search(text, line_start, start)
     if m and m.end() == start:
         start = m.start("np")
         named += 1
-    m = _NAMED_AFTER.match(text[end:hi])
+    m = _NAMED_AFTER.match(text[end : min(hi, end + 100)])
     if m:
         end += m.end("np")
         named += 1
-    m = _CLOSE.match(text[end:hi])
+    m = _CLOSE.match(text[end : min(hi, end + 100)])
     if m:
         end += m.end()
     return start, end, named
@@ -193,7 +194,7 @@ def _geometry(text: str, lo: int, hi: int) -> list[_Zone]:
     poly_spans: list[tuple[int, int]] = []
     for run in _polygon_runs(text, rest):
         s, e, named = _polygon_span(text, run, lo, hi)
-        closes = _CLOSE.match(text[run[-1].end : hi]) is not None
+        closes = _CLOSE.match(text[run[-1].end : min(hi, run[-1].end + 100)]) is not None
         distinct = {(round(c.lat, 6), round(c.lon, 6)) for c in run}
         if len(distinct) + named >= 3 or (len(distinct) + named >= 2 and closes and named):
             poly_spans.append((s, e))
@@ -208,16 +209,23 @@ def _geometry(text: str, lo: int, hi: int) -> list[_Zone]:
     for pm in plurals:
         mentions = [m for m in mentions if not (pm.start() <= m[0] < pm.end())]
     cands = []
+    m_starts = [m[0] for m in mentions]
+    c_starts = [c.start for c in singles]
     for ci, c in enumerate(singles):
-        for mi, (ms, me, d) in enumerate(mentions):
+        # only mentions within 80 characters can qualify (keeps hostile, coordinate-dense input linear)
+        for mi in range(bisect_left(m_starts, c.start - 200), bisect_right(m_starts, c.end + 80)):
+            ms, me, d = mentions[mi]
             if me <= c.start:
-                gap = text[me : c.start]
+                gap, g0, g1 = text[me : c.start], me, c.start
             elif ms >= c.end:
-                gap = text[c.end : ms]
+                gap, g0, g1 = text[c.end : ms], c.end, ms
             else:
                 continue
-            if len(gap) > 80 or any(o is not c and o.start >= min(me, c.end) and o.end <= max(ms, c.start) for o in singles):
+            if len(gap) > 80:
                 continue
+            k = bisect_left(c_starts, g0)
+            if k < len(singles) and singles[k].start < g1 and singles[k] is not c:
+                continue  # another coordinate sits between them
             score = len(gap.strip()) + (20 if ("(" in gap or ")" in gap) else 0) + (40 if "\n\n" in gap else 0)
             cands.append((score, ci, mi))
     used_c, used_m = set(), set()

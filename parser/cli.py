@@ -1,0 +1,223 @@
+"""``airspace-parse``: air-traffic messages in, validated zone records (or GeoJSON / ED-269 / ED-318) out.
+
+Exit status: 0 every message gave ``ok`` records; 1 some records are ``review`` or ``error`` (they are still in the
+output); 2 usage error (bad option, unreadable file, input over the size limit). Diagnostics go to stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from datetime import datetime, timezone
+from typing import TextIO
+
+from airspace.parser.records import ZoneRecord, iso_utc
+from airspace.parser.split import LIMITS, MAX_BATCH_BYTES, BatchTooLarge, read_jsonl, split_batch
+
+FORMATS = ("table", "jsonl", "geojson", "ed269", "ed318")
+
+
+class UsageError(Exception):
+    pass
+
+
+def _parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(
+        prog="airspace-parse",
+        description="Parse NOTAMs / TFRs / notices into validated 3D no-fly zone records.",
+        epilog=(
+            "limits: "
+            + ", ".join(f"{k}={v}" for k, v in LIMITS.items())
+            + ". Exit 0 all ok, 1 some review/error records, 2 usage error."
+        ),
+    )
+    ap.add_argument("files", nargs="*", metavar="FILE", help="input files; '-' or nothing reads stdin")
+    ap.add_argument("--input", choices=("text", "jsonl"), default="text", help="pasted text (default) or JSONL with a 'text' field")
+    ap.add_argument("--engine", choices=("rules", "clover", "ar"), default="rules")
+    ap.add_argument("--checkpoint", metavar="DIR", help="model checkpoint directory (clover/ar)")
+    ap.add_argument("--format", choices=FORMATS, default="table")
+    ap.add_argument("--at", metavar="ISO_TIME", help="mark which zones are active at this UTC time")
+    ap.add_argument("--no-cross-check", action="store_true", help="model engines: skip the rules cross-check")
+    ap.add_argument("-o", "--output", metavar="OUT", help="write here instead of stdout")
+    return ap
+
+
+def _read_inputs(files: list[str]) -> str:
+    chunks: list[bytes] = []
+    total = 0
+    for f in files or ["-"]:
+        if f == "-":
+            if sys.stdin is None:
+                raise UsageError("no input: give FILE arguments or pipe text on stdin")
+            data = sys.stdin.buffer.read(MAX_BATCH_BYTES + 1)
+        else:
+            try:
+                with open(f, "rb") as fh:
+                    data = fh.read(MAX_BATCH_BYTES + 1)
+            except OSError as exc:
+                raise UsageError(f"cannot read {f}: {exc.strerror or exc}") from exc
+        total += len(data)
+        if total > MAX_BATCH_BYTES:
+            raise BatchTooLarge(f"input is over the limit of {MAX_BATCH_BYTES} bytes; split it into smaller batches")
+        chunks.append(data)
+    return "\n\n".join(c.decode("utf-8", errors="replace") for c in chunks)
+
+
+def _parse_at(s: str | None) -> datetime | None:
+    if s is None:
+        return None
+    try:
+        t = datetime.fromisoformat(s.strip().replace("Z", "+00:00"))
+    except ValueError as exc:
+        raise UsageError(f"--at: not an ISO time: {s!r} (e.g. 2026-03-07T12:00:00Z)") from exc
+    return t.replace(tzinfo=timezone.utc) if t.tzinfo is None else t.astimezone(timezone.utc)
+
+
+def is_active(rec: ZoneRecord, t: datetime) -> bool:
+    """Same rule as ``geo.volumes.Volume.active_at``: inside a window; else within [start, end)."""
+    def utc(x: datetime) -> datetime:
+        return x.replace(tzinfo=timezone.utc) if x.tzinfo is None else x
+
+    if rec.windows:
+        return any(utc(w.start) <= t < utc(w.end) for w in rec.windows)
+    if rec.start is not None and t < utc(rec.start):
+        return False
+    if rec.end is not None and t >= utc(rec.end):
+        return False
+    return rec.geometry is not None
+
+
+def _geom_summary(rec: ZoneRecord) -> str:
+    g = rec.geometry
+    if g is None:
+        return "-"
+    if g.type == "circle":
+        s = f"circle {g.center[0]:.5f},{g.center[1]:.5f} r={g.radius_m:.0f}m"
+        return s + (" ~" if g.approximate else "")
+    if g.type == "polygon":
+        return f"polygon {len(g.points)}pts {g.points[0][0]:.4f},{g.points[0][1]:.4f}.."
+    return f"named {g.name!r}"
+
+
+def _lim(lim) -> str:
+    if lim is None:
+        return "?"
+    if lim.ref == "UNL":
+        return "UNL"
+    if lim.ref in ("SFC", "GND"):
+        return lim.ref
+    if lim.ref == "FL":
+        return f"FL{lim.ft / 100:03.0f}"
+    return f"{lim.ft:.0f}ft {lim.ref}"
+
+
+def _table(records: list[ZoneRecord], at: datetime | None, out: TextIO) -> None:
+    head = ["msg", "zone", "id", "status", "geometry", "lower-upper", "start-end"]
+    if at is not None:
+        head.append("active")
+    head.append("reasons")
+    out.write("\t".join(head) + "\n")
+    for r in records:
+        row = [
+            str(r.message),
+            str(r.zone),
+            r.id or "-",
+            r.status,
+            _geom_summary(r),
+            f"{_lim(r.lower)}-{_lim(r.upper)}" if (r.lower or r.upper) else "-",
+            f"{iso_utc(r.start) or '?'}-{iso_utc(r.end) or ('PERM' if r.permanent else '?')}"
+            + ("(EST)" if r.end_estimated else ""),
+        ]
+        if at is not None:
+            row.append("yes" if is_active(r, at) else "no")
+        row.append("; ".join(r.reasons).replace("\n", " ") or "-")
+        out.write("\t".join(x.replace("\t", " ") for x in row) + "\n")
+
+
+def _export(fmt: str, records: list[ZoneRecord], at: datetime | None) -> dict:
+    try:
+        from airspace.geo import export
+    except ImportError as exc:
+        raise UsageError(f"--format {fmt} needs airspace.geo.export, which is not available ({exc})") from exc
+    if fmt == "geojson":
+        return export.to_geojson(records, at=at)
+    if fmt == "ed269":
+        return export.to_ed269(records)
+    return export.to_ed318(records)
+
+
+def run(argv: list[str] | None = None) -> int:
+    ap = _parser()
+    args = ap.parse_args(argv)  # exits 2 on usage errors
+    err = sys.stderr
+    try:
+        at = _parse_at(args.at)
+        text = _read_inputs(args.files)
+        messages = read_jsonl(text) if args.input == "jsonl" else split_batch(text)
+    except BatchTooLarge as exc:
+        print(f"airspace-parse: error: {exc}", file=err)
+        return 2
+    except UsageError as exc:
+        print(f"airspace-parse: error: {exc}", file=err)
+        return 2
+
+    from airspace.parser.pipeline import EngineUnavailable, get_extractor, process_batch
+
+    try:
+        extractor = get_extractor(args.engine, args.checkpoint)
+    except (EngineUnavailable, ValueError) as exc:
+        print(f"airspace-parse: error: {exc}", file=err)
+        return 2
+    records, stats = process_batch(messages, extractor, cross_check=not args.no_cross_check)
+
+    try:
+        out = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout
+    except OSError as exc:
+        print(f"airspace-parse: error: cannot write {args.output}: {exc.strerror or exc}", file=err)
+        return 2
+    try:
+        if args.format == "table":
+            _table(records, at, out)
+        elif args.format == "jsonl":
+            for r in records:
+                obj = r.to_json()
+                if at is not None:
+                    obj["active"] = is_active(r, at)
+                out.write(json.dumps(obj, ensure_ascii=False) + "\n")
+        else:
+            try:
+                doc = _export(args.format, records, at)
+            except UsageError as exc:
+                print(f"airspace-parse: error: {exc}", file=err)
+                return 2
+            out.write(json.dumps(doc, ensure_ascii=False, indent=1) + "\n")
+    finally:
+        if out is not sys.stdout:
+            out.close()
+        else:
+            out.flush()
+
+    n_msg = len({r.message for r in records})
+    counts = {s: sum(r.status == s for r in records) for s in ("ok", "review", "error")}
+    print(
+        f"airspace-parse: {n_msg} messages -> {len(records)} records "
+        f"({counts['ok']} ok, {counts['review']} review, {counts['error']} error); engine {stats.engine}, "
+        f"{stats.wall_s:.3f}s",
+        file=err,
+    )
+    return 0 if counts["review"] == 0 and counts["error"] == 0 else 1
+
+
+def main(argv: list[str] | None = None) -> None:
+    try:
+        code = run(argv)
+    except KeyboardInterrupt:
+        code = 130
+    except BrokenPipeError:
+        code = 0
+    sys.exit(code)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,214 @@
+"""The spine: messages -> engine answers -> grounded drafts -> normalised records -> validated records.
+
+``process_batch`` never raises on a bad message and never loses one: every message yields at least one record —
+zones, a cancellation record (NOTAMC), a ``review`` record when nothing could be found, or an ``error`` record
+with the reason (over a size limit, binary data, not a message at all, engine failure).
+
+The rules engine hands over its drafts with exact spans; a model engine's answers are parsed and grounded
+(``answer.ground``). For model engines the rules extractor also runs on every message and each record is
+cross-checked against the rules record of the same zone (``validate``).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Callable
+
+from airspace.parser.answer import AnswerFormatError, Span, ZoneDraft, ground, parse_answer
+from airspace.parser.engine import Extractor, ExtractStats
+from airspace.parser.header import Header, parse_header
+from airspace.parser.places import AERODROME_RADIUS_M, aerodrome_name, resolve_icao
+from airspace.parser.records import CircleGeometry, Limit, ZoneRecord
+from airspace.parser.rules import RulesExtractor, rules_drafts
+from airspace.parser.split import BatchTooLarge, Message, split_batch
+from airspace.parser.validate import validate
+
+ENGINES = ("rules", "clover", "ar")
+
+
+class EngineUnavailable(RuntimeError):
+    """A model engine was asked for but cannot be loaded (not built yet, no checkpoint)."""
+
+
+def get_extractor(name: str, checkpoint: str | None = None) -> Extractor:
+    """'rules' -> ``RulesExtractor``; 'clover'/'ar' -> ``airspace.model.engine.load_extractor`` (loaded lazily)."""
+    if name == "rules":
+        return RulesExtractor()
+    if name in ("clover", "ar"):
+        try:
+            from airspace.model.engine import load_extractor
+        except ImportError as exc:
+            raise EngineUnavailable(f"engine {name!r} is not available ({exc})") from exc
+        try:
+            return load_extractor(name, checkpoint)
+        except (FileNotFoundError, OSError, ValueError) as exc:
+            raise EngineUnavailable(f"engine {name!r} could not be loaded: {exc}") from exc
+    raise ValueError(f"unknown engine {name!r}; choose one of {', '.join(ENGINES)}")
+
+
+def _normalizer() -> Callable[..., ZoneRecord]:
+    from airspace.parser.normalize import normalize
+
+    return normalize
+
+
+def _error(msg: Message, reason: str, engine: str, header: Header | None = None) -> ZoneRecord:
+    return ZoneRecord(
+        message=msg.index,
+        status="error",
+        reasons=[reason],
+        text=msg.text,
+        engine=engine,
+        id=header.id if header else None,
+        notam_type=header.notam_type if header else None,  # type: ignore[arg-type]
+        ref_id=header.ref_id if header else None,
+    )
+
+
+def _post(rec: ZoneRecord, draft: ZoneDraft, header: Header) -> ZoneRecord:
+    """Header fields, Q-line/aerodrome approximations, implied surface floor."""
+    rec.id, rec.ref_id = header.id, header.ref_id
+    if header.notam_type in ("N", "R", "C"):
+        rec.notam_type = header.notam_type  # type: ignore[assignment]
+    g = rec.geometry
+    q = header.qline
+    c = draft.spans.get("center")
+    if g is not None and g.type == "circle" and q is not None and q.coord is not None and c is not None:
+        if q.raw.start <= c.start < q.raw.end:
+            rec.geometry = g.model_copy(update={"approximate": True})
+            rec.review("only the coarse Q-line circle locates this zone (no coordinates in the text)")
+    if g is not None and g.type == "named":
+        a = header.item("A")
+        n = draft.spans.get("name")
+        if a is not None and n is not None and a.span.start <= n.start < a.span.end:
+            pos = resolve_icao(g.name)
+            if pos is not None:
+                radius = g.radius_m or AERODROME_RADIUS_M
+                rec.geometry = CircleGeometry(center=pos, radius_m=radius, approximate=True)
+                rec.reasons = [r for r in rec.reasons if not r.startswith(f"named place {g.name!r}")]
+                rec.review(
+                    f"location is only the aerodrome indicator {g.name} ({aerodrome_name(g.name)}); "
+                    f"approximate {radius / 1852:g} NM circle around its reference point"
+                )
+    if rec.geometry is not None and rec.lower is None:
+        rec.lower = Limit(ref="SFC", ft=0.0, m=0.0, raw="")
+        rec.reasons.append("note: no lower limit stated; the surface is assumed")
+    return rec
+
+
+def _records_for(
+    msg: Message,
+    drafts: list[ZoneDraft] | None,
+    header: Header,
+    engine: str,
+    normalize: Callable[..., ZoneRecord],
+    rules_recs: list[ZoneRecord] | None = None,
+) -> list[ZoneRecord]:
+    if drafts is None:
+        return [_error(msg, "the engine could not produce an answer for this message", engine, header)]
+    if not drafts:
+        rec = ZoneRecord(message=msg.index, text=msg.text, engine=engine, id=header.id, ref_id=header.ref_id)
+        if header.notam_type in ("N", "R", "C"):
+            rec.notam_type = header.notam_type  # type: ignore[assignment]
+        if header.notam_type == "C":
+            return [rec]  # a cancellation: no zone, nothing wrong
+        if header.kind == "other" and engine == "rules":
+            return [_error(msg, "not understood: no NOTAM header, Q-line, coordinates or zone found", engine, header)]
+        rec.review("no zone found in the message")
+        return [rec]
+    out = []
+    for z, draft in enumerate(drafts):
+        try:
+            rec = normalize(draft, text=msg.text, message=msg.index, zone=z, engine=engine)
+            rec = _post(rec, draft, header)
+            rules_rec = None
+            if rules_recs is not None:
+                rules_rec = rules_recs[z] if z < len(rules_recs) else None
+                if rules_rec is None:
+                    rec.review(f"engine found {len(drafts)} zones, rules found {len(rules_recs)}")
+            out.append(validate(rec, header, rules_rec=rules_rec))
+        except Exception as exc:  # noqa: BLE001 - one bad zone must not take the batch down
+            out.append(_error(msg, f"zone {z} could not be normalised: {type(exc).__name__}: {exc}"[:300], engine, header))
+    if rules_recs is not None and len(rules_recs) > len(drafts):
+        out[-1].review(f"engine found {len(drafts)} zones, rules found {len(rules_recs)}")
+    return out
+
+
+def _rules_records(msg: Message, header: Header, normalize) -> list[ZoneRecord]:
+    try:
+        drafts = rules_drafts(msg.text, header)
+    except Exception:  # noqa: BLE001
+        return []
+    recs = []
+    for z, d in enumerate(drafts):
+        try:
+            recs.append(_post(normalize(d, text=msg.text, message=msg.index, zone=z, engine="rules"), d, header))
+        except Exception:  # noqa: BLE001
+            recs.append(ZoneRecord(message=msg.index, zone=z, status="error", text=msg.text))
+    return recs
+
+
+def process_batch(
+    messages: list[Message] | str,
+    engine: str | Extractor = "rules",
+    *,
+    cross_check: bool = True,
+) -> tuple[list[ZoneRecord], ExtractStats]:
+    """Every message -> >=1 record (zones, cancellation, review or error), in message order; never raises on input."""
+    t0 = time.perf_counter()
+    if isinstance(messages, str):
+        try:
+            messages = split_batch(messages)
+        except BatchTooLarge as exc:
+            err = ZoneRecord(message=0, status="error", reasons=[str(exc)], text="")
+            return [err], ExtractStats(engine=str(engine), wall_s=time.perf_counter() - t0)
+    extractor = get_extractor(engine) if isinstance(engine, str) else engine
+    name = getattr(extractor, "name", "engine")
+    normalize = _normalizer()
+    live = [m for m in messages if not m.error]
+    headers: dict[int, Header] = {}
+    for m in live:
+        try:
+            headers[id(m)] = parse_header(m.text)
+        except Exception:  # noqa: BLE001
+            headers[id(m)] = Header()
+
+    drafts: dict[int, list[ZoneDraft] | None] = {}
+    if isinstance(extractor, RulesExtractor):
+        for m in live:
+            try:
+                drafts[id(m)] = rules_drafts(m.text, headers[id(m)])
+            except Exception:  # noqa: BLE001
+                drafts[id(m)] = None
+        stats = ExtractStats(engine=name, messages=len(live), wall_s=time.perf_counter() - t0)
+    else:
+        try:
+            answers, stats = extractor.extract([m.text for m in live])
+        except Exception as exc:  # noqa: BLE001 - a crashing engine yields error records, not a traceback
+            answers = [None] * len(live)
+            stats = ExtractStats(engine=name, messages=len(live))
+            reason = f"engine {name} failed: {type(exc).__name__}: {exc}"[:300]
+            for m in live:
+                m.error = reason
+        for m, ans in zip(live, answers):
+            if ans is None:
+                drafts[id(m)] = None
+                continue
+            try:
+                drafts[id(m)] = ground(m.text, parse_answer(ans))
+            except AnswerFormatError as exc:
+                drafts[id(m)] = None
+                m.error = f"engine answer is malformed: {exc}"
+
+    records: list[ZoneRecord] = []
+    for m in messages:
+        h = headers.get(id(m))
+        if m.error or h is None:
+            records.append(_error(m, m.error or "message was not processed", name, h))
+            continue
+        rules_recs = None
+        if cross_check and not isinstance(extractor, RulesExtractor):
+            rules_recs = _rules_records(m, h, normalize)
+        records.extend(_records_for(m, drafts.get(id(m)), h, name, normalize, rules_recs))
+    stats.wall_s = max(stats.wall_s, 0.0)
+    return records, stats

@@ -1,0 +1,175 @@
+"""Validation of one zone record: every failed check sends it to ``review`` with a human-readable reason.
+
+Checks: coordinate ranges, radius > 0, polygon vertex count, lower < upper (when the references are comparable),
+start < end, estimated end (``EST``), missing times, grounding (every span is the text it claims to be), the coarse
+Q-line circle (a precise geometry far outside it), geometry that is only coarse (Q-line, aerodrome indicator) or has
+no extent (a point obstacle), and — for model engines — a cross-check against the rules extractor's record.
+
+Reasons that start with ``note:`` inform without changing the status (e.g. AGL and AMSL limits that cannot be
+compared without terrain data).
+"""
+
+from __future__ import annotations
+
+import math
+
+from airspace.parser.header import Header
+from airspace.parser.records import NM_TO_M, Limit, ZoneRecord
+
+EARTH_R_M = 6_371_008.8
+CROSS_CHECK_CENTRE_M = 100.0  # model and rules centres further apart than this disagree
+QLINE_SLACK_M = 2 * NM_TO_M  # Q-line centres are rounded to whole minutes (up to ~0.7 NM per axis)
+QLINE_FACTOR = 1.5  # a geometry reaching beyond 1.5x the Q radius (+ slack) is "far outside"
+QLINE_UNLIMITED_NM = 999  # radius 999 means "not stated / whole FIR": no check
+
+_AGL_FAMILY = {"AGL"}
+_MSL_FAMILY = {"AMSL", "FL"}
+
+
+def haversine_m(a: tuple[float, float], b: tuple[float, float]) -> float:
+    """Great-circle distance between two (lat, lon) points in metres (spherical Earth; fine for a 100 m check)."""
+    la1, lo1, la2, lo2 = map(math.radians, (a[0], a[1], b[0], b[1]))
+    h = math.sin((la2 - la1) / 2) ** 2 + math.cos(la1) * math.cos(la2) * math.sin((lo2 - lo1) / 2) ** 2
+    return 2 * EARTH_R_M * math.asin(min(1.0, math.sqrt(h)))
+
+
+def _fmt(lim: Limit) -> str:
+    return lim.raw or lim.ref
+
+
+def _check_limits(rec: ZoneRecord) -> None:
+    lo, hi = rec.lower, rec.upper
+    if lo is not None and lo.ref == "UNL":
+        rec.review(f"lower limit is unlimited ({_fmt(lo)})")
+    for name, lim in (("lower", lo), ("upper", hi)):
+        if lim is not None and lim.ft is not None and (lim.ft < -1500 or not math.isfinite(lim.ft)):
+            rec.review(f"{name} limit {_fmt(lim)} is out of range")
+    if lo is None or hi is None or hi.ref == "UNL" or lo.ft is None or hi.ft is None:
+        return
+    if lo.ref in ("SFC", "GND"):
+        if hi.ft <= 0:
+            rec.review(f"upper limit {_fmt(hi)} is not above the lower limit {_fmt(lo)}")
+        return
+    same = (lo.ref in _AGL_FAMILY and hi.ref in _AGL_FAMILY) or (lo.ref in _MSL_FAMILY and hi.ref in _MSL_FAMILY)
+    if not same:
+        rec.reasons.append(f"note: lower {_fmt(lo)} and upper {_fmt(hi)} use different references; not compared")
+        return
+    if lo.ft >= hi.ft:
+        rec.review(f"lower limit {_fmt(lo)} is not below the upper limit {_fmt(hi)}")
+
+
+def _check_geometry(rec: ZoneRecord, header: Header | None) -> None:
+    g = rec.geometry
+    if g is None:
+        if rec.notam_type != "C" and not rec.reasons:
+            rec.review("no zone geometry found")
+        return
+    pts: list[tuple[float, float]] = []
+    if g.type == "circle":
+        pts = [g.center]
+        if not (g.radius_m > 0 and math.isfinite(g.radius_m)):
+            rec.review("no radius stated: a point (obstacle?) without lateral extent")
+        if g.approximate and not any("approximate" in r or "coarse" in r for r in rec.reasons):
+            rec.review("geometry is approximate (coarse Q-line circle or aerodrome reference point), not stated precisely")
+    elif g.type == "polygon":
+        pts = list(g.points)
+        if len({(round(p[0], 7), round(p[1], 7)) for p in pts}) < 3:
+            rec.review(f"polygon has fewer than 3 distinct points ({len(pts)})")
+    elif g.type == "named":
+        rec.review(f"named place {g.name!r} could not be resolved to coordinates")
+    for lat, lon in pts:
+        if not (-90 <= lat <= 90 and -180 <= lon <= 180):
+            rec.review(f"coordinate ({lat}, {lon}) is out of range")
+            return
+    # coarse Q-line check: the precise geometry must lie roughly inside the Q-line circle
+    q = header.qline if header else None
+    if q is None or q.coord is None or q.radius_nm is None or q.radius_nm >= QLINE_UNLIMITED_NM or not pts:
+        return
+    if "center" in rec.spans and q.coord.start <= rec.spans["center"].start < q.coord.end + 4:
+        return  # the geometry IS the Q-line circle
+    try:
+        from airspace.parser.coords import parse_coord
+
+        qc = parse_coord(q.coord.text)
+    except Exception:  # noqa: BLE001 - an unreadable Q coordinate just means no coarse check
+        return
+    reach = max(haversine_m(qc, p) for p in pts) + (g.radius_m if g.type == "circle" else 0.0)
+    limit = q.radius_nm * NM_TO_M * QLINE_FACTOR + QLINE_SLACK_M
+    if reach > limit:
+        rec.review(
+            f"geometry reaches {reach / NM_TO_M:.1f} NM from the Q-line centre {q.coord.text}, "
+            f"outside its {q.radius_nm:g} NM circle"
+        )
+
+
+def _check_times(rec: ZoneRecord, header: Header | None) -> None:
+    if rec.start is not None and rec.end is not None and rec.start >= rec.end:
+        rec.review(f"start {rec.start:%Y-%m-%d %H:%M} is not before end {rec.end:%Y-%m-%d %H:%M}")
+    if rec.end_estimated:
+        rec.review("end time is estimated (EST)")
+    if rec.geometry is not None:
+        if rec.start is None:
+            rec.review("no start time found")
+        if rec.end is None and not rec.permanent:
+            rec.review("no end time found")
+    if rec.schedule and not rec.windows and rec.start is not None and rec.end is not None:
+        rec.review(f"schedule {rec.schedule!r} gave no active window inside start-end")
+
+
+def _check_grounding(rec: ZoneRecord) -> None:
+    text = rec.text
+    for key, sp in rec.spans.items():
+        ok = 0 <= sp.start <= sp.end <= len(text) and text[sp.start : sp.end] == sp.text
+        if not ok:
+            rec.review(f"{key} value {sp.text[:40]!r} is not where its span says in the message")
+
+
+def _same_limit(a: Limit | None, b: Limit | None) -> bool:
+    if a is None or b is None:
+        return a is None and b is None
+    if a.ft is None or b.ft is None:
+        return a.ref == b.ref and a.ft is None and b.ft is None
+    return a.ref == b.ref and abs(a.ft - b.ft) < 0.5
+
+
+def _cross_check(rec: ZoneRecord, rules: ZoneRecord) -> None:
+    g, r = rec.geometry, rules.geometry
+    diffs = []
+    if (g is None) != (r is None) or (g is not None and r is not None and g.type != r.type):
+        diffs.append(f"geometry ({g.type if g else 'none'} vs rules {r.type if r else 'none'})")
+    elif g is not None and r is not None and not getattr(r, "approximate", False):
+        if g.type == "circle":
+            if haversine_m(g.center, r.center) > CROSS_CHECK_CENTRE_M:
+                diffs.append("centre")
+            if abs(g.radius_m - r.radius_m) > 0.5:
+                diffs.append("radius")
+        elif g.type == "polygon":
+            if len(g.points) != len(r.points) or any(
+                haversine_m(p, q) > CROSS_CHECK_CENTRE_M for p, q in zip(g.points, r.points)
+            ):
+                diffs.append("polygon")
+        elif g.type == "named" and g.name.strip() != r.name.strip():
+            diffs.append("name")
+    for f in ("lower", "upper"):
+        if not _same_limit(getattr(rec, f), getattr(rules, f)):
+            diffs.append(f)
+    for f in ("start", "end"):
+        if getattr(rec, f) != getattr(rules, f):
+            diffs.append(f)
+    for f in diffs:
+        rec.review(f"engine and rules disagree on {f}")
+
+
+def validate(rec: ZoneRecord, header: Header | None, *, rules_rec: ZoneRecord | None = None) -> ZoneRecord:
+    """Run every check on ``rec`` (in place) and return it. Error records are returned unchanged."""
+    if rec.status == "error":
+        return rec
+    if rec.notam_type == "C" and rec.geometry is None:
+        return rec  # a cancellation: nothing to check
+    _check_grounding(rec)
+    _check_geometry(rec, header)
+    _check_limits(rec)
+    _check_times(rec, header)
+    if rules_rec is not None and rules_rec.status != "error":
+        _cross_check(rec, rules_rec)
+    return rec
