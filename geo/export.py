@@ -14,8 +14,9 @@ GeoJSON (RFC 7946)
 
 ED-269 (UAS geographical zone data model, chapter 8; JSON)
     ``{"title", "description", "features": [UASZone, ...]}``. Choices:
-    * ``identifier`` (max 7 characters): the NOTAM id with its punctuation removed when that fits and is unique in
-      the file (``A1912/15`` -> ``A191215``), else ``Z`` + a 6-digit sequence number. The full id is in ``name``.
+    * ``identifier`` (max 7 characters ``[A-Za-z0-9_-]``): the NOTAM id with its punctuation removed when that fits
+      and is unique in the file (``A1912/15`` -> ``A191215``); further zones of a composite NOTAM get ``_<zone>``
+      (``C1761/15`` zone 3 -> ``C1761_3``); otherwise ``Z`` + a 6-digit sequence number. The full id is in ``name``.
     * ``type`` ``COMMON``; ``restriction`` ``PROHIBITED`` (these are no-fly volumes from NOTAMs, which do not say
       which UAS restriction class applies); ``reason`` ``["OTHER"]`` with ``otherReasonInfo`` naming the NOTAM.
       A record with status ``review`` says so (with its reasons) in ``message``.
@@ -133,9 +134,16 @@ def _ident_allocator():
     def alloc(rec: ZoneRecord) -> str:
         counter[0] += 1
         base = re.sub(r"[^A-Za-z0-9]", "", rec.id or "")
-        if 1 <= len(base) <= 7 and base not in used:
-            used.add(base)
-            return base
+        candidates = []
+        if base and rec.zone == 0:
+            candidates.append(base)
+        if base and rec.zone > 0:  # composite NOTAM: C1761/15 zone 3 -> C1761_3 (number kept, year dropped when it must)
+            suffix = f"_{rec.zone}"
+            candidates.append(base[: 7 - len(suffix)] + suffix)
+        for cand in candidates:
+            if 1 <= len(cand) <= 7 and cand not in used and not cand.startswith("_"):
+                used.add(cand)
+                return cand
         while True:
             ident = f"Z{counter[0]:06d}"
             if ident not in used:

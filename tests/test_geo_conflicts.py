@@ -197,3 +197,30 @@ def test_bad_route_parameters_are_clear_errors():
         route_conflicts(Route(waypoints=[Waypoint(51.5, -0.1, 1)], departure=DAY, speed_mps=0), [vol])
     with pytest.raises(ValueError, match="reference"):
         route_conflicts(Route(waypoints=[Waypoint(51.5, -0.1, 1)], departure=DAY, speed_mps=1, alt_ref="FL"), [vol])
+
+
+def test_route_against_a_real_faa_uas_notam(dev_by_id):
+    """BOS 01/502 (real FAA UAS NOTAM, SFC-400FT AGL, 0.5 NM around 422122N0712148W) through the rules engine."""
+    from airspace.parser.pipeline import process_batch
+
+    row = dev_by_id["squawk-BOS-01-502-UAS"]
+    truth = row["truth"]
+    records, _ = process_batch(row["text"], "rules")
+    vols = volumes_from_records(records)
+    assert len(vols) == 1 and vols[0].ceil_ref == "AGL"
+    lat, lon = truth["center"]["lat"], truth["center"]["lon"]
+    r = truth["radius_nm"] * 1852.0
+    # fly due north through the centre, 3 km each side, at 90 m AGL, 12 m/s, inside the NOTAM's period
+    s_lon, s_lat, _ = GEOD.fwd(lon, lat, 180.0, 3000.0)
+    e_lon, e_lat, _ = GEOD.fwd(lon, lat, 0.0, 3000.0)
+    dep = datetime(2026, 3, 1, 15, 0, tzinfo=UTC)
+    route = Route(waypoints=[Waypoint(s_lat, s_lon, 90.0), Waypoint(e_lat, e_lon, 90.0)], departure=dep, speed_mps=12.0)
+    (c,) = route_conflicts(route, vols)
+    assert abs((c.enter_time - (dep + timedelta(seconds=(3000.0 - r) / 12.0))).total_seconds()) < 0.2
+    assert abs((c.exit_time - (dep + timedelta(seconds=(3000.0 + r) / 12.0))).total_seconds()) < 0.2
+    assert "within SFC" in c.reason
+    # the same flight at 150 m AGL clears the 400 ft ceiling; after 2026-07-31 23:59Z the zone is gone
+    high = Route(waypoints=[Waypoint(s_lat, s_lon, 150.0), Waypoint(e_lat, e_lon, 150.0)], departure=dep, speed_mps=12.0)
+    assert route_conflicts(high, vols) == []
+    late = Route(waypoints=route.waypoints, departure=datetime(2026, 8, 1, tzinfo=UTC), speed_mps=12.0)
+    assert route_conflicts(late, vols) == []

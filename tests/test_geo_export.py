@@ -264,3 +264,29 @@ def test_ed318_values(records):
     assert am["geometry"]["type"] == "MultiPolygon"
     assert am["properties"]["limitedApplicability"][0] == {"startDateTime": "2026-11-29T08:00:00Z", "endDateTime": "2026-11-29T17:00:00Z"}
     assert len(fc["features"]) == len(to_ed269(records)["features"])
+
+
+def test_exports_of_the_real_dev_batch_lose_nothing(dev_rows):
+    """The 25 real dev messages through the rules engine: every record in every export, all structurally valid."""
+    from airspace.parser.pipeline import process_batch
+    from airspace.parser.split import read_jsonl
+
+    text = "\n".join(json.dumps({"text": r["text"]}) for r in dev_rows)
+    records, _ = process_batch(read_jsonl(text), "rules")
+    assert len({r.message for r in records}) == len(dev_rows)
+    fc = roundtrip(to_geojson(records, at=datetime(2026, 3, 20, 12, tzinfo=UTC)))
+    assert len(fc["features"]) == len(records)
+    for f in fc["features"]:
+        if f["geometry"] is not None:
+            assert_rfc7946_polygonal(f["geometry"])
+        else:
+            assert f["properties"]["status"] in ("review", "error") and f["properties"]["no_shape"]
+    drawn = sum(f["geometry"] is not None for f in fc["features"])
+    e269 = roundtrip(to_ed269(records))
+    e318 = roundtrip(to_ed318(records))
+    assert len(e269["features"]) == len(e318["features"]) == drawn
+    not_drawn = len(records) - drawn
+    assert e269["description"].count("message ") == not_drawn
+    assert sum(t["text"].startswith("not exported") for t in e318["metadata"]["technicalLimitation"]) == not_drawn
+    idents = [z["identifier"] for z in e269["features"]]
+    assert len(set(idents)) == len(idents) and all(re.fullmatch(r"[A-Za-z0-9_\-]{1,7}", i) for i in idents)
