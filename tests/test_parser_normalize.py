@@ -1,0 +1,236 @@
+"""Draft -> record: the six dev.jsonl truths come out exactly from their spans; polygons (arcs, closing words,
+named points); bad field text becomes review reasons, never an exception."""
+
+import math
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from pyproj import Geod
+
+from airspace.parser.answer import FIELDS, ground
+from airspace.parser.coords import format_coord
+from airspace.parser.normalize import normalize
+from airspace.parser.polygon import parse_polygon
+
+GEOD = Geod(ellps="WGS84")
+
+
+def between(text: str, first: str, last: str) -> str:
+    """The verbatim run of ``text`` from ``first`` to the end of the next ``last``."""
+    s = text.index(first)
+    return text[s : text.index(last, s) + len(last)]
+
+
+def zone_values(row: dict) -> dict[str, str]:
+    """What a perfect engine copies out of each truth message (verbatim spans)."""
+    text = row["text"]
+    table = {
+        "pynotam-readme-A1912-15": dict(center="N480930 E0161028", radius="1NM", lower="GND", upper="FL130",
+                                        start="1509261100", end="1509261230"),
+        "avwx-EGLL-H6658-23": dict(center="512107N 0003608W", radius="0.5NM", lower="SFC", upper="500FT AMSL",
+                                   start="2310271845", end="2310271945"),
+        "joey-A0468-25": lambda: dict(polygon=between(text, "N391100E1005400", "BACK TO START"), lower="SFC",
+                                      upper="UNL", start="2503010951", end="2503011037"),
+        "whisper-EDWW-B0111-26": dict(center="521231N 0140718E", radius="0.5NM", lower="GND", upper="UNL",
+                                      start="2603070000", end="2606042359"),
+        "squawk-BOS-01-502-UAS": dict(center="421722N0712148W", radius=".5NM", lower="SFC", upper="400FT AGL",
+                                      start="2601190001", end="2607312359"),
+        "cn-dalian-2024-09-10": dict(name="大連梭魚灣足球場", radius="2公里", start="2024年9月10日12時",
+                                     end="2024年9月10日24時"),
+    }
+    v = table[row["id"]]
+    return v() if callable(v) else v
+
+
+def check_limit(lim, truth):
+    if truth is None:
+        assert lim is None
+        return
+    assert lim.ref == truth["ref"]
+    assert lim.ft == truth["value_ft"]
+
+
+def test_six_dev_truths_exact(dev_rows):
+    rows = [r for r in dev_rows if r.get("truth")]
+    assert len(rows) == 6
+    for row in rows:
+        (draft,) = ground(row["text"], [zone_values(row)])
+        assert set(draft.spans) == set(draft.values)  # every value is grounded verbatim
+        rec = normalize(draft, text=row["text"], message=0)
+        truth = row["truth"]
+        g = rec.geometry
+        if truth.get("center"):
+            assert g.type == "circle"
+            assert abs(g.center[0] - truth["center"]["lat"]) < 1e-6
+            assert abs(g.center[1] - truth["center"]["lon"]) < 1e-6
+            assert rec.status == "ok", rec.reasons
+        if truth.get("polygon"):
+            assert g.type == "polygon"
+            assert len(g.points) == len(truth["polygon"])
+            for p, q in zip(g.points, truth["polygon"]):
+                assert abs(p[0] - q[0]) < 1e-6 and abs(p[1] - q[1]) < 1e-6
+        if truth.get("center_name"):
+            assert g.type == "named" and g.name == "大連梭魚灣足球場"
+            assert rec.status == "review"
+            assert any("could not be resolved to coordinates" in r for r in rec.reasons)
+        if truth.get("radius_nm") is not None:
+            radius = g.radius_m
+            assert abs(radius / 1852 - truth["radius_nm"]) < 1e-6
+        if row["id"] != "cn-dalian-2024-09-10":  # its lower limit is implied (the pipeline adds SFC), not written
+            check_limit(rec.lower, truth["lower"])
+        check_limit(rec.upper, truth["upper"])
+        assert rec.to_json()["start"] == truth["start_utc"]
+        assert rec.to_json()["end"] == truth["end_utc"]
+        assert rec.windows and rec.windows[0].start == rec.start and rec.windows[-1].end == rec.end
+        for k, sp in rec.spans.items():
+            assert row["text"][sp.start : sp.end] == sp.text == draft.values[k]
+
+
+def test_schedule_and_estimated_end(dev_by_id):
+    row = dev_by_id["avwx-PHNL-undefined-qcode"]
+    (d,) = ground(row["text"], [dict(center="2119N15755W", radius="005", start="2302171352", end="2309291346EST")])
+    rec = normalize(d, text=row["text"], message=7)
+    assert rec.end_estimated and not rec.permanent
+    assert rec.to_json()["end"] == "2023-09-29T13:46:00Z"  # EST = estimated, never US Eastern
+    assert rec.geometry.radius_m == 5 * 1852
+
+    row = dev_by_id["whisper-SBRE-I0139-26"]
+    (d,) = ground(row["text"], [dict(center="0556S03451W", radius="016", lower="SFC", upper="UNL",
+                                     start="2603160825", end="2604032025", schedule="DAILY SR-SS")])
+    rec = normalize(d, text=row["text"], message=20)
+    assert rec.schedule == "DAILY SR-SS" and len(rec.windows) == 19  # SR/SS at the zone's centre
+
+
+def test_perm_end():
+    (d,) = ground("B) 2601010000 C) PERM", [dict(center="5130N00007W", radius="1NM", start="2601010000", end="PERM")])
+    rec = normalize(d, text="B) 2601010000 C) PERM", message=0)
+    assert rec.permanent and rec.end is None
+    assert rec.windows[0].end.year == 2027  # expanded 366 days at most
+
+
+def test_bad_fields_become_reasons():
+    values = dict(center="N99 E999", radius="FIVE MILES", lower="LOW", upper="FL", start="2313011200",
+                  end="soon", schedule="EVERY FULL MOON")
+    (d,) = ground(" ".join(values.values()), [values])
+    rec = normalize(d, text=" ".join(values.values()), message=3, zone=1)
+    assert rec.status == "review" and rec.message == 3 and rec.zone == 1
+    for key in ("center", "radius", "lower", "upper", "start", "end"):
+        assert any(r.startswith(f"{key} '") for r in rec.reasons), (key, rec.reasons)
+    assert rec.geometry is None and rec.lower is None and rec.start is None
+
+
+def test_no_geometry_and_schedule_error():
+    (d,) = ground("SFC UNL 2601010000 2601020000 MON-FRI", [dict(lower="SFC", upper="UNL", start="2601010000",
+                                                                 end="2601020000", schedule="MON-FRI")])
+    rec = normalize(d, text="x", message=0)
+    assert "no geometry" in rec.reasons
+    assert any(r.startswith("schedule 'MON-FRI'") for r in rec.reasons)
+
+
+def test_named_polygon_points_go_to_review(dev_by_id):
+    row = dev_by_id["joey-A2400-21"]
+    poly = between(row["text"], "LIANSHENGWEI", "BACK TO START")
+    (d,) = ground(row["text"], [dict(polygon=poly, lower="SFC", upper="5700M AMSL", start="2109280145",
+                                     end="2110030620", schedule="0145-0510 ON SEP,28\n0300-0620 ON SEP,29 - OCT,03")])
+    rec = normalize(d, text=row["text"], message=12)
+    assert rec.status == "review" and rec.geometry is None
+    (reason,) = [r for r in rec.reasons if r.startswith("polygon '")]
+    for name in ("ZUH", "GURIN", "SIERA"):
+        assert name in reason
+    assert rec.upper.m == 5700 and len(rec.windows) == 6
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# polygons
+
+
+def test_polygon_closing_forms(dev_by_id):
+    a0511 = dev_by_id["joey-A0511-25"]["text"]
+    pts = parse_polygon(between(a0511, "112400S1065000E -", "115548S1065341E - 112400S1065000E"))
+    assert len(pts) == 5 and pts[0] == (-11.4, 106 + 50 / 60)  # repeated first point dropped
+    ymmm = dev_by_id["whisper-YMMM-E1026-26"]["text"]
+    assert len(parse_polygon(between(ymmm, "3952S 08205E", "TO BEGINNING"))) == 11
+    nttt = dev_by_id["whisper-NTTT-A0354-26"]["text"]
+    assert len(parse_polygon(between(nttt, "0816S 13047W,", "0330N 12220W,  0816S 13047W"))) == 4
+    f1096 = dev_by_id["joey-F1096-25"]["text"]
+    assert parse_polygon(between(f1096, "0641S08916E", "0921S08845E"))[2] == (-(9 + 27 / 60), 89 + 17 / 60)
+
+
+def test_polygon_arc_eisn(dev_by_id):
+    text = dev_by_id["whisper-EISN-J0011-26"]["text"]
+    span = between(text, "524452.36N 0093036.12W  524523.14N", "524519.32N 0092949.34W  524452.36N 0093036.12W")
+    pts = parse_polygon(span)
+    centre = (52 + 46 / 60 + 10.85 / 3600, -(9 + 30 / 60 + 3.76 / 3600))
+    a = (52 + 45 / 60 + 23.14 / 3600, -(9 + 34 / 60 + 18.47 / 3600))
+    b = (52 + 48 / 60 + 27.40 / 3600, -(9 + 32 / 60 + 25.92 / 3600))
+    near = lambda q: min(range(len(pts)), key=lambda i: abs(pts[i][0] - q[0]) + abs(pts[i][1] - q[1]))  # noqa: E731
+    ia, ib = near(a), near(b)
+    assert abs(pts[ia][0] - a[0]) + abs(pts[ia][1] - a[1]) < 1e-12
+    assert abs(pts[ib][0] - b[0]) + abs(pts[ib][1] - b[1]) < 1e-12
+    assert ib - ia > 10  # densified
+    for lat, lon in pts[ia + 1 : ib]:
+        _, _, dist = GEOD.inv(centre[1], centre[0], lon, lat)
+        assert dist == pytest.approx(5000.0, abs=1e-3)
+        assert lon < centre[1] + 1e-9  # the shorter arc runs round the west side
+    assert len(pts) == ib + 1 + 5  # the 5 points after the arc (the closing duplicate is dropped)
+
+
+def _on_circle(centre, az, r):
+    lon, lat, _ = GEOD.fwd(centre[1], centre[0], az, r)
+    return lat, lon
+
+
+@pytest.mark.parametrize("word,east", [("CLOCKWISE", True), ("ANTI-CLOCKWISE", False), ("COUNTERCLOCKWISE", False)])
+def test_polygon_directed_arc(word, east):
+    centre = (40.0, -75.0)
+    r = 30 * 1852
+    n = _on_circle(centre, 0.0, r)
+    s = _on_circle(centre, 180.0, r)
+    west_far = _on_circle(centre, 270.0, 2 * r)
+    c = lambda p: format_coord(p[0], p[1], "dms_dec")  # noqa: E731
+    text = (f"{c(west_far)} TO {c(n)} THEN {word} ON A 30 NM ARC CENTERED ON {c(centre)} TO {c(s)} TO {c(west_far)}")
+    pts = parse_polygon(text)
+    mid = pts[2 : -1]
+    assert len(mid) > 30
+    side = [p[1] > centre[1] for p in mid[1:-1]]
+    assert all(side) if east else not any(side)
+    assert max(abs(GEOD.inv(centre[1], centre[0], p[1], p[0])[2] - r) for p in mid[1:-1]) < 1e-3
+
+
+def test_polygon_arc_across_antimeridian():
+    centre = (-17.0, 179.9)
+    a = _on_circle(centre, 0.0, 20000)
+    b = _on_circle(centre, 180.0, 20000)
+    txt = f"{format_coord(*a, 'dms_dec')} CLOCKWISE ARC RADIUS 20KM CENTRED ON {format_coord(*centre, 'dms_dec')} - " \
+          f"{format_coord(*b, 'dms_dec')} - 1700S17900E"
+    pts = parse_polygon(txt)
+    assert any(p[1] < 0 for p in pts)  # passes east of 180: longitudes wrap to the western hemisphere
+    assert all(-180 <= p[1] <= 180 for p in pts)
+
+
+@pytest.mark.parametrize("bad", ["", "N391100E1005400-N390900E1003200", "JUNK", "4809N01610E - 4809N01610E - 4809N01610E"])
+def test_polygon_rejects(bad):
+    with pytest.raises(ValueError):
+        parse_polygon(bad)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.dictionaries(st.sampled_from(FIELDS), st.text(max_size=40), min_size=0, max_size=9))
+def test_normalize_never_raises(values):
+    text = " ".join(values.values())
+    drafts = ground(text, [values])
+    rec = normalize(drafts[0], text=text, message=0)
+    assert rec.status in ("ok", "review")
+    if rec.geometry is None:
+        assert rec.status == "review"
+
+
+def test_centroid_for_sun_uses_polygon_position():
+    poly = "0000N17900E - 0100N17900W - 0100S17900W"
+    (d,) = ground(poly, [dict(polygon=poly, start="2603200000", end="2603220000", schedule="SR-SS")])
+    rec = normalize(d, text=poly, message=0)
+    assert rec.geometry.type == "polygon" and len(rec.windows) >= 2
+    # near the antimeridian at the equator, sunrise is ~18:00 UTC the previous day
+    assert all(abs(((w.start.hour * 60 + w.start.minute) - 18 * 60)) < 40 for w in rec.windows[1:])
+    assert math.isfinite(rec.windows[0].start.timestamp())
