@@ -1,0 +1,83 @@
+"""Model configuration: one JSON-serialisable dataclass shared by the Clover engine and the AR baseline.
+
+The layer pattern is a string of ``G`` (gated DeltaNet) and ``A`` (gated softmax attention) letters, one per
+layer, e.g. ``"GGGA"`` (3 : 1 as in Qwen3-Next). ``arch`` says how the backbone is used: ``"clover"`` (block
+diffusion: history in GDN state / KV cache, current block bidirectional) or ``"ar"`` (fully causal).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, fields
+from pathlib import Path
+
+ARCHS = ("clover", "ar")
+
+
+@dataclass
+class ModelConfig:
+    arch: str = "clover"
+    vocab_size: int = 512
+    d_model: int = 128
+    layer_pattern: str = "GGGA"
+    # gated softmax attention layers
+    attn_heads: int = 4
+    attn_head_dim: int = 32
+    rope_theta: float = 10000.0
+    # gated DeltaNet layers
+    gdn_heads: int = 4
+    gdn_head_k: int = 32
+    gdn_head_v: int = 32
+    conv_size: int = 4
+    # mixture of experts FFN (softmax router, top-k renormalised, sigmoid-gated shared expert)
+    n_experts: int = 4
+    top_k: int = 2
+    expert_ff: int = 192
+    shared_ff: int = 192
+    aux_loss_coef: float = 0.01
+    norm_eps: float = 1e-6
+    # block diffusion (Clover)
+    block_size: int = 16
+    tau: float = 0.9
+    mask_lo: float = 0.0  # per-block mask rate t ~ U[mask_lo, mask_hi] in training (complement gets 1 - t)
+    mask_hi: float = 1.0
+    # history-slot calibration: extra logit = b_h + c_h * log(L), L = valid keys of the block (c_h starts at 1,
+    # which exactly offsets the log L growth of the block's softmax mass under uniform attention)
+    calib_init_c: float = 1.0
+    # context: prompts (message + SEP) longer than this many tokens are refused, never cut
+    max_prompt_tokens: int = 6144
+    max_answer_tokens: int = 1536
+
+    def __post_init__(self) -> None:
+        if self.arch not in ARCHS:
+            raise ValueError(f"arch must be one of {ARCHS}, got {self.arch!r}")
+        if not self.layer_pattern or set(self.layer_pattern) - {"G", "A"}:
+            raise ValueError(f"layer_pattern must be a non-empty string of 'G'/'A', got {self.layer_pattern!r}")
+        if not 1 <= self.top_k <= self.n_experts:
+            raise ValueError("top_k must be in [1, n_experts]")
+        if self.block_size < 1 or self.conv_size < 1:
+            raise ValueError("block_size and conv_size must be >= 1")
+        if self.attn_head_dim % 2:
+            raise ValueError("attn_head_dim must be even (RoPE)")
+
+    @property
+    def n_layers(self) -> int:
+        return len(self.layer_pattern)
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "ModelConfig":
+        known = {f.name for f in fields(cls)}
+        unknown = set(d) - known
+        if unknown:
+            raise ValueError(f"unknown config keys {sorted(unknown)}")
+        return cls(**d)
+
+    def save(self, path: str | Path) -> None:
+        Path(path).write_text(json.dumps(self.to_dict(), indent=2, sort_keys=True) + "\n")
+
+    @classmethod
+    def load(cls, path: str | Path) -> "ModelConfig":
+        return cls.from_dict(json.loads(Path(path).read_text()))
