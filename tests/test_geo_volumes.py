@@ -32,17 +32,12 @@ def true_circle(lat: float, lon: float, r: float, k: int = 3600) -> tuple[np.nda
     return np.asarray(lo), np.asarray(la)
 
 
-def boundary_points(geom) -> np.ndarray:
-    polys = geom.geoms if isinstance(geom, MultiPolygon) else [geom]
-    return np.vstack([np.asarray(p.exterior.coords) for p in polys])
-
-
 def max_overshoot(geom, lat: float, lon: float, r: float) -> float:
     """Largest geodesic distance beyond r of boundary points (vertices and chord midpoints), ignoring the
     artificial seams along +-180 and the poles that splitting adds."""
-    pts = boundary_points(geom)
-    mids = (pts[:-1] + pts[1:]) / 2.0
-    allp = np.vstack([pts, mids])
+    polys = geom.geoms if isinstance(geom, MultiPolygon) else [geom]
+    rings = [np.asarray(p.exterior.coords) for p in polys]
+    allp = np.vstack([np.vstack([r, (r[:-1] + r[1:]) / 2.0]) for r in rings])  # vertices and chord midpoints
     keep = (np.abs(allp[:, 0]) < 180.0 - 1e-9) & (np.abs(allp[:, 1]) < 90.0 - 1e-9)
     allp = allp[keep]
     _, _, d = GEOD.inv(np.full(len(allp), lon), np.full(len(allp), lat), allp[:, 0], allp[:, 1])
@@ -306,3 +301,36 @@ def test_active_volumes_filters():
     b = volume_from_record(rec(message=1, start=datetime(2026, 12, 1, tzinfo=UTC), end=datetime(2026, 12, 2, tzinfo=UTC)))
     t = datetime(2026, 11, 29, 13, 0, tzinfo=UTC)
     assert [v.key for v in active_volumes([a, b], t)] == [(0, 0)]
+
+
+def test_polygon_around_pole_in_either_direction_and_bow_tie():
+    for lat in (80.0, -80.0):
+        pts = [(lat, -90.0), (lat, 180.0), (lat, 90.0), (lat, 0.0)]  # clockwise seen from above the north pole
+        poly = polygon_from_points(pts)
+        assert poly.is_valid and poly.exterior.is_ccw
+        assert (poly.bounds[3] == 90.0) if lat > 0 else (poly.bounds[1] == -90.0)
+        lats, lons = zip(*pts)
+        exact, _ = GEOD.polygon_area_perimeter(lons, lats)
+        assert geodesic_area_m2(poly) == pytest.approx(abs(exact), rel=1e-6)
+    # a self-intersecting "bow tie" is repaired into its two triangles, not dropped
+    bow = polygon_from_points([(0.0, 0.0), (1.0, 1.0), (1.0, 0.0), (0.0, 1.0)])
+    assert isinstance(bow, MultiPolygon) and bow.is_valid and len(bow.geoms) == 2
+    assert ccw_everywhere(bow)
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@settings(max_examples=30, deadline=None, derandomize=True)
+@given(
+    lat=st.floats(-89.9, 89.9),
+    lon=st.one_of(st.floats(-180.0, 180.0), st.floats(179.0, 180.0), st.floats(-180.0, -179.0)),
+    radius=st.floats(1.0, 200_000.0),
+)
+def test_property_circle_always_encloses_and_stays_within_max_error(lat, lon, radius):
+    poly = circle_polygon(lat, lon, radius)
+    assert poly.is_valid and ccw_everywhere(poly)
+    lo, la = true_circle(lat, lon, radius, k=720)
+    assert shapely.intersects_xy(poly, lo, la).all()
+    assert max_overshoot(poly, lat, lon, radius) <= 1.0
