@@ -1,0 +1,149 @@
+"""Short dispatcher free text, English and Chinese (``UAV ops prohibited within 3 km of 22.54N 114.06E ...``)."""
+
+from __future__ import annotations
+
+import random
+
+from . import values as V
+from .base import Doc, Example, circle, named, polygon, zone
+from .chinese import CITIES
+from .icao import _poly_points
+
+TEMPLATES = {
+    "en_within": "circle",
+    "en_dispatch": "circle",
+    "en_polygon": "polygon",
+    "en_police": "circle",
+    "zh_dispatch": "circle",
+    "zh_venue": "named",
+}
+
+EN_STYLES = ("decimal_hemi", "decimal_hemi", "decimal_signed", "decimal_deg", "hemi_decimal", "dms_symbols", "dms",
+             "dm", "dms_space")
+PLACES_EN = ("the stadium", "the harbour bridge", "the city hospital", "the wind farm", "the exhibition centre",
+             "the motorway junction", "the race track", "the container port", "the festival site", "the prison")
+
+
+def _en_limit(rng: random.Random):
+    k = rng.random()
+    if k < 0.5:
+        return V.fmt_limit(rng, "m_words_agl", rng.choice((30, 50, 60, 90, 100, 120, 150)))
+    if k < 0.8:
+        return V.fmt_limit(rng, "ft_agl", rng.choice((200, 300, 400, 500)))
+    return V.fmt_limit(rng, "ft_amsl", rng.choice((500, 1000, 1500, 2000)))
+
+
+def _en_radius(rng: random.Random):
+    nm = V.sample_radius_nm(rng, 0.1, 8)
+    return V.fmt_distance(rng, nm, rng.choice(("km", "km", "km_words", "nm", "m")))
+
+
+def _en_times(rng: random.Random, d_unused=None):
+    """(start text|None, end text|None, schedule text|None, start, end)."""
+    k = rng.random()
+    start = V.sample_start(rng, rng.choice((5, 15, 30, 60)))
+    end = start + V.sample_duration(rng, "short")
+    if k < 0.35:
+        return V.fmt_iso_time(rng, start), V.fmt_iso_time(rng, end), None, start, end
+    if k < 0.55:
+        return V.fmt_icao_time(start), V.fmt_icao_time(end), None, start, end
+    if k < 0.7:
+        a = rng.randint(5, 12) * 100
+        b = a + rng.choice((200, 400, 600, 800, 1000))
+        return None, None, f"{a:04d}-{b:04d} {rng.choice(('local', 'UTC', 'Z', 'LT'))}", None, None
+    return None, None, None, None, None
+
+
+def generate(rng: random.Random, template: str) -> Example:
+    d = Doc()
+    if template.startswith("zh"):
+        city, clat, clon, venues = rng.choice(CITIES)
+        start = V.sample_start(rng, 60)
+        s_t, joiner, e_t, s_utc, e_utc, _ = V.cn_time_pair(rng, start, rng.choice((2, 4, 6, 10)))
+        up = V.fmt_limit(rng, "cn_agl", rng.choice((50, 100, 120, 150))) if rng.random() < 0.7 else None
+        if template == "zh_dispatch":
+            plat, plon = V.near(rng, clat, clon, 25)
+            c_t, c_g = V.fmt_coord(rng, plat, plon, rng.choice(("cn_decimal", "cn", "cn_dms", "decimal_hemi", "decimal_signed")))
+            r_t, r_m = V.fmt_distance(rng, V.sample_radius_nm(rng, 0.2, 5), rng.choice(("cn_km", "cn_m", "km")))
+            d.add(rng.choice(("调度通知：", "注意：", "各飞手注意，", "【紧急】", "")))
+            d.field(c_t, 0, "center").add(rng.choice(("半径", "周围", " 半径 "))).field(r_t, 0, "radius")
+            d.add("内")
+            d.field(s_t, 0, "start").add(joiner).field(e_t, 0, "end")
+            d.add(rng.choice(("禁止无人机飞行", "禁飞", "暂停一切飞行任务")))
+            if up:
+                d.add("，").field(up[0], 0, "upper").add("以下")
+            d.add(rng.choice(("。", "，请各组注意避让。", "。收到请回复。")))
+            geo = circle(c_g, r_m)
+        else:
+            venue = rng.choice(venues)
+            d.add(rng.choice(("通知：", "提醒：", ""))).field(venue, 0, "name").add(rng.choice(("附近", "周边", "一带")))
+            d.field(s_t, 0, "start").add(joiner).field(e_t, 0, "end").add("禁飞")
+            if up:
+                d.add("（").field(up[0], 0, "upper").add("以下）")
+            d.add(rng.choice(("，航线请绕行。", "。", "，今天的配送任务改走备用航线。")))
+            geo = named(venue)
+        return Example(d, [zone(geo, None, up[1] if up else None, V.iso(s_utc), V.iso(e_utc))], "zh")
+
+    fir, ad, alat, alon, _, places = V.pick_aerodrome(rng)
+    plat, plon = V.near(rng, alat, alon, 40)
+    style = rng.choice(EN_STYLES)
+    s_t, e_t, sch, start, end = _en_times(rng)
+    up_t, up_g = _en_limit(rng)
+    lower = None
+    if template == "en_within":
+        c_t, c_g = V.fmt_coord(rng, plat, plon, style)
+        r_t, r_m = _en_radius(rng)
+        d.add(rng.choice(("UAV ops prohibited within ", "Drone flights not allowed within ", "No UAS within ",
+                          "NO DRONES within ")))
+        d.field(r_t, 0, "radius").add(" of ").field(c_t, 0, "center")
+        geo = circle(c_g, r_m)
+    elif template == "en_dispatch":
+        c_t, c_g = V.fmt_coord(rng, plat, plon, style)
+        r_t, r_m = _en_radius(rng)
+        d.add(rng.choice(("Dispatch: ", "Ops note - ", "FYI all pilots: ", "Heads up team, ")))
+        d.add(rng.choice(("no-fly zone ", "temporary restriction ", "airspace closed ")))
+        d.field(r_t, 0, "radius").add(rng.choice((" around ", " radius around ", " radius centred on "))).field(c_t, 0, "center")
+        d.add(rng.choice((f" ({rng.choice(PLACES_EN)})", "", "")))
+        geo = circle(c_g, r_m)
+        if rng.random() < 0.5:
+            lower = V.limit_sfc(rng, rng.choice(("SFC", "GND")))
+    elif template == "en_polygon":
+        pts = _poly_points(rng, plat, plon, rng.uniform(0.5, 5), rng.randint(3, 5))
+        st = rng.choice(("decimal_hemi", "decimal_signed", "dms", "dm"))
+        d.add(rng.choice(("Avoid the area bounded by ", "Keep out of polygon ", "Closed area: ")))
+        gp = []
+        sep = rng.choice((", ", " / ", "; ", " - "))
+        if st == "decimal_signed":
+            sep = rng.choice((" / ", "; ", " | "))
+        for i, p in enumerate(pts):
+            t, g = V.fmt_coord(rng, p[0], p[1], st)
+            if i:
+                d.add(sep, (0, "polygon"))
+            d.add(t, (0, "polygon"))
+            gp.append(g)
+        geo = polygon(gp)
+        if rng.random() < 0.5:
+            lower = V.limit_sfc(rng, "SFC")
+    else:  # en_police (held out): end only, named landmark beside a coordinate
+        c_t, c_g = V.fmt_coord(rng, plat, plon, style)
+        r_t, r_m = _en_radius(rng)
+        d.add(f"Police request near {rng.choice(PLACES_EN)}: keep all drones out of ").field(r_t, 0, "radius")
+        d.add(" radius around ").field(c_t, 0, "center")
+        geo = circle(c_g, r_m)
+        if e_t is None:
+            end = start if start else V.sample_start(rng, 15)
+            e_t = V.fmt_icao_time(end)
+        d.add(" until ").field(e_t, 0, "end")
+        s_t, start = None, None
+    if lower:
+        d.add(rng.choice((", ", " ", " from "))).field(lower[0], 0, "lower").add(rng.choice((" to ", " - ", " up to ")))
+        d.field(up_t, 0, "upper")
+    else:
+        d.add(rng.choice((" up to ", ", max ", " below ", " up to "))).field(up_t, 0, "upper")
+    if s_t:
+        d.add(rng.choice((" from ", " between "))).field(s_t, 0, "start").add(rng.choice((" to ", " and ", " until ")))
+        d.field(e_t, 0, "end")
+    elif sch:
+        d.add(" ").field(sch, 0, "schedule")
+    d.add(rng.choice((".", "", ". Thanks", ". Confirm receipt.", f". Call {rng.randint(100, 999)} {rng.randint(1000, 9999)} if unsure.")))
+    return Example(d, [zone(geo, lower[1] if lower else None, up_g, V.iso(start), V.iso(end), sch)], "en")

@@ -1,0 +1,63 @@
+"""Realistic noise applied part by part (so answer values stay verbatim): collapsed newlines, doubled spaces,
+trailing blanks, traditional Chinese characters, HTML entities in prose."""
+
+from __future__ import annotations
+
+import random
+import re
+
+from .base import Doc
+
+# Simplified -> traditional for the characters our Chinese templates use (mirrors re-render pages this way).
+_S2T = str.maketrans({
+    "关": "關", "于": "于", "间": "間", "对": "對", "无": "無", "机": "機", "实": "實", "临": "臨", "时": "時",
+    "管": "管", "控": "控", "通": "通", "告": "告", "区": "區", "域": "域", "范": "範", "围": "圍", "内": "內",
+    "北": "北", "纬": "緯", "东": "東", "经": "經", "南": "南", "西": "西", "禁": "禁", "飞": "飛", "航": "航",
+    "空": "空", "器": "器", "动": "動", "为": "為", "心": "心", "径": "徑", "里": "里", "米": "米", "高": "高",
+    "真": "真", "场": "場", "馆": "館", "体": "體", "育": "育", "会": "會", "展": "展", "览": "覽", "园": "園",
+    "湾": "灣", "门": "門", "桥": "橋", "广": "廣", "览": "覽", "举": "舉", "办": "辦", "间": "間", "从": "從",
+    "执": "執", "行": "行", "违": "違", "规": "規", "处": "處", "罚": "罰", "条": "條", "例": "例", "规": "規",
+    "开": "開", "闭": "閉", "幕": "幕", "赛": "賽", "务": "務", "应": "應", "该": "該", "员": "員", "个": "個",
+    "单": "單", "位": "位", "线": "線", "连": "連", "点": "點", "层": "層", "圆": "圓", "形": "形", "边": "邊",
+    "确": "確", "保": "保", "安": "安", "全": "全", "须": "須", "严": "嚴", "格": "格", "发": "發", "现": "現",
+    "将": "將", "依": "依", "法": "法", "责": "責", "任": "任", "报": "報", "电": "電", "话": "話", "联": "聯",
+    "系": "系", "设": "設", "置": "置", "组": "組", "织": "織", "级": "級", "类": "類", "载": "載", "气": "氣",
+    "球": "球", "伞": "傘", "滑": "滑", "翔": "翔", "农": "農", "药": "藥", "喷": "噴", "洒": "灑", "贸": "貿",
+    "际": "際", "国": "國", "华": "華", "龙": "龍", "岗": "崗", "宝": "寶", "龟": "龜", "庆": "慶", "环": "環",
+    "状": "狀", "态": "態", "请": "請", "协": "協", "调": "調", "须": "須", "禁": "禁", "严": "嚴",
+})
+
+
+def to_traditional(s: str) -> str:
+    return s.translate(_S2T)
+
+
+def collapse_newlines(doc: Doc, rng: random.Random) -> Doc:
+    """Newlines collapsed the way collectors store messages: each line break becomes two spaces (or one)."""
+    rep = rng.choice(("  ", "  ", " "))
+    return doc.map(lambda s: re.sub(r"[ \t]*\r?\n", rep, s) if rep == " " else s.replace("\r\n", rep).replace("\n", rep))
+
+
+def trailing_blanks(doc: Doc, rng: random.Random) -> Doc:
+    return doc.map_untagged(lambda s: s.replace("\n", " \n") if rng.random() < 0.5 else s)
+
+
+def apply(doc: Doc, rng: random.Random, lang: str, family: str) -> tuple[Doc, list[str]]:
+    """Apply a random subset of noise; returns the new doc and the names of the noise applied."""
+    applied = []
+    if lang == "zh":
+        if rng.random() < 0.12:
+            doc = doc.map(to_traditional)
+            applied.append("traditional")
+        if rng.random() < 0.1:
+            doc = collapse_newlines(doc, rng)
+            applied.append("collapsed")
+        return doc, applied
+    p_collapse = {"icao": 0.3, "faa": 0.0, "tfr": 0.1, "freetext": 0.1, "composite": 0.15}.get(family, 0.1)
+    if rng.random() < p_collapse:
+        doc = collapse_newlines(doc, rng)
+        applied.append("collapsed")
+    elif rng.random() < 0.1:
+        doc = trailing_blanks(doc, rng)
+        applied.append("trailing_blanks")
+    return doc, applied

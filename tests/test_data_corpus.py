@@ -1,0 +1,177 @@
+"""The synthetic corpus: verbatim gold spans, family-held-out split, determinism, no leak of real messages."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+
+import pytest
+
+from airspace.data import corpus, gen
+from airspace.data.corpus import generate, make_row, write_corpus
+from airspace.parser.answer import ground, parse_answer
+
+N = 400  # rows per split sampled by the tests (the generator is exercised in full by `make corpus`)
+
+
+@pytest.fixture(scope="module")
+def rows() -> dict[str, list[dict]]:
+    return {split: list(generate(N, seed=3, split=split)) for split in corpus.SPLITS}
+
+
+def test_every_answer_value_is_a_verbatim_span(rows):
+    for split, rs in rows.items():
+        for r in rs:
+            zones = parse_answer(r["answer"])
+            assert len(zones) == len(r["zones"]), r["id"]
+            for draft in ground(r["text"], zones):
+                for key, value in draft.values.items():
+                    assert key in draft.spans, f"{r['id']} {key}={value!r} not in text"
+                    sp = draft.spans[key]
+                    assert r["text"][sp.start:sp.end] == value
+
+
+def test_row_schema(rows):
+    keys = {"id", "family", "template", "lang", "split", "text", "answer", "zones"}
+    for split, rs in rows.items():
+        for r in rs:
+            assert keys <= set(r)
+            assert r["split"] == split
+            assert r["template"].startswith(r["family"] + ".")
+            assert r["lang"] in ("en", "zh")
+            json.dumps(r, ensure_ascii=False)
+
+
+def test_gold_zones_are_sane(rows):
+    iso = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:00Z$")
+    for rs in rows.values():
+        for r in rs:
+            for z in r["zones"]:
+                g = z["geometry"]
+                assert g["type"] in ("circle", "polygon", "named")
+                pts = [g["center"]] if g["type"] == "circle" else g.get("points", [])
+                for lat, lon in pts:
+                    assert -90 <= lat <= 90 and -180 <= lon <= 180
+                if g["type"] == "circle":
+                    assert 0.1 * 1852 * 0.45 <= g["radius_m"] <= 250.5 * 1852
+                if g["type"] == "polygon":
+                    assert len(g["points"]) >= 3
+                    assert g["points"][0] != g["points"][-1], "open ring expected"
+                if g["type"] == "named":
+                    assert g["name"] in r["text"]
+                for key in ("lower", "upper"):
+                    lim = z[key]
+                    if lim is not None:
+                        assert lim["ref"] in ("SFC", "GND", "AGL", "AMSL", "FL", "UNL")
+                        assert (lim["ft"] is None) == (lim["ref"] == "UNL")
+                if z["lower"] and z["upper"] and z["upper"]["ft"] is not None and z["lower"]["ref"] != "AGL":
+                    assert z["lower"]["ft"] < z["upper"]["ft"], r["id"]
+                for key in ("start", "end"):
+                    assert z[key] is None or iso.match(z[key])
+                if z["start"] and z["end"]:
+                    assert z["start"] < z["end"], r["id"]
+                assert z["permanent"] == (z["end"] is None and "PERM" in r["answer"])
+
+
+def test_no_zone_messages_answer_none(rows):
+    nones = [r for rs in rows.values() for r in rs if not r["zones"]]
+    assert nones, "the corpus must teach NONE (NOTAMC, aerodrome notices)"
+    assert all(r["answer"] == "NONE" for r in nones)
+    assert any("NOTAMC" in r["text"] for r in nones)
+
+
+def test_test_split_templates_never_in_train(rows):
+    train_t = {r["template"] for r in rows["train"]} | {r["template"] for r in rows["val"]}
+    test_t = {r["template"] for r in rows["test"]}
+    assert test_t and not (test_t & train_t)
+    assert test_t <= gen.HELD_OUT
+    # the pools themselves are disjoint and cover every template
+    tr = {f"{f}.{t}" for f, t, _ in gen.pool("train")}
+    te = {f"{f}.{t}" for f, t, _ in gen.pool("test")}
+    assert not (tr & te)
+    assert tr | te == {f"{f}.{t}" for f, t in gen.all_templates()}
+    assert te == set(gen.HELD_OUT)
+
+
+def test_every_family_and_language_present(rows):
+    fams = {r["family"] for r in rows["train"]}
+    assert fams == set(gen.MODULES)
+    assert {r["lang"] for r in rows["train"]} == {"en", "zh"}
+    assert max(len(r["zones"]) for r in rows["train"]) >= 6  # composites
+    assert any(r["long"] for r in rows["train"])
+
+
+def test_every_template_generates_valid_rows():
+    import random
+
+    for fam, t in gen.all_templates():
+        for k in range(25):
+            rng = random.Random(k)
+            ex = gen.MODULES[fam].generate(rng, t)
+            vals = ex.answer_zones()
+            assert len(vals) == len(ex.gold)
+            for z in vals:
+                for v in z.values():
+                    assert v in ex.text()
+
+
+def test_deterministic_for_a_seed():
+    a = [r["text"] + r["answer"] for r in generate(60, seed=11, split="train")]
+    b = [r["text"] + r["answer"] for r in generate(60, seed=11, split="train")]
+    c = [r["text"] + r["answer"] for r in generate(60, seed=12, split="train")]
+    assert a == b
+    assert a != c
+    # a row does not depend on the rows before it (streaming / parallel generation)
+    assert make_row(11, "train", 42)["text"] == list(generate(1, seed=11, split="train", start=42))[0]["text"]
+
+
+def _windows(text: str, k: int = 40) -> set[str]:
+    return {text[i:i + k] for i in range(0, max(0, len(text) - k + 1))}
+
+
+def test_no_dev_text_in_any_split(dev_rows, rows):
+    exact, squashed = set(), set()
+    for d in dev_rows:
+        exact |= _windows(d["text"])
+        squashed |= _windows(re.sub(r"\s+", " ", d["text"]))
+    extra = list(generate(1500, seed=0, split="train")) + list(generate(300, seed=0, split="test"))
+    for r in [r for rs in rows.values() for r in rs] + extra:
+        t = r["text"]
+        assert not (_windows(t) & exact), r["id"]
+        assert not (_windows(re.sub(r"\s+", " ", t)) & squashed), r["id"]
+
+
+def test_cli_writes_splits_and_stats(tmp_path):
+    rc = corpus.main(["--n", "120", "--seed", "5", "--out", str(tmp_path), "--workers", "1"])
+    assert rc == 0
+    stats = json.loads((tmp_path / "stats.json").read_text())
+    for split in corpus.SPLITS:
+        lines = (tmp_path / f"{split}.jsonl").read_text(encoding="utf-8").splitlines()
+        assert len(lines) == stats["sizes"][split] == stats["splits"][split]["rows"]
+        assert sum(stats["splits"][split]["family"].values()) == len(lines)
+    assert stats["sizes"]["train"] == 120
+    assert set(stats["splits"]["train"]["lang"]) <= {"en", "zh"}
+    assert "zones_per_message" in stats["splits"]["train"] and "answer_chars" in stats["splits"]["train"]
+
+
+def test_parallel_output_equals_serial(tmp_path):
+    write_corpus(str(tmp_path / "a"), 300, 9, 10, 10, workers=1, chunk=70)
+    write_corpus(str(tmp_path / "b"), 300, 9, 10, 10, workers=2, chunk=70)
+    for split in corpus.SPLITS:
+        assert (tmp_path / "a" / f"{split}.jsonl").read_bytes() == (tmp_path / "b" / f"{split}.jsonl").read_bytes()
+
+
+def test_coordinate_gold_matches_printed_components():
+    """Spot-check the by-construction arithmetic of a few printed forms."""
+    import random
+
+    from airspace.data.gen.values import fmt_coord
+
+    rng = random.Random(0)
+    t, (lat, lon) = fmt_coord(rng, 48.158333, 16.174444, "hemi_first_space")
+    assert t == "N480930 E0161028" and math.isclose(lat, 48 + 9 / 60 + 30 / 3600, abs_tol=1e-7) and math.isclose(lon, 16 + 10 / 60 + 28 / 3600, abs_tol=1e-7)
+    t, (lat, lon) = fmt_coord(rng, -6.7, 89.2667, "spaced_dm")
+    assert t == "S06 42 E089 16" and math.isclose(lat, -6.7, abs_tol=1e-7) and math.isclose(lon, 89 + 16 / 60, abs_tol=1e-7)
+    t, (lat, lon) = fmt_coord(rng, 51.352, -0.6022, "dms_space")
+    assert t == "512107N 0003608W" and math.isclose(lon, -(36 / 60 + 8 / 3600), abs_tol=1e-7)
