@@ -184,3 +184,19 @@ def test_dispatcher_switch_and_autograd_fallback(monkeypatch):
     monkeypatch.setenv("TRITON_INTERPRET", "0")
     with ops.backend("triton"), pytest.raises(RuntimeError, match="TRITON_INTERPRET"):
         ops.uses_triton(x["k"].cpu())
+
+
+@pytest.mark.skipif(DEVICE == "cuda", reason="the dry run is the CPU/interpreter plumbing check")
+def test_gpu_check_dry_run_reports_every_kernel(monkeypatch, capsys):
+    import json
+
+    from airspace.kernels import gpu_check
+
+    monkeypatch.setenv("TRITON_INTERPRET", "1")
+    assert gpu_check.main(["--dry-run"]) == 0
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert rows[0]["name"] == "gpu_check" and rows[0]["dry_run"] is True
+    names = {r["name"] for r in rows[1:]}
+    assert names == {"gdn_chunk", "gdn_recurrent", "block_attn", "moe", "select"}
+    for r in rows[1:]:
+        assert r["ok"] and r["max_abs_err"] < 1e-5 and r["ms_kernel"] > 0 and r["ms_reference"] > 0
