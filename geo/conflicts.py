@@ -31,7 +31,7 @@ from shapely.affinity import translate
 from shapely.geometry import LineString
 
 from airspace.geo.volumes import GEOD, Volume, _utc
-from airspace.parser.records import Limit
+from airspace.parser.records import Limit, iso_utc
 
 TERRAIN_MIN_M = -430.0
 TERRAIN_MAX_M = 8849.0
@@ -70,6 +70,36 @@ class Conflict:
     assumed: bool = False  # vertical overlap assumed across references (no terrain model)
     extra: dict = field(default_factory=dict)
 
+    @property
+    def entry(self) -> tuple[float, float, float]:
+        """Alias of ``enter_point`` (lat, lon, alt_m)."""
+        return self.enter_point
+
+    @property
+    def exit(self) -> tuple[float, float, float]:
+        """Alias of ``exit_point`` (lat, lon, alt_m)."""
+        return self.exit_point
+
+    def as_row(self) -> dict:
+        """A flat dict for tables and JSON (times as ``YYYY-MM-DDTHH:MM:SSZ``, positions rounded to ~1 cm)."""
+        return {
+            "message": self.key[0],
+            "zone": self.key[1],
+            "id": self.id,
+            "status": self.status,
+            "leg": self.leg,
+            "enter_time": iso_utc(self.enter_time),
+            "exit_time": iso_utc(self.exit_time),
+            "enter_lat": round(self.enter_point[0], 7),
+            "enter_lon": round(self.enter_point[1], 7),
+            "enter_alt_m": round(self.enter_point[2], 1),
+            "exit_lat": round(self.exit_point[0], 7),
+            "exit_lon": round(self.exit_point[1], 7),
+            "exit_alt_m": round(self.exit_point[2], 1),
+            "assumed": self.assumed,
+            "reason": self.reason,
+        }
+
 
 # --------------------------------------------------------------------------------------------------------------
 # parsing
@@ -78,12 +108,43 @@ class Conflict:
 _ALT_RE = re.compile(r"^([+-]?(?:\d+(?:\.\d*)?|\.\d+))\s*(m|ft)?$", re.IGNORECASE)
 
 
-def parse_route(text: str) -> list[Waypoint]:
+def parse_route(
+    text: str,
+    *,
+    departure: datetime | None = None,
+    speed_mps: float | None = None,
+    alt_ref: str | None = None,
+) -> list[Waypoint] | Route:
     """Waypoints from lines of ``lat,lon,alt`` or ``lat lon alt`` (decimal degrees; altitude in metres, or with a
     ``m``/``ft`` suffix). Lines may also be separated by ``;``. Blank lines and ``#`` comments are skipped.
 
-    Raises ValueError naming the offending line for anything else.
+    Raises ValueError naming the offending line for anything else. Convenience for the UI: given ``departure``
+    and ``speed_mps`` (and optionally ``alt_ref``) it returns the whole ``Route`` (see ``route_from_text``).
     """
+    if departure is not None or speed_mps is not None or alt_ref is not None:
+        if departure is None or speed_mps is None:
+            raise ValueError("a route needs both a departure time and a speed")
+        return route_from_text(text, departure=departure, speed_mps=speed_mps, alt_ref=alt_ref or "AGL")
+    return _parse_waypoints(text)
+
+
+def route_from_text(text: str, *, departure: datetime, speed_mps: float, alt_ref: str = "AGL") -> Route:
+    """A checked Route from waypoint text plus departure time, ground speed (m/s) and altitude reference."""
+    try:
+        speed = float(speed_mps)
+    except (TypeError, ValueError):
+        raise ValueError(f"speed must be a number of m/s, got {speed_mps!r}") from None
+    if not (speed > 0) or not math.isfinite(speed):
+        raise ValueError(f"speed must be a positive number of m/s, got {speed_mps!r}")
+    ref = {"MSL": "AMSL"}.get(str(alt_ref).strip().upper(), str(alt_ref).strip().upper())
+    if ref not in ROUTE_REFS:
+        raise ValueError(f"route altitude reference must be one of {ROUTE_REFS}, got {alt_ref!r}")
+    if not isinstance(departure, datetime):
+        raise ValueError(f"departure must be a date and time, got {departure!r}")
+    return Route(waypoints=_parse_waypoints(text), departure=_utc(departure), speed_mps=speed, alt_ref=ref)
+
+
+def _parse_waypoints(text: str) -> list[Waypoint]:
     if not isinstance(text, str):
         raise ValueError("route must be text")
     out: list[Waypoint] = []

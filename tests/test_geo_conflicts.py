@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from datetime import datetime, timedelta, timezone
 
 import pytest
@@ -224,3 +225,22 @@ def test_route_against_a_real_faa_uas_notam(dev_by_id):
     assert route_conflicts(high, vols) == []
     late = Route(waypoints=route.waypoints, departure=datetime(2026, 8, 1, tzinfo=UTC), speed_mps=12.0)
     assert route_conflicts(late, vols) == []
+
+
+def test_route_from_text_and_rows_for_the_ui():
+    bj = timezone(timedelta(hours=8))
+    route = parse_route("51.5,-0.13,100\n51.5,-0.07,100", departure=datetime(2026, 11, 29, 18, 0, tzinfo=bj), speed_mps=10)
+    assert isinstance(route, Route) and route.alt_ref == "AGL"
+    assert route.departure == DAY + timedelta(hours=10)  # 18:00 Beijing = 10:00Z
+    (c,) = route_conflicts(route, [volume_from_record(zone())])
+    row = c.as_row()
+    assert row["message"] == 0 and row["zone"] == 0 and row["id"] == "A0000/26"
+    assert row["enter_time"] == "2026-11-29T10:01:55Z" and row["reason"] == c.reason
+    assert c.entry == c.enter_point and json.loads(json.dumps(row)) == row
+    with pytest.raises(ValueError, match="speed"):
+        parse_route("51.5,-0.13,100", departure=DAY, speed_mps=-3)
+    with pytest.raises(ValueError, match="departure"):
+        parse_route("51.5,-0.13,100", speed_mps=3)
+    with pytest.raises(ValueError, match="reference"):
+        parse_route("51.5,-0.13,100", departure=DAY, speed_mps=3, alt_ref="FL")
+    assert parse_route("51.5,-0.13,100", departure=DAY, speed_mps=3, alt_ref="msl").alt_ref == "AMSL"
