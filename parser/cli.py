@@ -191,7 +191,7 @@ def run(argv: list[str] | None = None) -> int:
             except UsageError as exc:
                 print(f"airspace-parse: error: {exc}", file=err)
                 return 2
-            out.write(json.dumps(doc, ensure_ascii=False, indent=1) + "\n")
+            out.write(json.dumps(doc, ensure_ascii=False) + "\n")
     finally:
         if out is not sys.stdout:
             out.close()

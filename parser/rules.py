@@ -175,7 +175,7 @@ def _polygon_span(text: str, run: list[CoordMatch], lo: int, hi: int) -> tuple[i
 
 
 def _geometry(text: str, lo: int, hi: int) -> list[_Zone]:
-    coords = [c for c in find_coords(text) if lo <= c.start and c.end <= hi]
+    coords = [c._replace(start=c.start + lo, end=c.end + lo) for c in find_coords(text[lo:hi])]
     zones: list[_Zone] = []
     claimed: set[int] = set()
 

@@ -1,0 +1,162 @@
+"""The deterministic rules extractor: verbatim zone fields from real messages and from the formats they use."""
+
+import time
+
+import pytest
+
+from airspace.parser.answer import parse_answer
+from airspace.parser.rules import RulesExtractor, rules_drafts, rules_zones
+
+
+def _one(text):
+    zones = rules_zones(text)
+    assert len(zones) == 1, zones
+    return zones[0]
+
+
+def test_values_are_verbatim_and_spans_exact(dev_rows):
+    for row in dev_rows:
+        for d in rules_drafts(row["text"]):
+            for key, value in d.values.items():
+                sp = d.spans[key]
+                assert row["text"][sp.start : sp.end] == value, (row["id"], key)
+
+
+def test_psn_radius_with_f_g_items(dev_by_id):
+    z = _one(dev_by_id["pynotam-readme-A1912-15"]["text"])
+    assert z == {"center": "N480930 E0161028", "radius": "1NM", "lower": "GND", "upper": "FL130",
+                 "start": "1509261100", "end": "1509261230"}
+
+
+def test_wi_radius_colon_and_padded_q_line(dev_by_id):
+    z = _one(dev_by_id["avwx-EGLL-H6658-23"]["text"])
+    assert (z["center"], z["radius"], z["lower"], z["upper"]) == ("512107N 0003608W", "0.5NM", "SFC", "500FT AMSL")
+
+
+def test_composite_six_centres_each_with_own_upper(dev_by_id):
+    zones = rules_zones(dev_by_id["pynotam-526438"]["text"])
+    assert [z["center"] for z in zones] == ["N313339E0343250", "N312850E0343012", "N312710E0342817",
+                                            "N312123E0342400", "N311408E0341928", "N311235E0341655"]
+    assert [z["upper"] for z in zones] == ["1,600FT AMSL"] + ["1,500FT AMSL"] * 3 + ["1,800FT AMSL"] * 2
+    assert {z["radius"] for z in zones} == {"1KM"} and {z["lower"] for z in zones} == {"GND"}
+
+
+def test_composite_four_centres_over_two_lines(dev_by_id):
+    zones = rules_zones(dev_by_id["pynotam-508104"]["text"])
+    assert len(zones) == 4
+    assert {(z["radius"], z["lower"], z["upper"]) for z in zones} == {("0.3NM", "GND", "1,700FT AMSL")}
+
+
+def test_radius_km_with_parenthesised_centre_takes_the_adjacent_radius(dev_by_id):
+    z = _one(dev_by_id["whisper-LSAS-W0990-26"]["text"])
+    assert (z["center"], z["radius"]) == ("472336N0070150E", "2.2NM")
+    assert z["schedule"] == "27-30 0630-1000 1130-1530"
+
+
+def test_polygons_with_every_separator(dev_by_id):
+    z = _one(dev_by_id["joey-A0468-25"]["text"])
+    assert z["polygon"].startswith("N391100E1005400-") and z["polygon"].endswith("BACK TO START")
+    assert _one(dev_by_id["joey-F1096-25"]["text"])["polygon"] == "0641S08916E\n0647S08949E\n0927S08917E\n0921S08845E"
+    assert _one(dev_by_id["whisper-YMMM-E1026-26"]["text"])["polygon"].endswith("4136S 08009E TO BEGINNING")
+    assert _one(dev_by_id["whisper-NTTT-A0354-26"]["text"])["polygon"].count(",") == 4
+
+
+def test_polygon_keeps_arc_clause_and_named_points(dev_by_id):
+    z = _one(dev_by_id["whisper-EISN-J0011-26"]["text"])
+    assert "ARC RADIUS OF 5KM (2.7NM) CENTRED ON" in z["polygon"] and "radius" not in z
+    z = _one(dev_by_id["joey-A2400-21"]["text"])
+    assert z["polygon"].startswith("LIANSHENGWEI &apos;ZUH&apos; VOR/DME-")
+    assert z["polygon"].endswith("SIERA BACK TO START")
+
+
+def test_faa_uas_and_obstacles(dev_by_id):
+    z = _one(dev_by_id["squawk-BOS-01-502-UAS"]["text"])
+    assert z == {"center": "421722N0712148W", "radius": ".5NM", "lower": "SFC", "upper": "400FT AGL",
+                 "start": "2601190001", "end": "2607312359"}
+    z = _one(dev_by_id["squawk-ATL-03-437-OBST"]["text"])
+    assert z == {"center": "333744N0842609W", "upper": "155FT AGL", "start": "2603311951", "end": "2608311200"}
+
+
+def test_chinese_named_centre(dev_by_id):
+    z = _one(dev_by_id["cn-dalian-2024-09-10"]["text"])
+    assert z == {"radius": "2公里", "name": "大連梭魚灣足球場", "start": "2024年9月10日12時", "end": "2024年9月10日24時"}
+
+
+def test_fallbacks_q_line_circle_and_aerodrome_indicator(dev_by_id):
+    z = _one(dev_by_id["whisper-UHHH-Y2776-26"]["text"])  # "DANGER AREA ACT: UHD411." has no coordinates
+    assert (z["center"], z["radius"], z["lower"], z["upper"]) == ("4215N13244E", "021", "100M AGL", "FL330")
+    z = _one(dev_by_id["whisper-SPIM-A0857-26"]["text"])  # empty Q-line coordinate
+    assert z["name"] == "SPJC" and z["lower"] == "200FT AGL"
+
+
+# --------------------------------------------------------------------- the formats, in messages not in dev.jsonl
+FORMATS = {
+    "CIRCLE RADIUS 2NM CENTRED ON 513000N 0000700W.": {"center": "513000N 0000700W", "radius": "2NM"},
+    "HOT AIR BALLOONS WITHIN RADIUS OF 1NM AROUND 500000N0080000E.": {"center": "500000N0080000E", "radius": "1NM"},
+    "UAS WI 3NM OF 404500N0735800W SFC-3000FT MSL": {"center": "404500N0735800W", "radius": "3NM",
+                                                     "lower": "SFC", "upper": "3000FT MSL"},
+    "AREA BOUNDED BY 5130N 00010W TO 5135N 00005W TO 5125N 00000W TO 5130N 00010W. VERTICAL LIMITS: SFC TO 500FT AMSL":
+        {"polygon": "5130N 00010W TO 5135N 00005W TO 5125N 00000W TO 5130N 00010W", "lower": "SFC", "upper": "500FT AMSL"},
+    "404000N0735000W TO 405000N0735000W THEN CLOCKWISE ON A 10 NM ARC CENTERED ON 404500N0734000W TO 404000N0733000W "
+    "TO POINT OF ORIGIN. FM GND UP TO 1,500FT AMSL":
+        {"polygon": "404000N0735000W TO 405000N0735000W THEN CLOCKWISE ON A 10 NM ARC CENTERED ON 404500N0734000W "
+                    "TO 404000N0733000W TO POINT OF ORIGIN", "lower": "GND", "upper": "1,500FT AMSL"},
+}
+
+
+@pytest.mark.parametrize("e_text", list(FORMATS))
+def test_item_e_formats(e_text):
+    text = f"A0001/26 NOTAMN\nQ) EGTT/QRDCA/IV/BO/W/000/050/5130N00007W005\nA) EGTT B) 2603010800 C) 2603011700\nE) {e_text}"
+    z = _one(text)
+    for k, v in FORMATS[e_text].items():
+        assert z[k] == v, k
+    assert (z["start"], z["end"]) == ("2603010800", "2603011700")
+
+
+def test_two_areas_give_two_zones_with_their_own_limits():
+    text = ("A0004/26 NOTAMN\nQ) LFFF/QWULW/IV/BO/W/000/020/4850N00220E010\nA) LFFF B) 2603010800 C) 2603011700 EST\n"
+            "E) UAS ACTIVITY:\nAREA 1: 1NM RADIUS CENTERED ON 485000N0022000E SFC-500FT AGL\n"
+            "AREA 2: 2KM RADIUS CENTERED ON 485500N0023000E SFC-400FT AGL\nF) SFC G) 500FT AGL")
+    zones = rules_zones(text)
+    assert [(z["center"], z["radius"], z["upper"]) for z in zones] == [
+        ("485000N0022000E", "1NM", "500FT AGL"), ("485500N0023000E", "2KM", "400FT AGL")]
+    assert zones[0]["end"] == "2603011700 EST"
+
+
+def test_tfr_prose():
+    text = ("Operating Restrictions and Requirements\nNo pilots may operate an aircraft in the areas covered by this NOTAM.\n"
+            "Within a 3 nautical mile radius of 384500N0770200W\nFrom the surface up to and including 18000 feet MSL\n"
+            "Beginning Date and Time : July 23, 2026 at 2105 UTC\nEnding Date and Time : July 24, 2026 at 0300 UTC")
+    z = _one(text)
+    assert z == {"center": "384500N0770200W", "radius": "3 nautical mile", "lower": "surface", "upper": "18000 feet MSL",
+                 "start": "July 23, 2026 at 2105 UTC", "end": "July 24, 2026 at 0300 UTC"}
+
+
+def test_chinese_coordinates_height_and_time_without_end_date():
+    text = ("关于实施临时空中管制的通告\n管控区域：以北纬22°38′ 东经113°49′为中心，半径3公里范围内，真高120米以下空域。\n"
+            "管控时段：2025年5月1日8时至20时。")
+    z = _one(text)
+    assert z == {"center": "北纬22°38′ 东经113°49′", "radius": "3公里", "upper": "真高120米",
+                 "start": "2025年5月1日8时", "end": "20时"}
+
+
+def test_cancellation_and_junk_give_no_zone():
+    assert rules_zones("A0006/26 NOTAMC A0005/26\nQ) LFFF/QRDXX/IV/BO/W/000/100/4850N00220E030\nA) LFFF B) 2603011000\n"
+                       "E) REF NOTAM CANCELLED") == []
+    assert rules_zones("hello world, nothing to see") == []
+    assert rules_zones("") == []
+
+
+def test_extractor_speaks_the_answer_format(dev_rows):
+    answers, stats = RulesExtractor().extract([r["text"] for r in dev_rows])
+    assert len(answers) == len(dev_rows) and stats.engine == "rules" and stats.messages == len(dev_rows)
+    for a, r in zip(answers, dev_rows):
+        assert parse_answer(a) == rules_zones(r["text"])
+
+
+@pytest.mark.parametrize("unit", ["N480930 E0161028 RADIUS 1NM ", "N480930E0161028-GURIN-", "(((( ", "1NM RADIUS OF "])
+def test_dense_hostile_text_stays_fast(unit):
+    text = (unit * 5000)[:20000]
+    t0 = time.perf_counter()
+    rules_zones(text)
+    assert time.perf_counter() - t0 < 5

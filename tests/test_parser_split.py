@@ -1,0 +1,140 @@
+"""Batch splitting and header parsing on real messages (dev.jsonl) pasted the ways operators paste them."""
+
+import json
+
+import pytest
+
+from airspace.parser.header import parse_header
+from airspace.parser.split import (
+    MAX_BATCH_BYTES,
+    MAX_MESSAGE_CHARS,
+    MAX_MESSAGES,
+    BatchTooLarge,
+    read_jsonl,
+    split_batch,
+)
+
+
+def _norm(t: str) -> str:
+    return t.replace("\r\n", "\n").strip()
+
+
+def test_blank_line_separated_dev_set_round_trips(dev_rows):
+    text = "\n\n".join(r["text"] for r in dev_rows)
+    msgs = split_batch(text)
+    assert [m.text for m in msgs] == [_norm(r["text"]) for r in dev_rows]
+    assert [m.index for m in msgs] == list(range(len(dev_rows)))
+    assert all(m.error is None for m in msgs)
+
+
+def test_blank_line_inside_a_notam_does_not_split_it(dev_by_id):
+    text = dev_by_id["joey-A2400-21"]["text"]  # has an empty line before "F) SFC G) 5700M AMSL"
+    assert "\n\nF)" in text
+    msgs = split_batch(text + "\n\n" + dev_by_id["pynotam-readme-A1912-15"]["text"])
+    assert len(msgs) == 2
+    assert msgs[0].text.endswith("G) 5700M AMSL")
+
+
+def test_collapsed_notams_back_to_back_on_one_line(dev_rows):
+    collapsed = [r for r in dev_rows if "collapsed" in r.get("note", "")]
+    assert len(collapsed) >= 5
+    msgs = split_batch("  ".join(r["text"] for r in collapsed))
+    assert [m.text for m in msgs] == [r["text"].strip() for r in collapsed]
+
+
+def test_wrapped_and_faa_lines_without_blank_lines(dev_by_id):
+    icao = [dev_by_id[k]["text"] for k in ("pynotam-readme-A1912-15", "pynotam-526438")]
+    faa = [dev_by_id[k]["text"] for k in ("squawk-BOS-01-502-UAS", "squawk-BOS-03-244-OBST", "squawk-ATL-03-437-OBST")]
+    msgs = split_batch("\n".join(icao + faa))
+    assert [m.text for m in msgs] == icao + faa
+
+
+def test_chinese_notice_with_many_paragraphs_stays_one_message(dev_by_id):
+    cn = dev_by_id["cn-dalian-2024-09-10"]["text"]
+    assert cn.count("\n\n") >= 4
+    msgs = split_batch(dev_by_id["pynotam-readme-A1912-15"]["text"] + "\n\n" + cn)
+    assert len(msgs) == 2 and msgs[1].text == cn.strip()
+
+
+def test_headerless_q_line_messages_split_at_their_q_lines(dev_by_id):
+    t = dev_by_id["avwx-PHNL-undefined-qcode"]["text"]
+    msgs = split_batch(t + "\n" + t)
+    assert len(msgs) == 2
+
+
+def test_no_text_is_dropped_from_prose():
+    text = "first paragraph\nstill first\n\n\n  second one  \n\nthird"
+    msgs = split_batch(text)
+    assert [m.text for m in msgs] == ["first paragraph\nstill first", "second one", "third"]
+
+
+def test_limits_are_per_message_errors():
+    long_msg = "A1234/25 NOTAMN\nE) " + "X" * MAX_MESSAGE_CHARS
+    msgs = split_batch(long_msg + "\n\nB0001/25 NOTAMN\nE) SHORT")
+    assert msgs[0].error and "over the limit" in msgs[0].error
+    assert msgs[1].error is None
+    with pytest.raises(BatchTooLarge, match="over the limit"):
+        split_batch("x" * (MAX_BATCH_BYTES + 1))
+    many = split_batch("\n\n".join(f"m{i}" for i in range(MAX_MESSAGES + 3)))
+    assert len(many) == MAX_MESSAGES + 3
+    assert many[MAX_MESSAGES - 1].error is None
+    assert all("more than" in m.error for m in many[MAX_MESSAGES:])
+
+
+def test_binary_junk_becomes_an_error_message():
+    msgs = split_batch("\x00\x01\x02\ufffd\ufffd\x7f" * 30)
+    assert len(msgs) == 1 and "binary" in msgs[0].error
+
+
+def test_read_jsonl_keeps_line_indices_and_reports_bad_lines(dev_rows):
+    lines = [json.dumps({"id": r["id"], "text": r["text"]}) for r in dev_rows[:3]]
+    text = "\n".join([lines[0], "", "{not json", lines[1], '{"no_text": 1}', lines[2]])
+    msgs = read_jsonl(text)
+    assert [m.index for m in msgs] == [0, 2, 3, 4, 5]
+    assert msgs[0].text == dev_rows[0]["text"] and msgs[0].source_id == dev_rows[0]["id"]
+    assert msgs[1].error and "not valid JSON" in msgs[1].error
+    assert msgs[3].error and "'text'" in msgs[3].error
+    assert msgs[4].error is None
+
+
+# ------------------------------------------------------------------------------------------------ header
+def test_header_ids_types_and_references(dev_by_id):
+    h = parse_header(dev_by_id["joey-F1096-25"]["text"])
+    assert (h.id, h.notam_type, h.ref_id) == ("F1096/25", "R", "F1076/25")
+    assert parse_header(dev_by_id["pynotam-readme-A1912-15"]["text"]).id == "A1912/15"
+    assert parse_header(dev_by_id["avwx-KJFK-10-102"]["text"]).id == "10/102"
+    f = parse_header(dev_by_id["squawk-BOS-01-502-UAS"]["text"])
+    assert (f.kind, f.id) == ("faa", "BOS 01/502")
+    c = parse_header("(A0100/26 NOTAMC A0099/26\nQ) EGTT/QWMXX/IV/BO/W/000/999/5129N00017W005\nA) EGLL B) 2601010000\nE) REF NOTAM CANCELLED)")
+    assert (c.notam_type, c.ref_id) == ("C", "A0099/26")
+
+
+def test_q_line_tolerates_padding_empty_fields_and_undefined(dev_by_id):
+    q = parse_header(dev_by_id["avwx-EGLL-H6658-23"]["text"]).qline  # 'BO /AW'
+    assert (q.fir, q.code, q.traffic, q.purpose, q.scope, q.lower, q.upper) == ("EGTT", "QWMLW", "IV", "BO", "AW", "000", "005")
+    assert (q.coord.text, q.radius.text, q.radius_nm) == ("5121N00036W", "001", 1.0)
+    q = parse_header(dev_by_id["avwx-KMCO-05-117"]["text"]).qline  # 'KZJX//IV/M//000//...'
+    assert (q.code, q.traffic, q.purpose, q.scope, q.lower, q.upper) == (None, "IV", "M", None, "000", None)
+    assert q.coord.text == "2825N08118W"
+    q = parse_header(dev_by_id["avwx-PHNL-undefined-qcode"]["text"]).qline
+    assert (q.code, q.traffic, q.purpose, q.coord.text) == ("undefined", None, "NBO", "2119N15755W")
+    q = parse_header(dev_by_id["whisper-SPIM-A0857-26"]["text"]).qline  # empty coordinate field
+    assert q.coord is None and q.upper == "999"
+    q = parse_header(dev_by_id["whisper-EDWW-B0111-26"]["text"]).qline  # 'M  /W ' collapsed form
+    assert (q.purpose, q.scope, q.coord.text) == ("M", "W", "5213N01407E")
+
+
+def test_items_on_one_line_many_lines_and_collapsed(dev_by_id):
+    t = dev_by_id["pynotam-readme-A1912-15"]["text"]
+    h = parse_header(t)
+    assert {k: v.text for k, v in h.items.items() if k != "E"} == {
+        "A": "LOVV", "B": "1509261100", "C": "1509261230", "F": "GND", "G": "FL130"}
+    assert h.items["E"].text.endswith("RADIUS - 1NM")
+    for it in h.items.values():
+        assert t[it.span.start : it.span.end] == it.text
+    t = dev_by_id["whisper-LSAS-W0990-26"]["text"]
+    h = parse_header(t)
+    assert h.items["G"].text == "6500FT AMSL"  # collector tail "CREATED: ..." is not part of G)
+    assert h.items["D"].text == "27-30 0630-1000 1130-1530"
+    h = parse_header(dev_by_id["avwx-KMCO-05-117"]["text"])  # CRLF, leading space before D)
+    assert h.items["D"].text == "MON-FRI 1100-2100"
