@@ -175,3 +175,24 @@ def test_coordinate_gold_matches_printed_components():
     assert t == "S06 42 E089 16" and math.isclose(lat, -6.7, abs_tol=1e-7) and math.isclose(lon, 89 + 16 / 60, abs_tol=1e-7)
     t, (lat, lon) = fmt_coord(rng, 51.352, -0.6022, "dms_space")
     assert t == "512107N 0003608W" and math.isclose(lon, -(36 / 60 + 8 / 3600), abs_tol=1e-7)
+
+
+def test_gold_equals_what_the_normalisers_compute_from_the_gold_spans():
+    """The gold record (by construction) and the normalisers (by parsing the gold spans) agree on every zone."""
+    from airspace.parser.compare import record_diffs
+    from airspace.parser.normalize import normalize
+
+    problems = []
+    checked = 0
+    for split in corpus.SPLITS:
+        for r in generate(700, seed=21, split=split):
+            drafts = ground(r["text"], parse_answer(r["answer"]))
+            for zi, (draft, gold) in enumerate(zip(drafts, r["zones"])):
+                rec = normalize(draft, text=r["text"], message=0, zone=zi)
+                checked += 1
+                for d in record_diffs(rec, gold):
+                    problems.append(f"{r['id']} {r['template']} zone {zi}: {d}")
+                if rec.end_estimated != gold["end_estimated"] or rec.permanent != gold["permanent"]:
+                    problems.append(f"{r['id']} EST/PERM flags differ")
+    assert checked > 2000
+    assert not problems, "\n".join(problems[:20])

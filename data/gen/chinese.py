@@ -100,7 +100,7 @@ def generate(rng: random.Random, template: str) -> Example:
             pts = _poly_points(rng, clat, clon, rng.uniform(2, 15), n)
             style = rng.choice(("cn", "cn_dms", "cn_dufen"))
             d.add("由")
-            sep = rng.choice(("、", "；", "，", "至"))
+            sep = rng.choice(("、", "；", "，", "、"))
             gp = []
             for i, p in enumerate(pts):
                 t, g = V.fmt_coord(rng, p[0], p[1], style)

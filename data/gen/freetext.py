@@ -114,7 +114,7 @@ def generate(rng: random.Random, template: str) -> Example:
         gp = []
         sep = rng.choice((", ", " / ", "; ", " - "))
         if st == "decimal_signed":
-            sep = rng.choice((" / ", "; ", " | "))
+            sep = rng.choice((" / ", "; "))
         for i, p in enumerate(pts):
             t, g = V.fmt_coord(rng, p[0], p[1], st)
             if i:

@@ -66,16 +66,18 @@ def generate(rng: random.Random, template: str) -> Example:
     if template == "page_polygon":
         pts = _poly_points(rng, clat, clon, rng.uniform(3, 25), rng.randint(3, 6))
         d.add(rng.choice(("Polygon: ", "Boundary points: ", "Area bounded by: ")))
-        gpts = []
+        gpts, texts = [], []
         sep = rng.choice((" to ", ", ", "; "))
-        for i, p in enumerate(pts + [pts[0]] if rng.random() < 0.5 else pts):
+        for p in pts:
             t, g = V.fmt_coord(rng, p[0], p[1], style)
+            texts.append(t)
+            gpts.append(g)
+        if rng.random() < 0.5:
+            texts.append(texts[0])  # ring closed by repeating the first point verbatim
+        for i, t in enumerate(texts):
             if i:
                 d.add(sep, (0, "polygon"))
             d.add(t, (0, "polygon"))
-            gpts.append(g)
-        if len(gpts) > len(pts):
-            gpts = gpts[:-1]
         geo = polygon(gpts)
         d.add("\n")
     else:

@@ -148,8 +148,15 @@ def _limit(lat: float, lon: float) -> tuple[float, float]:
     return max(-89.99, min(89.99, lat)), max(-179.99, min(179.99, lon))
 
 
+# Signed decimal pairs without hemisphere letters ("22.5431, 114.0579", as copied from a map app) are realistic
+# dispatcher text, but our normalisers do not read them yet: families map the style to ``decimal_hemi`` until then.
+SIGNED_DECIMAL_ENABLED = False
+
+
 def fmt_coord(rng: random.Random, lat: float, lon: float, style: str) -> tuple[str, tuple[float, float]]:
     """Print (lat, lon) in ``style``; return the text and the exact (lat, lon) the text denotes."""
+    if style == "decimal_signed" and not SIGNED_DECIMAL_ENABLED:
+        style = "decimal_hemi"
     lat, lon = _limit(lat, lon)
     ns = "N" if lat >= 0 else "S"
     ew = "E" if lon >= 0 else "W"
