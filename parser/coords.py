@@ -67,6 +67,11 @@ _PATTERNS: list[tuple[str, bool, re.Pattern[str]]] = [
         rf"(?<![A-Za-z])(?P<h>[NS]) ?(?P<d>\d{{1,2}}) +(?P<m>{_NUM})(?: +(?P<s>{_NUM}))?(?![0-9.])")),
     ("lon", False, re.compile(
         rf"(?<![A-Za-z])(?P<h>[EW]) ?(?P<d>\d{{1,3}}) +(?P<m>{_NUM})(?: +(?P<s>{_NUM}))?(?![0-9.])")),
+    # hyphen-separated DMS with the hemisphere glued: 38-52-12N 077-02-11.5W
+    ("lat", False, re.compile(
+        rf"(?<![0-9.\-])(?P<d>\d{{1,2}})-(?P<m>\d{{2}})-(?P<s>\d{{2}}(?:\.\d+)?)(?P<h>[NS])(?![A-Za-z])")),
+    ("lon", False, re.compile(
+        rf"(?<![0-9.\-])(?P<d>\d{{1,3}})-(?P<m>\d{{2}})-(?P<s>\d{{2}}(?:\.\d+)?)(?P<h>[EW])(?![A-Za-z])")),
     # decimal degrees without a degree sign
     ("any", True, re.compile(r"(?<![0-9.])(?P<d>\d{1,3}\.\d+) ?(?P<h>[NSEW])(?![A-Za-z])")),
     ("any", True, re.compile(r"(?<![A-Za-z])(?P<h>[NSEW]) ?(?P<d>\d{1,3}\.\d+)(?![0-9.])")),
@@ -79,7 +84,8 @@ _PATTERNS: list[tuple[str, bool, re.Pattern[str]]] = [
         rf"(?(hp)|(?:\s*(?P<hs>[NSEW])(?![A-Za-z]))?)")),
 ]
 
-_PAIR_GAP = re.compile(r"[\s,/;，、]{0,6}")
+_PAIR_GAP = re.compile(
+    r"[\s,/;，、]{0,6}(?:(?:AND|LONGITUDE|LONG|LON|LNG|经度)\s*[:=：]?[\s,/;，、]{0,3})?", re.IGNORECASE)
 
 
 def _half_from_match(axis: str, explicit: bool, m: re.Match[str]) -> _Half | None:

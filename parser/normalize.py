@@ -22,7 +22,7 @@ from airspace.parser.records import (
     ZoneRecord,
 )
 from airspace.parser.schedule import expand_schedule
-from airspace.parser.times import parse_time
+from airspace.parser.times import BEIJING, parse_time
 from airspace.parser.units import parse_distance_m, parse_limit
 
 
@@ -72,11 +72,17 @@ def _geometry(rec: ZoneRecord, v: dict[str, str]) -> tuple[float, float] | None:
     return None
 
 
-def _times(rec: ZoneRecord, v: dict[str, str]) -> None:
+def _has_cjk(text: str) -> bool:
+    return any("\u4e00" <= ch <= "\u9fff" for ch in text)
+
+
+def _times(rec: ZoneRecord, v: dict[str, str], text: str) -> None:
     start_ref: datetime | None = None
+    # Chinese notices give clock times in Beijing time; ICAO/FAA stamps are UTC whatever the message
+    local_tz = BEIJING if _has_cjk(text) else None
     if v.get("start") is not None:
         try:
-            tv = parse_time(v["start"])
+            tv = parse_time(v["start"], local_tz=local_tz)
             if tv.permanent:
                 raise ValueError("a start cannot be permanent")
             rec.start = tv.dt
@@ -87,7 +93,7 @@ def _times(rec: ZoneRecord, v: dict[str, str]) -> None:
             _fail(rec, "start", v["start"], exc)
     if v.get("end") is not None:
         try:
-            tv = parse_time(v["end"], ref=start_ref)
+            tv = parse_time(v["end"], ref=start_ref, local_tz=local_tz)
             rec.end = tv.dt
             rec.end_estimated = tv.estimated
             rec.permanent = tv.permanent
@@ -131,6 +137,6 @@ def normalize(
                 setattr(rec, key, parse_limit(v[key]))
             except ValueError as exc:
                 _fail(rec, key, v[key], exc)
-    _times(rec, v)
+    _times(rec, v, text)
     _windows(rec, v, pos)
     return rec

@@ -46,7 +46,7 @@ _TOKEN = re.compile(
     r"SEP(?:T(?:EMBER)?)?|OCT(?:OBER)?|NOV(?:EMBER)?|DEC(?:EMBER)?)\b)"
     r"|(?P<num>(?<!\d)\d{1,2}(?!\d))"
     r"|(?P<dash>-|\b(?:TO|THRU|TILL|UNTIL)\b)"
-    r"|(?P<sep>[,;&/.]|\bAND\b)"
+    r"|(?P<sep>[,;&/.:]|\b(?:AND|UTC|Z|GMT|HR|HRS|DAYS?)\b)"
     r")"
 )
 _POINT_PARTS = re.compile(r"(?P<hhmm>\d{4})Z?|(?P<sun>SR|SS)(?:\s*(?P<sign>PLUS|MINUS|\+)\s*(?P<off>\d{1,3}))?")
@@ -155,6 +155,24 @@ class _DateCtx:
         return out
 
 
+def _day_first(tokens: list[_Tok]) -> list[_Tok]:
+    """``17 MAR 06 APR`` / ``29 SEP - 03 OCT`` (days before their month) -> month-first order."""
+    out: list[_Tok] = []
+    run: list[_Tok] = []
+    for t in tokens:
+        if t.kind == "mon":
+            lead = []
+            while run and run[0].kind == "dash":
+                lead.append(run.pop(0))
+            out.extend(lead + [t] + run)
+            run = []
+        else:
+            run.append(t)
+    if run:
+        raise ValueError("days after the last month name")
+    return out
+
+
 def _dates_between(a: date, b: date) -> set[date]:
     if b < a:
         raise ValueError(f"date range {a} - {b} runs backwards")
@@ -167,6 +185,9 @@ def _selector(tokens: list[_Tok], ctx: _DateCtx) -> tuple[str, set]:
         return "all", set()
     if all(t.kind == "daily" for t in tokens):
         return "all", set()
+    tokens = [t for t in tokens if t.kind != "daily"]  # "JAN 01-15 DAILY": the days say which
+    if tokens[-1].kind == "mon" and tokens[0].kind != "mon":
+        tokens = _day_first(tokens)
     kinds = {t.kind for t in tokens} - {"dash"}
     if "wd" in kinds:
         if kinds != {"wd"}:
@@ -262,6 +283,9 @@ def _clauses(tokens: list[_Tok]) -> tuple[list[_Clause], list[_Tok]]:
             raise ValueError(f"unexpected {t.text!r} in schedule")
     if on and not cur.selector:
         raise ValueError("ON without days")
+    if cur.selector and not cur.times and clauses and not clauses[-1].selector:
+        clauses[-1].selector = cur.selector  # "0800-1700 MON-FRI": the days follow their times
+        cur = _Clause()
     if cur.selector and not cur.times:
         raise ValueError(f"days {' '.join(t.text for t in cur.selector)!r} without times")
     if cur.times:

@@ -45,6 +45,10 @@ _PROSE_MDY = re.compile(
     rf"^{_MONTH_RE}\.?\s+(?P<d>\d{{1,2}})(?:ST|ND|RD|TH)?,?\s+(?P<y>\d{{4}}),?\s+(?:AT\s+)?{_HM}{_TZ}$")
 _PROSE_DMY = re.compile(
     rf"^(?P<d>\d{{1,2}})\s+{_MONTH_RE}\.?,?\s+(?P<y>\d{{4}}),?\s+(?:AT\s+)?{_HM}{_TZ}$")
+_PROSE_HM_MDY = re.compile(
+    rf"^{_HM}{_TZ},?\s+(?:ON\s+)?{_MONTH_RE}\.?\s+(?P<d>\d{{1,2}})(?:ST|ND|RD|TH)?,?\s+(?P<y>\d{{4}})$")
+_PROSE_HM_DMY = re.compile(
+    rf"^{_HM}{_TZ},?\s+(?:ON\s+)?(?P<d>\d{{1,2}})\s+{_MONTH_RE}\.?,?\s+(?P<y>\d{{4}})$")
 _HHMM_ONLY = re.compile(rf"^(?:AT\s+)?{_HM}{_TZ}$")
 _CN_FULL = re.compile(
     r"^(?:北京时间|北京時間)?\s*(?:(?P<y>\d{4})\s*年)?\s*(?:(?P<mo>\d{1,2})\s*月)?\s*(?:(?P<d>\d{1,2})\s*[日号號])?"
@@ -72,8 +76,13 @@ def _year(yy: str) -> int:
     return 2000 + int(yy) if len(yy) == 2 else int(yy)
 
 
-def parse_time(text: str, *, ref: datetime | None = None) -> TimeValue:
-    """One time value -> ``TimeValue`` (UTC). ``ValueError`` with the reason on anything unreadable."""
+def parse_time(text: str, *, ref: datetime | None = None, local_tz: timezone | None = None) -> TimeValue:
+    """One time value -> ``TimeValue`` (UTC). ``ValueError`` with the reason on anything unreadable.
+
+    ``local_tz`` is the zone of clock times written without one in a non-ICAO notice (``20:00``,
+    ``2024-09-10 20:00``); ``normalize`` passes Beijing time for Chinese messages. ICAO stamps and times marked
+    UTC/Z/GMT are always UTC.
+    """
     if not isinstance(text, str) or not text.strip():
         raise ValueError("empty time")
     s = re.sub(r"\s+", " ", clean(text)).strip().rstrip(".,;")
@@ -89,17 +98,20 @@ def parse_time(text: str, *, ref: datetime | None = None) -> TimeValue:
     if _PERM.match(up):
         return TimeValue(None, permanent=True)
     if (m := _ISO.match(up)) is not None:
-        return TimeValue(_mk(int(m["y"]), int(m["mo"]), int(m["d"]), int(m["h"]), int(m["mi"])))
+        marked = bool(re.search(r"(?:Z|UTC|\+00:?00)$", up))
+        tz = UTC if marked or local_tz is None else local_tz
+        return TimeValue(_mk(int(m["y"]), int(m["mo"]), int(m["d"]), int(m["h"]), int(m["mi"]), tz))
     body = _strip_paren_tail(up)
-    for pat in (_PROSE_MDY, _PROSE_DMY):
+    for pat in (_PROSE_MDY, _PROSE_DMY, _PROSE_HM_MDY, _PROSE_HM_DMY):
         if (m := pat.match(body)) is not None:
             mo = MONTHS[m["mon"][:3]]
             return TimeValue(_mk(int(m["y"]), mo, int(m["d"]), int(m["h"]), int(m["mi"])))
     if (m := _HHMM_ONLY.match(body)) is not None and (m["tz"] or ":" in body or len(body) == 4):
         if ref is None:
             raise ValueError(f"time {text.strip()!r} has no date and no start to take it from")
-        r = ref.astimezone(UTC)
-        dt = _mk(r.year, r.month, r.day, int(m["h"]), int(m["mi"]))
+        tz = local_tz if (local_tz is not None and not m["tz"] and ":" in body) else UTC
+        r = ref.astimezone(tz)
+        dt = _mk(r.year, r.month, r.day, int(m["h"]), int(m["mi"]), tz)
         if dt <= r:
             dt += timedelta(days=1)
         return TimeValue(dt)

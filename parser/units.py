@@ -34,14 +34,45 @@ _DIST_UNITS: list[tuple[str, Fraction]] = [
 _DIST_UNIT_RE = "|".join(f"(?:{u})" for u, _ in _DIST_UNITS)
 _DIST = re.compile(
     rf"^[\s:=\-]*(?:(?:RADIUS|RAD|OF|WI|WITHIN|半径|半徑|为|為)[\s:=\-]*)*"
-    rf"(?<!-)(?P<num>{_NUMBER})\s*(?P<unit>{_DIST_UNIT_RE})?"
+    rf"(?:(?<!-)(?P<num>{_NUMBER})\s*(?P<unit>{_DIST_UNIT_RE})?|(?P<cnum>[零〇一二两兩三四五六七八九十百千万萬]+)\s*(?P<cunit>公里|千米|米|海里))"
     rf"(?P<rest>(?![A-Za-z]).*)$",
     re.IGNORECASE | re.DOTALL,
 )
 _REST_OK = re.compile(r"^[\s.,;)]*(?:\(.*\))?[\s.,;)]*(?:范围内|範圍內|以内|以內|内|內)?[\s.,;。，]*$", re.DOTALL)
 
 
+_CN_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "兩": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7,
+              "八": 8, "九": 9}
+_CN_UNITS = {"十": 10, "百": 100, "千": 1000, "万": 10000, "萬": 10000}
+_CN_NUMBER = "[零〇一二两兩三四五六七八九十百千万萬]+"
+
+
+def cn_number(text: str) -> int:
+    """Chinese numerals (``两``, ``十五``, ``一百二十``, ``三千``) -> int. ``ValueError`` if malformed."""
+    total, section, digit = 0, 0, None
+    for ch in text:
+        if ch in "零〇":
+            continue  # a place-holder zero: 一百零五 = 105
+        if ch in _CN_DIGITS:
+            if digit is not None:
+                raise ValueError(f"not a Chinese number: {text!r}")
+            digit = _CN_DIGITS[ch]
+        elif ch in _CN_UNITS:
+            unit = _CN_UNITS[ch]
+            if unit == 10000:
+                total += (section + (digit or 0)) * unit
+                section = 0
+            else:
+                section += (1 if digit is None else digit) * unit
+            digit = None
+        else:
+            raise ValueError(f"not a Chinese number: {text!r}")
+    return total + section + (digit or 0)
+
+
 def _number(text: str) -> Fraction:
+    if re.fullmatch(_CN_NUMBER, text):
+        return Fraction(cn_number(text))
     return Fraction(re.sub(r"[,\u2009\u202f' ]", "", text))
 
 
@@ -60,9 +91,12 @@ def parse_distance_m_exact(text: str) -> Fraction:
     m = _DIST.match(s)
     if not m or not _REST_OK.match(m.group("rest")):
         raise ValueError(f"not a distance: {text.strip()[:40]!r}")
-    unit = m.group("unit")
-    factor = NM if unit is None else _unit_factor(unit)
-    value = _number(m.group("num")) * factor
+    if m.group("cnum"):
+        value = Fraction(cn_number(m.group("cnum"))) * _unit_factor(m.group("cunit"))
+    else:
+        unit = m.group("unit")
+        factor = NM if unit is None else _unit_factor(unit)
+        value = _number(m.group("num")) * factor
     if value <= 0:
         raise ValueError(f"distance must be positive: {text.strip()[:40]!r}")
     return value
@@ -76,17 +110,20 @@ def parse_distance_m(text: str) -> float:
 # ---------------------------------------------------------------------------------------------------------------
 # vertical limits
 
-_LEAD = r"^[\s:=\-]*(?:(?:UP\s+TO|TO|FM|FROM|BLW|BELOW|ABV|ABOVE|HGT|HEIGHT|ALT|ALTITUDE|AT|AND|INCL)\b[\s:=\-]*)*"
-_TAIL = r"[\s.,;。，]*(?:\((?:INCL|EXCL|含|不含)\)|以下|以上|\(含\)|（含）)?[\s.,;。，]*$"
+_LEAD = (r"^[\s:=\-]*(?:(?:UP\s+TO|TO|FM|FROM|BLW|BELOW|ABV|ABOVE|HGT|HEIGHT|ALT|ALTITUDE|AT|OR|AND|INCL|"
+         r"INCLUDING|UPPER|LOWER|LIMITS?|MAX(?:IMUM)?)\b[\s:=\-]*)*")
+_TAIL = (r"[\s.,;。，]*(?:(?:\((?:INCL|EXCL|含|不含|AGL|MSL|AMSL)\)|以下|以上|以内|以內)[\s.,;。，]*)*$")
 _SFC = re.compile(_LEAD + r"(?P<ref>SFC|SURFACE|GND|GROUND|地面)" + _TAIL, re.IGNORECASE)
 _UNL = re.compile(_LEAD + r"(?:UNL|UNLTD|UNLIMITED|无限|無限)" + _TAIL, re.IGNORECASE)
 _FL = re.compile(_LEAD + r"FL\s*(?P<num>\d{1,3})" + _TAIL, re.IGNORECASE)
 _CN = re.compile(
-    r"^\s*(?P<pre>真高|海拔|标高|標高|高度)?\s*(?P<num>" + _NUMBER + r")\s*(?P<unit>米|公尺|m|M|英尺)"
+    r"^\s*(?:飞行|飛行)?(?P<pre>真高|相对高度|相對高度|海拔高度|海拔|标高|標高|高度)?\s*[:：]?\s*"
+    r"(?P<num>" + _NUMBER + "|" + _CN_NUMBER + r")\s*(?P<unit>米|公尺|m|M|英尺)"
     r"\s*(?P<post>真高|海拔)?" + _TAIL)
 _VALUE = re.compile(
     _LEAD + r"(?P<num>" + _NUMBER + r")\s*(?P<unit>FEET|FOOT|FT|METERS?|METRES?|MTRS?|M)(?![A-Za-z])"
-    r"\s*(?P<ref>AMSL|MSL|AGL|ASFC|AAL|SFC|GND|ALT)?" + _TAIL,
+    r"\s*(?P<ref>AMSL|MSL|AGL|ASFC|AAL|SFC|GND|ALT|ABOVE\s+GROUND\s+LEVEL|(?:ABOVE\s+)?MEAN\s+SEA\s+LEVEL)?"
+    + _TAIL,
     re.IGNORECASE,
 )
 _REF_MAP = {"AMSL": "AMSL", "MSL": "AMSL", "ALT": "AMSL", "AGL": "AGL", "ASFC": "AGL", "SFC": "AGL", "GND": "AGL",
@@ -115,11 +152,13 @@ def parse_limit(text: str) -> Limit:
     if (m := _FL.match(s)) is not None:
         return _limit("FL", Fraction(int(m.group("num")) * 100), False, raw)
     if (m := _CN.match(s)) is not None:
-        ref = "AGL" if "真高" in (m.group("pre") or "") + (m.group("post") or "") else "AMSL"
+        words = (m.group("pre") or "") + (m.group("post") or "")
+        ref = "AGL" if ("真高" in words or "相对" in words or "相對" in words) else "AMSL"
         metres = m.group("unit") != "英尺"
         return _limit(ref, _number(m.group("num")), metres, raw)
     if (m := _VALUE.match(s)) is not None:
         unit = m.group("unit").upper()
-        ref = _REF_MAP[(m.group("ref") or "AMSL").upper()]
+        ref_word = " ".join((m.group("ref") or "AMSL").upper().split())
+        ref = "AGL" if ref_word == "ABOVE GROUND LEVEL" else _REF_MAP.get(ref_word, "AMSL")
         return _limit(ref, _number(m.group("num")), not unit.startswith("F"), raw)
     raise ValueError(f"not a vertical limit: {text.strip()[:40]!r}")

@@ -125,6 +125,24 @@ def test_month_days_and_year_rollover():
     assert [w.start.date() for w in ws] == [date(2026, 3, 30), date(2026, 3, 31), date(2026, 4, 1), date(2026, 4, 2)]
 
 
+@pytest.mark.parametrize(
+    "text,n",
+    [
+        ("0800-1700 MON-FRI", 5),  # days after their times
+        ("MAR 16-18 DAILY 0800-1200", 3),
+        ("DAILY 0800-1700 EXC 17 MAR 19 MAR", 5),  # day-first exclusions
+        ("16 MAR - 18 MAR 0300-0620", 3),
+        ("0800Z-1700Z", 7),
+        ("0800-1700 UTC", 7),
+        ("MON TO WED 0800 TO 1700", 3),
+        ("0600-1800 ON MON WED", 2),
+        ("MONDAY-FRIDAY 0700-0800", 5),
+    ],
+)
+def test_more_forms(text, n):
+    assert len(expand_schedule(text, t("2603160000"), t("2603230000"))) == n
+
+
 def test_sunrise_sunset_sbre():
     lat, lon = -(5 + 56 / 60), -(34 + 51 / 60)  # Q-line 0556S03451W
     ws = expand_schedule("DAILY SR-SS", t("2603160825"), t("2604032025"), lat, lon)

@@ -62,6 +62,18 @@ def test_dates_from_ref():
     assert parse_time("0100 UTC", ref=utc(2026, 7, 23, 21, 5)).dt == utc(2026, 7, 24, 1, 0)
 
 
+def test_prose_time_first_and_local_clock():
+    assert parse_time("2105 UTC July 23, 2026").dt == utc(2026, 7, 23, 21, 5)
+    assert parse_time("2105Z 23 JUL 2026").dt == utc(2026, 7, 23, 21, 5)
+    from airspace.parser.times import BEIJING
+
+    start = parse_time("2024年9月10日20:00").dt
+    assert parse_time("22:00", ref=start, local_tz=BEIJING).dt == utc(2024, 9, 10, 14, 0)
+    assert parse_time("2024-09-10 20:00", local_tz=BEIJING).dt == utc(2024, 9, 10, 12, 0)
+    assert parse_time("2024-09-10 20:00Z", local_tz=BEIJING).dt == utc(2024, 9, 10, 20, 0)
+    assert parse_time("1509261100", local_tz=BEIJING).dt == utc(2015, 9, 26, 11, 0)  # ICAO stamps stay UTC
+
+
 def test_dalian_truth(dev_by_id):
     row = dev_by_id["cn-dalian-2024-09-10"]
     text = row["text"]
