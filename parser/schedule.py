@@ -29,6 +29,7 @@ from airspace.parser.times import MONTHS, parse_time
 
 UTC = timezone.utc
 MAX_OPEN_DAYS = 366
+MAX_EXPAND_DAYS = 3660  # a schedule over a longer period is refused rather than expanded into ~10^4+ windows
 _WEEKDAYS = {"MON": 0, "TUE": 1, "WED": 2, "THU": 3, "FRI": 4, "SAT": 5, "SUN": 6}
 
 _POINT = r"(?:\d{4}Z?|SR|SS)(?:\s*(?:PLUS|MINUS|\+)\s*\d{1,3}(?:\s*MIN(?:UTES?|S)?)?)?"
@@ -356,8 +357,12 @@ def expand_schedule(
         horizon = horizon.replace(tzinfo=UTC)
     if horizon <= start:
         raise ValueError("schedule period ends before it starts")
+    if text is not None:
+        text = re.sub(r"^\s*D\)\s*", "", text)  # the item letter, if it was copied along
     if text is None or not text.strip():
         return [Window(start=start, end=horizon)]
+    if (horizon - start).days > MAX_EXPAND_DAYS:
+        raise ValueError(f"schedule period longer than {MAX_EXPAND_DAYS} days; not expanded")
     tokens = _tokens(text)
     if not tokens:
         return [Window(start=start, end=horizon)]

@@ -161,6 +161,13 @@ def test_sr_ss_offsets():
     assert hj[1].start == rise and hj[1].end == sset
 
 
+def test_item_letter_and_long_periods():
+    assert len(expand_schedule("D) DAILY 0900-1300", t("2503010900"), t("2503031300"))) == 3
+    with pytest.raises(ValueError, match="longer than"):
+        expand_schedule("DAILY 0900-1300", t("2503010900"), t("4503031300"))
+    assert len(expand_schedule(None, t("2503010900"), t("4503031300"))) == 1
+
+
 def test_sr_ss_needs_position():
     with pytest.raises(ValueError, match="position"):
         expand_schedule("DAILY SR-SS", t("2603160825"), t("2604032025"))
