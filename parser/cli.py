@@ -88,6 +88,19 @@ def is_active(rec: ZoneRecord, t: datetime) -> bool:
     return rec.geometry is not None
 
 
+_LINE_BREAKS = {"\u0085": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"}
+
+
+def _dumps(obj) -> str:
+    """Compact JSON on one line, UTF-8 kept readable; the Unicode line breaks that JSON allows raw are escaped so
+    that every line-splitting reader sees exactly one object per line."""
+    s = json.dumps(obj, ensure_ascii=False)
+    for ch, esc in _LINE_BREAKS.items():
+        if ch in s:
+            s = s.replace(ch, esc)
+    return s
+
+
 def _geom_summary(rec: ZoneRecord) -> str:
     g = rec.geometry
     if g is None:
@@ -184,14 +197,14 @@ def run(argv: list[str] | None = None) -> int:
                 obj = r.to_json()
                 if at is not None:
                     obj["active"] = is_active(r, at)
-                out.write(json.dumps(obj, ensure_ascii=False) + "\n")
+                out.write(_dumps(obj) + "\n")
         else:
             try:
                 doc = _export(args.format, records, at)
             except UsageError as exc:
                 print(f"airspace-parse: error: {exc}", file=err)
                 return 2
-            out.write(json.dumps(doc, ensure_ascii=False) + "\n")
+            out.write(_dumps(doc) + "\n")
     finally:
         if out is not sys.stdout:
             out.close()

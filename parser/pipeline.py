@@ -41,7 +41,7 @@ def get_extractor(name: str, checkpoint: str | None = None) -> Extractor:
             raise EngineUnavailable(f"engine {name!r} is not available ({exc})") from exc
         try:
             return load_extractor(name, checkpoint)
-        except (FileNotFoundError, OSError, ValueError) as exc:
+        except Exception as exc:  # noqa: BLE001 - any load failure is reported as the engine being unavailable
             raise EngineUnavailable(f"engine {name!r} could not be loaded: {exc}") from exc
     raise ValueError(f"unknown engine {name!r}; choose one of {', '.join(ENGINES)}")
 

@@ -1,0 +1,87 @@
+"""airspace-parse end to end, as a subprocess (real console entry point, real dev messages)."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import DEV_PATH
+
+CLI = [sys.executable, "-m", "airspace.parser.cli"]
+
+
+def run(args, stdin=None, timeout=120):
+    p = subprocess.run(CLI + args, input=stdin, capture_output=True, timeout=timeout)
+    return p.returncode, p.stdout.decode("utf-8"), p.stderr.decode("utf-8")
+
+
+def test_console_script_is_installed():
+    script = Path(sys.executable).parent / "airspace-parse"
+    assert script.exists()
+    p = subprocess.run([str(script), "--help"], capture_output=True, timeout=60)
+    assert p.returncode == 0 and b"--engine" in p.stdout and b"max_batch_bytes" in p.stdout
+
+
+def test_dev_jsonl_every_message_comes_back(dev_rows):
+    code, out, err = run([str(DEV_PATH), "--input", "jsonl", "--format", "jsonl"])
+    assert code == 1  # some records are review (named place, obstacles, Q-line only)
+    objs = [json.loads(line) for line in out.splitlines()]
+    assert {o["message"] for o in objs} == set(range(len(dev_rows)))
+    required = {"message", "id", "status", "reasons", "geometry", "lower", "upper", "start", "end", "end_estimated",
+                "permanent", "schedule", "windows", "spans"}
+    assert all(required <= set(o) for o in objs)
+    first = objs[0]
+    assert first["geometry"] == {"type": "circle", "center": [pytest.approx(48.158333, abs=1e-5),
+                                 pytest.approx(16.174444, abs=1e-5)], "radius_m": 1852.0, "approximate": False}
+    assert first["upper"] == {"ref": "FL", "ft": 13000.0, "m": pytest.approx(3962.4), "raw": "FL130"}
+    assert (first["start"], first["end"], first["status"]) == ("2015-09-26T11:00:00Z", "2015-09-26T12:30:00Z", "ok")
+    assert "25 messages" in err
+
+
+def test_text_from_stdin_table_and_at(dev_by_id):
+    text = dev_by_id["pynotam-readme-A1912-15"]["text"] + "\n\n" + dev_by_id["avwx-EGLL-H6658-23"]["text"]
+    code, out, err = run(["-", "--at", "2015-09-26T12:00:00Z"], stdin=text.encode())
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0].split("\t")[:4] == ["msg", "zone", "id", "status"] and "active" in lines[0]
+    row0, row1 = lines[1].split("\t"), lines[2].split("\t")
+    assert row0[2] == "A1912/15" and row0[3] == "ok" and "GND-FL130" in row0 and row0[-2] == "yes"
+    assert row1[2] == "H6658/23" and row1[-2] == "no"
+
+
+def test_jsonl_active_flag_and_output_file(tmp_path, dev_by_id):
+    src = tmp_path / "in.txt"
+    src.write_text(dev_by_id["squawk-BOS-01-502-UAS"]["text"], encoding="utf-8")
+    out = tmp_path / "out.jsonl"
+    code, stdout, err = run([str(src), "--format", "jsonl", "--at", "2026-03-01T00:00:00Z", "-o", str(out)])
+    assert code == 0 and stdout == ""
+    obj = json.loads(out.read_text(encoding="utf-8"))
+    assert obj["active"] is True and obj["id"] == "BOS 01/502"
+    assert obj["upper"]["ref"] == "AGL" and obj["upper"]["ft"] == 400
+
+
+@pytest.mark.parametrize("fmt", ["geojson", "ed269", "ed318"])
+def test_exports(fmt, tmp_path):
+    out = tmp_path / f"o.{fmt}"
+    code, _, err = run([str(DEV_PATH), "--input", "jsonl", "--format", fmt, "-o", str(out)])
+    assert code == 1, err
+    doc = json.loads(out.read_text(encoding="utf-8"))
+    assert isinstance(doc, dict) and doc
+
+
+def test_usage_errors_exit_2(tmp_path):
+    assert run(["--format", "pdf"], stdin=b"")[0] == 2
+    code, _, err = run([str(tmp_path / "missing.txt")])
+    assert code == 2 and "cannot read" in err
+    code, _, err = run(["--at", "yesterday"], stdin=b"x")
+    assert code == 2 and "--at" in err
+
+
+def test_unavailable_engine_is_a_clear_error():
+    code, out, err = run(["--engine", "ar", "--checkpoint", "/nonexistent"], stdin=b"A1/26 NOTAMN")
+    if code == 2:
+        assert "engine 'ar'" in err and "Traceback" not in err
+    else:  # the model engine exists: it must still answer without a traceback
+        assert "Traceback" not in err

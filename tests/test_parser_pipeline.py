@@ -1,0 +1,215 @@
+"""The spine on real messages: every message -> records, truth fields right, validation reasons, cross-check."""
+
+import json
+
+import pytest
+
+from airspace.parser.answer import FIELD_SEP, format_answer
+from airspace.parser.compare import gold_from_dev_truth, record_diffs
+from airspace.parser.engine import ExtractStats
+from airspace.parser.header import parse_header
+from airspace.parser.pipeline import EngineUnavailable, get_extractor, process_batch
+from airspace.parser.records import Limit, ZoneRecord
+from airspace.parser.rules import RulesExtractor, rules_zones
+from airspace.parser.split import Message, read_jsonl
+from airspace.parser.validate import haversine_m, validate
+
+
+@pytest.fixture(scope="module")
+def dev_records(dev_rows):
+    text = "\n".join(json.dumps({"id": r["id"], "text": r["text"]}) for r in dev_rows)
+    recs, stats = process_batch(read_jsonl(text))
+    return recs
+
+
+def _of(recs, i):
+    return [r for r in recs if r.message == i]
+
+
+def test_every_dev_message_comes_back(dev_rows, dev_records):
+    assert {r.message for r in dev_records} == set(range(len(dev_rows)))
+    assert all(r.status in ("ok", "review") for r in dev_records)
+    for r in dev_records:
+        assert r.status == "ok" or r.reasons, r
+        for key, sp in r.spans.items():
+            assert r.text[sp.start : sp.end] == sp.text
+
+
+def test_truth_fields_are_right(dev_rows, dev_records):
+    checked = 0
+    for i, row in enumerate(dev_rows):
+        if "truth" not in row:
+            continue
+        recs = _of(dev_records, i)
+        assert len(recs) == 1
+        assert record_diffs(recs[0], gold_from_dev_truth(row["truth"])) == [], row["id"]
+        checked += 1
+    assert checked == 6
+
+
+def test_truth_messages_with_coordinates_are_ok(dev_rows, dev_records):
+    for i, row in enumerate(dev_rows):
+        if "truth" in row and row["truth"].get("center") or row.get("truth", {}).get("polygon"):
+            assert _of(dev_records, i)[0].status == "ok", (row["id"], _of(dev_records, i)[0].reasons)
+
+
+def test_composites(dev_by_id, dev_rows, dev_records):
+    idx = {r["id"]: i for i, r in enumerate(dev_rows)}
+    six = _of(dev_records, idx["pynotam-526438"])
+    assert len(six) == 6 and all(r.geometry.type == "circle" and r.geometry.radius_m == 1000 for r in six)
+    assert [r.upper.ft for r in six] == [1600, 1500, 1500, 1500, 1800, 1800]
+    assert all(r.upper.ref == "AMSL" and r.lower.ref == "GND" for r in six)
+    assert [r.zone for r in six] == list(range(6)) and {r.id for r in six} == {"C1761/15"}
+    four = _of(dev_records, idx["pynotam-508104"])
+    assert len(four) == 4 and all(abs(r.geometry.radius_m - 0.3 * 1852) < 1e-6 for r in four)
+
+
+def test_faa_and_chinese_are_right_or_review_with_reason(dev_rows, dev_records):
+    for i, row in enumerate(dev_rows):
+        if row["kind"] in ("faa", "chinese"):
+            for r in _of(dev_records, i):
+                if "truth" in row:
+                    assert record_diffs(r, gold_from_dev_truth(row["truth"])) == []
+                assert r.status == "ok" or r.reasons
+    obst = _of(dev_records, [i for i, r in enumerate(dev_rows) if r["id"] == "squawk-ATL-03-437-OBST"][0])[0]
+    assert obst.status == "review" and any("without lateral extent" in x for x in obst.reasons)
+    assert obst.upper.ft == 155 and obst.upper.ref == "AGL"
+
+
+def test_header_fields_on_records(dev_rows, dev_records):
+    i = [k for k, r in enumerate(dev_rows) if r["id"] == "joey-F1096-25"][0]
+    r = _of(dev_records, i)[0]
+    assert (r.id, r.notam_type, r.ref_id) == ("F1096/25", "R", "F1076/25")
+
+
+def test_fallback_geometries_are_approximate_and_reviewed(dev_rows, dev_records):
+    by = {r["id"]: _of(dev_records, i)[0] for i, r in enumerate(dev_rows)}
+    q = by["whisper-UHHH-Y2776-26"]
+    assert q.geometry.approximate and q.status == "review" and any("Q-line" in x for x in q.reasons)
+    assert q.geometry.radius_m == 21 * 1852
+    a = by["whisper-SPIM-A0857-26"]  # A) SPJC only -> Lima airport, approximate
+    assert a.geometry.type == "circle" and a.geometry.approximate and a.status == "review"
+    assert abs(a.geometry.center[0] - -12.02) < 0.05 and any("SPJC" in x for x in a.reasons)
+    n = by["cn-dalian-2024-09-10"]
+    assert n.geometry.type == "named" and n.geometry.radius_m == 2000 and n.status == "review"
+    est = by["avwx-PHNL-undefined-qcode"]
+    assert est.end_estimated and "end time is estimated (EST)" in est.reasons
+
+
+def test_named_points_in_polygon_go_to_review_naming_them(dev_rows, dev_records):
+    i = [k for k, r in enumerate(dev_rows) if r["id"] == "joey-A2400-21"][0]
+    r = _of(dev_records, i)[0]
+    assert r.status == "review" and r.geometry is None
+    assert any("GURIN" in x for x in r.reasons)
+
+
+def test_cancellation_and_unreadable_messages():
+    recs, _ = process_batch(
+        "A0006/26 NOTAMC A0005/26\nQ) LFFF/QRDXX/IV/BO/W/000/100/4850N00220E030\nA) LFFF B) 2603011000\n"
+        "E) REF NOTAM CANCELLED\n\nsome words that are not a message\n\n" + "\x00\x01\x02" * 50
+    )
+    assert [r.message for r in recs] == [0, 1, 2]
+    assert (recs[0].status, recs[0].notam_type, recs[0].ref_id, recs[0].geometry) == ("ok", "C", "A0005/26", None)
+    assert recs[1].status == "error" and "not understood" in recs[1].reasons[0]
+    assert recs[2].status == "error" and "binary" in recs[2].reasons[0]
+
+
+def test_message_errors_are_kept_with_their_index():
+    msgs = [Message(0, "A1/26 NOTAMN"), Message(7, "x", error="line 8: not valid JSON")]
+    recs, _ = process_batch(msgs)
+    assert recs[-1].message == 7 and recs[-1].status == "error" and "JSON" in recs[-1].reasons[0]
+
+
+# ------------------------------------------------------------------------------------------ validation
+def _rec(**kw):
+    base = dict(message=0, text="x", geometry={"type": "circle", "center": (10.0, 10.0), "radius_m": 1000.0},
+                start="2026-01-01T00:00:00Z", end="2026-01-02T00:00:00Z")
+    base.update(kw)
+    return ZoneRecord(**base)
+
+
+def test_validation_reasons():
+    r = validate(_rec(lower=Limit(ref="AMSL", ft=2000, m=609.6, raw="2000FT AMSL"),
+                      upper=Limit(ref="FL", ft=1500, m=457.2, raw="FL015")), None)
+    assert r.status == "review" and any("not below" in x for x in r.reasons)
+    r = validate(_rec(lower=Limit(ref="AGL", ft=300, m=91.44, raw="100M AGL"),
+                      upper=Limit(ref="FL", ft=33000, m=10058.4, raw="FL330")), None)
+    assert r.status == "ok" and any(x.startswith("note:") for x in r.reasons)
+    r = validate(_rec(start="2026-01-03T00:00:00Z"), None)
+    assert r.status == "review" and any("not before end" in x for x in r.reasons)
+    r = validate(_rec(geometry={"type": "circle", "center": (95.0, 10.0), "radius_m": 10.0}), None)
+    assert any("out of range" in x for x in r.reasons)
+    r = validate(_rec(spans={"center": {"start": 0, "end": 3, "text": "abc"}}), None)
+    assert any("not where its span says" in x for x in r.reasons)
+    r = validate(_rec(end=None), None)
+    assert "no end time found" in r.reasons
+
+
+def test_q_line_coarse_check_flags_far_geometry():
+    text = ("A0001/26 NOTAMN\nQ) EGTT/QRDCA/IV/BO/W/000/050/5130N00007W005\nA) EGTT B) 2603010800 C) 2603011700\n"
+            "E) CIRCLE RADIUS 2NM CENTRED ON 523000N 0000700W.\nF) SFC G) 2000FT AMSL")
+    recs, _ = process_batch(text)
+    assert recs[0].status == "review" and any("outside its 5 NM circle" in x for x in recs[0].reasons)
+    near = text.replace("523000N", "513100N")
+    recs, _ = process_batch(near)
+    assert recs[0].status == "ok", recs[0].reasons
+
+
+# ------------------------------------------------------------------------------------------ engines
+class _Engine:
+    """A stand-in model engine (protocol-conforming test input): rules answers, optionally altered."""
+
+    name = "test-engine"
+
+    def __init__(self, alter=None, fail=False):
+        self.alter, self.fail = alter, fail
+
+    def extract(self, messages):
+        if self.fail:
+            raise RuntimeError("device lost")
+        answers = []
+        for m in messages:
+            zones = rules_zones(m)
+            answers.append(self.alter(zones) if self.alter else format_answer(zones))
+        return answers, ExtractStats(engine=self.name, messages=len(messages))
+
+
+def test_model_engine_agreeing_with_rules_is_ok(dev_by_id):
+    recs, _ = process_batch(dev_by_id["pynotam-readme-A1912-15"]["text"], _Engine())
+    assert recs[0].status == "ok" and recs[0].engine == "test-engine"
+
+
+def test_model_engine_disagreeing_with_rules_goes_to_review(dev_by_id):
+    def wrong_radius(zones):
+        zones[0]["radius"] = "RADIUS"  # a verbatim span, but not a distance -> no radius
+        zones[0]["upper"] = "GND"
+        return format_answer(zones)
+
+    recs, _ = process_batch(dev_by_id["pynotam-readme-A1912-15"]["text"], _Engine(wrong_radius))
+    assert recs[0].status == "review"
+    assert "engine and rules disagree on upper" in recs[0].reasons
+    recs, _ = process_batch(dev_by_id["pynotam-readme-A1912-15"]["text"], _Engine(wrong_radius), cross_check=False)
+    assert "engine and rules disagree on upper" not in recs[0].reasons
+
+
+def test_engine_failures_become_error_records(dev_rows):
+    texts = "\n\n".join(r["text"] for r in dev_rows[:3])
+    recs, _ = process_batch(texts, _Engine(fail=True))
+    assert len(recs) == 3 and all(r.status == "error" and "device lost" in r.reasons[0] for r in recs)
+    recs, _ = process_batch(texts, _Engine(alter=lambda z: "center" + FIELD_SEP + "junk"))
+    assert len(recs) == 3 and all(r.status == "error" and "malformed" in r.reasons[0] for r in recs)
+
+
+def test_get_extractor():
+    assert isinstance(get_extractor("rules"), RulesExtractor)
+    with pytest.raises(ValueError, match="unknown engine"):
+        get_extractor("gpt")
+    try:
+        get_extractor("clover", "/nonexistent/checkpoint")
+    except EngineUnavailable as exc:
+        assert "clover" in str(exc)
+
+
+def test_haversine():
+    assert abs(haversine_m((0, 0), (0, 1)) - 111195) < 5
+    assert parse_header("").kind == "other"
