@@ -8,6 +8,7 @@ Forms read (each half may carry decimal seconds or decimal minutes):
 - decimal degrees with hemisphere: ``11.5416° N 104.9200° E``, ``11.5416N 104.92E``
 - degree/minute/second symbols (``°`` ``º`` ``˚`` ``′`` ``'`` ``″`` ``"``, ``''``): ``22°38′15″N 113°49′02″E``
 - Chinese labels and units: ``北纬22°38′ 东经113°49′``, ``北纬22度38分15秒 东经113度49分2秒`` (either order)
+- signed decimal pairs without hemisphere letters, latitude first: ``22.5431, 114.0579`` (>= 3 decimals each)
 
 The arithmetic is exact: degrees + minutes/60 + seconds/3600 is done in rationals and rounded once to float.
 Each latitude half is paired with the longitude half right after it (only blanks, commas or slashes between);
@@ -37,6 +38,7 @@ class _Half(NamedTuple):
     start: int  # offsets into the cleaned text
     end: int
     explicit: bool  # symbol/decimal/Chinese forms (may come lon-first)
+    lon: Fraction | None = None  # only for axis "pair" (a signed decimal lat/lon pair in one match)
 
 
 _NUM = r"\d{1,2}(?:\.\d+)?"
@@ -84,6 +86,11 @@ _PATTERNS: list[tuple[str, bool, re.Pattern[str]]] = [
         rf"(?(hp)|(?:\s*(?P<hs>[NSEW])(?![A-Za-z]))?)")),
 ]
 
+# signed decimal degrees without hemisphere letters ("22.5431, 114.0579", "-33.86882 151.20929"), as copied from a
+# map app. Both numbers need >= 3 decimals; radio frequencies (108..137 MHz) fail the latitude range check.
+_SIGNED_PAIR = re.compile(
+    r"(?<![\w.\-+])(?P<a>[-+]?\d{1,2}\.\d{3,})(?:\s*[,，/]\s*|\s+)(?P<b>[-+]?\d{1,3}\.\d{3,})(?![\w.°º])")
+
 _PAIR_GAP = re.compile(
     r"[\s,/;，、]{0,6}(?:(?:AND|LONGITUDE|LONG|LON|LNG|经度)\s*[:=：]?[\s,/;，、]{0,3})?", re.IGNORECASE)
 
@@ -121,6 +128,10 @@ def _halves(clean: str) -> list[_Half]:
             h = _half_from_match(axis, explicit, m)
             if h is not None:
                 cands.append(h)
+    for m in _SIGNED_PAIR.finditer(clean):
+        lat, lon = Fraction(m["a"]), Fraction(m["b"])
+        if abs(lat) <= 90 and abs(lon) <= 180:
+            cands.append(_Half("pair", lat, m.start(), m.end(), True, lon))
     cands.sort(key=lambda h: (h.start, -(h.end - h.start)))
     chosen: list[_Half] = []
     last_end = -1
@@ -141,9 +152,17 @@ def find_coords(text: str) -> list[CoordMatch]:
     halves = _halves(clean)
     out: list[CoordMatch] = []
     i = 0
-    while i < len(halves) - 1:
-        a, b = halves[i], halves[i + 1]
-        gap_ok = _PAIR_GAP.fullmatch(clean, a.end, b.start) is not None
+    while i < len(halves):
+        a = halves[i]
+        if a.axis == "pair":
+            s, e = starts[a.start], ends[a.end - 1]
+            out.append(CoordMatch(float(a.value), float(a.lon), s, e, text[s:e]))  # type: ignore[arg-type]
+            i += 1
+            continue
+        if i + 1 >= len(halves):
+            break
+        b = halves[i + 1]
+        gap_ok = b.axis != "pair" and _PAIR_GAP.fullmatch(clean, a.end, b.start) is not None
         pair = None
         if gap_ok and a.axis == "lat" and b.axis == "lon":
             pair = (a.value, b.value)
@@ -182,7 +201,7 @@ def parse_coord(text: str) -> tuple[float, float]:
 
 _STYLES = (
     "dm", "dms", "dms_space", "dms_dec", "hemi_first", "hemi_first_space", "spaced", "spaced_dm",
-    "decimal_deg", "dms_symbols", "cn",
+    "decimal_deg", "dms_symbols", "cn", "decimal_hemi", "decimal_signed",
 )
 
 
@@ -230,9 +249,16 @@ def format_coord(lat: float, lon: float, style: str) -> str:
         om, ocs = divmod(orr, 6000)
         return (f"{ad:02d}{am:02d}{acs // 100:02d}.{acs % 100:02d}{ns}"
                 f"{od:03d}{om:02d}{ocs // 100:02d}.{ocs % 100:02d}{ew}")
-    if style == "decimal_deg":
+    if style in ("decimal_deg", "decimal_hemi"):
         (ad, af), (od, of) = _split(lat, 10000), _split(lon, 10000)
+        if style == "decimal_hemi":
+            return f"{ad}.{af:04d}{ns} {od}.{of:04d}{ew}"
         return f"{ad}.{af:04d}° {ns} {od}.{of:04d}° {ew}"
+    if style == "decimal_signed":
+        (ad, af), (od, of) = _split(lat, 1000000), _split(lon, 1000000)
+        sla = "-" if lat < 0 and (ad or af) else ""
+        slo = "-" if lon < 0 and (od or of) else ""
+        return f"{sla}{ad}.{af:06d}, {slo}{od}.{of:06d}"
     raise ValueError(f"unknown coordinate style {style!r}; known: {', '.join(_STYLES)}")
 
 
@@ -240,5 +266,5 @@ STYLES = _STYLES
 STYLE_PRECISION_DEG = {
     "dm": 1 / 60, "spaced_dm": 1 / 60, "cn": 1 / 60, "dms": 1 / 3600, "dms_space": 1 / 3600,
     "hemi_first": 1 / 3600, "hemi_first_space": 1 / 3600, "spaced": 1 / 3600, "dms_symbols": 1 / 3600,
-    "dms_dec": 1 / 360000, "decimal_deg": 1 / 10000,
+    "dms_dec": 1 / 360000, "decimal_deg": 1 / 10000, "decimal_hemi": 1 / 10000, "decimal_signed": 1 / 1000000,
 }

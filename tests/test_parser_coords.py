@@ -46,6 +46,8 @@ OTHER_FORMS = [
     ("N 48 09 30 E 016 10 28", 48 + 9 / 60 + 30 / 3600, 16 + 10 / 60 + 28 / 3600),
     ("北纬22.6375° 东经113.8172°", 22.6375, 113.8172),
     ("N22.6375 E113.8172", 22.6375, 113.8172),
+    ("22.5431, 114.0579", 22.5431, 114.0579),
+    ("-33.86882 151.20929", -33.86882, 151.20929),
 ]
 
 
@@ -112,6 +114,13 @@ def test_find_coords_truth_centres(dev_rows):
             pts = [[round(m.lat, 6), round(m.lon, 6)] for m in find_coords(row["text"])]
             for p in truth["polygon"]:
                 assert p in pts
+
+
+def test_signed_decimals_need_precision_and_range():
+    assert find_coords("FREQ 122.055, 121.500 / 118.100 121.500") == []  # frequencies are not latitudes
+    assert find_coords("VIS 1.5 2.5 KM, 2.2NM 1.62NM") == []
+    (m,) = find_coords("drone pilot at -33.868,-151.209 reports")
+    assert (m.lat, m.lon, m.text) == (-33.868, -151.209, "-33.868,-151.209")
 
 
 def test_find_coords_offsets_with_entities():
