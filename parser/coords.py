@@ -8,7 +8,7 @@ Forms read (each half may carry decimal seconds or decimal minutes):
 - decimal degrees with hemisphere: ``11.5416° N 104.9200° E``, ``11.5416N 104.92E``
 - degree/minute/second symbols (``°`` ``º`` ``˚`` ``′`` ``'`` ``″`` ``"``, ``''``): ``22°38′15″N 113°49′02″E``
 - Chinese labels and units: ``北纬22°38′ 东经113°49′``, ``北纬22度38分15秒 东经113度49分2秒`` (either order)
-- signed decimal pairs without hemisphere letters, latitude first: ``22.5431, 114.0579`` (>= 3 decimals each)
+- signed decimal pairs without hemisphere letters, latitude first: ``22.5431, 114.0579``, ``-33.86 151.209``
 
 The arithmetic is exact: degrees + minutes/60 + seconds/3600 is done in rationals and rounded once to float.
 Each latitude half is paired with the longitude half right after it (only blanks, commas or slashes between);
@@ -87,9 +87,11 @@ _PATTERNS: list[tuple[str, bool, re.Pattern[str]]] = [
 ]
 
 # signed decimal degrees without hemisphere letters ("22.5431, 114.0579", "-33.86882 151.20929"), as copied from a
-# map app. Both numbers need >= 3 decimals; radio frequencies (108..137 MHz) fail the latitude range check.
+# map app. Both numbers need >= 2 decimals with a comma between them, >= 3 with only blanks; radio frequencies
+# (108..137 MHz) fail the latitude range check.
 _SIGNED_PAIR = re.compile(
-    r"(?<![\w.\-+])(?P<a>[-+]?\d{1,2}\.\d{3,})(?:\s*[,，/]\s*|\s+)(?P<b>[-+]?\d{1,3}\.\d{3,})(?![\w.°º])")
+    r"(?<![\w.\-+])(?:(?P<a>[-+]?\d{1,2}\.\d{2,})\s*[,，/]\s*(?P<b>[-+]?\d{1,3}\.\d{2,})"
+    r"|(?P<a2>[-+]?\d{1,2}\.\d{3,})\s+(?P<b2>[-+]?\d{1,3}\.\d{3,}))(?![\w.°º])")
 
 _PAIR_GAP = re.compile(
     r"[\s,/;，、]{0,6}(?:(?:AND|LONGITUDE|LONG|LON|LNG|经度)\s*[:=：]?[\s,/;，、]{0,3})?", re.IGNORECASE)
@@ -129,7 +131,7 @@ def _halves(clean: str) -> list[_Half]:
             if h is not None:
                 cands.append(h)
     for m in _SIGNED_PAIR.finditer(clean):
-        lat, lon = Fraction(m["a"]), Fraction(m["b"])
+        lat, lon = Fraction(m["a"] or m["a2"]), Fraction(m["b"] or m["b2"])
         if abs(lat) <= 90 and abs(lon) <= 180:
             cands.append(_Half("pair", lat, m.start(), m.end(), True, lon))
     cands.sort(key=lambda h: (h.start, -(h.end - h.start)))
