@@ -36,7 +36,7 @@ class TimeValue:
     permanent: bool = False
 
 
-_ICAO = re.compile(r"^(?P<ts>\d{10}|\d{12})\s*(?P<est>EST)?$")
+_ICAO = re.compile(r"^(?P<ts>\d{10}|\d{12})\s*(?:Z|UTC|GMT)?\s*(?P<est>EST)?$")
 _PERM = re.compile(r"^(?:PERM|PERMANENT|UFN|UNTIL\s+FURTHER\s+NOTICE)$")
 _ISO = re.compile(r"^(?P<y>\d{4})-(?P<mo>\d{2})-(?P<d>\d{2})[T ](?P<h>\d{2}):?(?P<mi>\d{2})(?::\d{2})?\s*(?:Z|UTC|\+00:?00)?$")
 _TZ = r"(?:\s*(?P<tz>UTC|GMT|Z))?"
@@ -102,6 +102,8 @@ def parse_time(text: str, *, ref: datetime | None = None, local_tz: timezone | N
         tz = UTC if marked or local_tz is None else local_tz
         return TimeValue(_mk(int(m["y"]), int(m["mo"]), int(m["d"]), int(m["h"]), int(m["mi"]), tz))
     body = _strip_paren_tail(up)
+    if body != up and (m := _ICAO.match(body)) is not None:
+        return parse_time(body)  # "2607231600 UTC (1200 LOCAL 07/23/26)"
     for pat in (_PROSE_MDY, _PROSE_DMY, _PROSE_HM_MDY, _PROSE_HM_DMY):
         if (m := pat.match(body)) is not None:
             mo = MONTHS[m["mon"][:3]]

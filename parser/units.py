@@ -22,7 +22,7 @@ SM = Fraction("1609.344")
 _NUMBER = r"(?:\d{1,3}(?:[,\u2009\u202f' ]\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
 
 _DIST_UNITS: list[tuple[str, Fraction]] = [
-    (r"NAUTICAL\s+MILES?|NMI|N\.\s?M\.?|NM", NM),
+    (r"NAUTICAL\s+MILES?|NMI|NMR|N\.\s?M\.?|NM", NM),
     (r"海里|浬", NM),
     (r"KILOMET(?:ER|RE)S?|KMS?", Fraction(1000)),
     (r"公里|千米", Fraction(1000)),
@@ -111,7 +111,7 @@ def parse_distance_m(text: str) -> float:
 # vertical limits
 
 _LEAD = (r"^[\s:=\-]*(?:(?:UP\s+TO|TO|FM|FROM|BLW|BELOW|ABV|ABOVE|HGT|HEIGHT|ALT|ALTITUDE|AT|OR|AND|INCL|"
-         r"INCLUDING|UPPER|LOWER|LIMITS?|MAX(?:IMUM)?)\b[\s:=\-]*)*")
+         r"INCLUDING|UPPER|LOWER|LIMITS?|MAX(?:IMUM)?|THE)\b[\s:=\-]*)*")
 _TAIL = (r"[\s.,;。，]*(?:(?:\((?:INCL|EXCL|含|不含|AGL|MSL|AMSL)\)|以下|以上|以内|以內)[\s.,;。，]*)*$")
 _SFC = re.compile(_LEAD + r"(?P<ref>SFC|SURFACE|GND|GROUND|地面)" + _TAIL, re.IGNORECASE)
 _UNL = re.compile(_LEAD + r"(?:UNL|UNLTD|UNLIMITED|无限|無限)" + _TAIL, re.IGNORECASE)
