@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from airspace.parser.answer import Span
 
 _ICAO_ID_RE = re.compile(
-    r"^\s*\(?\s*(?P<id>[A-Z]{0,2}\d{1,5}/\d{2,5})\s+NOTAM(?P<type>[NRC])\b(?:[ \t]+(?P<ref>[A-Z]{0,2}\d{1,5}/\d{2,5}))?"
+    r"(?:^|(?<=\s)|(?<=\())\(?\s*(?P<id>[A-Z]{0,2}\d{1,5}/\d{2,5})\s+NOTAM(?P<type>[NRC])\b(?:[ \t]+(?P<ref>[A-Z]{0,2}\d{1,5}/\d{2,5}))?"
 )
 _FAA_ID_RE = re.compile(r"^\s*!(?P<loc>[A-Z0-9]{2,5})\s+(?P<num>\d{1,2}/\d{1,5})\b")
 _QLINE_RE = re.compile(r"(?:(?<=\s)|^|(?<=\())Q\)[ \t]*(?P<body>.*?)[ \t]*(?=\n|\s[A-G]\)|$)")
@@ -164,7 +164,14 @@ def _find_items(text: str, after: int) -> dict[str, Item]:
 def parse_header(text: str) -> Header:
     """Read the header, Q-line and items of one message. Never raises; absent parts stay ``None``/empty."""
     h = Header()
-    m = _ICAO_ID_RE.match(text)
+    f = _FAA_ID_RE.match(text)
+    if f:
+        h.kind = "faa"
+        h.id = f"{f.group('loc')} {f.group('num')}"
+        h.id_span = _span(text, f.start("loc"), f.end("num"))
+        h.notam_type = "N"  # FAA domestic NOTAMs carry no N/R/C marker
+        return h
+    m = _ICAO_ID_RE.search(text, 0, 300)  # at the start, or after an AFTN preamble
     body_from = 0
     if m:
         h.kind = "icao"
@@ -173,18 +180,6 @@ def parse_header(text: str) -> Header:
         if m.group("ref") and h.notam_type in "RC":
             h.ref_id = m.group("ref")
         body_from = m.end()
-    else:
-        f = _FAA_ID_RE.match(text)
-        if f:
-            h.kind = "faa"
-            h.id = f"{f.group('loc')} {f.group('num')}"
-            h.id_span = _span(text, f.start("loc"), f.end("num"))
-            h.notam_type = "N"
-            body_from = f.end()
-            # FAA cancellations/replacements are rare in pasted text; keep 'N' unless the text says so
-            if re.search(r"\bCANCEL(?:ED|LED)?\b|\bNOTAMC\b", text[body_from : body_from + 200]):
-                h.notam_type = "C"
-            return h
     h.qline = _parse_qline(text)
     if h.qline:
         h.kind = "icao"

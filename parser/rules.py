@@ -49,7 +49,9 @@ _RADIUS_KW = r"(?:RADIUS|RADIUS\s+OF|半径|半徑)"
 # a distance before the keyword ("0.5NM RADIUS", "a 3 nautical mile radius") or after it ("RADIUS - 1NM", 半径2公里)
 _R_BEFORE = re.compile(rf"(?<![\w.])(?P<d>{_DIST})(?:\s*\(\s*{_DIST}\s*\))?\s*RADIUS\b", re.I)
 _R_AFTER = re.compile(rf"(?P<kw>{_RADIUS_KW})\s*(?:IS\s+|为\s*|為\s*)?[-:=]?\s*(?P<d>{_DIST})", re.I)
-_R_WITHIN = re.compile(rf"\b(?:WI|WITHIN)\s+(?:AN?\s+)?(?P<d>{_DIST})\s+(?:OF|FROM|AROUND)\s*$", re.I)
+_R_WITHIN = re.compile(
+    rf"\b(?:WI|WITHIN)\s+(?:AN?\s+)?(?P<d>{_DIST})\s+(?:OF|FROM|AROUND)\s*(?:(?:PSN|POSITION|POINT|PT)\s*:?\s*)?$", re.I
+)
 _PLURAL = re.compile(
     rf"(?P<d>{_DIST})\s*RADIUS\s+(?:(?:CENTERED|CENTRED|CENTER|CENTRE)\s+)?(?:(?:ON|AT|OF|AROUND)\s+)?(?:THE\s+)?"
     rf"(?:(?:FLW|FLWG|FOLLOWING)\s+)?(?:PSNS|POSITIONS|POINTS|PSN\(S\)|CENTRES|CENTERS)\b"
@@ -57,7 +59,12 @@ _PLURAL = re.compile(
     rf"(?:(?:FLW|FOLLOWING)\s+)?(?:PSNS|POSITIONS|POINTS)\b",
     re.I,
 )
-_SEP_GAP = re.compile(r"^[\s\-–—,;.，、；/]*(?:(?:TO|THEN|AND)\b[\s\-–—,;.，、；]*)?$", re.I)
+_SEP = r"[\s\-–—,;.，、；/]*"
+# separators between polygon vertices, optionally with a connective and a vertex label ("2)", "PSN", "POINT B:")
+_SEP_GAP = re.compile(
+    rf"^{_SEP}(?:(?:TO|THEN|AND)\b{_SEP})?(?:(?:\(?\d{{1,2}}[).:]|\(?[A-Z][).:]|(?:PSN|PT|POINT)(?:\s*[A-Z0-9]{{1,2}})?\s*:?)\s*)?$",
+    re.I,
+)
 _ARC_GAP = re.compile(
     r"\b(?:ARC|CLOCKWISE|ANTI-?CLOCKWISE|COUNTER-?\s?CLOCKWISE|CENTRED|CENTERED|CENTRE|CENTER)\b|圆弧|圓弧", re.I
 )
@@ -86,7 +93,7 @@ _UPPER_ONLY = re.compile(
 )
 _LOWER_ONLY = re.compile(rf"(?:\bFM|\bFROM|\bABV|\bABOVE)\s+(?:THE\s+)?(?P<lo>{_LIM})", re.I)
 _OBST_AGL = re.compile(rf"\(\s*(?P<agl>{_NUM}\s?(?:FT|M)\s?AGL)\s*\)", re.I)
-_CN_UPPER = re.compile(r"(?:真高|相对高度|相對高度)\s*(?:为|為)?\s*\d+(?:\.\d+)?\s*(?:米|公尺|m)")
+_CN_UPPER = re.compile(r"(?:真高|相对高度|相對高度|飞行高度|飛行高度|高度)\s*(?:为|為)?\s*\d+(?:\.\d+)?\s*(?:米|公尺|m)")
 _CN_NAME = re.compile(r"以\s*(?P<name>[^，,。；;：:\s]{2,60}?)\s*(?:为|為)\s*(?:中心|圆心|圓心)")
 _CN_DT = (
     r"(?:\d{4}\s*年\s*)?\d{1,2}\s*月\s*\d{1,2}\s*日\s*(?:[（(][^）)]{1,6}[）)]\s*)?"
@@ -95,7 +102,9 @@ _CN_DT = (
 _CN_T = r"(?:\d{1,2}\s*(?:时|時|点|點)(?:\s*\d{1,2}\s*分)?|\d{1,2}\s*[:：]\s*\d{2})"
 _CN_RANGE = re.compile(rf"(?P<s>{_CN_DT})\s*(?:至|到|—|–|-|～|~)\s*(?P<e>{_CN_DT}|{_CN_T})")
 _ICAO_TIME = re.compile(r"(?:\d{10}(?:\s?EST)?|PERM)\b")
-_TIME_PAIR = re.compile(r"(?<!\d)(?P<s>\d{10})\s*(?:-|TO|UNTIL)\s*(?P<e>\d{10}(?:\s?EST)?|PERM)(?![\dA-Z])")
+_TIME_PAIR = re.compile(
+    r"(?<!\d)(?P<s>\d{10})\s*(?:UTC\s*)?(?:-|TO|UNTIL|TIL|THRU)\s*(?P<e>\d{10}(?:\s?EST)?|PERM)(?![\dA-Z])"
+)
 _MONTH = r"(?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)[A-Z]*\.?"
 _PROSE_DT = rf"{_MONTH}\s+\d{{1,2}},?\s+\d{{4}}(?:\s+at)?\s+\d{{4}}(?:\s*(?:UTC|Z|GMT))?"
 _TFR_BEGIN = re.compile(rf"Beginning\s+Date\s+and\s+Time\s*:\s*(?P<v>{_PROSE_DT})", re.I)

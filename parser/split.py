@@ -55,6 +55,7 @@ _BLANK_RE = re.compile(r"\n[ \t\r\f\v]*\n\s*")
 _ITEM_START_RE = re.compile(r"^\s*[A-GQ]\)")
 _CN_TITLE_RE = re.compile(r"^[^\n]{0,120}(?:通告|公告|通知)[^\n]{0,10}$", re.M)
 _CJK_RE = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+_LABEL_RE = re.compile(r"^[ \t]*([A-Z][A-Za-z()/' -]{2,40}?)[ \t]*:(?!\d)", re.M)
 _BINARY_RE = re.compile(r"[\x00-\x08\x0e-\x1f\x7f\ufffd]")
 
 
@@ -96,6 +97,11 @@ def _merge_blocks(text: str) -> list[tuple[int, int]]:
                 or (icao_prev and prev.lstrip().startswith("(") and prev.count("(") > prev.count(")"))
                 or (_is_cjk_heavy(prev) and _is_cjk_heavy(block) and not _CN_TITLE_RE.match(block.split("\n", 1)[0]))
             )
+            if not continues and not icao_prev and _LABEL_RE.match(block.lstrip()) and _LABEL_RE.search(prev):
+                # a web page (FAA TFR) pasted as "Label : value" sections: one document until a label repeats
+                seen = {lab.strip().lower() for lab in _LABEL_RE.findall(prev)}
+                mine = {lab.strip().lower() for lab in _LABEL_RE.findall(block)}
+                continues = not (seen & mine) and not prev.lstrip().startswith("!")
             if continues:
                 merged[-1] = (ps, e)
                 continue
@@ -118,6 +124,14 @@ def _split_inside(text: str, s: int, e: int) -> list[tuple[int, int]]:
         last = max([c for c in cuts if c < m.start()], default=0)
         if m.start() > 0 and "Q)" in chunk[last : m.start()]:
             cuts.add(m.start())
+    # A short preamble before the first header (AFTN lines "GG EGGNYNYX / 291200 EGGNYNYX", a title) is not a
+    # message of its own: it stays with the NOTAM that follows it.
+    if cuts:
+        first = min(cuts)
+        pre = chunk[:first]
+        if len(pre.strip()) <= 200 and not _HEADER_RE.match(pre.lstrip()) and not pre.lstrip().startswith("!") \
+                and "Q)" not in pre and not re.search(r"\d{4,6}(?:\.\d+)?\s?[NS]\s?\d{5,7}", pre):
+            cuts.discard(first)
     bounds = [0, *sorted(cuts), len(chunk)]
     out = []
     for a, b in zip(bounds, bounds[1:]):

@@ -160,3 +160,27 @@ def test_dense_hostile_text_stays_fast(unit):
     t0 = time.perf_counter()
     rules_zones(text)
     assert time.perf_counter() - t0 < 5
+
+
+def test_faa_fdc_tfr_with_effective_until():
+    z = _one("!FDC 6/4512 ZDC DC..AIRSPACE WASHINGTON, DC..TEMPORARY FLIGHT RESTRICTIONS WI AN AREA DEFINED AS 3NM "
+             "RADIUS OF 384700N0770200W (DCA272004.1) SFC-17999FT MSL EFFECTIVE 2607231905 UTC UNTIL 2607232300 UTC.")
+    assert z == {"center": "384700N0770200W", "radius": "3NM", "lower": "SFC", "upper": "17999FT MSL",
+                 "start": "2607231905", "end": "2607232300"}
+
+
+def test_within_distance_of_psn_and_labelled_vertices():
+    head = "A0001/26 NOTAMN\nQ) EGTT/QRDCA/IV/BO/W/000/050/5130N00007W005\nA) EGTT B) 2603010800 C) 2603011700\nE) "
+    z = _one(head + "UAS OPS WITHIN 2KM OF PSN 513000N0000700W\nF) SFC G) 400FT AGL")
+    assert (z["center"], z["radius"]) == ("513000N0000700W", "2KM")
+    z = _one(head + "AREA:\n1) 513000N0001000W\n2) 513500N0000500W\n3) 512500N0000000W\nF) SFC G) 400FT AGL")
+    assert z["polygon"] == "513000N0001000W\n2) 513500N0000500W\n3) 512500N0000000W"
+
+
+def test_tfr_page_labels():
+    page = ("Location: WASHINGTON, DC\n\nBeginning Date and Time : July 23, 2026 at 2105 UTC\n\n"
+            "Ending Date and Time : July 24, 2026 at 0300 UTC\n\nAltitude: From the surface up to and including "
+            "18000 feet MSL\n\nCenter: 384500N0770200W\nRadius: 3 nautical miles")
+    z = _one(page)
+    assert z == {"center": "384500N0770200W", "radius": "3 nautical miles", "lower": "surface",
+                 "upper": "18000 feet MSL", "start": "July 23, 2026 at 2105 UTC", "end": "July 24, 2026 at 0300 UTC"}

@@ -138,3 +138,18 @@ def test_items_on_one_line_many_lines_and_collapsed(dev_by_id):
     assert h.items["D"].text == "27-30 0630-1000 1130-1530"
     h = parse_header(dev_by_id["avwx-KMCO-05-117"]["text"])  # CRLF, leading space before D)
     assert h.items["D"].text == "MON-FRI 1100-2100"
+
+
+def test_aftn_preamble_stays_with_its_notam(dev_by_id):
+    t = "GG EGGNYNYX\n291200 EGGNYNYX\n" + dev_by_id["pynotam-readme-A1912-15"]["text"]
+    msgs = split_batch(t + "\n\n" + t)
+    assert len(msgs) == 2 and all(m.text.startswith("GG EGGNYNYX") for m in msgs)
+    assert parse_header(msgs[0].text).id == "A1912/15"
+
+
+def test_tfr_page_sections_form_one_document_until_a_label_repeats():
+    page = ("Location: WASHINGTON, DC\n\nBeginning Date and Time : July 23, 2026 at 2105 UTC\n\n"
+            "Ending Date and Time : July 24, 2026 at 0300 UTC\n\nAltitude: From the surface up to and including "
+            "18000 feet MSL\n\nCenter: 384500N0770200W\nRadius: 3 nautical miles")
+    msgs = split_batch(page + "\n\n" + page.replace("WASHINGTON, DC", "NEW YORK, NY"))
+    assert [m.text for m in msgs] == [page, page.replace("WASHINGTON, DC", "NEW YORK, NY")]
