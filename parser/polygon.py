@@ -32,9 +32,10 @@ _CLOSE = re.compile(
 )
 _FILLER = re.compile(
     r"\b(?:THEN(?:CE)?|TO|AND|ALONG|THE|A|STRAIGHT|LINES?|GREAT|CIRCLE|RHUMB|LINE|POINTS?|FLW|FOLLOWING|"
-    r"TO\s+POINT|FM|FROM|VIA|BOUNDED\s+BY|BY|CONNECTION|RANGE|COORDINATES?)\b",
+    r"TO\s+POINT|FM|FROM|VIA|BOUNDED\s+BY|BY|CONNECTION|RANGE|COORDINATES?|PSNS?|POS|POSITIONS?|PT)\b",
     re.IGNORECASE,
 )
+_ENUM = re.compile(r"(?<!\w)(?:\d{1,2}|[A-Z])[).:](?=\s|$)")  # "1." / "B)" labels of listed points
 _SEPS = re.compile(r"[\s\-–—,;:/.、，；]+")
 _PARENS = re.compile(r"\([^()]*\)|（[^（）]*）")
 _ARC = re.compile(r"\bARC\b", re.IGNORECASE)
@@ -49,6 +50,7 @@ def _leftover(gap: str) -> str:
     g = _PARENS.sub(" ", clean(gap))
     g = _CLOSE.sub(" ", g)
     g = _FILLER.sub(" ", g)
+    g = _ENUM.sub(" ", g)
     return _SEPS.sub(" ", g).strip()
 
 
@@ -134,7 +136,7 @@ def parse_polygon(text: str) -> list[tuple[float, float]]:
         i += 1
     if named:
         names = "; ".join(" ".join(n.split()) for _, n in sorted(named))
-        raise ValueError(f"boundary point(s) without coordinates: {names}")
+        raise ValueError(f"boundary point(s) or path without coordinates: {names}")
     while len(points) > 1 and math.isclose(points[-1][0], points[0][0], abs_tol=1e-9) and math.isclose(
         points[-1][1], points[0][1], abs_tol=1e-9
     ):

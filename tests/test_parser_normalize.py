@@ -209,6 +209,20 @@ def test_polygon_arc_across_antimeridian():
     assert all(-180 <= p[1] <= 180 for p in pts)
 
 
+@pytest.mark.parametrize(
+    "text",
+    ["1. 5130N00010W 2. 5140N00010W 3. 5140N00020W", "A) 5130N00010W B) 5140N00010W C) 5140N00020W",
+     "PSN 5130N00010W - PSN 5140N00010W - PT 5140N00020W", "5130N00010W TO 5140N00010W TO 5140N00020W TO 5130N00010W"],
+)
+def test_polygon_labels_and_words_are_not_named_points(text):
+    assert parse_polygon(text) == [(51.5, -1 / 6), (51 + 40 / 60, -1 / 6), (51 + 40 / 60, -1 / 3)]
+
+
+def test_polygon_path_along_a_boundary_is_refused():
+    with pytest.raises(ValueError, match="FIR BOUNDARY"):
+        parse_polygon("5130N00010W - 5140N00010W THEN ALONG THE FIR BOUNDARY TO 5140N00020W")
+
+
 @pytest.mark.parametrize("bad", ["", "N391100E1005400-N390900E1003200", "JUNK", "4809N01610E - 4809N01610E - 4809N01610E"])
 def test_polygon_rejects(bad):
     with pytest.raises(ValueError):
