@@ -22,6 +22,7 @@ TEMPLATES = {
     "points_lines": "polygon",
     "points_comma": "polygon",
     "points_to": "polygon",
+    "arc_boundary": "arc",
     "qline_only": "qline",
     "multi_psn": "multi",
     "multi_area": "multi",
@@ -85,8 +86,11 @@ def _distractor(rng: random.Random, ad: str, lat: float, lon: float) -> Doc:
         d.add(f" FOR INFO {rng.randint(1000, 9999):05d} {rng.randint(100000, 999999)}.")
     elif k < 0.8:
         d.add(f" CTC +{rng.randint(1, 99)} {rng.randint(10, 99)} {rng.randint(100, 999)} {rng.randint(1000, 9999)}.")
-    elif k < 0.9:
+    elif k < 0.86:
         d.add(f" {rng.randint(2023, 2027)}-{rng.randint(1, 12):02d}-{rng.randint(1, 999):04d}/AU{rng.randint(1, 9)}.")
+    elif k < 0.94:
+        code = "".join(rng.choice("ABCDEFGHKLMNOPRSTUVWXYZ") for _ in range(3))
+        d.add(f" ({rng.randint(2, 40)}NM {rng.choice(DIRS)} OF {rng.choice(('', 'THE ', 'VOR/DME '))}&apos;{code}&apos;).")
     return d
 
 
@@ -161,6 +165,51 @@ def polygon_doc(rng: random.Random, pts, z: int, style: str, phr: str) -> tuple[
     return doc, gold
 
 
+def arc_doc(rng: random.Random, clat: float, clon: float, r_nm: float, z: int, style: str):
+    """A boundary with one arc: ``P0 - A <arc phrase> C <to> B - P3 [closing]``, tagged as zone ``z``'s polygon.
+
+    Returns the doc and the gold open ring with the arc densified by the documented convention."""
+    r_t, r_m = _radius_text(rng, r_nm) if rng.random() < 0.3 else V.fmt_distance(rng, r_nm, "nm")
+    phr = rng.choice(("cw_then", "cw_then", "acw_then", "arc_radius_of", "cw_arc_radius"))
+    sign = {"cw_then": 1, "acw_then": -1, "arc_radius_of": None, "cw_arc_radius": 1}[phr]
+    az1 = rng.uniform(0, 360)
+    sweep = rng.uniform(40, 150) if sign is not None else rng.uniform(30, 120)
+    if sign == -1 or (sign is None and rng.random() < 0.5):
+        sweep = -sweep
+    r_true = r_m
+    a = V.fwd(clat, clon, az1, r_true)
+    b = V.fwd(clat, clon, az1 + sweep, r_true)
+    p0 = V.fwd(clat, clon, az1 - 25 * (1 if sweep > 0 else -1), 1.8 * r_true)
+    p3 = V.fwd(clat, clon, az1 + sweep + 25 * (1 if sweep > 0 else -1), 1.8 * r_true)
+    texts, golds = {}, {}
+    for key, pt in (("p0", p0), ("a", a), ("c", (clat, clon)), ("b", b), ("p3", p3)):
+        texts[key], golds[key] = V.fmt_coord(rng, pt[0], pt[1], style)
+    d = Doc()
+    T = (z, "polygon")
+    sep = rng.choice((" - ", "-", " TO "))
+    d.add(texts["p0"], T).add(sep, T).add(texts["a"], T)
+    if phr == "cw_then":
+        d.add(f" THEN CLOCKWISE ON A {r_t} ARC CENTERED ON ", T)
+        d.add(texts["c"], T).add(" TO ", T)
+    elif phr == "acw_then":
+        d.add(f" THEN {rng.choice(('ANTI-CLOCKWISE', 'ANTICLOCKWISE', 'COUNTERCLOCKWISE'))} ON A {r_t} ARC CENTRED ON ", T)
+        d.add(texts["c"], T).add(" TO ", T)
+    elif phr == "arc_radius_of":
+        d.add(f"{rng.choice(('  ', ' - ', ' THEN '))}ARC RADIUS OF {r_t} CENTRED ON{rng.choice(('  ', ' '))}", T)
+        d.add(texts["c"], T).add(rng.choice(("  ", " - ", " TO ")), T)
+    else:
+        d.add(f" - CLOCKWISE ARC RADIUS {r_t} CENTRE ", T).add(texts["c"], T).add(" - ", T)
+    d.add(texts["b"], T).add(sep, T).add(texts["p3"], T)
+    closer = rng.choice((" BACK TO START", " TO POINT OF ORIGIN", "", "repeat"))
+    if closer == "repeat":
+        d.add(sep, T).add(texts["p0"], T)
+    elif closer:
+        d.add(closer, T)
+    ring = [golds["p0"], golds["a"]] + V.arc_vertices(golds["c"], golds["a"], golds["b"], r_m, sign) + [
+        golds["b"], golds["p3"]]
+    return d, ring
+
+
 def _limits_in_e(rng: random.Random, lower: str, upper: str) -> str:
     return rng.choice((
         f"VERTICAL LIMITS: {lower}-{upper}", f"VERTICAL LIMITS: {lower} TO {upper}",
@@ -180,10 +229,12 @@ def generate(rng: random.Random, template: str) -> Example:
     end = start + dur
     year = start.year
     nid = _id(rng, year)
+    if ad.startswith(("K", "P")) and rng.random() < 0.4:
+        nid = f"{start.month:02d}/{rng.randint(1, 999):03d}"  # US domestic-style ICAO id ("10/102 NOTAMN")
     ntype = "C" if template == "notamc" else rng.choices(("N", "R"), weights=(85, 15))[0]
     header = f"{nid} NOTAM{ntype}"
     if ntype in ("R", "C"):
-        header += f" {nid[0]}{rng.randint(1, 9999):04d}/{year % 100:02d}"
+        header += f" {nid[0] if nid[0].isalpha() else 'A'}{rng.randint(1, 9999):04d}/{year % 100:02d}"
 
     lo_nm, hi_nm = act[3]
     r_nm = V.sample_radius_nm(rng, lo_nm, hi_nm)
@@ -256,6 +307,13 @@ def generate(rng: random.Random, template: str) -> Example:
             e.add(rng.choice(("\n", " ", ".\n"))).add(_limits_in_e(rng, lower_t, upper_t)).add(".")
         gold.append(polygon(pg))
         qlat, qlon = clat, clon
+    elif kind == "arc":
+        e.add(intro).add(rng.choice((" WI AREA ", " BOUNDED BY ", ". LATERAL LIMITS: ", " WI THE AREA:\n")))
+        pdoc, pg = arc_doc(rng, clat, clon, V.sample_radius_nm(rng, 2, 40), 0, rng.choice(("dms", "dm", "dms_space", "hemi_first", "dms_dec")))
+        e.parts.extend(pdoc.parts)
+        if rng.random() < 0.4:
+            e.add(rng.choice(("\n", ". "))).add(_limits_in_e(rng, lower_t, upper_t)).add(".")
+        gold.append(polygon(pg))
     elif kind == "qline":
         q_radius = V.sample_radius_nm(rng, 3, 60)
         area = rng.choice((f"{fir[:2]}D{rng.randint(10, 999)}", f"{fir[:2]}R{rng.randint(10, 999)}",
@@ -330,7 +388,13 @@ def generate(rng: random.Random, template: str) -> Example:
             e.add(rng.choice((
                 f"RWY {rwy}/{int(rwy) + 18:02d} CLSD DUE TO MAINT", f"TWY {rng.choice('ABCDEFGKLM')} CLSD",
                 f"ILS RWY {rwy} U/S", f"AD HR OF SER MON-FRI 0600-2000", f"ACFT STAND {rng.randint(1, 80)} CLSD",
-                f"PAPI RWY {rwy} U/S", f"FUEL NOT AVBL FOR GA ACFT", f"RWY {rwy} TORA REDUCED TO {rng.randint(15, 35)}00M")))
+                f"PAPI RWY {rwy} U/S", f"FUEL NOT AVBL FOR GA ACFT", f"RWY {rwy} TORA REDUCED TO {rng.randint(15, 35)}00M",
+                f"{place} RNAV (GNSS) RWY {rwy} APCH NOT AVBL. MINIMA RAISED, CIRCLING MDA {rng.randint(8, 20)}00FT.",
+                f"TAKEOFF MINIMUMS AND OBSTACLE DEPARTURE PROCEDURES AMDT {rng.randint(1, 9)}{rng.choice('ABC ').strip()}: "
+                f"TEMPORARY CRANE {rng.randint(200, 2500)}FT FROM DER, {rng.randint(50, 900)}FT RIGHT OF CENTERLINE, "
+                f"{rng.randint(100, 300)}FT AGL/{rng.randint(100, 400)}FT MSL. ALL OTHER DATA REMAINS AS PUBLISHED.",
+                f"BIRD CONCENTRATION IN THE VICINITY OF AD. PILOTS EXERCISE CAUTION.",
+                f"ATIS FREQ {rng.randint(118, 136)}.{rng.choice(('05', '255', '80', '125'))} U/S")))
 
     # ---- items
     q_txt, q_g, q_r = V.qline_coord(qlat, qlon, q_radius)
@@ -338,9 +402,15 @@ def generate(rng: random.Random, template: str) -> Example:
     purpose = rng.choice(("BO", "BO", "NBO", "M", "BO ", "M  ", "B"))
     scope = rng.choice(("W", "W", "AW", "W ", "E", "A"))
     qcode_f = qcode
-    if rng.random() < 0.05:
+    qv = rng.random()
+    if qv < 0.05:
         qcode_f = ""
-    qline = Doc().add(f"Q) {fir}/{qcode_f}/{traffic}/{purpose}/{scope}/{qlo:03d}/{qhi:03d}/")
+    if qv > 0.97:  # broken feed: literal 'undefined' in place of the code and traffic fields
+        qline = Doc().add(f"Q) {fir}/undefined/{purpose.strip() or 'BO'}/{scope.strip() or 'W'}/{qlo:03d}/{qhi:03d}/")
+    elif qv > 0.94:
+        qline = Doc().add(f"Q) {fir}/{qcode_f}/{traffic}/{purpose}/{scope}/ {qlo:03d}/{qhi:03d}/")
+    else:
+        qline = Doc().add(f"Q) {fir}/{qcode_f}/{traffic}/{purpose}/{scope}/{qlo:03d}/{qhi:03d}/")
     if kind == "qline":
         # the Q-line circle is the only geometry: centre and radius are copied from it
         qline.field(q_txt[:-3], 0, "center").field(q_txt[-3:], 0, "radius")
@@ -367,7 +437,7 @@ def generate(rng: random.Random, template: str) -> Example:
             cdoc.field(V.fmt_icao_time(end), list(range(len(gold))), "end")
     sched = None
     ddoc = Doc()
-    if kind != "none" and rng.random() < 0.3:
+    if kind != "none" and end - start >= timedelta(days=1) and rng.random() < 0.4:
         sched = V.sample_schedule(rng, start, end)
         ddoc.add(rng.choice(("D) ", "D) ", " D) "))).field(sched, list(range(len(gold))), "schedule")
 
@@ -384,7 +454,7 @@ def generate(rng: random.Random, template: str) -> Example:
             fg.field(g_upper, zone_fg, "upper")
         else:
             fg.add(g_upper)
-    elif kind in ("circle", "polygon"):
+    elif kind in ("circle", "polygon", "arc"):
         # limits only in item E
         e.add(rng.choice((". ", "\n", " "))).add(rng.choice(("FM ", "FROM ", ""))).field(lower_t, 0, "lower")
         e.add(rng.choice((" UP TO ", " TO ", "-"))).field(upper_t, 0, "upper").add(rng.choice((".", "")))

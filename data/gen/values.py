@@ -526,11 +526,65 @@ def sample_schedule(rng: random.Random, start: datetime, end: datetime) -> str:
         return f"{' '.join(DAYS[d] for d in days)} {span}"
     if k < 0.78:
         return rng.choice(("DAILY SR-SS", "SR-SS", "DAILY SR MINUS30 - SS PLUS30", "SR MINUS15 TO SS PLUS15"))
-    if k < 0.88:
+    if k < 0.84:
         return span
+    if k < 0.88:
+        # explicit windows, or per-day windows with month names, or exceptions
+        v = rng.random()
+        if v < 0.35 and end - start >= timedelta(hours=2):
+            w, t = [], start
+            while t < end and len(w) < 4:
+                w.append(f"{t:%y%m%d%H%M} TO {min(end, t + timedelta(hours=2)):%y%m%d%H%M}")
+                t += timedelta(days=1)
+            return rng.choice(("  ", " ")).join(w)
+        if v < 0.7 and end - start >= timedelta(days=1, hours=1):
+            return f"{MONTHS[start.month - 1]} {start.day:02d} {span}, {min(28, start.day + 1):02d} {span}"
+        ex = start + timedelta(days=rng.randint(1, 6))
+        return f"{rng.choice(('MON-FRI', 'DAILY'))} {span} EXC {MONTHS[ex.month - 1]} {ex.day:02d}"
     # day-of-month list within B-C
     d0 = start.day
     d1 = min(28, d0 + rng.randint(1, 4))
     if end.month == start.month and d0 < d1 <= end.day:
         return f"{d0:02d}-{d1:02d} {span}"
     return f"DAILY {span}"
+
+
+# ------------------------------------------------------------------------------------------------------ arcs
+ARC_STEP_DEG = 3.0  # the documented densification convention: equal azimuth steps of at most 3 degrees
+
+
+def _geod():
+    from pyproj import Geod
+
+    return Geod(ellps="WGS84")
+
+
+_GEOD = None
+
+
+def geod():
+    global _GEOD
+    if _GEOD is None:
+        _GEOD = _geod()
+    return _GEOD
+
+
+def fwd(lat: float, lon: float, az: float, dist_m: float) -> tuple[float, float]:
+    lo, la, _ = geod().fwd(lon, lat, az, dist_m)
+    return la, ((lo + 180.0) % 360.0) - 180.0
+
+
+def arc_vertices(centre: tuple[float, float], a: tuple[float, float], b: tuple[float, float], radius_m: float,
+                 sweep_sign: int | None) -> list[tuple[float, float]]:
+    """Intermediate vertices of the arc a -> b around ``centre`` at ``radius_m`` (endpoints excluded).
+
+    ``sweep_sign`` +1 clockwise, -1 anticlockwise, None the shorter way. Azimuths are the geodesic azimuths of the
+    printed endpoints seen from the printed centre; the arc is cut into ceil(|sweep| / 3 deg) equal steps."""
+    g = geod()
+    az_a = g.inv(centre[1], centre[0], a[1], a[0])[0]
+    az_b = g.inv(centre[1], centre[0], b[1], b[0])[0]
+    cw = (az_b - az_a) % 360.0
+    ccw = cw - 360.0
+    sweep = cw if sweep_sign == 1 else ccw if sweep_sign == -1 else (cw if cw <= -ccw else ccw)
+    n = max(1, math.ceil(abs(sweep) / ARC_STEP_DEG))
+    return [fwd(centre[0], centre[1], az_a + sweep * k / n, radius_m) for k in range(1, n)]
