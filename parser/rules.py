@@ -68,10 +68,15 @@ _SEP_GAP = re.compile(
 _ARC_GAP = re.compile(
     r"\b(?:ARC|CLOCKWISE|ANTI-?CLOCKWISE|COUNTER-?\s?CLOCKWISE|CENTRED|CENTERED|CENTRE|CENTER)\b|圆弧|圓弧", re.I
 )
+_BOUNDARY_GAP = re.compile(
+    r"^[\s\-–—,]*(?:THENCE\s+|THEN\s+)?(?:ALONG|FOLLOWING)\s+(?:THE\s+)?[A-Z/ ]{0,30}?"
+    r"(?:BOUNDARY|BDRY|BORDER|COAST(?:LINE)?)\s*(?:TO\s*)?[\s\-–—,]*$",
+    re.I,
+)
 _NAME_TOKEN = r"[A-Z](?:[A-Z0-9'/ ]|&[a-z]{2,6};|&#\d{1,5};){1,60}?"
 _NAMED_GAP = re.compile(rf"^\s*[-–—]\s*(?:TO\s+)?{_NAME_TOKEN}\s*[-–—]\s*$")
 _NAMED_BEFORE = re.compile(rf"(?P<np>{_NAME_TOKEN})\s*[-–—]\s*$")
-_NAMED_AFTER = re.compile(rf"^\s*[-–—]\s*(?P<np>[A-Z][A-Z0-9]{{1,20}})(?=\s+BACK\b|\s+TO\s+(?:START|BEGINNING)\b|\s*[.\n])")
+_NAMED_AFTER = re.compile(rf"^\s*[-–—]\s*(?P<np>[A-Z]{{2,20}})(?![\dA-Z])(?=\s+BACK\b|\s+TO\s+(?:START|BEGINNING)\b|\s*[.\n])")
 _CLOSE = re.compile(
     r"^[\s\-–—,]*(?:AND\s+)?(?:BACK\s+)?TO\s+(?:THE\s+)?(?:START(?:ING\s+POINT)?|BEGINNING|POINT\s+OF\s+ORIGIN|"
     r"ORIGIN|FIRST\s+POINT|INITIAL\s+POINT)\b|^[\s\-–—,]*BACK\s+TO\s+START\b",
@@ -92,7 +97,7 @@ _UPPER_ONLY = re.compile(
     re.I,
 )
 _LOWER_ONLY = re.compile(rf"(?:\bFM|\bFROM|\bABV|\bABOVE)\s+(?:THE\s+)?(?P<lo>{_LIM})", re.I)
-_OBST_AGL = re.compile(rf"\(\s*(?P<agl>{_NUM}\s?(?:FT|M)\s?AGL)\s*\)", re.I)
+_OBST_AGL = re.compile(rf"(?<![\w.,])(?P<agl>{_NUM}\s?(?:FT|M)\.?\s?AGL)\b", re.I)
 _CN_UPPER = re.compile(r"(?:真高|相对高度|相對高度|飞行高度|飛行高度|高度)\s*(?:为|為)?\s*\d+(?:\.\d+)?\s*(?:米|公尺|m)")
 _CN_NAME = re.compile(r"以\s*(?P<name>[^，,。；;：:\s]{2,60}?)\s*(?:为|為)\s*(?:中心|圆心|圓心)")
 _CN_DT = (
@@ -154,6 +159,7 @@ def _polygon_runs(text: str, coords: list[CoordMatch]) -> list[list[CoordMatch]]
                 _SEP_GAP.match(gap)
                 or (len(gap) <= 200 and _ARC_GAP.search(gap) and "\n\n" not in gap)
                 or _NAMED_GAP.match(gap)
+                or _BOUNDARY_GAP.match(gap)
             )
             if joined:
                 runs[-1].append(c)
@@ -268,18 +274,34 @@ def _geometry(text: str, lo: int, hi: int) -> list[_Zone]:
 
 
 # ----------------------------------------------------------------------------------------------- limits
+_ALT_RE = re.compile(_ALT, re.I)
+_HAS_REF = re.compile(r"(?:AMSL|MSL|AGL|ASFC|AAL)\s*$", re.I)
+
+
+def _with_ref(text: str, sp: Span, hi: int) -> Span:
+    """A bare height followed by its equivalent with a reference ("548M 1,800FT AMSL"): take the one with it."""
+    if _HAS_REF.search(sp.text) or not re.match(r"[\d.,]", sp.text):
+        return sp
+    m = _ALT_RE.match(text, sp.end + 1, hi) if sp.end < hi and text[sp.end] in " (/" else None
+    if m is None and sp.end + 2 <= hi and text[sp.end : sp.end + 2] in (" (", ", "):
+        m = _ALT_RE.match(text, sp.end + 2, hi)
+    if m and _HAS_REF.search(m.group()):
+        return _sp(text, m.start(), m.end())
+    return sp
+
+
 def _limits_in(text: str, lo: int, hi: int) -> dict[str, Span]:
     """lower/upper stated in [lo, hi): a range first, else 'UP TO x' / 'FM x' forms."""
     out: dict[str, Span] = {}
     m = _RANGE.search(text, lo, hi)
     if m:
-        out["lower"] = _sp(text, *m.span("lo"))
-        out["upper"] = _sp(text, *m.span("hi"))
+        out["lower"] = _with_ref(text, _sp(text, *m.span("lo")), hi)
+        out["upper"] = _with_ref(text, _sp(text, *m.span("hi")), hi)
         return out
     m = _UPPER_ONLY.search(text, lo, hi)
     if m:
         g = "hi" if m.group("hi") else "hi2"
-        out["upper"] = _sp(text, *m.span(g))
+        out["upper"] = _with_ref(text, _sp(text, *m.span(g)), hi)
     m = _LOWER_ONLY.search(text, lo, hi)
     if m and ("upper" not in out or m.start("lo") != out["upper"].start):
         out["lower"] = _sp(text, *m.span("lo"))
@@ -408,7 +430,7 @@ def rules_drafts(text: str, header: Header | None = None) -> list[ZoneDraft]:
         fields = dict(z.fields)
         local: dict[str, Span] = {}
         if z.kind == "point":
-            m = _OBST_AGL.search(text, z.anchor_end, min(hi, z.anchor_end + 120))
+            m = _OBST_AGL.search(text, z.anchor_end, min(hi, z.anchor_end + 150))
             if m:
                 local["upper"] = _sp(text, *m.span("agl"))
         elif z.local_limits:

@@ -83,6 +83,16 @@ def _starts_message(block: str) -> bool:
     )
 
 
+def _icao_complete(msg: str) -> bool:
+    """An ICAO NOTAM is complete once its wrapping parentheses close or its last item (G, else F) is there. Until
+    then a following blank-line block still belongs to it if the NOTAM is wrapped in '(' or the block carries the
+    missing F)/G) items (a remark paragraph after a blank line, then ``F) SFC G) FL410``)."""
+    s = msg.strip()
+    if s.startswith("("):
+        return s.endswith(")") and s.count("(") <= s.count(")")
+    return re.search(r"(?:^|\s)[FG]\)", s) is not None
+
+
 def _merge_blocks(text: str) -> list[tuple[int, int]]:
     """Blank-line blocks merged where a block continues the message before it."""
     merged: list[tuple[int, int]] = []
@@ -94,7 +104,8 @@ def _merge_blocks(text: str) -> list[tuple[int, int]]:
             icao_prev = bool(_HEADER_RE.search(prev[:200]) or "Q)" in prev[:400])
             continues = (
                 (icao_prev and _ITEM_START_RE.match(block) is not None)
-                or (icao_prev and prev.lstrip().startswith("(") and prev.count("(") > prev.count(")"))
+                or (icao_prev and not _icao_complete(prev) and (
+                    prev.lstrip().startswith("(") or re.search(r"(?:^|\s)[FG]\)", block) is not None))
                 or (_is_cjk_heavy(prev) and _is_cjk_heavy(block) and not _CN_TITLE_RE.match(block.split("\n", 1)[0]))
             )
             if not continues and not icao_prev and _LABEL_RE.match(block.lstrip()) and _LABEL_RE.search(prev):

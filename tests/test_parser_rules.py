@@ -184,3 +184,54 @@ def test_tfr_page_labels():
     z = _one(page)
     assert z == {"center": "384500N0770200W", "radius": "3 nautical miles", "lower": "surface",
                  "upper": "18000 feet MSL", "start": "July 23, 2026 at 2105 UTC", "end": "July 24, 2026 at 0300 UTC"}
+
+
+# ------------------------------------------------- more real NOTAMs (public: slavak/PyNotam, Joey0609/notams)
+REAL_517603 = ("(C1518/15 NOTAMN\nQ) LLLL/QWCLW/V/M/W/000/018/3122N03423E001\nA) LLLL B) 1507190215 C) 1510200325\n"
+               "E) 1. CAPTIVE BALLOON OPR AT `GAZA STRIP`.\n2. THE AREA WI 1KM RADIUS CENTERED PSN N312228E0342304\n"
+               "CLSD FM GND UP TO 548M 1,800FT AMSL.\n3. CTN ADZ.)")
+REAL_489144 = ("(C0494/15 NOTAMN\nQ) LLLL/QOBCE/V/M/E/000/002/3231N03506E005\nA) LLLL B) 1503110821 C) 1512312159\n"
+               "E) 1. DRILLING TWR LOCATED AT MANSURA, PSN N323050E0350541,\nHGT 33M 108FT AGL, 58M 190FT AMSL.\n"
+               "2. CTN ADZ.)")
+REAL_A3806 = ("A3806/24 NOTAMR A3805/24\nQ) KZAK/QWMLW////000/999/\nA) KZAK\nB) 2409170700\nC) 2409301100\n"
+              "D) DLY 0700 - 1100\nE) THE RUSSIAN AEROSPACE FORCES PLANS TO CONDUCT ROCKET FIRINGS.\n"
+              "THERE ARE TWO IMPACT AREAS WI THE OAKLAND ARTCC OCEANIC FIR. IMPACT\n"
+              "AREA 1 IS WI AN AREA DEFINED AS 300441N 1272305W 301824N 1282923W\n"
+              "264226N 1291729W 262737N 1281135W TO POINT OF ORIGIN.\n"
+              "IMPACT AREA 2 IS WI AN AREA DEFINED AS 305901N 1720247W 381120N\n"
+              "1700409W 384148N 1722025W 313731N 1742111W TO POINT OF ORIGIN.  FOR\n"
+              "FLT SAFETY ATC WILL NOT CLEAR IFR FLT THRU THE IMPACT AREAS.\nF) SFC\nG) UNL")
+REAL_A2932 = ("A2932/24 NOTAMN\nQ) WAAF/QRALW/IV/NBO/W/000/999/1130S11621E043\nA) WAAF\nB) 2409240225\nC) 2409240358\n"
+              "E) CHINESE AEROSPACE FLIGHT ACTIVITIES WILL TAKE PLACE FLW \nTHE FOLLOWING AREA MAY BE AFFECTED :    \n"
+              "105100S1160600E - 105900S1165000E - 120000S1163811E \n"
+              "THENCE ALONG FIR BOUNDARY TO 120000S1155212E - 105100S1160600E \nTHESE ATS ROUTES MAY BE AFFECTED : \n"
+              "-B349 SEGMENT KALIV - BOPLO\nF) SFC \nG) UNL")
+REAL_A2683 = ("A2683/24 NOTAMN\nQ) ZXXX/QRDCA/IV/BO/W/000/999/2318N11708E040\nA) ZSHA ZGZU B) 2409030030 C) 2409030230 \n"
+              "E) A TEMPORARY DANGER AREA ESTABLISHED BOUNDED BY:\n"
+              "N230800E1162530-N225400E1163300-N232800E1175035-N234055E1174350-N23\n"
+              "0800E1162530. VERTICAL LIMITS: BELOW 45000M.\nF) GND G) 45000M AMSL")
+
+
+def test_equivalent_heights_prefer_the_one_with_a_reference():
+    z = _one(REAL_517603)
+    assert (z["center"], z["radius"], z["lower"], z["upper"]) == ("N312228E0342304", "1KM", "GND", "1,800FT AMSL")
+    z = _one(REAL_489144)  # obstacle: its height above ground is the upper limit
+    assert z == {"center": "N323050E0350541", "upper": "108FT AGL", "start": "1503110821", "end": "1512312159"}
+
+
+def test_two_impact_areas_and_line_wrapped_coordinates():
+    zones = rules_zones(REAL_A3806)
+    assert len(zones) == 2
+    assert zones[0]["polygon"].endswith("262737N 1281135W TO POINT OF ORIGIN")
+    assert zones[1]["polygon"].startswith("305901N 1720247W 381120N\n1700409W")
+    assert {z["schedule"] for z in zones} == {"DLY 0700 - 1100"}
+
+
+def test_fir_boundary_segment_stays_in_the_polygon():
+    z = _one(REAL_A2932)
+    assert "THENCE ALONG FIR BOUNDARY TO 120000S1155212E" in z["polygon"]
+
+
+def test_broken_coordinate_is_not_taken_for_a_named_point():
+    z = _one(REAL_A2683)
+    assert z["polygon"].endswith("N234055E1174350")

@@ -153,3 +153,14 @@ def test_tfr_page_sections_form_one_document_until_a_label_repeats():
             "18000 feet MSL\n\nCenter: 384500N0770200W\nRadius: 3 nautical miles")
     msgs = split_batch(page + "\n\n" + page.replace("WASHINGTON, DC", "NEW YORK, NY"))
     assert [m.text for m in msgs] == [page, page.replace("WASHINGTON, DC", "NEW YORK, NY")]
+
+
+def test_remark_paragraph_after_a_blank_line_stays_in_its_notam():
+    # B4029/24 (public, Joey0609/notams): a blank line before RMK, then F)/G)
+    t = ("B4029/24 NOTAMN\nQ) RPHI/QRALW/IV/NBO/W /000/410/1925N12417E225\nA) RPHI B) 2409272130 C) 2409272330\n"
+         "E) SPECIAL OPS WILL TAKE PLACE WI:\n210000N 1204500E -\n210000N 1274500E -\n174500N 1274500E -\n"
+         "174500N 1250500E -\n210000N 1204500E\n\nRMK:\n1. TYPE OF ACFT - ASTRA SPX\n5. ALT OF DROPSONDES RELEASE: "
+         "41000FT\nF) SFC G) FL410")
+    msgs = split_batch(t + "\n\nunrelated note")
+    assert [m.text for m in msgs] == [t, "unrelated note"]
+    assert parse_header(msgs[0].text).items["G"].text == "FL410"
