@@ -38,7 +38,8 @@ _DIST = re.compile(
     rf"(?P<rest>(?![A-Za-z]).*)$",
     re.IGNORECASE | re.DOTALL,
 )
-_REST_OK = re.compile(r"^[\s.,;)]*(?:\(.*\))?[\s.,;)]*(?:范围内|範圍內|以内|以內|内|內)?[\s.,;。，]*$", re.DOTALL)
+_REST_OK = re.compile(
+    r"^[\s.,;)]*(?:\(.*\))?[\s.,;)]*(?:RADIUS|RAD|范围内|範圍內|以内|以內|内|內)?[\s.,;。，]*$", re.DOTALL | re.IGNORECASE)
 
 
 _CN_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "兩": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7,
