@@ -229,6 +229,9 @@ def main(argv: list[str] | None = None) -> None:
         code = 130
     except BrokenPipeError:
         code = 0
+    except Exception as exc:  # noqa: BLE001 - last resort: a one-line diagnostic, never a traceback
+        print(f"airspace-parse: internal error: {type(exc).__name__}: {exc}"[:500], file=sys.stderr)
+        code = 1
     sys.exit(code)
 
 
