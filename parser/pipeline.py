@@ -19,7 +19,7 @@ from airspace.parser.engine import Extractor, ExtractStats
 from airspace.parser.header import Header, parse_header
 from airspace.parser.places import AERODROME_RADIUS_M, aerodrome_name, resolve_icao
 from airspace.parser.records import CircleGeometry, Limit, ZoneRecord
-from airspace.parser.rules import RulesExtractor, rules_drafts
+from airspace.parser.rules import RulesExtractor, area_designator, message_times, rules_drafts
 from airspace.parser.split import BatchTooLarge, Message, split_batch
 from airspace.parser.validate import validate
 
@@ -76,20 +76,24 @@ def _post(rec: ZoneRecord, draft: ZoneDraft, header: Header) -> ZoneRecord:
     if g is not None and g.type == "circle" and q is not None and q.coord is not None and c is not None:
         if q.raw.start <= c.start < q.raw.end:
             rec.geometry = g.model_copy(update={"approximate": True})
-            rec.review("only the coarse Q-line circle locates this zone (no coordinates in the text)")
+            named = area_designator(rec.text, header)
+            rec.review(
+                "only the coarse Q-line circle locates this zone (no coordinates in the text"
+                + (f"; it names area {named.text}" if named else "")
+                + ")"
+            )
     if g is not None and g.type == "named":
-        a = header.item("A")
-        n = draft.spans.get("name")
-        if a is not None and n is not None and a.span.start <= n.start < a.span.end:
-            pos = resolve_icao(g.name)
-            if pos is not None:
-                radius = g.radius_m or AERODROME_RADIUS_M
-                rec.geometry = CircleGeometry(center=pos, radius_m=radius, approximate=True)
-                rec.reasons = [r for r in rec.reasons if not r.startswith(f"named place {g.name!r}")]
-                rec.review(
-                    f"location is only the aerodrome indicator {g.name} ({aerodrome_name(g.name)}); "
-                    f"approximate {radius / 1852:g} NM circle around its reference point"
-                )
+        # an aerodrome identifier (A) item, FAA "RADIUS OF ATL") -> approximate circle; place names never
+        pos = resolve_icao(g.name)
+        if pos is not None:
+            radius = g.radius_m or AERODROME_RADIUS_M
+            rec.geometry = CircleGeometry(center=pos, radius_m=radius, approximate=True)
+            rec.reasons = [r for r in rec.reasons if not r.startswith(f"named place {g.name!r}")]
+            stated = "stated" if g.radius_m else "default"
+            rec.review(
+                f"location is only the aerodrome identifier {g.name} ({aerodrome_name(g.name)}); approximate "
+                f"{radius / 1852:g} NM ({stated}) circle around its reference point"
+            )
     if rec.geometry is not None and rec.lower is None:
         rec.lower = Limit(ref="SFC", ft=0.0, m=0.0, raw="")
         rec.reasons.append("note: no lower limit stated; the surface is assumed")
@@ -107,14 +111,19 @@ def _records_for(
     if drafts is None:
         return [_error(msg, "the engine could not produce an answer for this message", engine, header)]
     if not drafts:
-        rec = ZoneRecord(message=msg.index, text=msg.text, engine=engine, id=header.id, ref_id=header.ref_id)
+        if header.kind == "other" and engine == "rules":
+            return [_error(msg, "not understood: no NOTAM header, Q-line, coordinates or zone found", engine, header)]
+        try:  # keep the message's own times on its record (a runway closure still says when)
+            rec = normalize(message_times(msg.text, header), text=msg.text, message=msg.index, engine=engine)
+            rec.reasons, rec.status = [], "ok"
+        except Exception:  # noqa: BLE001
+            rec = ZoneRecord(message=msg.index, text=msg.text, engine=engine)
+        rec.id, rec.ref_id = header.id, header.ref_id
         if header.notam_type in ("N", "R", "C"):
             rec.notam_type = header.notam_type  # type: ignore[assignment]
         if header.notam_type == "C":
             return [rec]  # a cancellation: no zone, nothing wrong
-        if header.kind == "other" and engine == "rules":
-            return [_error(msg, "not understood: no NOTAM header, Q-line, coordinates or zone found", engine, header)]
-        rec.review("no zone found in the message")
+        rec.review("no zone found in the message (no coordinates, area or location)")
         return [rec]
     out = []
     for z, draft in enumerate(drafts):

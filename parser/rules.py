@@ -98,6 +98,19 @@ _UPPER_ONLY = re.compile(
 )
 _LOWER_ONLY = re.compile(rf"(?:\bFM|\bFROM|\bABV|\bABOVE)\s+(?:THE\s+)?(?P<lo>{_LIM})", re.I)
 _OBST_AGL = re.compile(rf"(?<![\w.,])(?P<agl>{_NUM}\s?(?:FT|M)\.?\s?AGL)\b", re.I)
+_OBST_MSL = re.compile(rf"(?<![\w.,])(?P<msl>{_NUM}\s?(?:FT|M)\.?\s?A?MSL)\b|\bA?MSL\s+(?P<msl2>{_NUM}\s?(?:FT|M))\b", re.I)
+_NOT_IDENT = {"THE", "PSN", "POSITION", "POINT", "FIX", "CENTER", "CENTRE", "AREA", "FLW", "EACH", "ALL", "AND"}
+# "RADIUS OF ATL": a circle around an aerodrome identifier (FAA), no coordinates
+_R_IDENT = re.compile(
+    rf"(?P<d>{_DIST})\s*RADIUS\s+(?:OF|AROUND|(?:CENTERED|CENTRED)\s+(?:ON|AT))\s+(?P<id>[A-Z]{{3,4}})\b(?![\s/-]*\d)"
+    rf"|RADIUS\s+(?:OF\s+)?(?P<d2>{_DIST})\s+(?:AROUND|OF|(?:CENTERED|CENTRED)\s+(?:ON|AT))\s+(?P<id2>[A-Z]{{3,4}})\b(?![\s/-]*\d)"
+    rf"|\b(?:WI|WITHIN)\s+(?P<d3>{_DIST})\s+(?:OF|AROUND)\s+(?P<id3>[A-Z]{{3,4}})\b(?![\s/-]*\d)"
+)
+# a named area switched on: "R5206 ACT", "SBR 217 (PIRANGI) ACT", "DANGER AREA ACT: UHD411"
+_DESIGNATOR = re.compile(
+    r"\b(?P<name>[A-Z]{1,4}[- ]?\d{2,4}[A-Z]?)\s*(?:\([A-Z0-9 .,'/-]{1,40}\)\s*)?(?:ACT|ACTIVATED|ACTIVE|ACTIAVTED)\b"
+    r"|\bAREAS?\s+(?:ACT|ACTIVATED|ACTIVE)\s*:?\s*(?P<name2>[A-Z]{1,4}[- ]?\d{1,4}[A-Z]?)\b"
+)
 _CN_UPPER = re.compile(r"(?:真高|相对高度|相對高度|飞行高度|飛行高度|高度)\s*(?:为|為)?\s*\d+(?:\.\d+)?\s*(?:米|公尺|m)")
 _CN_NAME = re.compile(r"以\s*(?P<name>[^，,。；;：:\s]{2,60}?)\s*(?:为|為)\s*(?:中心|圆心|圓心)")
 _CN_DT = (
@@ -363,6 +376,17 @@ def _times(text: str, h: Header, lo: int, hi: int) -> dict[str, Span]:
 
 
 # ----------------------------------------------------------------------------------------------- main
+def area_designator(text: str, header: Header | None = None) -> Span | None:
+    """The designator of a named area the message switches on (``R5206``, ``SBR 217``, ``UHD411``), if any."""
+    h = header or parse_header(text)
+    lo, hi = _body(text, h)
+    m = _DESIGNATOR.search(text, lo, hi)
+    if not m:
+        return None
+    g = "name" if m.group("name") else "name2"
+    return _sp(text, *m.span(g))
+
+
 def _body(text: str, h: Header) -> tuple[int, int]:
     """The free-text region where geometry is stated: item E, the FAA text after its id, else everything."""
     e = h.item("E")
@@ -385,6 +409,13 @@ def rules_drafts(text: str, header: Header | None = None) -> list[ZoneDraft]:
     zones = _geometry(text, lo, hi)
 
     if not zones:
+        for m in _R_IDENT.finditer(text, lo, hi):
+            k = next(i for i in ("", "2", "3") if m.group("id" + i))
+            if m.group("id" + k) not in _NOT_IDENT:
+                f = {"radius": _sp(text, *m.span("d" + k)), "name": _sp(text, *m.span("id" + k))}
+                zones.append(_Zone(f, m.start(), m.end(), "named"))
+                break
+    if not zones:
         m = _CN_NAME.search(text)
         if m:
             f = {"name": _sp(text, *m.span("name"))}
@@ -397,6 +428,10 @@ def rules_drafts(text: str, header: Header | None = None) -> list[ZoneDraft]:
         if h.qline.radius:
             f["radius"] = h.qline.radius
         zones.append(_Zone(f, h.qline.coord.start, h.qline.coord.end, "qline"))
+    if not zones and (h.kind == "faa" or (h.qline is not None and h.qline.coord is None)):
+        d = area_designator(text, h)
+        if d is not None:
+            zones.append(_Zone({"name": d}, d.start, d.end, "named"))
     if not zones and h.item("A"):
         a = h.item("A")
         m = _ICAO_LOC.match(a.text)
@@ -433,6 +468,10 @@ def rules_drafts(text: str, header: Header | None = None) -> list[ZoneDraft]:
             m = _OBST_AGL.search(text, z.anchor_end, min(hi, z.anchor_end + 150))
             if m:
                 local["upper"] = _sp(text, *m.span("agl"))
+            else:
+                m = _OBST_MSL.search(text, z.anchor_end, min(hi, z.anchor_end + 150))
+                if m:
+                    local["upper"] = _sp(text, *m.span("msl" if m.group("msl") else "msl2"))
         elif z.local_limits:
             nxt = zones[i + 1].anchor if i + 1 < len(zones) else hi
             local = _limits_in(text, z.anchor_end, min(nxt, _line_end(text, z.anchor_end, hi)))
@@ -447,6 +486,13 @@ def rules_drafts(text: str, header: Header | None = None) -> list[ZoneDraft]:
         ordered = {k: fields[k] for k in ("center", "radius", "polygon", "name", "lower", "upper", "start", "end", "schedule") if k in fields}
         drafts.append(ZoneDraft(values={k: s.text for k, s in ordered.items()}, spans=ordered))
     return drafts
+
+
+def message_times(text: str, header: Header | None = None) -> ZoneDraft:
+    """Only the start/end of a message (for a record of a message that defines no zone)."""
+    h = header or parse_header(text)
+    times = _times(text, h, *_body(text, h))
+    return ZoneDraft(values={k: s.text for k, s in times.items()}, spans=dict(times))
 
 
 def rules_zones(text: str) -> list[dict[str, str]]:

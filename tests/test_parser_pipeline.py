@@ -213,3 +213,21 @@ def test_get_extractor():
 def test_haversine():
     assert abs(haversine_m((0, 0), (0, 1)) - 111195) < 5
     assert parse_header("").kind == "other"
+
+
+def test_faa_aerodrome_circle_and_zoneless_message_keep_their_times():
+    recs, _ = process_batch(
+        "!ATL 03/213 ATL AIRSPACE CONTROLLED BURN WI AN AREA DEFINED AS .5NM RADIUS OF ATL SFC-2000FT AGL "
+        "2603121638-2611191700\n!HNL 05/347 HNL RWY 04R/22L CHANGED TO 9002FT X 150FT. LDA 8937FT. 2505241947-PERM"
+    )
+    atl, hnl = recs
+    assert atl.geometry.type == "circle" and atl.geometry.approximate and atl.geometry.radius_m == 926
+    assert abs(atl.geometry.center[0] - 33.6367) < 0.01 and atl.status == "review"
+    assert any("aerodrome identifier ATL" in r for r in atl.reasons)
+    assert hnl.geometry is None and hnl.status == "review" and hnl.permanent
+    assert hnl.start.year == 2025 and any("no zone found" in r for r in hnl.reasons)
+
+
+def test_q_line_review_names_the_area(dev_rows, dev_records):
+    i = [k for k, r in enumerate(dev_rows) if r["id"] == "whisper-UHHH-Y2776-26"][0]
+    assert any("UHD411" in r for r in _of(dev_records, i)[0].reasons)

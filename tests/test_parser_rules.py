@@ -235,3 +235,31 @@ def test_fir_boundary_segment_stays_in_the_polygon():
 def test_broken_coordinate_is_not_taken_for_a_named_point():
     z = _one(REAL_A2683)
     assert z["polygon"].endswith("N234055E1174350")
+
+
+# ---------------------------------------------------------- FAA domestic NOTAMs (public: neilcochran/squawk)
+def test_faa_multiline_uas_circle():
+    z = _one("!ATL 04/024 ATL AIRSPACE NUMEROUS UAS WI AN AREA DEFINED AS .1NM RADIUS OF\n"
+             "333328N0842456W (5.3NM SE ATL) SFC-300FT AGL 2604111600-2604120200")
+    assert z == {"center": "333328N0842456W", "radius": ".1NM", "lower": "SFC", "upper": "300FT AGL",
+                 "start": "2604111600", "end": "2604120200"}
+
+
+def test_faa_radius_of_an_aerodrome_identifier():
+    z = _one("!ATL 03/213 ATL AIRSPACE CONTROLLED BURN WI AN AREA DEFINED AS .5NM RADIUS OF ATL SFC-2000FT AGL "
+             "2603121638-2611191700")
+    assert (z["name"], z["radius"], z["lower"], z["upper"]) == ("ATL", ".5NM", "SFC", "2000FT AGL")
+
+
+def test_faa_named_special_use_area_and_msl_obstacle():
+    z = _one("!SUAE 03/010 ZNY AIRSPACE R5206 ACT SFC-5000FT 2603141000-2603150400")
+    assert (z["name"], z["lower"], z["upper"]) == ("R5206", "SFC", "5000FT")
+    z = _one("!ATL 03/100 ATL OBST CRANE (ASR 1044148) 333557.80N0842853.79W MSL 1336FT 2603121406-2604261406")
+    assert (z["center"], z["upper"]) == ("333557.80N0842853.79W", "1336FT")
+
+
+def test_faa_without_zone_and_permanent_end():
+    assert rules_zones("!ANC 04/030 ANC RWY 07R/25L CLSD EXC XNG 2604120730-2604121430") == []
+    z = _one("!GPS 04/001 ZAB NAV GPS (NAFC GPS 15-01 E1) MAY NOT BE AVBL WI 468NM RADIUS CENTERED AT "
+             "330702N1062540W FL400-UNL 2604060400-2604081000")
+    assert (z["radius"], z["lower"], z["upper"]) == ("468NM", "FL400", "UNL")
