@@ -111,10 +111,12 @@ def _records_for(
     if drafts is None:
         return [_error(msg, "the engine could not produce an answer for this message", engine, header)]
     if not drafts:
-        if header.kind == "other" and engine == "rules":
-            return [_error(msg, "not understood: no NOTAM header, Q-line, coordinates or zone found", engine, header)]
+        times = message_times(msg.text, header)
+        if header.kind == "other" and engine == "rules" and not times.values:
+            return [_error(msg, "not understood: no NOTAM header, Q-line, coordinates, times or zone found", engine,
+                           header)]
         try:  # keep the message's own times on its record (a runway closure still says when)
-            rec = normalize(message_times(msg.text, header), text=msg.text, message=msg.index, engine=engine)
+            rec = normalize(times, text=msg.text, message=msg.index, engine=engine)
             rec.reasons, rec.status = [], "ok"
         except Exception:  # noqa: BLE001
             rec = ZoneRecord(message=msg.index, text=msg.text, engine=engine)

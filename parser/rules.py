@@ -113,12 +113,18 @@ _DESIGNATOR = re.compile(
 )
 _CN_UPPER = re.compile(r"(?:真高|相对高度|相對高度|飞行高度|飛行高度|高度)\s*(?:为|為)?\s*\d+(?:\.\d+)?\s*(?:米|公尺|m)")
 _CN_NAME = re.compile(r"以\s*(?P<name>[^，,。；;：:\s]{2,60}?)\s*(?:为|為)\s*(?:中心|圆心|圓心)")
+_CN_DIST = r"\d+(?:\.\d+)?\s*(?:公里|千米|米|km|KM|m)"
+# a named place (or list of places) with a buffer: "…合围区域及周边500米范围内", "…西安城墙（南门区域），半径3公里"
+_CN_BUFFER = re.compile(
+    rf"(?P<name>[^，,。；;：:\n]{{2,200}}?)\s*(?:及其|及|的)?\s*(?:周[边邊]|附近)\s*(?:半[径徑])?\s*(?P<d>{_CN_DIST})"
+    rf"|(?P<name2>[^，,。；;：:\n]{{2,200}}?)[，,]\s*半[径徑]\s*(?:为|為)?\s*(?P<d2>{_CN_DIST})"
+)
 _CN_DT = (
     r"(?:\d{4}\s*年\s*)?\d{1,2}\s*月\s*\d{1,2}\s*日\s*(?:[（(][^）)]{1,6}[）)]\s*)?"
     r"(?:\d{1,2}\s*(?:时|時|点|點)(?:\s*\d{1,2}\s*分)?|\d{1,2}\s*[:：]\s*\d{2})"
 )
 _CN_T = r"(?:\d{1,2}\s*(?:时|時|点|點)(?:\s*\d{1,2}\s*分)?|\d{1,2}\s*[:：]\s*\d{2})"
-_CN_RANGE = re.compile(rf"(?P<s>{_CN_DT})\s*(?:至|到|—|–|-|～|~)\s*(?P<e>{_CN_DT}|{_CN_T})")
+_CN_RANGE = re.compile(rf"(?P<s>{_CN_DT})\s*起?\s*(?:至|到|—|–|-|～|~)\s*(?P<e>{_CN_DT}|{_CN_T})")
 _ICAO_TIME = re.compile(r"(?:\d{10}(?:\s?EST)?|PERM)\b")
 _TIME_PAIR = re.compile(
     r"(?<!\d)(?P<s>\d{10})\s*(?:UTC\s*)?(?:-|TO|UNTIL|TIL|THRU)\s*(?P<e>\d{10}(?:\s?EST)?|PERM)(?![\dA-Z])"
@@ -128,6 +134,7 @@ _PROSE_DT = rf"{_MONTH}\s+\d{{1,2}},?\s+\d{{4}}(?:\s+at)?\s+\d{{4}}(?:\s*(?:UTC|
 _TFR_BEGIN = re.compile(rf"Beginning\s+Date\s+and\s+Time\s*:\s*(?P<v>{_PROSE_DT})", re.I)
 _TFR_END = re.compile(rf"Ending\s+Date\s+and\s+Time\s*:\s*(?P<v>{_PROSE_DT})", re.I)
 _PROSE_ANY = re.compile(_PROSE_DT, re.I)
+_CJK_RE = re.compile(r"[\u3400-\u9fff]")
 _ICAO_LOC = re.compile(r"^[A-Z]{4}\b")
 
 
@@ -423,6 +430,14 @@ def rules_drafts(text: str, header: Header | None = None) -> list[ZoneDraft]:
             if r:
                 f["radius"] = _sp(text, *r.span("d"))
             zones.append(_Zone(f, m.start(), m.end(), "named"))
+    if not zones and _CJK_RE.search(text[lo:hi]):
+        m = _CN_BUFFER.search(text, lo, hi)
+        if m:
+            k = "" if m.group("name") else "2"
+            ns, ne = m.span("name" + k)
+            ns += len(text[ns:ne]) - len(text[ns:ne].lstrip("在于於 \t"))
+            f = {"name": _sp(text, ns, ne), "radius": _sp(text, *m.span("d" + k))}
+            zones.append(_Zone(f, ns, ne, "named"))
     if not zones and h.qline and h.qline.coord:
         f = {"center": h.qline.coord}
         if h.qline.radius:

@@ -263,3 +263,16 @@ def test_faa_without_zone_and_permanent_end():
     z = _one("!GPS 04/001 ZAB NAV GPS (NAFC GPS 15-01 E1) MAY NOT BE AVBL WI 468NM RADIUS CENTERED AT "
              "330702N1062540W FL400-UNL 2604060400-2604081000")
     assert (z["radius"], z["lower"], z["upper"]) == ("468NM", "FL400", "UNL")
+
+
+# ------------------------------------------------- Chinese municipal notices: named places with a buffer
+def test_chinese_places_with_a_surrounding_buffer():
+    z = _one("宣城市人民政府關于臨時增加無人駕駛航空器管制空域的通告\n一、臨時管制時間和區域\n"
+             "(一)2024年6月7日6時至2024年6月9日19時,高考期間,在宣城中學、宣城二中、宣城三中及其周邊500米范圍內區域,"
+             "進行臨時空域管制。")
+    assert z == {"radius": "500米", "name": "宣城中學、宣城二中、宣城三中", "start": "2024年6月7日6時",
+                 "end": "2024年6月9日19時"}
+    z = _one("西安市公安局通告\n  (一)管控时段\n  2024年1月24日0时起至2月10日24时。\n  (二)管控范围\n"
+             "  大唐不夜城全域、大雁塔景区及南北广场、西安城墙（南门区域），半径3公里（含）以内，真高1000米（含）以下范围内。")
+    assert (z["name"], z["radius"], z["upper"]) == ("大唐不夜城全域、大雁塔景区及南北广场、西安城墙（南门区域）", "3公里", "真高1000米")
+    assert (z["start"], z["end"]) == ("2024年1月24日0时", "2月10日24时")
