@@ -13,23 +13,28 @@ Formats recognised in pasted text:
   to it (these notices are written as many short paragraphs separated by blank lines).
 - Anything else: one message per blank-line separated block.
 
-Limits (``LIMITS``) protect the process from hostile input; a message over a limit becomes an error message (its
-text kept), a batch over the byte limit raises ``BatchTooLarge`` with a readable reason.
+Limits (``LIMITS``) protect the process from hostile input: a message over ``MAX_MESSAGE_CHARS`` or looking like
+binary data becomes an error message (its text kept); messages after the first ``MAX_MESSAGES`` become error
+messages without being parsed; a batch over ``MAX_BATCH_BYTES`` or with more than ``HARD_MAX_MESSAGES`` messages
+raises ``BatchTooLarge`` with a readable reason (nothing parsed).
 """
 
 from __future__ import annotations
 
 import json
 import re
+from bisect import bisect_right
 from dataclasses import dataclass
 
 MAX_BATCH_BYTES = 4 * 1024 * 1024  # whole pasted batch / input file(s), UTF-8 bytes
 MAX_MESSAGE_CHARS = 20_000  # one message; the longest real NOTAMs/TFR texts are a few thousand characters
 MAX_MESSAGES = 10_000  # messages per batch; later ones become error records without being parsed
+HARD_MAX_MESSAGES = 2 * MAX_MESSAGES  # beyond this the whole batch is refused (BatchTooLarge), nothing parsed
 LIMITS = {
     "max_batch_bytes": MAX_BATCH_BYTES,
     "max_message_chars": MAX_MESSAGE_CHARS,
     "max_messages": MAX_MESSAGES,
+    "hard_max_messages": HARD_MAX_MESSAGES,
 }
 
 
@@ -93,10 +98,19 @@ def _icao_complete(msg: str) -> bool:
     return re.search(r"(?:^|\s)[FG]\)", s) is not None
 
 
+def _too_many(n: int) -> BatchTooLarge:
+    return BatchTooLarge(
+        f"batch has more than {HARD_MAX_MESSAGES} messages ({n}+); split it into batches of at most {MAX_MESSAGES}"
+    )
+
+
 def _merge_blocks(text: str) -> list[tuple[int, int]]:
     """Blank-line blocks merged where a block continues the message before it."""
     merged: list[tuple[int, int]] = []
-    for s, e in _blocks(text):
+    blocks = _blocks(text)
+    if len(blocks) > 4 * HARD_MAX_MESSAGES:  # refuse early: even merged paragraphs cannot get under the limit
+        raise _too_many(len(blocks) // 4)
+    for s, e in blocks:
         block = text[s:e]
         if merged and not _starts_message(block):
             ps, pe = merged[-1]
@@ -130,11 +144,19 @@ def _split_inside(text: str, s: int, e: int) -> list[tuple[int, int]]:
     for m in _FAA_LINE_RE.finditer(chunk):
         if m.start() > 0:
             cuts.add(m.start())
+    if len(cuts) > HARD_MAX_MESSAGES:
+        raise _too_many(len(cuts))
     # A headerless "Q)" line starts a second message only when the part since the previous cut has its own Q).
+    fixed = sorted(cuts)
+    last_q = 0
     for m in re.finditer(r"^[ \t]*Q\)", chunk, re.M):
-        last = max([c for c in cuts if c < m.start()], default=0)
+        k = bisect_right(fixed, m.start()) - 1
+        last = max(fixed[k] if k >= 0 else 0, last_q)
         if m.start() > 0 and "Q)" in chunk[last : m.start()]:
             cuts.add(m.start())
+            last_q = m.start()
+            if len(cuts) > HARD_MAX_MESSAGES:
+                raise _too_many(len(cuts))
     # A short preamble before the first header (AFTN lines "GG EGGNYNYX / 291200 EGGNYNYX", a title) is not a
     # message of its own: it stays with the NOTAM that follows it.
     if cuts:
@@ -186,6 +208,8 @@ def split_batch(text: str) -> list[Message]:
     ranges: list[tuple[int, int]] = []
     for s, e in _merge_blocks(text):
         ranges.extend(_split_inside(text, s, e))
+        if len(ranges) > HARD_MAX_MESSAGES:
+            raise _too_many(len(ranges))
     msgs = [_check(Message(index=i, text=text[s:e])) for i, (s, e) in enumerate(ranges)]
     return _apply_count_limit(msgs)
 
@@ -196,8 +220,11 @@ def read_jsonl(text: str) -> list[Message]:
     A line that is not such an object becomes a ``Message`` with an ``error`` (its raw line as text).
     """
     check_batch_size(text)
+    lines = text.split("\n")
+    if sum(1 for line in lines if line.strip()) > HARD_MAX_MESSAGES:
+        raise _too_many(HARD_MAX_MESSAGES)
     msgs: list[Message] = []
-    for i, line in enumerate(text.split("\n")):
+    for i, line in enumerate(lines):
         if not line.strip():
             continue
         try:

@@ -76,3 +76,12 @@ def test_jsonl_hostile_lines():
     code, recs, _ = run("\n".join(lines).encode("utf-8", "surrogateescape"), "--input", "jsonl")
     assert [r["message"] for r in recs] == [0, 1, 2, 3, 4, 5]
     assert recs[5]["status"] == "ok" and all(r["status"] == "error" for r in recs[:5])
+
+
+def test_far_too_many_messages_is_refused_with_a_clear_error():
+    from airspace.parser.split import HARD_MAX_MESSAGES
+
+    code, recs, err = run(("x\n\n" * (HARD_MAX_MESSAGES + 10)).encode())
+    assert code == 2 and recs == [] and f"more than {HARD_MAX_MESSAGES} messages" in err
+    code, recs, err = run(("!x\n" * 200_000).encode())
+    assert code == 2 and "more than" in err
