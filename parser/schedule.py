@@ -8,8 +8,12 @@ Grammar (case-insensitive; commas, semicolons, ``AND`` and ``&`` separate freely
     selector  := "DAILY" | weekday-list | date-list          (empty = every day)
     weekday   := MON..SUN, ranges "MON-FRI" (wrapping "FRI-MON" allowed)
     date      := [MONTH] DD, ranges "27-30", "SEP 29 - OCT 03"; the month carries over to later dates
-    times     := point "-" point      point := HHMM | SR | SS, optionally "PLUS n" / "MINUS n" minutes
+    times     := ["BTN"|"BETWEEN"|"FROM"] point ("-"|"TO"|"/"|"AND") point
                  | "HJ" (SR-SS) | "HN" (SS-SR) | "H24" (0000-2400)
+    point     := HHMM | HH:MM | SR | SS (SUNRISE/SUNSET), optionally "PLUS n" / "MINUS n" minutes; "UTC" may follow
+    span      := [MONTH] DD HHMM "-" [MONTH] DD HHMM     one window from one day to a later one (``19 2300-20 0700``)
+
+A parenthesised local-time restatement (``DLY 0200-1400 (2000-0800 LOCAL)``) is ignored: the UTC times rule.
 
 A window whose end is not after its start crosses midnight (``DAILY 2000-1800``, ``2200-0000``). Month and year
 come from the period start; a date before the start rolls to the next month (or year when a month is named).
@@ -33,10 +37,18 @@ MAX_EXPAND_DAYS = 3660  # a schedule over a longer period is refused rather than
 _WEEKDAYS = {"MON": 0, "TUE": 1, "WED": 2, "THU": 3, "FRI": 4, "SAT": 5, "SUN": 6}
 
 _POINT = r"(?:\d{4}Z?|SR|SS)(?:\s*(?:PLUS|MINUS|\+)\s*\d{1,3}(?:\s*MIN(?:UTES?|S)?)?)?"
+_MON = (r"(?:JAN(?:UARY)?|FEB(?:RUARY)?|MAR(?:CH)?|APR(?:IL)?|MAY|JUNE?|JULY?|AUG(?:UST)?|"
+        r"SEP(?:T(?:EMBER)?)?|OCT(?:OBER)?|NOV(?:EMBER)?|DEC(?:EMBER)?)")
+_SPAN = re.compile(
+    rf"(?:(?P<ma>{_MON})\s+)?(?P<da>\d{{1,2}})(?:\s+(?P<ma2>{_MON}))?\s+(?P<ta>\d{{4}})Z?\s*(?:-|\bTO\b)\s*"
+    rf"(?:(?P<mb>{_MON})\s+)?(?P<db>\d{{1,2}})(?:\s+(?P<mb2>{_MON}))?\s+(?P<tb>\d{{4}})Z?")
 _TOKEN = re.compile(
     r"\s*(?:"
     r"(?P<dt>(?<!\d)\d{10}(?!\d))"
-    rf"|(?P<tr>(?<![\dA-Z]){_POINT}\s*(?:-|\bTO\b)\s*{_POINT}(?![\dA-Z]))"
+    rf"|(?P<span>(?<![\dA-Z])(?:{_MON}\s+)?\d{{1,2}}(?:\s+{_MON})?\s+\d{{4}}Z?\s*(?:-|\bTO\b)\s*"
+    rf"(?:{_MON}\s+)?\d{{1,2}}(?:\s+{_MON})?\s+\d{{4}}Z?(?![\dA-Z]))"
+    rf"|(?P<tr>(?<![\dA-Z])(?:(?:BTN|BETWEEN)\s+{_POINT}\s*(?:-|/|\bTO\b|\bAND\b)\s*{_POINT}"
+    rf"|(?:(?:FROM|FM)\s+)?{_POINT}\s*(?:-|/|\bTO\b)\s*{_POINT})(?![\dA-Z]))"
     r"|(?P<h24>\bH24\b)"
     r"|(?P<hj>\bH[JN]\b)"
     r"|(?P<daily>\b(?:DAILY|DLY|EVERY\s?DAY)\b)"
@@ -71,6 +83,7 @@ class _Tok:
 class _Clause:
     selector: list[_Tok] = field(default_factory=list)
     times: list[tuple[_Point, _Point]] = field(default_factory=list)
+    span: re.Match[str] | None = None  # "19 2300-20 0700": one window over a day boundary
 
 
 def _point(text: str) -> _Point:
@@ -86,8 +99,20 @@ def _point(text: str) -> _Point:
     return _Point(None, m["sun"], -off if m["sign"] == "MINUS" else off)
 
 
-def _tokens(text: str) -> list[_Tok]:
+def _prepare(text: str) -> str:
+    """Upper-case, one space, and the spellings the grammar folds: ``08:00`` -> ``0800``, SUNRISE -> SR, no
+    ``UTC`` words, no parenthesised local-time restatement."""
     s = re.sub(r"\s+", " ", clean(text).upper()).strip()
+    s = re.sub(r"\([^()]*\b(?:LOCAL|LCL|LT)\b[^()]*\)", " ", s)
+    s = re.sub(r"(?<![\d:])(\d{1,2}):(\d{2})(?![\d:])", lambda m: f"{int(m[1]):02d}{m[2]}", s)
+    s = re.sub(r"\bSUNRISE\b", "SR", s)
+    s = re.sub(r"\bSUNSET\b", "SS", s)
+    s = re.sub(r"\s*\b(?:UTC|GMT)\b", " ", s)
+    return re.sub(r"\s+", " ", s).strip()
+
+
+def _tokens(text: str) -> list[_Tok]:
+    s = _prepare(text)
     out: list[_Tok] = []
     pos = 0
     while pos < len(s):
@@ -103,8 +128,11 @@ def _tokens(text: str) -> list[_Tok]:
         if kind == "sep":
             continue
         if kind == "tr":
-            a, b = re.split(r"\s*(?:-|\bTO\b)\s*(?=\d{4}|SR|SS)", tok, maxsplit=1)
+            body = re.sub(r"^(?:BTN|BETWEEN|FROM|FM)\s+", "", tok)
+            a, b = re.split(r"\s*(?:-|/|\bTO\b|\bAND\b)\s*(?=\d{4}|SR|SS)", body, maxsplit=1)
             out.append(_Tok("tr", tok, (_point(a), _point(b))))
+        elif kind == "span":
+            out.append(_Tok("span", tok, _SPAN.fullmatch(tok)))
         elif kind == "h24":
             out.append(_Tok("tr", tok, (_Point(0), _Point(1440))))
         elif kind == "hj":
@@ -262,7 +290,14 @@ def _clauses(tokens: list[_Tok]) -> tuple[list[_Clause], list[_Tok]]:
             if not exc:
                 raise ValueError("EXC without days")
             break
-        if t.kind == "tr":
+        if t.kind == "span":
+            if on or cur.selector and not cur.times:
+                raise ValueError(f"days before the day-to-day range {t.text!r}")
+            if cur.times:
+                clauses.append(cur)
+            clauses.append(_Clause(span=t.value))  # type: ignore[arg-type]
+            cur = _Clause()
+        elif t.kind == "tr":
             if on:
                 if not cur.selector:
                     raise ValueError("ON without days")
@@ -284,7 +319,7 @@ def _clauses(tokens: list[_Tok]) -> tuple[list[_Clause], list[_Tok]]:
             raise ValueError(f"unexpected {t.text!r} in schedule")
     if on and not cur.selector:
         raise ValueError("ON without days")
-    if cur.selector and not cur.times and clauses and not clauses[-1].selector:
+    if cur.selector and not cur.times and clauses and not clauses[-1].selector and clauses[-1].span is None:
         clauses[-1].selector = cur.selector  # "0800-1700 MON-FRI": the days follow their times
         cur = _Clause()
     if cur.selector and not cur.times:
@@ -311,6 +346,21 @@ def _resolve(p: _Point, d: date, lat: float | None, lon: float | None) -> dateti
     else:
         ev = rise if p.sun == "SR" else sset
     return ev + timedelta(minutes=p.offset)
+
+
+def _span(m: re.Match[str], ctx: _DateCtx) -> tuple[datetime, datetime]:
+    """``[MON] DD HHMM - [MON] DD HHMM`` -> one UTC window; the days follow the month context like a day list."""
+    ends = []
+    for mon, d, hhmm in (("ma", "da", "ta"), ("mb", "db", "tb")):
+        month = m[mon] or m[mon + "2"]
+        if month:
+            ctx.set_month(MONTHS[month[:3]])
+        day = ctx.day(int(m[d]), bool(month))
+        p = _point(m[hhmm])
+        ends.append(datetime(day.year, day.month, day.day, tzinfo=UTC) + timedelta(minutes=p.minutes or 0))
+    if ends[1] <= ends[0]:
+        raise ValueError(f"day-to-day range {m[0]!r} runs backwards")
+    return ends[0], ends[1]
 
 
 def _clip(windows: list[tuple[datetime, datetime]], start: datetime, end: datetime) -> list[Window]:
@@ -372,11 +422,16 @@ def expand_schedule(
         return _clip(_dt_ranges(tokens), start, horizon)
     clauses, exc = _clauses(tokens)
     ctx = _DateCtx(start)
-    resolved = [(_selector(c.selector, ctx), c.times) for c in clauses]
+    resolved = []
+    raw: list[tuple[datetime, datetime]] = []
+    for c in clauses:
+        if c.span is not None:
+            raw.append(_span(c.span, ctx))
+        else:
+            resolved.append((_selector(c.selector, ctx), c.times))
     exc_sel = _selector(exc, _DateCtx(start)) if exc else None
     if exc_sel is not None and exc_sel[0] == "all":
         raise ValueError("EXC without days (it would exclude every day)")
-    raw: list[tuple[datetime, datetime]] = []
     first = start.date() - timedelta(days=1)
     n_days = (horizon.date() - first).days + 1
     for k in range(n_days):

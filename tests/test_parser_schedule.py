@@ -221,3 +221,67 @@ def test_windows_inside_period_property(h1, m1, h2, m2, days):
         assert a.end < b.start  # sorted, disjoint
     for w in ws:
         assert start <= w.start < w.end <= end
+
+
+# ---- forms found in real published NOTAMs (realmore batch) ------------------------------------------------------
+
+
+def test_dly_btn_slash_crosses_midnight_oomm():
+    # OOMM A0130/26 "D) DLY BTN 1700/0300", B) 2602201700 C) 2605200300
+    ws = expand_schedule("DLY BTN 1700/0300", t("2602201700"), t("2605200300"))
+    assert spans(ws[:2]) == [(utc(2026, 2, 20, 17), utc(2026, 2, 21, 3)), (utc(2026, 2, 21, 17), utc(2026, 2, 22, 3))]
+    assert ws[-1].end == utc(2026, 5, 20, 3) and len(ws) == 89
+    # OOMM A0224/26 writes the slash with spaces
+    ws = expand_schedule("DLY BTN 1700 / 0230", t("2604141700"), t("2607120230"))
+    assert spans(ws[:1]) == [(utc(2026, 4, 14, 17), utc(2026, 4, 15, 2, 30))]
+    assert ws[-1].end == utc(2026, 7, 12, 2, 30)
+
+
+def test_between_and_from_to_and_clock_colons():
+    assert spans(expand_schedule("DAILY BETWEEN 0800 AND 1700", t("2603010000"), t("2603030000"))) == [
+        (utc(2026, 3, 1, 8), utc(2026, 3, 1, 17)), (utc(2026, 3, 2, 8), utc(2026, 3, 2, 17))]
+    assert spans(expand_schedule("DAILY 08:00-17:00 UTC", t("2603010000"), t("2603020000"))) == [
+        (utc(2026, 3, 1, 8), utc(2026, 3, 1, 17))]
+    assert spans(expand_schedule("FROM 0800 TO 1700", t("2603010000"), t("2603020000"))) == [
+        (utc(2026, 3, 1, 8), utc(2026, 3, 1, 17))]
+    # "AND" between two bare times is a separator, not a range, without BTN/BETWEEN
+    with pytest.raises(ValueError):
+        expand_schedule("DAILY 0800 AND 1700", t("2603010000"), t("2603030000"))
+
+
+def test_faa_dly_with_local_restatement_fdc_4_3473():
+    # FDC 4/3473: "EFFECTIVE 2402140200 UTC ... UNTIL 2402201400 UTC ... DLY 0200-1400 (2000-0800 LOCAL)."
+    ws = expand_schedule("DLY 0200-1400 (2000-0800 LOCAL).", t("2402140200"), t("2402201400"))
+    assert len(ws) == 7
+    assert spans(ws[:1]) == [(utc(2024, 2, 14, 2), utc(2024, 2, 14, 14))]
+    assert spans(ws[-1:]) == [(utc(2024, 2, 20, 2), utc(2024, 2, 20, 14))]
+
+
+def test_day_to_day_ranges_rkrr_d0822():
+    # RKRR D0822/26, B) 2604192300 C) 2604240700 (the message wraps "23   0000-1300")
+    d = "19 2300-20 0700, 21 0000-1300 2300-2359, 22 0000-0700, 23   0000-1300 2300-2359, 24 0000-0700"
+    ws = expand_schedule(d, t("2604192300"), t("2604240700"))
+    assert spans(ws) == [
+        (utc(2026, 4, 19, 23), utc(2026, 4, 20, 7)),
+        (utc(2026, 4, 21, 0), utc(2026, 4, 21, 13)), (utc(2026, 4, 21, 23), utc(2026, 4, 21, 23, 59)),
+        (utc(2026, 4, 22, 0), utc(2026, 4, 22, 7)),
+        (utc(2026, 4, 23, 0), utc(2026, 4, 23, 13)), (utc(2026, 4, 23, 23), utc(2026, 4, 23, 23, 59)),
+        (utc(2026, 4, 24, 0), utc(2026, 4, 24, 7)),
+    ]
+
+
+def test_day_to_day_ranges_with_months_either_side():
+    assert spans(expand_schedule("MAR 30 2300 - APR 02 0500", t("2603010000"), t("2604050000"))) == [
+        (utc(2026, 3, 30, 23), utc(2026, 4, 2, 5))]
+    assert spans(expand_schedule("29 SEP 2200-30 SEP 0400", t("2609010000"), t("2610050000"))) == [
+        (utc(2026, 9, 29, 22), utc(2026, 9, 30, 4))]
+    # a day number lower than the last one rolls into the next month
+    assert spans(expand_schedule("30 2300-01 0500", t("2609010000"), t("2610050000"))) == [
+        (utc(2026, 9, 30, 23), utc(2026, 10, 1, 5))]
+    with pytest.raises(ValueError, match="backwards"):
+        expand_schedule("APR 02 0500 - MAR 30 2300", t("2603010000"), t("2604050000"))
+
+
+def test_sunrise_sunset_words():
+    ws = expand_schedule("DAILY SUNRISE-SUNSET", t("2606210000"), t("2606220000"), 51.47, -0.46)
+    assert len(ws) == 1 and ws[0].start.hour == 3 and ws[0].end.hour == 20  # London midsummer, UTC
