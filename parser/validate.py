@@ -12,6 +12,7 @@ compared without terrain data).
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 from airspace.parser.header import Header
 from airspace.parser.records import NM_TO_M, Limit, ZoneRecord
@@ -58,6 +59,16 @@ def _check_limits(rec: ZoneRecord) -> None:
         rec.review(f"lower limit {_fmt(lo)} is not below the upper limit {_fmt(hi)}")
 
 
+@lru_cache(maxsize=4096)
+def _q_coord(text: str) -> tuple[float, float] | None:
+    from airspace.parser.coords import parse_coord
+
+    try:
+        return parse_coord(text)
+    except ValueError:
+        return None
+
+
 def _check_geometry(rec: ZoneRecord, header: Header | None) -> None:
     g = rec.geometry
     if g is None:
@@ -87,11 +98,8 @@ def _check_geometry(rec: ZoneRecord, header: Header | None) -> None:
         return
     if "center" in rec.spans and q.coord.start <= rec.spans["center"].start < q.coord.end + 4:
         return  # the geometry IS the Q-line circle
-    try:
-        from airspace.parser.coords import parse_coord
-
-        qc = parse_coord(q.coord.text)
-    except Exception:  # noqa: BLE001 - an unreadable Q coordinate just means no coarse check
+    qc = _q_coord(q.coord.text)
+    if qc is None:  # an unreadable Q coordinate just means no coarse check
         return
     reach = max(haversine_m(qc, p) for p in pts) + (g.radius_m if g.type == "circle" else 0.0)
     limit = q.radius_nm * NM_TO_M * QLINE_FACTOR + QLINE_SLACK_M
