@@ -97,6 +97,8 @@ def _times(rec: ZoneRecord, v: dict[str, str], text: str) -> None:
             rec.end = tv.dt
             rec.end_estimated = tv.estimated
             rec.permanent = tv.permanent
+            if tv.until_further_notice:
+                rec.review(f"end '{_show(v['end'])}' is until further notice (UFN): open-ended, expanded like PERM")
         except ValueError as exc:
             _fail(rec, "end", v["end"], exc)
 

@@ -5,7 +5,11 @@
 - Prose: ``July 23, 2026 at 2105 UTC``, ``23 JUL 2026 2105``, ``JUL 23 2026 21:05Z``; a trailing parenthesised
   local-time restatement is ignored. ``HHMM UTC`` alone takes its date from ``ref``.
 - Chinese notices in Beijing time (UTC+8): ``2024年9月10日12时``, ``2024年9月10日20:00``, ``9月10日12时30分``,
-  ``12时`` / ``24时`` (date from ``ref``); ``24时`` is the next day's 00:00.
+  ``12时`` / ``24时`` (date from ``ref``); ``24时`` is the next day's 00:00. Range connectors left on one end
+  (``自…起``, ``…止``), pinyin glosses (``18時(shí)``), Chinese numerals (``零时``, ``二十时``, ``二〇二四年``) and
+  day-part words (``下午3时`` = 15:00, ``凌晨``/``上午`` unchanged, ``中午12时``) are read.
+- ``UFN`` (until further notice) is open-ended like PERM but flagged ``until_further_notice`` so callers can say so.
+  An item letter copied along (``C) UFN``, ``B) 2603010800``) is ignored.
 
 ``ref`` is the already-parsed start, used for values that omit the date (end values).
 """
@@ -33,11 +37,14 @@ _MONTH_RE = (r"(?P<mon>JAN(?:UARY)?|FEB(?:RUARY)?|MAR(?:CH)?|APR(?:IL)?|MAY|JUNE
 class TimeValue:
     dt: datetime | None  # tz-aware UTC; None for PERM
     estimated: bool = False
-    permanent: bool = False
+    permanent: bool = False  # PERM, or UFN (then until_further_notice is set too)
+    until_further_notice: bool = False  # UFN: open-ended, not a declared permanent change
 
 
 _ICAO = re.compile(r"^(?P<ts>\d{10}|\d{12})\s*(?:Z|UTC|GMT)?\s*(?P<est>EST)?$")
-_PERM = re.compile(r"^(?:PERM|PERMANENT|UFN|UNTIL\s+FURTHER\s+NOTICE)$")
+_PERM = re.compile(r"^(?:PERM|PERMANENT)$")
+_UFN = re.compile(r"^(?:UFN|(?:UNTIL\s+)?FURTHER\s+NOTI(?:CE|FICATION))$")
+_ITEM = re.compile(r"^[A-G]\)\s*")
 _ISO = re.compile(r"^(?P<y>\d{4})-(?P<mo>\d{2})-(?P<d>\d{2})[T ](?P<h>\d{2}):?(?P<mi>\d{2})(?::\d{2})?\s*(?:Z|UTC|\+00:?00)?$")
 _TZ = r"(?:\s*(?P<tz>UTC|GMT|Z))?"
 _HM = r"(?P<h>\d{1,2}):?(?P<mi>\d{2})"
@@ -53,6 +60,7 @@ _HHMM_ONLY = re.compile(rf"^(?:AT\s+)?{_HM}{_TZ}$")
 _CN_FULL = re.compile(
     r"^(?:北京时间|北京時間)?\s*(?:(?P<y>\d{4})\s*年)?\s*(?:(?P<mo>\d{1,2})\s*月)?\s*(?:(?P<d>\d{1,2})\s*[日号號])?"
     r"\s*(?:[(（][^)）]*[)）])?\s*"
+    r"(?P<ampm>上午|早上|早晨|凌晨|中午|下午|傍晚|晚上|夜间|夜間|晚)?\s*"
     r"(?:(?P<h>\d{1,2})\s*(?:[时時点點]\s*(?:(?P<mi>\d{1,2})\s*分|(?P<half>半))?|:(?P<mi2>\d{2})))?\s*(?:整)?$")
 
 
@@ -85,7 +93,7 @@ def parse_time(text: str, *, ref: datetime | None = None, local_tz: timezone | N
     """
     if not isinstance(text, str) or not text.strip():
         raise ValueError("empty time")
-    s = re.sub(r"\s+", " ", clean(text)).strip().rstrip(".,;")
+    s = _ITEM.sub("", re.sub(r"\s+", " ", clean(text)).strip().rstrip(".,;。，；"))
     up = s.upper()
     if (m := _ICAO.match(up)) is not None:
         ts = m.group("ts")
@@ -97,6 +105,8 @@ def parse_time(text: str, *, ref: datetime | None = None, local_tz: timezone | N
         return TimeValue(dt, estimated=m.group("est") is not None)
     if _PERM.match(up):
         return TimeValue(None, permanent=True)
+    if _UFN.match(up):
+        return TimeValue(None, permanent=True, until_further_notice=True)
     if (m := _ISO.match(up)) is not None:
         marked = bool(re.search(r"(?:Z|UTC|\+00:?00)$", up))
         tz = UTC if marked or local_tz is None else local_tz
@@ -117,9 +127,30 @@ def parse_time(text: str, *, ref: datetime | None = None, local_tz: timezone | N
         if dt <= r:
             dt += timedelta(days=1)
         return TimeValue(dt)
-    if any("\u4e00" <= ch <= "\u9fff" for ch in s) and (m := _CN_FULL.match(s)) is not None:
+    if any("\u4e00" <= ch <= "\u9fff" for ch in s) and (m := _CN_FULL.match(_cn_prepare(s))) is not None:
         return TimeValue(_chinese(m, ref, text))
     raise ValueError(f"unrecognised time {text.strip()[:40]!r}")
+
+
+_CN_NUM_RUN = re.compile(r"[零〇一二两兩三四五六七八九十]+(?=\s*[年月日号號时時点點分])")
+_CN_DIGIT = {"零": "0", "〇": "0", "一": "1", "二": "2", "两": "2", "兩": "2", "三": "3", "四": "4", "五": "5",
+             "六": "6", "七": "7", "八": "8", "九": "9"}
+
+
+def _cn_numeral(run: str) -> str:
+    if "十" not in run:
+        return "".join(_CN_DIGIT[ch] for ch in run)  # 二〇二四 -> 2024, 零 -> 0
+    from airspace.parser.units import cn_number  # (units imports nothing from here; kept local to stay light)
+
+    return str(cn_number(run))
+
+
+def _cn_prepare(s: str) -> str:
+    """One Chinese time value, stripped of range connectors and glosses, numerals as digits."""
+    s = re.sub(r"[(（]\s*[A-Za-z\u00c0-\u024f\u0300-\u036f ]*\s*[)）]", "", s)  # 18時(shí)
+    s = re.sub(r"^\s*(?:自|从|從|由|于|於|在)\s*", "", s)
+    s = re.sub(r"\s*(?:起|开始|開始|止|结束|結束|为止|為止|前|以前)\s*$", "", s)
+    return _CN_NUM_RUN.sub(lambda m: _cn_numeral(m.group(0)), s).strip()
 
 
 def _chinese(m: re.Match[str], ref: datetime | None, text: str) -> datetime:
@@ -145,20 +176,49 @@ def _chinese(m: re.Match[str], ref: datetime | None, text: str) -> datetime:
     else:
         h = int(m["h"])
         mi = int(m["mi"] or m["mi2"] or (30 if m["half"] else 0))
+        if m["ampm"] in ("下午", "傍晚", "晚上", "夜间", "夜間", "晚") and h < 12:
+            h += 12  # 下午3时 = 15:00
+        elif m["ampm"] in ("凌晨", "上午", "早上", "早晨") and h == 12:
+            h = 0 if m["ampm"] == "凌晨" else 12
     dt = _mk(y, mo, d, h, mi, BEIJING)
     if m["d"] is None and ref is not None and dt <= ref:
         dt += timedelta(days=1)
     return dt
 
 
+_STAMP = r"\d{10}(?:\s?EST)?"
+_RANGE = re.compile(
+    rf"^(?:EFFECTIVE\s+|EFF\s+|FROM\s+|FM\s+)?(?P<s>{_STAMP})(?:\s*(?:UTC|Z))?(?:\s*\([^()]*\))?\s*"
+    rf"(?:-|TO|UNTIL|TIL|THRU|THROUGH)\s*(?P<e>{_STAMP}|PERM|UFN)(?:\s*(?:UTC|Z))?(?:\s*\([^()]*\))?$")
+_EFFECTIVE = re.compile(
+    r"\bEFFECTIVE\s+(?P<s>\d{10})\s*(?:UTC|Z)?(?:\s*\([^()]*\))?[\s.,]*"
+    r"(?:UNTIL|TO|THRU|THROUGH|TIL)\s+(?P<e>\d{10}|PERM|UFN|FURTHER\s+NOTICE)\b", re.IGNORECASE)
+
+
 def parse_time_range(text: str) -> tuple[TimeValue, TimeValue]:
-    """FAA ``YYMMDDHHMM-YYMMDDHHMM`` (either side may carry EST; the end may be PERM) -> (start, end)."""
-    s = clean(text).strip().upper()
-    m = re.match(r"^(\d{10}(?:\s?EST)?)\s*-\s*(\d{10}(?:\s?EST)?|PERM)$", s)
+    """FAA ``YYMMDDHHMM-YYMMDDHHMM`` (either side may carry EST; the end may be PERM/UFN) -> (start, end).
+
+    Also the spelled-out form ``EFFECTIVE 2402140200 UTC (2000 LOCAL 02/13/24) UNTIL 2402201400 UTC (0800 LOCAL
+    02/20/24)``: the parenthesised local restatements are ignored (the UTC stamps rule).
+    """
+    s = re.sub(r"\s+", " ", clean(text)).strip().upper().rstrip(".,;")
+    m = _RANGE.match(s)
     if not m:
         raise ValueError(f"not a time range: {text.strip()[:40]!r}")
-    start = parse_time(m.group(1))
-    return start, parse_time(m.group(2), ref=start.dt)
+    start = parse_time(m.group("s"))
+    return start, parse_time(m.group("e"), ref=start.dt)
+
+
+def find_effective_range(text: str) -> tuple[tuple[int, int], tuple[int, int]] | None:
+    """Where an FAA ``EFFECTIVE <stamp> UTC (...) UNTIL <stamp> UTC`` states the period in ``text``.
+
+    Returns the ``(start, end)`` character spans of the two stamps (or of ``PERM``/``UFN``) so a caller can ground
+    them and pass each to ``parse_time``; None when the text has no such phrase.
+    """
+    m = _EFFECTIVE.search(text)
+    if m is None:
+        return None
+    return m.span("s"), m.span("e")
 
 
 def day_start(d: date) -> datetime:

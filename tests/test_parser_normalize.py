@@ -248,3 +248,13 @@ def test_centroid_for_sun_uses_polygon_position():
     # near the antimeridian at the equator, sunrise is ~18:00 UTC the previous day
     assert all(abs(((w.start.hour * 60 + w.start.minute) - 18 * 60)) < 40 for w in rec.windows[1:])
     assert math.isfinite(rec.windows[0].start.timestamp())
+
+
+def test_ufn_end_is_open_ended_with_a_review_reason():
+    # squawk A0500/26: "B) 2603010800\nC) UFN"
+    text = "B) 2603010800\nC) UFN"
+    (d,) = ground(text, [dict(center="4038N07347W", radius="10NM", start="2603010800", end="UFN")])
+    rec = normalize(d, text=text, message=0)
+    assert rec.permanent and rec.end is None and rec.status == "review"
+    assert any("until further notice" in r for r in rec.reasons)
+    assert rec.windows and rec.windows[0].start.isoformat().startswith("2026-03-01T08:00")

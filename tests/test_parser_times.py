@@ -116,3 +116,66 @@ def test_chinese_round_trip(t):
     text = f"{local.year}年{local.month}月{local.day}日{local.hour}时"
     want = local.replace(tzinfo=timezone(timedelta(hours=8))).astimezone(UTC)
     assert parse_time(text).dt == want
+
+
+# ---- forms found in real published notices (realmore batch) ----------------------------------------------------
+
+BJ = timezone(timedelta(hours=8))
+
+
+@pytest.mark.parametrize(
+    "start,end,s_utc,e_utc",
+    [
+        # Wenchang: 自2026年2月3日08时起至2月11日24时止 (the range connectors stay on the halves)
+        ("自2026年2月3日08时起", "2月11日24时止", utc(2026, 2, 3, 0), utc(2026, 2, 11, 16)),
+        # Lintao: 自2024年8月11日0时起至2024年8月12日24时
+        ("自2024年8月11日0时起", "2024年8月12日24时", utc(2024, 8, 10, 16), utc(2024, 8, 12, 16)),
+        # Beijing (traditional mirror): 自2020年5月20日零時至5月28日24時
+        ("自2020年5月20日零時", "5月28日24時", utc(2020, 5, 19, 16), utc(2020, 5, 28, 16)),
+        # Lanzhou (traditional, with pinyin glosses): 2024年5月25日18時(shí)至2024年5月26日18時(shí)
+        ("2024年5月25日18時(shí)", "2024年5月26日18時(shí)", utc(2024, 5, 25, 10), utc(2024, 5, 26, 10)),
+        # Xi'an: 2024年1月24日0時起至2月10日24時
+        ("2024年1月24日0時起", "2月10日24時", utc(2024, 1, 23, 16), utc(2024, 2, 10, 16)),
+        # Guangzhou: 管控时间:2025年12月21日0时至18时
+        ("2025年12月21日0时", "18时", utc(2025, 12, 20, 16), utc(2025, 12, 21, 10)),
+    ],
+)
+def test_chinese_real_ranges(start, end, s_utc, e_utc):
+    s = parse_time(start, local_tz=BJ)
+    assert s.dt == s_utc
+    assert parse_time(end, ref=s.dt, local_tz=BJ).dt == e_utc
+
+
+def test_chinese_numerals_and_day_parts():
+    assert parse_time("二〇二四年九月十日二十时").dt == utc(2024, 9, 10, 12)
+    assert parse_time("2024年9月10日下午3时").dt == utc(2024, 9, 10, 7)
+    assert parse_time("2024年9月10日晚上8时30分").dt == utc(2024, 9, 10, 12, 30)
+    assert parse_time("2024年9月10日上午8时").dt == utc(2024, 9, 10, 0)
+    with pytest.raises(ValueError):
+        parse_time("今日")
+
+
+def test_ufn_is_open_ended_and_flagged():
+    # squawk A0500/26: "B) 2603010800\nC) UFN"
+    tv = parse_time("C) UFN")
+    assert tv.dt is None and tv.permanent and tv.until_further_notice
+    assert parse_time("UNTIL FURTHER NOTICE").until_further_notice
+    assert not parse_time("PERM").until_further_notice
+    assert parse_time("B) 2603010800").dt == utc(2026, 3, 1, 8)
+
+
+def test_faa_effective_until_with_local_restatements():
+    # FDC 4/3473 (Van Horn) and FIS-B NOTAM-TFR 0/6733 (Dayton)
+    from airspace.parser.times import find_effective_range
+
+    text = ("EFFECTIVE 2402140200 UTC (2000 LOCAL 02/13/24) UNTIL 2402201400 UTC \r\n(0800 LOCAL 02/20/24) "
+            "DLY 0200-1400 (2000-0800 LOCAL).")
+    s, e = parse_time_range(text[len("EFFECTIVE "):text.index(" DLY")])
+    assert (s.dt, e.dt) == (utc(2024, 2, 14, 2), utc(2024, 2, 20, 14))
+    dayton = ("SFC-17999FT MSL EFFECTIVE 2009211945 UTC (1545 LOCAL 09/21/20)\n     UNTIL 2009220000 UTC "
+              "(2000 LOCAL 09/21/20). WITHIN AN AREA")
+    (a, b), (c, d) = find_effective_range(dayton)
+    assert (dayton[a:b], dayton[c:d]) == ("2009211945", "2009220000")
+    assert find_effective_range("B) 2009211945 C) 2009220000") is None
+    with pytest.raises(ValueError):
+        parse_time_range("2402140200 UTC SOMETIME 2402201400")
