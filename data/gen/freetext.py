@@ -14,6 +14,8 @@ TEMPLATES = {
     "en_dispatch": "circle",
     "en_polygon": "polygon",
     "en_police": "circle",
+    "en_chat": "circle",
+    "en_summary": "circle",
     "zh_dispatch": "circle",
     "zh_venue": "named",
 }
@@ -124,6 +126,29 @@ def generate(rng: random.Random, template: str) -> Example:
         geo = polygon(gp)
         if rng.random() < 0.5:
             lower = V.limit_sfc(rng, "SFC")
+    elif template == "en_chat":
+        c_t, c_g = V.fmt_coord(rng, plat, plon, style)
+        r_t, r_m = _en_radius(rng)
+        d.add(rng.choice(("hey all ", "Team - ", "🚁 ", "⚠️ ", "pls note: ", "FYI ")))
+        d.add(rng.choice(("no flying near ", "stay clear of ", "do not launch within ")))
+        if rng.random() < 0.5:
+            d.add(f"{rng.choice(PLACES_EN)} today, ")
+        d.field(r_t, 0, "radius").add(rng.choice((" around ", " of ", " from "))).field(c_t, 0, "center")
+        geo = circle(c_g, r_m)
+    elif template == "en_summary":
+        c_t, c_g = V.fmt_coord(rng, plat, plon, style)
+        r_t, r_m = _en_radius(rng)
+        lower = V.limit_sfc(rng, rng.choice(("SFC", "GND")))
+        d.add(rng.choice(("ZONE", "AREA", "Restriction"))).add(rng.choice((": circle ", ": ", " - radius ")))
+        d.field(r_t, 0, "radius").add(rng.choice((" @ ", " around ", " centre "))).field(c_t, 0, "center").add("\n")
+        geo = circle(c_g, r_m)
+        d.add(rng.choice(("LIMITS: ", "ALT: ", "Heights: "))).field(lower[0], 0, "lower").add(" - ").field(up_t, 0, "upper")
+        if s_t:
+            d.add(rng.choice(("\nVALID: ", "\nTIME: ", "\nWhen: "))).field(s_t, 0, "start").add(" - ").field(e_t, 0, "end")
+        elif sch:
+            d.add("\nTIME: ").field(sch, 0, "schedule")
+        d.add(rng.choice(("", "\nSource: ATC phone call", f"\nRef {rng.randint(100, 999)}")))
+        return Example(d, [zone(geo, lower[1], up_g, V.iso(start), V.iso(end), sch)], "en")
     else:  # en_police (held out): end only, named landmark beside a coordinate
         c_t, c_g = V.fmt_coord(rng, plat, plon, style)
         r_t, r_m = _en_radius(rng)

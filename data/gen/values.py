@@ -148,9 +148,9 @@ def _limit(lat: float, lon: float) -> tuple[float, float]:
     return max(-89.99, min(89.99, lat)), max(-179.99, min(179.99, lon))
 
 
-# Signed decimal pairs without hemisphere letters ("22.5431, 114.0579", as copied from a map app) are realistic
-# dispatcher text, but our normalisers do not read them yet: families map the style to ``decimal_hemi`` until then.
-SIGNED_DECIMAL_ENABLED = False
+# Signed decimal pairs without hemisphere letters ("22.5431, 114.0579", as copied from a map app): always with a
+# comma between latitude and longitude (a bare blank between two signed numbers is ambiguous in free text).
+SIGNED_DECIMAL_ENABLED = True
 
 
 def fmt_coord(rng: random.Random, lat: float, lon: float, style: str) -> tuple[str, tuple[float, float]]:
@@ -175,6 +175,8 @@ def fmt_coord(rng: random.Random, lat: float, lon: float, style: str) -> tuple[s
 
     if step is None:
         k = rng.choice((2, 3, 4, 4, 5, 6)) if style != "cn_decimal" else rng.choice((2, 3, 4))
+        if style == "decimal_signed":
+            k = max(k, 2)
         alat, alon = round(abs(lat), k), round(abs(lon), k)
         glat, glon = sign(ns) * alat, sign(ew) * alon
         la, lo = f"{alat:.{k}f}", f"{alon:.{k}f}"
@@ -190,7 +192,7 @@ def fmt_coord(rng: random.Random, lat: float, lon: float, style: str) -> tuple[s
         elif style == "decimal_signed":
             sla = f"-{la}" if ns == "S" else la
             slo = f"-{lo}" if ew == "W" else lo
-            text = f"{sla}{rng.choice((', ', ',', ' '))}{slo}"
+            text = f"{sla}{rng.choice((', ', ',', ', '))}{slo}"
         else:  # cn_decimal
             u = rng.choice(("°", "度"))
             hn = "北纬" if ns == "N" else "南纬"
