@@ -50,11 +50,17 @@ _RADIUS_KW = r"(?:RADIUS|RADIUS\s+OF|半径|半徑)"
 _R_BEFORE = re.compile(rf"(?<![\w.])(?P<d>{_DIST})(?:\s*\(\s*{_DIST}\s*\))?\s*RADIUS\b", re.I)
 _R_AFTER = re.compile(rf"(?P<kw>{_RADIUS_KW})\s*(?:IS\s+|为\s*|為\s*)?[-:=]?\s*(?P<d>{_DIST})", re.I)
 _R_WITHIN = re.compile(
-    rf"\b(?:WI|WITHIN)\s+(?:AN?\s+)?(?P<d>{_DIST})\s+(?:OF|FROM|AROUND)\s*(?:(?:PSN|POSITION|POINT|PT)\s*:?\s*)?$", re.I
+    rf"(?:\b(?:WI|WITHIN)\s+(?:AN?\s+)?(?P<d>{_DIST})\s+(?:OF|FROM|AROUND)|(?<![\w.])(?P<d2>{_DIST})\s+AROUND)"
+    rf"\s*(?:(?:PSN|POSITION|POINT|PT)\s*:?\s*)?$",
+    re.I,
 )
+# a radius mention that directly introduces a list of coordinates ("1NM RADIUS CENTERED ON:\n c1\n c2")
+_INTRO_GAP = re.compile(r"^\s*(?:(?:CENTERED|CENTRED)\s*(?:ON|AT)?|OF|AT|ON|AROUND)?\s*(?:PSN|POSITIONS?)?\s*:?\s*$", re.I)
+_LIST_GAP = re.compile(r"^[\s,;]*(?:AND\s+)?$", re.I)
 _PLURAL = re.compile(
     rf"(?P<d>{_DIST})\s*RADIUS\s+(?:(?:CENTERED|CENTRED|CENTER|CENTRE)\s+)?(?:(?:ON|AT|OF|AROUND)\s+)?(?:THE\s+)?"
-    rf"(?:(?:FLW|FLWG|FOLLOWING)\s+)?(?:PSNS|POSITIONS|POINTS|PSN\(S\)|CENTRES|CENTERS)\b"
+    rf"(?:(?:(?:FLW|FLWG|FOLLOWING)\s+(?:PSN|POSITION|POINT|COORD(?:INATE)?S?)\b)|(?:(?:FLW|FLWG|FOLLOWING)\s+)?"
+    rf"(?:PSNS|POSITIONS|POINTS|PSN\(S\)|CENTRES|CENTERS)\b)"
     rf"|RADIUS\s+(?:OF\s+)?(?P<d2>{_DIST})\s+(?:CENTERED|CENTRED|AROUND)\s+(?:ON\s+|AT\s+)?(?:THE\s+)?"
     rf"(?:(?:FLW|FOLLOWING)\s+)?(?:PSNS|POSITIONS|POINTS)\b",
     re.I,
@@ -125,7 +131,7 @@ _CN_DT = (
 )
 _CN_T = r"(?:\d{1,2}\s*(?:时|時|点|點)(?:\s*\d{1,2}\s*分)?|\d{1,2}\s*[:：]\s*\d{2})"
 _CN_RANGE = re.compile(rf"(?P<s>{_CN_DT})\s*起?\s*(?:至|到|—|–|-|～|~)\s*(?P<e>{_CN_DT}|{_CN_T})")
-_ICAO_TIME = re.compile(r"(?:\d{10}(?:\s?EST)?|PERM)\b")
+_ICAO_TIME = re.compile(r"(?:\d{10}(?:\s?EST)?|PERM|UFN)\b")
 _TIME_PAIR = re.compile(
     r"(?<!\d)(?P<s>\d{10})\s*(?:UTC\s*)?(?:-|TO|UNTIL|TIL|THRU)\s*(?P<e>\d{10}(?:\s?EST)?|PERM)(?![\dA-Z])"
 )
@@ -224,6 +230,20 @@ def _geometry(text: str, lo: int, hi: int) -> list[_Zone]:
                 claimed.add(i)
                 zones.append(_Zone({"center": _sp(text, c.start, c.end), "radius": d}, c.start, c.end, "circle", True))
 
+    # 1b. a radius mention directly followed by a plain list (blanks/commas only, no '-'/'TO') of 2+ coordinates
+    for ms, me, d in _radius_mentions(text, lo, hi):
+        k = next((i for i, c in enumerate(coords) if c.start >= me), None)
+        if k is None or k in claimed or not _INTRO_GAP.match(text[me : coords[k].start]):
+            continue
+        run = [k]
+        while run[-1] + 1 < len(coords) and _LIST_GAP.match(text[coords[run[-1]].end : coords[run[-1] + 1].start]):
+            run.append(run[-1] + 1)
+        if len(run) >= 2 and not any(i in claimed for i in run):
+            for i in run:
+                claimed.add(i)
+                c = coords[i]
+                zones.append(_Zone({"center": _sp(text, c.start, c.end), "radius": d}, c.start, c.end, "circle", True))
+
     # 2. polygons
     rest = [c for i, c in enumerate(coords) if i not in claimed]
     poly_spans: list[tuple[int, int]] = []
@@ -278,9 +298,8 @@ def _geometry(text: str, lo: int, hi: int) -> list[_Zone]:
         m = _R_WITHIN.search(text, max(lo, c.start - 60), c.start)
         if m:
             used_c.add(ci)
-            zones.append(
-                _Zone({"center": _sp(text, c.start, c.end), "radius": _sp(text, *m.span("d"))}, c.start, c.end, "circle")
-            )
+            d = m.span("d") if m.group("d") else m.span("d2")
+            zones.append(_Zone({"center": _sp(text, c.start, c.end), "radius": _sp(text, *d)}, c.start, c.end, "circle"))
 
     # 4. points (only when nothing else was found: a lone reference point next to a real area is not a zone)
     if not zones:

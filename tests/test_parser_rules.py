@@ -276,3 +276,22 @@ def test_chinese_places_with_a_surrounding_buffer():
              "  大唐不夜城全域、大雁塔景区及南北广场、西安城墙（南门区域），半径3公里（含）以内，真高1000米（含）以下范围内。")
     assert (z["name"], z["radius"], z["upper"]) == ("大唐不夜城全域、大雁塔景区及南北广场、西安城墙（南门区域）", "3公里", "真高1000米")
     assert (z["start"], z["end"]) == ("2024年1月24日0时", "2月10日24时")
+
+
+HEAD_UFN = "A0001/26 NOTAMN\nQ) EGTT/QRDCA/IV/BO/W/000/050/5130N00007W005\nA) EGTT B) 2603010800 C) UFN\nE) "
+
+
+@pytest.mark.parametrize("e_text", [
+    "UAS OPS 1NM RADIUS CENTERED ON:\n513000N0001000W\n513500N0000500W\n512500N0000000W\nF) SFC G) 400FT AGL",
+    "AREAS WI 1NM RADIUS OF THE FOLLOWING PSN: 513000N0001000W, 513500N0000500W, 512500N0000000W.\nF) SFC G) 400FT AGL",
+])
+def test_radius_introducing_a_list_of_centres(e_text):
+    zones = rules_zones(HEAD_UFN + e_text)
+    assert [(z["center"], z["radius"], z["end"]) for z in zones] == [
+        ("513000N0001000W", "1NM", "UFN"), ("513500N0000500W", "1NM", "UFN"), ("512500N0000000W", "1NM", "UFN")]
+
+
+def test_distance_around_a_point_and_plain_polygon_stay_apart():
+    assert _one(HEAD_UFN + "BALLOON ACTIVITY 2NM AROUND 513000N0001000W\nF) SFC G) 400FT AGL")["radius"] == "2NM"
+    z = _one(HEAD_UFN + "AREA BOUNDED BY 513000N0001000W 513500N0000500W 512500N0000000W\nF) SFC G) 400FT AGL")
+    assert z["polygon"] == "513000N0001000W 513500N0000500W 512500N0000000W"
