@@ -15,7 +15,25 @@ template variants never used in train/val) and ``stats.json``. Each row::
     {"id", "family", "template", "lang", "split", "text", "answer", "zones", "noise", "long"}
 
 ``answer`` is ``airspace.parser.answer.format_answer`` of the zone field values, each a verbatim substring of
-``text``; ``zones`` are the gold normalised zone dicts computed from the sampled values (never by parsing).
+``text``; ``zones`` are the gold normalised zone dicts computed from the sampled values (never by parsing):
+``{"geometry": circle|polygon|named, "lower"/"upper": {"ref","ft"}|null, "start"/"end": ISO UTC|null,
+"schedule": str|null, "end_estimated": bool, "permanent": bool}``. ``noise`` lists the noise applied
+(``collapsed``, ``trailing_blanks``, ``traditional``); ``long`` marks texts over ``LONG_CHARS``.
+
+Conventions of the gold (shared with the normalisers, checked by ``tests/test_data_corpus.py``):
+
+- which span is the answer: item-E geometry over the Q-line circle (the Q-line circle only when E has none);
+  F)/G) limits over limits restated in E; one zone per PSN/area of a composite message, shared values (a common
+  radius, B/C times) repeated in every zone; a named venue without coordinates -> ``name`` (+ ``radius``);
+  NOTAMC and aerodrome/procedure notices -> ``NONE``.
+- a bare ``3000FT`` (FAA ``SFC-3000FT``) is AMSL; ``真高`` is AGL; metres are converted with 0.3048 m/ft; a
+  Chinese time is Beijing time (UTC+8), a bare end hour (``18时``, ``24时``) takes the start's date.
+- a polygon is an open ring (a repeated first point or ``BACK TO START`` closes it); arcs are densified in equal
+  azimuth steps of at most 3 degrees at the stated radius (``values.arc_vertices``).
+
+Splits are by template: ``airspace.data.gen.HELD_OUT`` names the template variants only the test split uses. Rows
+whose text shares a 40-character window with a real message (``shared/real-notams/dev.jsonl`` when present, or
+``AIRSPACE_CORPUS_EXCLUDE``) are re-drawn, so no split carries real text.
 """
 
 from __future__ import annotations

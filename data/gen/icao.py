@@ -7,6 +7,7 @@ the geometry phrasings are the *templates* (the unit of the family-held-out spli
 from __future__ import annotations
 
 import random
+import re
 from datetime import timedelta
 
 from . import values as V
@@ -210,7 +211,21 @@ def arc_doc(rng: random.Random, clat: float, clon: float, r_nm: float, z: int, s
     return d, ring
 
 
+def _restate(upper: str) -> str:
+    """The same upper limit written another way (item E often words it differently from item G)."""
+    m = re.match(r"^(\d[\d, ]*)\s*(FT|ft|M|m)\s*(AMSL|MSL|AGL)$", upper)
+    if not m:
+        return upper
+    n = int(re.sub(r"[ ,]", "", m.group(1)))
+    num = f"{n:,}" if "," not in m.group(1) else str(n)
+    return f"{num}{m.group(2).upper()}{' AGL' if m.group(3) == 'AGL' else ''}"
+
+
 def _limits_in_e(rng: random.Random, lower: str, upper: str) -> str:
+    if rng.random() < 0.3:
+        alt = _restate(upper)
+        return rng.choice((f"ALL ACFT SHALL AVOID THE AREA AT {alt} AND BELOW",
+                           f"ACFT SHALL NOT FLY INTO THE AREA BLW {alt}", f"HGT UP TO {alt}"))
     return rng.choice((
         f"VERTICAL LIMITS: {lower}-{upper}", f"VERTICAL LIMITS: {lower} TO {upper}",
         f"VERTICAL LIMITS:{lower}-{upper}", f"LIMITS {lower}/{upper}", f"{lower} - {upper}",
