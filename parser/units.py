@@ -3,7 +3,10 @@
 Distances: NM (``1NM``, ``.5NM``, ``2.2NM``), KM, M/MTR, FT, statute miles (SM), Chinese 公里/千米/米/海里; a bare
 number is NM (the Q-line radius ``021``). Limits: SFC, GND, UNL, ``FL130``, ``3000FT AMSL``, ``500FT MSL`` (MSL is
 AMSL), ``400FT AGL``, ``900M AMSL``, ``真高120米`` (true height = AGL), thousands separators (``1,500FT``,
-``12 200 m``). Conversions go through rationals: 1 ft = 0.3048 m and 1 NM = 1852 m exactly.
+``12 200 m``), ``FL(180)`` / ``FLIGHT LEVEL 180``, ``MSL`` alone (= 0 ft AMSL), ``无限高`` (UNL), qualifiers such as
+``(含)`` and ``UP TO BUT NOT INCLUDING``. ``parse_limit_range`` reads a lower-upper pair (``SFC-FL180``,
+``高度从地面至无限高``, ``From the surface up to but not including FL(180)``). Conversions go through rationals:
+1 ft = 0.3048 m and 1 NM = 1852 m exactly.
 """
 
 from __future__ import annotations
@@ -112,11 +115,14 @@ def parse_distance_m(text: str) -> float:
 # vertical limits
 
 _LEAD = (r"^[\s:=\-]*(?:(?:UP\s+TO|TO|FM|FROM|BLW|BELOW|ABV|ABOVE|HGT|HEIGHT|ALT|ALTITUDE|AT|OR|AND|INCL|"
-         r"INCLUDING|UPPER|LOWER|LIMITS?|MAX(?:IMUM)?|THE)\b[\s:=\-]*)*")
+         r"INCLUDING|BUT|NOT|EXCL|EXCLUDING|UPPER|LOWER|LIMITS?|MAX(?:IMUM)?|THE|"
+         r"VERTICAL\s+LIMITS?|ALTITUDE\s+LIMITS?)\b[\s:=\-]*|(?:高度|飞行高度|飛行高度|从|從|自|由)\s*[:：]?\s*)*")
 _TAIL = (r"[\s.,;。，]*(?:(?:\((?:INCL|EXCL|含|不含|AGL|MSL|AMSL)\)|以下|以上|以内|以內)[\s.,;。，]*)*$")
-_SFC = re.compile(_LEAD + r"(?P<ref>SFC|SURFACE|GND|GROUND|地面)" + _TAIL, re.IGNORECASE)
-_UNL = re.compile(_LEAD + r"(?:UNL|UNLTD|UNLIMITED|无限|無限)" + _TAIL, re.IGNORECASE)
-_FL = re.compile(_LEAD + r"FL\s*(?P<num>\d{1,3})" + _TAIL, re.IGNORECASE)
+_SFC = re.compile(_LEAD + r"(?P<ref>SFC|SURFACE|GND|GROUND(?:\s+LEVEL)?|地面|地表)" + _TAIL, re.IGNORECASE)
+_MSL = re.compile(_LEAD + r"(?:MSL|(?:MEAN\s+)?SEA\s+LEVEL|海平面)" + _TAIL, re.IGNORECASE)
+_UNL = re.compile(_LEAD + r"(?:UNL|UNLTD|UNLIMITED|(?:无限|無限)(?:高度?|制)?)" + _TAIL, re.IGNORECASE)
+_FL = re.compile(_LEAD + r"(?:FL|FLIGHT\s+LEVEL)\s*(?P<open>\()?\s*(?P<num>\d{1,3})\s*(?(open)\))" + _TAIL,
+                 re.IGNORECASE)
 _CN = re.compile(
     r"^\s*(?:飞行|飛行)?(?P<pre>真高|相对高度|相對高度|海拔高度|海拔|标高|標高|高度)?\s*[:：]?\s*"
     r"(?P<num>" + _NUMBER + "|" + _CN_NUMBER + r")\s*(?P<unit>米|公尺|m|M|英尺)"
@@ -144,12 +150,14 @@ def parse_limit(text: str) -> Limit:
     if not isinstance(text, str) or not text.strip():
         raise ValueError("empty vertical limit")
     raw = text
-    s = clean(text).strip()
+    s = re.sub(r"^\s*[FG]\)\s*", "", clean(text)).strip()  # "F) MSL": the item letter copied along
     if (m := _SFC.match(s)) is not None:
         ref = m.group("ref").upper()
         return Limit(ref="GND" if ref in ("GND", "GROUND", "地面") else "SFC", ft=0.0, m=0.0, raw=raw)
     if _UNL.match(s):
         return Limit(ref="UNL", ft=None, m=None, raw=raw)
+    if _MSL.match(s):
+        return Limit(ref="AMSL", ft=0.0, m=0.0, raw=raw)  # "F) MSL": mean sea level itself
     if (m := _FL.match(s)) is not None:
         return _limit("FL", Fraction(int(m.group("num")) * 100), False, raw)
     if (m := _CN.match(s)) is not None:
@@ -163,3 +171,49 @@ def parse_limit(text: str) -> Limit:
         ref = "AGL" if ref_word == "ABOVE GROUND LEVEL" else _REF_MAP.get(ref_word, "AMSL")
         return _limit(ref, _number(m.group("num")), not unit.startswith("F"), raw)
     raise ValueError(f"not a vertical limit: {text.strip()[:40]!r}")
+
+
+_RANGE_SEP = re.compile(r"\s*(?:[-\u2013\u2014~～]|\bUP\s+TO\b|\bTO\b|\bTHROUGH\b|至|到)\s*", re.IGNORECASE)
+
+
+def parse_limit_range(text: str) -> tuple[Limit, Limit]:
+    """A lower-upper pair in one phrase -> ``(lower, upper)``; ``ValueError`` unless both halves read.
+
+    Tries each separator (``-``, en dash, ``TO``, ``UP TO``, ``至``, ``到``) until both sides are limits:
+    ``SFC-FL180``, ``SFC-17999FT MSL``, ``2500FT AMSL–4500FT AMSL``, ``高度从地面至无限高`` (SFC-UNL),
+    ``From the surface up to but not including FL(180)``. Each returned ``raw`` is that half's text.
+    """
+    if not isinstance(text, str) or not text.strip():
+        raise ValueError("empty vertical limits")
+    s = clean(text)
+    for m in _RANGE_SEP.finditer(s):
+        lo, hi = s[: m.start()].strip(), s[m.end():].strip()
+        if not lo or not hi:
+            continue
+        try:
+            upper = parse_limit(_shared_words(lo, hi))
+            try:
+                lower = parse_limit(lo)
+            except ValueError:
+                # "1000-2000FT AMSL": the unit and reference are written once, after the upper value
+                if not re.fullmatch(_NUMBER, lo) or (u := re.match(rf"\s*{_NUMBER}\s*(.+)$", hi)) is None:
+                    raise
+                lower = _with_raw(parse_limit(f"{lo} {u.group(1)}"), lo)
+            return lower, _with_raw(upper, hi)
+        except ValueError:
+            continue
+    raise ValueError(f"not a lower-upper pair: {text.strip()[:40]!r}")
+
+
+_CN_PRE = re.compile(r"^\s*(?:飞行|飛行)?(真高|相对高度|相對高度|海拔高度|海拔|标高|標高)")
+
+
+def _shared_words(lo: str, hi: str) -> str:
+    """``真高0米至1000米``: a Chinese reference word written once before the pair applies to both halves."""
+    if (m := _CN_PRE.match(lo)) is not None and _CN_PRE.match(hi) is None and re.match(r"\s*[\d.]", hi):
+        return m.group(1) + hi
+    return hi
+
+
+def _with_raw(limit: Limit, raw: str) -> Limit:
+    return limit.model_copy(update={"raw": raw})

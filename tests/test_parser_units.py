@@ -129,3 +129,53 @@ def test_distance_round_trip(tenths, unit):
     factor = {"NM": 1852, "KM": 1000, "M": 1, "FT": 0.3048}[unit]
     text = f"{value}{unit}" if tenths % 10 else f"{tenths // 10}{unit}"
     assert parse_distance_m(text) == pytest.approx(value * factor, rel=1e-12)
+
+
+# ---- forms found in real published messages (realmore batch) ---------------------------------------------------
+
+
+def test_fl_in_parentheses_tfr_page():
+    # FDC 7/8363 TFR page: "Altitude: From the surface up to but not including FL(180)"
+    for text in ("FL(180)", "FL (180)", "FL 180", "FLIGHT LEVEL 180", "G) FL(180)", "up to but not including FL(180)"):
+        lim = parse_limit(text)
+        assert (lim.ref, lim.ft, lim.raw) == ("FL", 18000.0, text)
+    with pytest.raises(ValueError):
+        parse_limit("FL(180")  # an unbalanced parenthesis is not silently accepted
+
+
+def test_msl_alone_is_sea_level():
+    # SAEF A1440/26: "F) MSL G) UNL"
+    for text in ("MSL", "F) MSL", "MEAN SEA LEVEL"):  # (a bare "AMSL" has no value and stays rejected)
+        lim = parse_limit(text)
+        assert (lim.ref, lim.ft, lim.m) == ("AMSL", 0.0, 0.0)
+
+
+def test_chinese_inclusive_marks_and_unlimited():
+    # Xi'an: "半径3公里(含)以内,真高1000米(含)以下"; Beijing: "高度从地面至无限高"
+    assert parse_distance_m("半径3公里(含)以内") == 3000.0
+    lim = parse_limit("真高1000米(含)以下")
+    assert (lim.ref, lim.m) == ("AGL", 1000.0)
+    assert parse_limit("无限高").ref == "UNL" and parse_limit("無限高").ref == "UNL"
+    assert parse_limit("地面").ref == "GND"
+
+
+def test_limit_ranges_real_phrases():
+    from airspace.parser.units import parse_limit_range
+
+    lo, hi = parse_limit_range("高度从地面至无限高")  # Beijing notice
+    assert (lo.ref, lo.ft, hi.ref, hi.ft) == ("GND", 0.0, "UNL", None)
+    lo, hi = parse_limit_range("From the surface up to but not including FL(180)")  # FDC 7/8363 page
+    assert (lo.ref, hi.ref, hi.ft) == ("SFC", "FL", 18000.0)
+    lo, hi = parse_limit_range("SFC-17999FT MSL")  # FIS-B NOTAM-TFR 0/6733
+    assert (lo.ref, hi.ref, hi.ft, hi.raw) == ("SFC", "AMSL", 17999.0, "17999FT MSL")
+    lo, hi = parse_limit_range("2500FT AMSL\u20134500FT AMSL")
+    assert (lo.ft, hi.ft) == (2500.0, 4500.0)
+    lo, hi = parse_limit_range("SFC-FL180")  # FDC 1/4530
+    assert (lo.ref, hi.ref, hi.ft) == ("SFC", "FL", 18000.0)
+    lo, hi = parse_limit_range("真高0米至1000米")  # the reference word is written once for both
+    assert (lo.ref, hi.ref, hi.m) == ("AGL", "AGL", 1000.0)
+    lo, hi = parse_limit_range("1000-2000FT AMSL")  # the unit is written once, after the upper value
+    assert (lo.ref, lo.ft, lo.raw, hi.ft) == ("AMSL", 1000.0, "1000", 2000.0)
+    for bad in ("SFC", "1000-2000", "LOW TO HIGH", ""):
+        with pytest.raises(ValueError):
+            parse_limit_range(bad)
