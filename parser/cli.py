@@ -34,7 +34,8 @@ def _parser() -> argparse.ArgumentParser:
     )
     ap.add_argument("files", nargs="*", metavar="FILE", help="input files; '-' or nothing reads stdin")
     ap.add_argument("--input", choices=("text", "jsonl"), default="text", help="pasted text (default) or JSONL with a 'text' field")
-    ap.add_argument("--engine", choices=("rules", "clover", "ar"), default="rules")
+    ap.add_argument("--engine", choices=("rules", "clover", "ar"), default="rules",
+                    help="rules (deterministic, default) or a model engine, cross-checked against the rules")
     ap.add_argument("--checkpoint", metavar="DIR", help="model checkpoint directory (clover/ar)")
     ap.add_argument("--format", choices=FORMATS, default="table")
     ap.add_argument("--at", metavar="ISO_TIME", help="mark which zones are active at this UTC time")
@@ -48,8 +49,8 @@ def _read_inputs(files: list[str]) -> str:
     total = 0
     for f in files or ["-"]:
         if f == "-":
-            if sys.stdin is None:
-                raise UsageError("no input: give FILE arguments or pipe text on stdin")
+            if sys.stdin is None or (not files and sys.stdin.isatty()):
+                raise UsageError("no input: give FILE arguments, '-', or pipe text on stdin")
             data = sys.stdin.buffer.read(MAX_BATCH_BYTES + 1)
         else:
             try:
