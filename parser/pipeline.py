@@ -70,6 +70,9 @@ def _post(rec: ZoneRecord, draft: ZoneDraft, header: Header) -> ZoneRecord:
     rec.id, rec.ref_id = header.id, header.ref_id
     if header.notam_type in ("N", "R", "C"):
         rec.notam_type = header.notam_type  # type: ignore[assignment]
+    for key, value in draft.values.items():
+        if value and key not in draft.spans:  # grounding: every value must be copied from the message
+            rec.review(f"{key} value {value[:40]!r} is not in the message")
     g = rec.geometry
     q = header.qline
     c = draft.spans.get("center")

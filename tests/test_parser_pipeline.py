@@ -238,3 +238,14 @@ def test_chinese_notice_without_a_zone_is_review_with_its_times():
                             "   2024年5月25日18时至2024年5月26日18时，兰州市城关区、七里河区、西固区、安宁区。")
     assert len(recs) == 1 and recs[0].status == "review" and recs[0].geometry is None
     assert recs[0].start.isoformat() == "2024-05-25T10:00:00+00:00"  # Beijing time -> UTC
+
+
+def test_engine_value_not_in_the_message_is_flagged(dev_by_id):
+    def invented(zones):
+        zones[0]["radius"] = "7NM"  # not a substring of the message
+        return format_answer(zones)
+
+    recs, _ = process_batch(dev_by_id["pynotam-readme-A1912-15"]["text"], _Engine(invented))
+    assert recs[0].status == "review"
+    assert "radius value '7NM' is not in the message" in recs[0].reasons
+    assert "engine and rules disagree on radius" in recs[0].reasons
