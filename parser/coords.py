@@ -13,6 +13,9 @@ Forms read (each half may carry decimal seconds or decimal minutes):
 The arithmetic is exact: degrees + minutes/60 + seconds/3600 is done in rationals and rounded once to float.
 Each latitude half is paired with the longitude half right after it (only blanks, commas or slashes between);
 Chinese/symbol forms may also give the longitude first.
+
+A compact coordinate broken by a line wrap (``36242\n4N1262847E``, RKRR) is read through the break when neither
+piece is a coordinate on its own and the joined token is a whole compact pair; its span then covers the break.
 """
 
 from __future__ import annotations
@@ -150,7 +153,7 @@ def find_coords(text: str) -> list[CoordMatch]:
     Offsets and ``text`` refer to the original string (HTML entities and full-width characters are read
     through, not rewritten). Halves that are not part of a pair are ignored.
     """
-    clean, starts, ends = clean_with_map(text)
+    clean, starts, ends = _join_wrapped(*clean_with_map(text))
     halves = _halves(clean)
     out: list[CoordMatch] = []
     i = 0
@@ -177,6 +180,25 @@ def find_coords(text: str) -> list[CoordMatch]:
         out.append(CoordMatch(float(pair[0]), float(pair[1]), s, e, text[s:e]))
         i += 2
     return out
+
+
+_WRAP = re.compile(r"(?<![\w.])(?P<left>[NS]?\d[\dNSEW.]*)(?P<brk>[ \t]*\r?\n[ \t]*)(?P<right>[\dNSEW.]+)(?![\w.])")
+_COMPACT_PAIR = re.compile(
+    r"\d{4}(?:\d{2})?(?:\.\d+)?[NS]\d{5}(?:\d{2})?(?:\.\d+)?[EW]|[NS]\d{4}(?:\d{2})?(?:\.\d+)?[EW]\d{5}(?:\d{2})?(?:\.\d+)?")
+
+
+def _join_wrapped(clean: str, starts: list[int], ends: list[int]) -> tuple[str, list[int], list[int]]:
+    """Drop a line break that splits one compact coordinate pair (``36242\\n4N1262847E``), keeping the offset map."""
+    drop: set[int] = set()
+    for m in _WRAP.finditer(clean):
+        joined = m["left"] + m["right"]
+        if (_COMPACT_PAIR.fullmatch(joined) and not _COMPACT_PAIR.search(m["right"])
+                and not _COMPACT_PAIR.search(m["left"])):
+            drop.update(range(m.start("brk"), m.end("brk")))
+    if not drop:
+        return clean, starts, ends
+    keep = [i for i in range(len(clean)) if i not in drop]
+    return "".join(clean[i] for i in keep), [starts[i] for i in keep], [ends[i] for i in keep]
 
 
 _EDGE = " \t\r\n,;:()[]{}.-/"

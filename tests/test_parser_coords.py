@@ -165,3 +165,18 @@ def test_format_parse_round_trip(lat, lon, style):
     assert prose[m.start : m.end] == text
     assert (m.lat, m.lon) == (plat, plon)
     assert math.copysign(1, plat) == math.copysign(1, lat) or abs(lat) <= tol
+
+
+def test_coordinate_split_by_a_line_wrap_rkrr():
+    # a real RKRR item E: the first vertex is broken by a line wrap
+    text = "E)AREA BOUNDED BY THE FOLLOWING 36242\n4N1262847E-370050N1261446E-365407N1261433E"
+    found = find_coords(text)
+    assert len(found) == 3
+    assert found[0].text == "36242\n4N1262847E" and text[found[0].start:found[0].end] == found[0].text
+    assert (round(found[0].lat, 6), round(found[0].lon, 6)) == (36.406667, 126.479722)
+    # a break inside the longitude, and hemisphere-first
+    assert [(round(c.lat, 4), round(c.lon, 4)) for c in find_coords("365407N126\n1433E")] == [(36.9019, 126.2425)]
+    assert len(find_coords("N3911\n00E1005400")) == 1
+    # never glued: numbers that are not a broken pair, or a whole pair after a number
+    assert find_coords("FL 100\n200") == []
+    assert [c.text for c in find_coords("12\n512107N 0003608W")] == ["512107N 0003608W"]
