@@ -45,6 +45,19 @@ CITIES = [
 EVENTS = ("国际马拉松赛", "国际车展", "大型演唱会", "职业足球联赛", "全国运动会", "国际航空航天博览会", "重要会议",
           "新年灯光秀", "烟花燃放活动", "国际半程马拉松", "篮球世界杯预选赛", "国际田径邀请赛", "文化旅游节")
 OBJECTS = ("无人机等“低慢小”航空器", "无人驾驶航空器", "各类无人机、航模、热气球等航空器", "无人机、航空模型")
+LONG_OBJECTS = (
+    "本通告所称管控对象，包括各类多旋翼、固定翼、垂直起降无人机，航空模型，动力伞、滑翔伞，系留气球、"
+    "无人驾驶自由气球，以及孔明灯等可能影响空中安全的升空物体。",
+    "管控对象为在管控区域内开展飞行活动的民用无人驾驶航空器、航空模型、轻型和超轻型航空器、热气球、"
+    "滑翔伞及其他升空物体。",
+    "凡在管控区域内飞行的无人机（含消费级航拍无人机、植保无人机）、航模、动力三角翼、载人气球等，"
+    "均属于本次临时管控范围。",
+)
+LONG_RULES = (
+    "因执行公务确需飞行的，须提前向空管部门和公安机关报备，经批准后方可实施。",
+    "管控期间，相关单位和个人应当主动配合检查，自觉遵守管控规定。",
+    "对擅自飞行的航空器，公安机关将依法采取反制措施，由此造成的损失由飞行者自行承担。",
+)
 BANS = ("禁止一切无人机及“低慢小”航空器飞行。", "禁飞区内严禁任何单位和个人放飞无人机。",
         "上述区域内禁止无人驾驶航空器飞行活动。", "任何单位和个人不得在管控区域内从事飞行活动。")
 
@@ -79,9 +92,24 @@ def generate(rng: random.Random, template: str) -> Example:
     if template in ("venue_radius", "coord_circle", "coord_polygon"):
         org = rng.choice((f"{city}市公安局", f"{city}市人民政府", f"{city}市公安局交通警察支队", "民航空管部门"))
         d.add(f"{org}关于{event}期间对{rng.choice(OBJECTS)}实施临时{rng.choice(('管控', '飞行管制', '空域管制'))}的通告\n\n")
-        d.add(rng.choice((f"为确保{event}安全有序进行，", f"为保障{event}期间空中安全，", f"{event}将在我市举行。为维护公共安全，")))
-        d.add(rng.choice(("依据有关法律法规，现将有关事项通告如下：\n\n", "根据相关规定，特通告如下：\n\n", "现通告如下：\n")))
-        d.add(rng.choice(("一、管控区域：", "一、禁飞区域：", "一、临时管制空域范围：")))
+        long_form = rng.random() < 0.4
+        if long_form:
+            ev_day = s_utc + V.BEIJING
+            d.add(f"{event}将于{ev_day.year}年{ev_day.month}月{ev_day.day}日在{rng.choice(venues)}举办。\n\n")
+            d.add(rng.choice((f"为保障{event}期间我市空域安全，防范不明飞行物干扰活动，",
+                              f"为确保{event}顺利进行、维护社会公共安全，")))
+            d.add(rng.choice(("依据《中华人民共和国民用航空法》《无人驾驶航空器飞行管理暂行条例》等规定，",
+                              "根据国家有关法律法规，", "经研究决定，")))
+            d.add("现就有关事项通告如下：\n\n")
+            d.add("一、管控对象\n\n")
+            d.add(rng.choice(LONG_OBJECTS) + "\n\n")
+            d.add("二、管控区域和时段\n\n" + rng.choice(("管控区域：", "禁飞区域：")))
+        else:
+            d.add(rng.choice((f"为确保{event}安全有序进行，", f"为保障{event}期间空中安全，",
+                              f"{event}将在我市举行。为维护公共安全，")))
+            d.add(rng.choice(("依据有关法律法规，现将有关事项公布如下：\n\n", "根据相关规定，特通告如下：\n\n",
+                              "现通告如下：\n")))
+            d.add(rng.choice(("一、管控区域：", "一、禁飞区域：", "一、临时管制空域范围：")))
         if template == "venue_radius":
             venue = rng.choice(venues)
             r_t, r_m = _radius(rng)
@@ -112,13 +140,20 @@ def generate(rng: random.Random, template: str) -> Example:
             geo = polygon(gp)
         if up:
             d.add(rng.choice(("，", "，高度", "，"))).field(up[0], 0, "upper").add(rng.choice(("以下", "（含）以下", "以下空域")))
-        d.add("。\n")
-        d.add(rng.choice(("二、管控时间：", "二、管控时段：", "二、禁飞时间："))).field(s_t, 0, "start").add(joiner)
-        d.field(e_t, 0, "end").add("。\n")
-        d.add("三、" + rng.choice(BANS) + "\n")
-        if rng.random() < 0.5:
-            d.add(f"四、对违反本通告的，公安机关将依法予以处罚。举报电话：{rng.choice(('0755', '020', '021', '010', '028'))}-"
-                  f"{rng.randint(10000000, 99999999)}。\n")
+        if long_form:
+            d.add("；\n\n" + rng.choice(("管控时段：", "管控时间："))).field(s_t, 0, "start").add(joiner)
+            d.field(e_t, 0, "end").add("。\n\n")
+            d.add("三、管控要求\n\n" + rng.choice(BANS) + rng.choice(LONG_RULES) + "\n\n")
+            d.add(f"四、违反本通告的，由公安机关依法处理；构成犯罪的，依法追究刑事责任。如发现违规飞行，请拨打"
+                  f"{rng.choice(('110', '0755-8' + str(rng.randint(1000000, 9999999)), '12345'))}报警。\n")
+        else:
+            d.add("。\n")
+            d.add(rng.choice(("二、管控时间：", "二、管控时段：", "二、禁飞时间："))).field(s_t, 0, "start").add(joiner)
+            d.field(e_t, 0, "end").add("。\n")
+            d.add("三、" + rng.choice(BANS) + "\n")
+            if rng.random() < 0.5:
+                d.add(f"四、对违反本通告的，公安机关将依法予以处罚。举报电话：{rng.choice(('0755', '020', '021', '010', '028'))}-"
+                      f"{rng.randint(10000000, 99999999)}。\n")
         d.add(f"\n{org}\n{s_utc.year}年{rng.randint(1, 12)}月{rng.randint(1, 28)}日")
     elif template == "short_notice":
         plat, plon = V.near(rng, clat, clon, 30)
