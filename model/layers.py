@@ -128,7 +128,24 @@ def l2norm(x: torch.Tensor, eps: float = 1e-6) -> torch.Tensor:
 
 def depthwise_conv(x: torch.Tensor, w: torch.Tensor) -> torch.Tensor:
     """'Valid' depthwise conv along time: x [N, T, C], w [C, k] -> [N, T - k + 1, C]."""
-    return F.conv1d(x.transpose(1, 2), w[:, None, :], groups=w.shape[0]).transpose(1, 2)
+    k = w.shape[1]
+    L = x.shape[1] - k + 1
+    y = x[:, 0:L] * w[:, 0]
+    for j in range(1, k):  # k shifted multiply-adds: much cheaper than conv1d's CPU backward for k = 3..4
+        y = y + x[:, j:j + L] * w[:, j]
+    return y
+
+
+def block_attention_autograd(q, k, v, *, extra_logit, extra_value, key_mask, scale):
+    """Training form of ``ops.block_attention`` (same math, tested equal): softmax over [extra slot ; block keys]
+    without materialising per-query value copies, so its backward is cheap on CPU. Inference uses the op."""
+    dt = upcast(q).dtype
+    s = torch.einsum("nhld,nhmd->nhlm", q.to(dt), k.to(dt)) * scale
+    s = s.masked_fill(~key_mask[:, None, None, :], float("-inf"))
+    logits = torch.cat([extra_logit.to(dt)[..., None], s], -1)  # the extra slot is always alive
+    p = logits.softmax(-1)
+    o = p[..., :1] * extra_value.to(dt) + p[..., 1:] @ v.to(dt)
+    return o.to(q.dtype)
 
 
 # ---------------------------------------------------------------------------------------------------- caches
@@ -274,8 +291,9 @@ class GatedDeltaNet(nn.Module):
         L = L.to(upcast(q).dtype)
         logit = self.hist_b.to(L.dtype)[None, :] + self.hist_c.to(L.dtype)[None, :] * L.log()[:, None]  # [N, H]
         extra_logit = logit[:, :, None].expand(B * nbt, H, bs)
-        o = ops.block_attention(q_att, kb, vb, extra_logit=extra_logit,
-                                extra_value=readout.reshape(B * nbt, H, bs, V), key_mask=key_mask, scale=1.0)
+        attend = block_attention_autograd if torch.is_grad_enabled() else ops.block_attention
+        o = attend(q_att, kb, vb, extra_logit=extra_logit, extra_value=readout.reshape(B * nbt, H, bs, V),
+                   key_mask=key_mask, scale=1.0)
         o = o.reshape(B, nbt, H, bs, V).permute(0, 1, 3, 2, 4).reshape(B, T, H, V)
         return o, S_final
 

@@ -22,6 +22,7 @@ class ExtractStats:
     steps_per_block: list[int] = field(default_factory=list)  # clover: denoising steps each block took
     peak_mb: float = 0.0
     trace: list[list[str]] | None = None  # optional: per step, the partially denoised answer (for the UI)
+    errors: dict[int, str] = field(default_factory=dict)  # message index -> why its answer is None (too long...)
 
     @property
     def tokens_per_forward(self) -> float:

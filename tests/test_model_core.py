@@ -296,3 +296,17 @@ def test_ar_decoding_matches_greedy_recompute():
             seq.append(t)
         assert res.ids[i] == seq[len(p):]
     assert isinstance(Cache, type)
+
+
+def test_training_block_attention_equals_the_op():
+    from airspace.model.layers import block_attention_autograd
+
+    g = torch.Generator().manual_seed(0)
+    N, H, L, D = 5, 2, 4, 8
+    q, k, v, ev = (torch.randn(N, H, L, D, generator=g, dtype=torch.float64) for _ in range(4))
+    el = torch.randn(N, H, L, generator=g, dtype=torch.float64)
+    km = torch.rand(N, L, generator=g) > 0.3
+    km[0] = False  # a block of padding only: the history slot alone
+    ref = ops.block_attention(q, k, v, extra_logit=el, extra_value=ev, key_mask=km, scale=0.7)
+    got = block_attention_autograd(q, k, v, extra_logit=el, extra_value=ev, key_mask=km, scale=0.7)
+    torch.testing.assert_close(got, ref, rtol=1e-12, atol=1e-12)

@@ -1,0 +1,113 @@
+"""The model engines as ``Extractor``s for the pipeline: ``load_extractor('clover' | 'ar', checkpoint)``.
+
+Messages are encoded whole (one token per character); a message longer than the checkpoint's context limit is
+refused with a reason (``ExtractStats.errors``) and a ``None`` answer, never cut. Messages are decoded in batches of
+similar length; ``ExtractStats`` reports row-forwards (a batched call over b messages counts b), answer tokens
+(EOA included), the denoising steps of every Clover block, wall time and peak memory.
+"""
+
+from __future__ import annotations
+
+import resource
+import time
+from pathlib import Path
+
+import torch
+
+from airspace.model.checkpoint import load_checkpoint
+from airspace.model.clover import Backbone
+from airspace.model.decoding import ar_decode, clover_decode
+from airspace.model.tokenizer import Tokenizer
+from airspace.parser.engine import ExtractStats
+
+REPO = Path(__file__).resolve().parents[1]
+DEFAULT_CHECKPOINTS = {"clover": REPO / "data" / "checkpoints" / "clover", "ar": REPO / "data" / "checkpoints" / "ar"}
+
+
+def _peak_mb(device: torch.device) -> float:
+    if device.type == "cuda":
+        return torch.cuda.max_memory_allocated(device) / 2**20
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0  # process peak RSS (Linux: KiB)
+
+
+class ModelExtractor:
+    """Clover or AR extraction over a trained checkpoint."""
+
+    def __init__(self, name: str, model: Backbone, tok: Tokenizer, *, batch_size: int = 16, tau: float | None = None,
+                 trace: bool = False, seed: int = 0, checkpoint: str | None = None):
+        if name not in ("clover", "ar") or model.cfg.arch != name:
+            raise ValueError(f"engine {name!r} does not match the checkpoint's arch {model.cfg.arch!r}")
+        self.name = name
+        self.model = model
+        self.tok = tok
+        self.batch_size = batch_size
+        self.tau = tau
+        self.trace = trace
+        self.seed = seed
+        self.checkpoint = checkpoint
+
+    @property
+    def cfg(self):
+        return self.model.cfg
+
+    def extract(self, messages: list[str]) -> tuple[list[str | None], ExtractStats]:
+        t0 = time.perf_counter()
+        torch.manual_seed(self.seed)
+        dev = self.model.device
+        if dev.type == "cuda":
+            torch.cuda.reset_peak_memory_stats(dev)
+        stats = ExtractStats(engine=self.name, messages=len(messages))
+        answers: list[str | None] = [None] * len(messages)
+        todo = []
+        for i, m in enumerate(messages):
+            p = self.tok.encode_prompt(m)
+            if len(p) > self.cfg.max_prompt_tokens:
+                stats.errors[i] = (f"message is {len(p)} tokens, over the {self.name} engine's context limit of "
+                                   f"{self.cfg.max_prompt_tokens}; not cut, not read")
+            else:
+                todo.append((len(p), i, p))
+        todo.sort()
+        if self.trace:
+            stats.trace = []
+        current = ["" for _ in messages]
+        for s in range(0, len(todo), self.batch_size):
+            chunk = todo[s:s + self.batch_size]
+            prompts = [p for _, _, p in chunk]
+            if self.name == "clover":
+                res = clover_decode(self.model, prompts, self.tok, tau=self.tau, trace=self.trace)
+            else:
+                res = ar_decode(self.model, prompts, self.tok)
+            stats.forwards += res.forwards
+            for j, (_, i, _) in enumerate(chunk):
+                ids = res.ids[j]
+                stats.answer_tokens += len(ids) + int(res.finished[j])
+                if self.name == "clover":
+                    stats.steps_per_block.extend(res.steps_per_block[j])
+                if res.finished[j]:
+                    answers[i] = self.tok.decode(ids)
+                else:
+                    stats.errors[i] = (f"the answer did not end within {self.cfg.max_answer_tokens} tokens "
+                                       f"(left unread rather than cut)")
+            if self.trace and res.trace:
+                for step in res.trace:
+                    for j, (_, i, _) in enumerate(chunk):
+                        current[i] = step[j]
+                    stats.trace.append(list(current))
+        stats.wall_s = time.perf_counter() - t0
+        stats.peak_mb = _peak_mb(dev)
+        return answers, stats
+
+
+def load_extractor(name: str, checkpoint: str | None = None, *, device: str | None = None, batch_size: int = 16,
+                   tau: float | None = None, trace: bool = False) -> ModelExtractor:
+    """The ``clover`` or ``ar`` engine over ``checkpoint`` (default: the shipped ``data/checkpoints/<name>``).
+
+    Runs on CUDA when available (bf16 weights), else CPU fp32. Any checkpoint of the same format loads the same way.
+    """
+    if name not in DEFAULT_CHECKPOINTS:
+        raise ValueError(f"unknown model engine {name!r}; choose clover or ar")
+    ckpt = Path(checkpoint) if checkpoint else DEFAULT_CHECKPOINTS[name]
+    dev = torch.device(device or ("cuda" if torch.cuda.is_available() else "cpu"))
+    dtype = torch.bfloat16 if dev.type == "cuda" else torch.float32
+    model, tok = load_checkpoint(ckpt, device=dev, dtype=dtype)
+    return ModelExtractor(name, model, tok, batch_size=batch_size, tau=tau, trace=trace, checkpoint=str(ckpt))

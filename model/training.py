@@ -1,0 +1,368 @@
+"""``airspace-train``: train the Clover engine or the AR baseline on the synthetic corpus, on CPU or CUDA.
+
+    airspace-train --arch clover --minutes 35 --seed 0 --out data/checkpoints/clover
+    airspace-train --arch ar     --minutes 35 --seed 0 --out data/checkpoints/ar
+
+Data: streamed from ``airspace.data.corpus.generate`` (or read from ``--corpus DIR`` with train.jsonl/val.jsonl).
+Budget: wall-clock minutes of optimisation (evaluation time not counted); the learning rate follows the fraction of
+the budget spent (warm-up, then cosine). Curriculum: messages of at most ``--short-chars`` characters for the
+first ``--short-frac`` of the budget, then every message up to the context limit (longer ones are skipped and
+counted, never cut). Writes the checkpoint (safetensors) with ``recipe.json`` and ``metrics.json`` every
+``--save-every`` minutes and at the end; validation: teacher-forced loss during training, exact answer match on
+``--val-n`` rows at the end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import math
+import os
+import platform
+import random
+import resource
+import sys
+import time
+from pathlib import Path
+
+import torch
+
+from airspace.model.ar import ar_batch, ar_loss, build_model
+from airspace.model.checkpoint import save_checkpoint
+from airspace.model.clover import clover_batch, clover_loss
+from airspace.model.config import ModelConfig
+from airspace.model.decoding import ar_decode, clover_decode
+from airspace.model.tokenizer import Tokenizer
+
+PRESETS = {
+    # the shipped default: learns on 2 CPU cores in about half an hour
+    "small": dict(d_model=128, layer_pattern="GGGA", attn_heads=4, attn_head_dim=32, gdn_heads=4, gdn_head_k=32,
+                  gdn_head_v=32, n_experts=4, top_k=2, expert_ff=192, shared_ff=192, block_size=16),
+    "tiny": dict(d_model=64, layer_pattern="GA", attn_heads=2, attn_head_dim=32, gdn_heads=2, gdn_head_k=32,
+                 gdn_head_v=32, n_experts=2, top_k=1, expert_ff=64, shared_ff=64, block_size=8),
+    "base": dict(d_model=384, layer_pattern="GGGAGGGA", attn_heads=6, attn_head_dim=64, gdn_heads=6, gdn_head_k=64,
+                 gdn_head_v=64, n_experts=8, top_k=2, expert_ff=512, shared_ff=512, block_size=16),
+}
+
+
+def log(msg: str) -> None:
+    print(f"[{time.strftime('%H:%M:%S')}] {msg}", flush=True)
+
+
+def peak_rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+
+
+# ------------------------------------------------------------------------------------------------ data
+def rows_from(corpus: str | None, split: str, seed: int, n: int | None = None, start: int = 0):
+    """Iterator over corpus rows (dicts with text, answer)."""
+    if corpus:
+        with open(Path(corpus) / f"{split}.jsonl", encoding="utf-8") as f:
+            rows = (json.loads(line) for line in f if line.strip())
+            yield from itertools.islice(rows, start, None if n is None else start + n)
+        return
+    from airspace.data.corpus import generate
+
+    yield from generate(n if n is not None else 10**9, seed=seed, split=split, start=start)
+
+
+def snapshot_corpus(out: str | Path, n_train: int, n_val: int, seed: int = 0) -> dict:
+    """Freeze the generator's rows into ``out``/{train,val}.jsonl so that both engines train on the same data even
+    while the generator code changes; rows the generator cannot make are skipped and counted."""
+    from airspace.data.corpus import make_row
+
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    info: dict = {"seed": seed}
+    for split, n in (("train", n_train), ("val", n_val)):
+        bad = 0
+        with open(out / f"{split}.jsonl", "w", encoding="utf-8") as fh:
+            for i in range(n):
+                try:
+                    row = make_row(seed, split, i)
+                except Exception:  # noqa: BLE001 - a generator bug costs one row, not the run
+                    bad += 1
+                    continue
+                fh.write(json.dumps({k: row[k] for k in ("id", "family", "template", "text", "answer")},
+                                    ensure_ascii=False) + "\n")
+        info[split] = {"requested": n, "failed": bad}
+    try:
+        import subprocess
+
+        info["generator_commit"] = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True,
+                                                  cwd=Path(__file__).resolve().parents[1]).stdout.strip()
+    except Exception:  # noqa: BLE001
+        pass
+    (out / "snapshot.json").write_text(json.dumps(info, indent=1) + "\n")
+    return info
+
+
+def encode_row(tok: Tokenizer, row: dict) -> tuple[list[int], list[int]]:
+    return tok.encode_prompt(row["text"]), tok.encode_answer(row["answer"])
+
+
+def batches(stream, tok: Tokenizer, cfg: ModelConfig, *, max_chars_fn, batch_tokens: int, rng: random.Random,
+            pool: int = 256, skipped: dict):
+    """Length-bucketed batches: fill a pool, sort by cost, cut into batches under ``batch_tokens``, shuffle."""
+    bs = cfg.block_size
+    while True:
+        items = []
+        limit = max_chars_fn()
+        for row in stream:
+            if len(row["text"]) > limit:
+                skipped["curriculum"] = skipped.get("curriculum", 0) + 1
+                continue
+            p, a = encode_row(tok, row)
+            if len(p) > cfg.max_prompt_tokens or len(a) > cfg.max_answer_tokens:
+                skipped["too_long"] = skipped.get("too_long", 0) + 1
+                continue
+            if cfg.arch == "clover":
+                cost = -(-len(p) // bs) * bs + 3 * (-(-len(a) // bs) * bs)
+            else:
+                cost = len(p) + len(a)
+            items.append((cost, p, a))
+            if len(items) >= pool:
+                break
+        if not items:
+            return
+        items.sort(key=lambda t: t[0])
+        out, cur, cur_max = [], [], 0
+        for it in items:
+            m = max(cur_max, it[0])
+            if cur and m * (len(cur) + 1) > batch_tokens:
+                out.append(cur)
+                cur, m = [], it[0]
+            cur.append(it)
+            cur_max = m
+        if cur:
+            out.append(cur)
+        rng.shuffle(out)
+        for b in out:
+            yield [p for _, p, _ in b], [a for _, _, a in b]
+
+
+def make_batch(cfg, tok, prompts, answers, gen):
+    if cfg.arch == "clover":
+        return clover_batch(prompts, answers, cfg, pad_id=tok.pad_id, mask_id=tok.mask_id, eoa_id=tok.eoa_id,
+                            generator=gen)
+    return ar_batch(prompts, answers, cfg, pad_id=tok.pad_id)
+
+
+def loss_fn(cfg):
+    return clover_loss if cfg.arch == "clover" else ar_loss
+
+
+# ------------------------------------------------------------------------------------------------ evaluation
+@torch.no_grad()
+def val_loss(model, tok, val_rows, cfg, device, autocast) -> float:
+    gen = torch.Generator().manual_seed(1234)
+    tot, n = 0.0, 0
+    for i in range(0, len(val_rows), 16):
+        enc = [encode_row(tok, r) for r in val_rows[i:i + 16]]
+        b = make_batch(cfg, tok, [e[0] for e in enc], [e[1] for e in enc], gen).to(device)
+        with autocast():
+            _, ce, _ = loss_fn(cfg)(model, b)
+        k = int(b.loss_mask.sum())
+        tot += float(ce) * k
+        n += k
+    return tot / max(n, 1)
+
+
+@torch.no_grad()
+def val_exact(model, tok, val_rows, cfg, batch_size: int = 16) -> dict:
+    """Exact answer-string match on ``val_rows`` by real decoding (the model's own engine)."""
+    right, forwards, tokens = 0, 0, 0
+    t0 = time.time()
+    rows = sorted(val_rows, key=lambda r: len(r["text"]))
+    for i in range(0, len(rows), batch_size):
+        chunk = rows[i:i + batch_size]
+        prompts = [tok.encode_prompt(r["text"]) for r in chunk]
+        cap = max(len(tok.encode_answer(r["answer"])) for r in chunk) + 2 * cfg.block_size  # gold length + slack
+        res = (clover_decode(model, prompts, tok, max_answer_tokens=cap) if cfg.arch == "clover"
+               else ar_decode(model, prompts, tok, max_answer_tokens=cap))
+        for r, ids in zip(chunk, res.ids):
+            right += int(tok.decode(ids) == r["answer"])
+            tokens += len(ids) + 1
+        forwards += res.forwards
+    return {"val_exact": right / max(len(rows), 1), "val_rows": len(rows), "val_decode_s": round(time.time() - t0, 1),
+            "val_tokens_per_forward": round(tokens / max(forwards, 1), 3)}
+
+
+# ------------------------------------------------------------------------------------------------ main
+def parse_args(argv=None):
+    ap = argparse.ArgumentParser(prog="airspace-train", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--arch", choices=("clover", "ar"), required=True)
+    ap.add_argument("--minutes", type=float, required=True,
+                    help="optimisation budget in CPU minutes of this process (GPU: wall minutes)")
+    ap.add_argument("--wall-cap-minutes", type=float, default=None,
+                    help="stop earlier if this much wall-clock time has passed (shared, loaded machines)")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--corpus", default=None, help="directory with train.jsonl / val.jsonl (default: stream)")
+    ap.add_argument("--preset", choices=sorted(PRESETS), default="small")
+    ap.add_argument("--config", default=None, help="JSON file with ModelConfig overrides")
+    ap.add_argument("--batch-tokens", type=int, default=6144)
+    ap.add_argument("--lr", type=float, default=3e-3)
+    ap.add_argument("--min-lr-frac", type=float, default=0.1)
+    ap.add_argument("--warmup-steps", type=int, default=60)
+    ap.add_argument("--weight-decay", type=float, default=0.01)
+    ap.add_argument("--short-chars", type=int, default=600)
+    ap.add_argument("--short-frac", type=float, default=0.4)
+    ap.add_argument("--max-chars", type=int, default=2200)
+    ap.add_argument("--val-n", type=int, default=128)
+    ap.add_argument("--vocab-rows", type=int, default=20000)
+    ap.add_argument("--save-every", type=float, default=5.0, help="minutes")
+    ap.add_argument("--log-every", type=int, default=20)
+    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--device", default="auto")
+    ap.add_argument("--no-final-eval", action="store_true")
+    return ap.parse_args(argv)
+
+
+def main(argv=None) -> int:
+    args = parse_args(argv)
+    torch.set_num_threads(args.threads)
+    random.seed(args.seed)
+    torch.manual_seed(args.seed)
+    device = torch.device("cuda" if args.device == "auto" and torch.cuda.is_available() else
+                          ("cpu" if args.device == "auto" else args.device))
+    use_bf16 = device.type == "cuda"
+    # CPU: the budget is CPU time of this process, so two runs sharing a loaded machine get the same compute
+    clock = time.perf_counter if device.type == "cuda" else time.process_time
+
+    def autocast():
+        return torch.autocast("cuda", dtype=torch.bfloat16) if use_bf16 else torch.autocast("cpu", enabled=False)
+
+    # tokenizer: ASCII + every non-ASCII character of the first rows of the training stream
+    vocab_rows = list(rows_from(args.corpus, "train", args.seed, args.vocab_rows))
+    tok = Tokenizer.from_texts(r["text"] + r["answer"] for r in vocab_rows)
+    del vocab_rows
+    over = dict(PRESETS[args.preset])
+    if args.config:
+        over.update(json.loads(Path(args.config).read_text()))
+    cfg = ModelConfig(arch=args.arch, vocab_size=tok.vocab_size, **over)
+    model = build_model(cfg).to(device)
+    n_params = model.num_params()
+    log(f"arch={cfg.arch} params={n_params} vocab={tok.vocab_size} device={device} threads={args.threads}")
+
+    val_rows = list(rows_from(args.corpus, "val", args.seed + 1, args.val_n))
+    decay, no_decay = [], []
+    for name, p in model.named_parameters():
+        (no_decay if p.dim() < 2 or "norm" in name or "embed" in name else decay).append(p)
+    opt = torch.optim.AdamW([{"params": decay, "weight_decay": args.weight_decay},
+                             {"params": no_decay, "weight_decay": 0.0}], lr=args.lr, betas=(0.9, 0.98), eps=1e-8)
+    budget = args.minutes * 60.0
+    train_time = 0.0
+    skipped: dict = {}
+    rng = random.Random(args.seed)
+    gen = torch.Generator().manual_seed(args.seed)
+    stream = rows_from(args.corpus, "train", args.seed, None, start=args.vocab_rows if not args.corpus else 0)
+
+    def max_chars():
+        return args.short_chars if train_time < args.short_frac * budget else args.max_chars
+
+    it = batches(stream, tok, cfg, max_chars_fn=max_chars, batch_tokens=args.batch_tokens, rng=rng, skipped=skipped)
+    curve, val_curve = [], []
+    step, examples, tokens = 0, 0, 0
+    ema = None
+    last_save = 0.0
+    out = Path(args.out)
+    recipe = {
+        "arch": cfg.arch, "seed": args.seed, "budget_minutes": args.minutes, "preset": args.preset,
+        "data": ("corpus dir " + args.corpus) if args.corpus else
+                f"airspace.data.corpus.generate(seed={args.seed}, split='train') streamed from row {args.vocab_rows}",
+        "val": f"first {args.val_n} rows of split 'val' (seed {args.seed + 1})",
+        "curriculum": f"messages <= {args.short_chars} chars for the first {args.short_frac:.0%} of the budget, "
+                      f"then <= {args.max_chars} chars",
+        "objective": ("BD3-LM block diffusion: clean prefix + per-block mask rate U[%g,%g] + complementary masks, "
+                      "CE on masked answer tokens" % (cfg.mask_lo, cfg.mask_hi)) if cfg.arch == "clover"
+                     else "next-token CE on the answer given the message",
+        "optimizer": f"AdamW lr {args.lr} (warm-up {args.warmup_steps} steps, cosine to {args.min_lr_frac}x over the "
+                     f"budget) wd {args.weight_decay} betas (0.9, 0.98) clip 1.0",
+        "batch_tokens": args.batch_tokens,
+        "hardware": {"device": str(device), "cpu": platform.processor() or platform.machine(),
+                     "threads": args.threads, "cuda": torch.cuda.get_device_name(0) if device.type == "cuda" else None,
+                     "bf16": use_bf16, "torch": torch.__version__, "python": sys.version.split()[0]},
+        "command": "airspace-train " + " ".join(sys.argv[1:] if argv is None else argv),
+    }
+
+    def metrics(final: dict | None = None) -> dict:
+        m = {"params": n_params, "steps": step, "examples": examples, "tokens": tokens,
+             "train_seconds": round(train_time, 1), "steps_per_s": round(step / max(train_time, 1e-9), 3),
+             "tokens_per_s": round(tokens / max(train_time, 1e-9), 1), "final_train_ce": ema,
+             "curve": curve, "val_curve": val_curve, "skipped": skipped, "peak_rss_mb": round(peak_rss_mb(), 1)}
+        if device.type == "cuda":
+            m["peak_cuda_mb"] = round(torch.cuda.max_memory_allocated() / 2**20, 1)
+        if final:
+            m.update(final)
+        return m
+
+    def save(final: dict | None = None):
+        r = dict(recipe, steps=step, examples=examples, tokens=tokens, train_seconds=round(train_time, 1),
+                 budget_clock="process CPU time" if device.type == "cpu" else "wall time",
+                 wall_seconds=round(time.time() - wall0, 1), stopped_by=stop_reason)
+        save_checkpoint(out, model, tok, recipe=r, metrics=metrics(final))
+
+    lossf = loss_fn(cfg)
+    model.train()
+    wall0 = time.time()
+    wall_cap = None if args.wall_cap_minutes is None else args.wall_cap_minutes * 60.0
+    stop_reason = "budget"
+    while train_time < budget:
+        if wall_cap is not None and time.time() - wall0 > wall_cap:
+            stop_reason = "wall-clock cap"
+            log(f"wall-clock cap reached after {train_time / 60:.1f} budget minutes")
+            break
+        try:
+            prompts, answers = next(it)
+        except StopIteration:
+            log("data exhausted")
+            break
+        t0 = clock()
+        frac = train_time / budget
+        lr = args.lr * min(1.0, (step + 1) / args.warmup_steps) * (
+            args.min_lr_frac + (1 - args.min_lr_frac) * 0.5 * (1 + math.cos(math.pi * min(frac, 1.0))))
+        for grp in opt.param_groups:
+            grp["lr"] = lr
+        b = make_batch(cfg, tok, prompts, answers, gen).to(device)
+        with autocast():
+            loss, ce, aux = lossf(model, b)
+        opt.zero_grad(set_to_none=True)
+        loss.backward()
+        gnorm = torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        opt.step()
+        if device.type == "cuda":
+            torch.cuda.synchronize()
+        train_time += clock() - t0
+        step += 1
+        examples += len(prompts)
+        tokens += b.n_tokens
+        ce_f = float(ce)
+        ema = ce_f if ema is None else 0.95 * ema + 0.05 * ce_f
+        if step % args.log_every == 0:
+            curve.append({"step": step, "t": round(train_time, 1), "ce": round(ema, 4), "aux": round(float(aux), 4),
+                          "lr": round(lr, 6), "gnorm": round(float(gnorm), 3), "examples": examples})
+            log(f"step {step} t={train_time:.0f}s ce={ema:.4f} aux={float(aux):.3f} lr={lr:.2e} "
+                f"gnorm={float(gnorm):.2f} ex={examples} tok/s={tokens / train_time:.0f} max_chars={max_chars()}")
+        if train_time - last_save >= args.save_every * 60.0:
+            model.eval()
+            vl = val_loss(model, tok, val_rows, cfg, device, autocast)
+            model.train()
+            val_curve.append({"step": step, "t": round(train_time, 1), "val_ce": round(vl, 4)})
+            log(f"val ce {vl:.4f}")
+            save()
+            last_save = train_time
+    model.eval()
+    final = {"val_ce": round(val_loss(model, tok, val_rows, cfg, device, autocast), 4)}
+    val_curve.append({"step": step, "t": round(train_time, 1), "val_ce": final["val_ce"]})
+    save(final)
+    if not args.no_final_eval:
+        final.update(val_exact(model, tok, val_rows, cfg))
+        save(final)
+    log(f"done: {json.dumps(final)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
