@@ -93,7 +93,8 @@ _NUM = r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?"
 _ALT = rf"(?<![\w.,]){_NUM}\s?(?:FT|FEET|M|MTR|METERS?|METRES?)\b\.?(?:\s?(?:AMSL|MSL|AGL|ASFC|AAL))?"
 _LIM = rf"(?:(?<![A-Z])(?:SFC|GND|SURFACE|UNL(?:TD|IMITED)?)(?![A-Z])|\bFL\s?\d{{2,3}}\b|{_ALT})"
 _RANGE = re.compile(
-    rf"(?:(?:FM|FROM|BTN|BETWEEN)\s+(?:THE\s+)?)?(?P<lo>{_LIM})\s*(?:-|–|—|UP\s+TO(?:\s+AND\s+INCLUDING)?|TO|AND)\s*"
+    rf"(?:(?:FM|FROM|BTN|BETWEEN)\s+(?:THE\s+)?)?(?P<lo>{_LIM})\s*"
+    rf"(?:-|–|—|UP\s+TO(?:\s+(?:AND|BUT)\s+(?:NOT\s+)?INCLUDING)?|TO|AND)\s*"
     rf"(?P<hi>{_LIM})",
     re.I,
 )
@@ -133,7 +134,8 @@ _CN_T = r"(?:\d{1,2}\s*(?:时|時|点|點)(?:\s*\d{1,2}\s*分)?|\d{1,2}\s*[:：]
 _CN_RANGE = re.compile(rf"(?P<s>{_CN_DT})\s*起?\s*(?:至|到|—|–|-|～|~)\s*(?P<e>{_CN_DT}|{_CN_T})")
 _ICAO_TIME = re.compile(r"(?:\d{10}(?:\s?EST)?|PERM|UFN)\b")
 _TIME_PAIR = re.compile(
-    r"(?<!\d)(?P<s>\d{10})\s*(?:UTC\s*)?(?:-|TO|UNTIL|TIL|THRU)\s*(?P<e>\d{10}(?:\s?EST)?|PERM)(?![\dA-Z])"
+    r"(?<!\d)(?P<s>\d{10})\s*(?:UTC\s*)?(?:\([^()]{0,40}\)\s*)?(?:-|TO|UNTIL|TIL|THRU)\s*"
+    r"(?P<e>\d{10}(?:\s?EST)?|PERM)(?![\dA-Z])"
 )
 _MONTH = r"(?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)[A-Z]*\.?"
 _PROSE_DT = rf"{_MONTH}\s+\d{{1,2}},?\s+\d{{4}}(?:\s+at)?\s+\d{{4}}(?:\s*(?:UTC|Z|GMT))?"
@@ -396,6 +398,9 @@ def _times(text: str, h: Header, lo: int, hi: int) -> dict[str, Span]:
     if m:
         return {"start": _sp(text, *m.span("s")), "end": _sp(text, *m.span("e"))}
     prose = list(_PROSE_ANY.finditer(text))
+    utc = [m for m in prose if re.search(r"(?:UTC|Z|GMT)$", m.group(), re.I)]
+    if len(utc) >= 2:
+        prose = utc  # "June 01, 2026 at 1500 UTC (June 01, 2026 at 1100 EDT)": the UTC statements, not the local
     if len(prose) >= 2:
         return {"start": _sp(text, *prose[0].span()), "end": _sp(text, *prose[1].span())}
     return out

@@ -295,3 +295,15 @@ def test_distance_around_a_point_and_plain_polygon_stay_apart():
     assert _one(HEAD_UFN + "BALLOON ACTIVITY 2NM AROUND 513000N0001000W\nF) SFC G) 400FT AGL")["radius"] == "2NM"
     z = _one(HEAD_UFN + "AREA BOUNDED BY 513000N0001000W 513500N0000500W 512500N0000000W\nF) SFC G) 400FT AGL")
     assert z["polygon"] == "513000N0001000W 513500N0000500W 512500N0000000W"
+
+
+def test_faa_tfr_with_local_time_restatements():
+    z = _one("!FDC 6/1234 ZNY NY..AIRSPACE NEW YORK, NY..TEMPORARY FLIGHT RESTRICTIONS WI AN AREA DEFINED AS 2NM "
+             "RADIUS OF 404500N0735800W SFC-3000FT MSL EFFECTIVE 2607231905 UTC (1505 LOCAL 07/23/26) UNTIL "
+             "2607232300 UTC (1900 LOCAL 07/23/26).")
+    assert (z["start"], z["end"], z["upper"]) == ("2607231905", "2607232300", "3000FT MSL")
+    z = _one("Center: 38°47'00\"N 77°02'00\"W\nRadius: 30 nautical miles\nAltitude: From the surface up to but not "
+             "including 18000 feet MSL\nEffective Date(s): From June 01, 2026 at 1500 UTC (June 01, 2026 at 1100 EDT) "
+             "To June 01, 2026 at 2000 UTC (June 01, 2026 at 1600 EDT)")
+    assert z == {"center": "38°47'00\"N 77°02'00\"W", "radius": "30 nautical miles", "lower": "surface",
+                 "upper": "18000 feet MSL", "start": "June 01, 2026 at 1500 UTC", "end": "June 01, 2026 at 2000 UTC"}
