@@ -508,11 +508,12 @@ def generate(rng: random.Random, template: str) -> Example:
         lines.append(fg)
     if kind != "qline" and rng.random() < 0.07:
         lines = [ln for ln in lines if ln is not qline]  # no Q-line at all
-    if kind != "none" and rng.random() < 0.15:
+    headerless = kind != "none" and rng.random() < 0.15
+    if headerless:
         lines = lines[1:]  # no header line (never for a cancellation: the header is what says NOTAMC)
     pad = rng.random() < 0.15
     out = Doc()
-    paren = rng.random() < 0.3
+    paren = not headerless and rng.random() < 0.3  # "(A1234/26 NOTAMN ... )" wraps a message with its header
     if paren:
         out.add("(")
     for i, ln in enumerate(lines):
