@@ -1,25 +1,43 @@
 """The shipped offline basemap (Natural Earth 1:10m land and coastline, ``data/basemap``; see its PROVENANCE.md).
 
-Two ways to hand it to deck.gl, both local:
+The browser tessellates every land polygon it is given, and on a 2-core machine with software WebGL the full
+1:10m world (148 000 vertices) costs seconds per map update. So the map gets two levels of detail:
 
-* **served** (preferred): ``app/static`` links to ``data/basemap``; with ``server.enableStaticServing`` on (set in
-  ``app/.streamlit/config.toml``) the browser fetches ``app/static/land.geojson`` once from the same 127.0.0.1
-  server and caches it, so reruns of the page do not resend 5 MB of coordinates.
-* **embedded** (fallback, and what tests read): the GeoJSON dicts themselves go into the deck JSON.
+* the **overview** world (0.1 deg, ~23 000 vertices), so zooming out still shows every continent. With
+  ``server.enableStaticServing`` (``app/.streamlit/config.toml``) it is a same-origin URL under ``app/static``
+  (a link to ``data/basemap``): fetched once from 127.0.0.1, and deck.gl keeps it across reruns because the
+  URL does not change. Otherwise (AppTest, other configs) the GeoJSON is embedded in the deck JSON.
+* the **detail** 1:10m data clipped to a box around the zones being shown (``region_box``), when that region is
+  small enough for detail to matter (``DETAIL_MAX_SPAN_DEG``); embedded, a few kB to a few hundred kB. The box is
+  painted as sea over the overview first, so the two levels never draw on top of each other.
+
+Nothing is fetched from anywhere but this machine.
 """
 
 from __future__ import annotations
 
 import json
+import math
 from functools import lru_cache
 from pathlib import Path
+
+import shapely
+from shapely.geometry import box, mapping, shape
+from shapely.strtree import STRtree
 
 import airspace.data
 
 BASEMAP_DIR = Path(airspace.data.__file__).resolve().parent / "basemap"
-LAND_FILE = "land.geojson"
-COAST_FILE = "coastline.geojson"
-STATIC_PREFIX = "app/static/"  # Streamlit serves <script dir>/static/<name> at this relative URL
+FILES = {
+    "land": "land.geojson",
+    "coast": "coastline.geojson",
+    "land_overview": "land_overview.geojson",
+    "coast_overview": "coastline_overview.geojson",
+}
+DETAIL_MAX_SPAN_DEG = 25.0  # zones spread wider than this: the overview is all one can see anyway
+MIN_MARGIN_DEG = 3.0
+MAX_MARGIN_DEG = 8.0
+STATIC_PREFIX = "app/static/"  # where Streamlit serves <script dir>/static/ (app/static links to data/basemap)
 
 
 class BasemapMissing(FileNotFoundError):
@@ -42,9 +60,83 @@ def load_geojson(name: str) -> dict:
     return data
 
 
-def basemap_sources(served: bool) -> tuple[str | dict, str | dict]:
-    """(land, coastline) for ``layers.basemap_layers``: same-origin URLs when served, else the GeoJSON dicts."""
+@lru_cache(maxsize=None)
+def _parts(kind: str) -> tuple[list, STRtree]:
+    """The polygons (``land*``) or lines (``coast*``) of one basemap file, with a spatial index."""
+    geom = shape(load_geojson(FILES[kind])["features"][0]["geometry"])
+    parts = list(geom.geoms)
+    return parts, STRtree(parts)
+
+
+def region_box(bounds: tuple[float, float, float, float] | None) -> tuple[float, float, float, float] | None:
+    """The box that gets 1:10m detail around ``bounds`` (lon/lat), or None when there is nothing small to detail.
+
+    The box is the bounds grown by half their span (within ``MIN_MARGIN_DEG``..``MAX_MARGIN_DEG``) and snapped
+    outward to whole degrees, so nearby selections share one cached clip."""
+    if bounds is None:
+        return None
+    minx, miny, maxx, maxy = bounds
+    span = max(maxx - minx, maxy - miny)
+    if span > DETAIL_MAX_SPAN_DEG:
+        return None
+    m = min(max(MIN_MARGIN_DEG, span / 2), MAX_MARGIN_DEG)
+    return (
+        float(max(-180, math.floor(minx - m))),
+        float(max(-85, math.floor(miny - m))),
+        float(min(180, math.ceil(maxx + m))),
+        float(min(85, math.ceil(maxy + m))),
+    )
+
+
+def _round(obj, nd: int = 3):
+    if isinstance(obj, (list, tuple)):
+        if obj and isinstance(obj[0], float):
+            return [round(v, nd) for v in obj]
+        return [_round(o, nd) for o in obj]
+    return obj
+
+
+def _collection(geoms: list) -> dict:
+    feats = []
+    for g in geoms:
+        if g.is_empty:
+            continue
+        feats.append({"type": "Feature", "properties": {}, "geometry": _round(mapping(g))})
+    return {"type": "FeatureCollection", "features": feats}
+
+
+@lru_cache(maxsize=64)
+def detail_clip(region: tuple[float, float, float, float]) -> tuple[dict, dict]:
+    """(land, coastline) of the 1:10m detail inside ``region`` as GeoJSON FeatureCollections."""
+    b = box(*region)
+    out = []
+    for kind in ("land", "coast"):
+        parts, tree = _parts(kind)
+        hits = [parts[i] for i in tree.query(b)]
+        out.append(_collection([shapely.clip_by_rect(g, *region) for g in hits]))
+    return out[0], out[1]
+
+
+def warm() -> None:
+    """Load and index the files now (about a second), so the first map does not pay for it."""
+    for name in FILES.values():
+        load_geojson(name)
+    for kind in FILES:
+        _parts(kind)
+
+
+def basemap_for(bounds: tuple[float, float, float, float] | None, *, served: bool = False) -> dict:
+    """Everything ``layers.basemap_layers`` draws for zones within ``bounds``.
+
+    ``land_overview``/``coast_overview``: the world, as same-origin URLs when ``served`` (the browser fetches them
+    once and deck.gl keeps them across reruns) or as GeoJSON dicts. When a detail region applies: ``region`` (the
+    box, drawn as sea over the overview) and ``land``/``coast``, the 1:10m data clipped to it (always embedded)."""
     if served:
-        basemap_path(LAND_FILE), basemap_path(COAST_FILE)  # fail loudly here rather than a silent 404 in the browser
-        return STATIC_PREFIX + LAND_FILE, STATIC_PREFIX + COAST_FILE
-    return load_geojson(LAND_FILE), load_geojson(COAST_FILE)
+        out: dict = {"land_overview": STATIC_PREFIX + FILES["land_overview"], "coast_overview": STATIC_PREFIX + FILES["coast_overview"]}
+    else:
+        out = {"land_overview": load_geojson(FILES["land_overview"]), "coast_overview": load_geojson(FILES["coast_overview"])}
+    region = region_box(bounds)
+    if region is not None:
+        out["region"] = region
+        out["land"], out["coast"] = detail_clip(region)
+    return out

@@ -14,11 +14,13 @@ No layer references a tile server: the basemap is our own Natural Earth GeoJSON 
 from __future__ import annotations
 
 import html
+import json
 import math
 from datetime import datetime, timezone
 from typing import Any, Iterable, Sequence
 
 import pydeck as pdk
+from pydeck.bindings.json_tools import default_serialize
 from shapely.geometry import MultiPolygon, Polygon
 
 UNL_CAP_M = 18_288.0  # FL600: where an unlimited ceiling is drawn
@@ -38,6 +40,14 @@ LAND_COLOR = [52, 62, 50, 255]
 COAST_COLOR = [150, 165, 175, 255]
 ROUTE_COLOR = [0, 230, 255, 255]
 CONFLICT_COLOR = [255, 0, 255, 255]
+
+# An empty Mapbox GL style, inline. Streamlit's map falls back to a Carto tile style whenever a MapView has no
+# mapStyle; handing it this one instead means the map library loads a style with no sources from a data: URL, so no
+# request leaves the machine (the browser test records every request and checks this).
+EMPTY_MAP_STYLE = (
+    "data:application/json;charset=utf-8,"
+    "%7B%22version%22%3A8%2C%22name%22%3A%22offline%22%2C%22sources%22%3A%7B%7D%2C%22layers%22%3A%5B%5D%7D"
+)
 
 TOOLTIP = {
     "html": "{tip}",
@@ -213,38 +223,60 @@ def marker_layer(rows: list[dict[str, Any]]) -> pdk.Layer:
     )
 
 
-def basemap_layers(land: str | dict, coast: str | dict) -> list[pdk.Layer]:
-    """Sea rectangle, Natural Earth land fill and coastline. ``land``/``coast`` are GeoJSON dicts or URLs served
-    by our own server (never a tile service). None of them is pickable, so tooltips belong to zones only."""
-    sea = pdk.Layer(
-        "SolidPolygonLayer",
-        data=[{"polygon": [[-180, -85], [180, -85], [180, 85], [-180, 85]]}],
-        id="sea",
-        get_polygon="polygon",
-        get_fill_color=SEA_COLOR,
-        pickable=False,
-    )
-    land_layer = pdk.Layer(
+# The basemap lies flat at 0 m, where AGL volumes start: it must neither hide zones nor fight them (or itself) for
+# depth, so it is drawn in order (sea, land, coast) without depth test or depth writes (luma.gl 9 parameters).
+FLAT = {"depthCompare": "always", "depthWriteEnabled": False}
+
+
+def _flat_geojson(layer_id: str, data: dict, *, fill: list[int] | None = None, line: list[int] | None = None) -> pdk.Layer:
+    return pdk.Layer(
         "GeoJsonLayer",
-        data=land,
-        id="land",
-        filled=True,
-        stroked=False,
-        get_fill_color=LAND_COLOR,
-        pickable=False,
-    )
-    coast_layer = pdk.Layer(
-        "GeoJsonLayer",
-        data=coast,
-        id="coastline",
-        filled=False,
-        stroked=True,
-        get_line_color=COAST_COLOR,
+        data=data,
+        id=layer_id,
+        filled=fill is not None,
+        stroked=line is not None,
+        get_fill_color=fill or [0, 0, 0, 0],
+        get_line_color=line or [0, 0, 0, 0],
         line_width_min_pixels=1,
         get_line_width=1,
         pickable=False,
+        parameters=FLAT,
     )
-    return [sea, land_layer, coast_layer]
+
+
+def basemap_layers(basemap: dict) -> list[pdk.Layer]:
+    """Sea, the overview land and coastline, then (when ``basemap`` has a detail region) that box painted as sea
+    and the 1:10m land and coastline inside it; see ``app.basemap.basemap_for``. Drawn in this order without
+    depth test; none is pickable, so tooltips belong to zones only. No tile service anywhere."""
+    layers = [
+        pdk.Layer(
+            "SolidPolygonLayer",
+            data=[{"polygon": [[-180, -85], [180, -85], [180, 85], [-180, 85]]}],
+            id="sea",
+            get_polygon="polygon",
+            get_fill_color=SEA_COLOR,
+            pickable=False,
+            parameters=FLAT,
+        ),
+        _flat_geojson("land_overview", basemap["land_overview"], fill=LAND_COLOR),
+        _flat_geojson("coastline_overview", basemap["coast_overview"], line=COAST_COLOR),
+    ]
+    if "region" in basemap:
+        x0, y0, x1, y1 = basemap["region"]
+        layers.append(
+            pdk.Layer(
+                "SolidPolygonLayer",
+                data=[{"polygon": [[x0, y0], [x1, y0], [x1, y1], [x0, y1]]}],
+                id="detail_sea",
+                get_polygon="polygon",
+                get_fill_color=SEA_COLOR,
+                pickable=False,
+                parameters=FLAT,
+            )
+        )
+        layers.append(_flat_geojson("land", basemap["land"], fill=LAND_COLOR))
+        layers.append(_flat_geojson("coastline", basemap["coast"], line=COAST_COLOR))
+    return layers
 
 
 def route_layers(points: Sequence[tuple[float, float, float]], conflict_points: Sequence[tuple[float, float, float]] = (), *, vscale: float = 1.0) -> list[pdk.Layer]:
@@ -282,6 +314,12 @@ def route_layers(points: Sequence[tuple[float, float, float]], conflict_points: 
     return layers
 
 
+def focus_bounds(volumes: Sequence, selected: str | None) -> tuple[float, float, float, float] | None:
+    """Bounds of the selected volume, or of all volumes when nothing (or nothing drawable) is selected."""
+    focus = [v for v in volumes if key_str(v.key) == selected] if selected else []
+    return bounds_of(focus or list(volumes))
+
+
 def bounds_of(volumes: Iterable) -> tuple[float, float, float, float] | None:
     """(min lon, min lat, max lon, max lat) over the volumes' footprints, or None when there are none."""
     bs = [v.polygon.bounds for v in volumes]
@@ -305,12 +343,18 @@ def view_for_bounds(bounds: tuple[float, float, float, float] | None, *, pitch: 
     return pdk.ViewState(latitude=lat, longitude=lon, zoom=round(zoom, 2), pitch=pitch if zoom > 4 else 0.0, bearing=0.0, **extra)
 
 
+class CompactDeck(pdk.Deck):
+    """A Deck whose JSON has no indentation: pydeck indents by 2, which about doubles what goes to the browser."""
+
+    def to_json(self) -> str:
+        return json.dumps(self, sort_keys=True, default=default_serialize, separators=(",", ":"))
+
+
 def build_deck(
     volumes: Sequence,
     t: datetime | None,
     *,
-    land: str | dict,
-    coast: str | dict,
+    basemap: dict,
     selected: str | None = None,
     vscale: float = 1.0,
     route: Sequence[tuple[float, float, float]] = (),
@@ -319,16 +363,15 @@ def build_deck(
 ) -> pdk.Deck:
     """The whole map: basemap, volumes, markers, optional route; fitted to the selection or all volumes.
 
-    ``map_provider=None``: no tile server, no token, nothing leaves the machine."""
-    layers = basemap_layers(land, coast)
+    No map provider, no token, an inline empty style (``EMPTY_MAP_STYLE``): nothing leaves the machine."""
+    layers = basemap_layers(basemap)
     layers.append(volume_layer(volume_rows(volumes, t, selected=selected, vscale=vscale)))
     layers.append(marker_layer(marker_rows(volumes, t, selected=selected)))
     if route:
         layers.extend(route_layers(route, conflict_points, vscale=vscale))
     if view is None:
-        focus = [v for v in volumes if key_str(v.key) == selected] if selected else list(volumes)
-        view = view_for_bounds(bounds_of(focus), fly=bool(selected))
-    return pdk.Deck(
+        view = view_for_bounds(focus_bounds(volumes, selected), fly=bool(selected))
+    deck = CompactDeck(
         layers=layers,
         initial_view_state=view,
         map_provider=None,
@@ -336,3 +379,5 @@ def build_deck(
         tooltip=TOOLTIP,
         views=[pdk.View(type="MapView", controller=True)],
     )
+    deck.map_style = EMPTY_MAP_STYLE  # set after construction: pydeck would map it to a provider's style name
+    return deck

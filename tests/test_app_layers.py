@@ -9,7 +9,7 @@ import pytest
 from shapely.geometry import shape
 
 from airspace.app import layers as L
-from airspace.app.basemap import BASEMAP_DIR, basemap_sources, load_geojson
+from airspace.app.basemap import BASEMAP_DIR, basemap_for, load_geojson, region_box
 from airspace.app.state import (
     APP_MAX_BYTES,
     InputTooLarge,
@@ -129,14 +129,20 @@ def test_vscale_scales_floor_and_height(vols):
 
 def test_deck_json_has_no_tile_server_and_real_layers(vols):
     _, vs = vols
-    land, coast = basemap_sources(served=True)
-    deck = L.build_deck(vs, datetime(2026, 12, 1, 11, 30, tzinfo=UTC), land=land, coast=coast, selected="1:0")
-    spec = json.loads(deck.to_json())
-    assert "mapProvider" not in spec and "mapStyle" not in spec
+    basemap = basemap_for(L.focus_bounds(vs, "1:0"))
+    deck = L.build_deck(vs, datetime(2026, 12, 1, 11, 30, tzinfo=UTC), basemap=basemap, selected="1:0")
+    text = deck.to_json()
+    assert "\n" not in text  # compact JSON
+    spec = json.loads(text)
+    # no tile provider, no token; the style is an inline empty one (a data: URL), never a server
+    assert "mapProvider" not in spec and spec["mapStyle"].startswith("data:application/json")
+    assert "http" not in text
     ids = [layer["id"] for layer in spec["layers"]]
-    assert ids == ["sea", "land", "coastline", "volumes", "markers"]
+    assert ids == ["sea", "land_overview", "coastline_overview", "detail_sea", "land", "coastline", "volumes", "markers"]
     by_id = {layer["id"]: layer for layer in spec["layers"]}
-    assert by_id["land"]["data"] == "app/static/land.geojson"
+    assert by_id["land"]["data"]["features"] and by_id["land"]["parameters"]["depthCompare"] == "always"
+    assert by_id["detail_sea"]["data"][0]["polygon"] == [[-4.0, 48.0], [4.0, 48.0], [4.0, 55.0], [-4.0, 55.0]]
+    assert by_id["land_overview"]["data"]["features"]  # embedded when not served
     assert by_id["volumes"]["@@type"] == "PolygonLayer" and by_id["volumes"]["extruded"] is True
     sel = [r for r in by_id["volumes"]["data"] if r["key"] == "1:0"][0]
     assert sel["line"] == L.LINE_SELECTED and sel["fill"][3] == 255
@@ -164,18 +170,49 @@ def test_view_fits_bounds():
 
 
 def test_basemap_is_natural_earth_land():
-    land = load_geojson("land.geojson")
-    coast = load_geojson("coastline.geojson")
-    geom = shape(land["features"][0]["geometry"])
-    # Great Britain's interior is land, the North Sea is not; Australia is land
     from shapely.geometry import Point
 
-    assert geom.contains(Point(-1.5, 52.5)) and not geom.contains(Point(3.0, 55.0))
-    assert geom.contains(Point(134.0, -25.0))
-    assert coast["features"][0]["geometry"]["type"] == "MultiLineString"
+    land = shape(load_geojson("land.geojson")["features"][0]["geometry"])
+    # Great Britain's interior is land, the North Sea is not; Australia is land
+    assert land.contains(Point(-1.5, 52.5)) and not land.contains(Point(3.0, 55.0))
+    assert land.contains(Point(134.0, -25.0))
+    assert load_geojson("coastline.geojson")["features"][0]["geometry"]["type"] == "MultiLineString"
     assert (BASEMAP_DIR / "land.geojson").stat().st_size < 4_000_000
-    assert (BASEMAP_DIR / "PROVENANCE.md").read_text().count("public domain") >= 1
-    assert isinstance(basemap_sources(served=False)[0], dict)
+    assert "public domain" in (BASEMAP_DIR / "PROVENANCE.md").read_text()
+
+
+def test_basemap_levels_of_detail():
+    from shapely.geometry import Point
+
+    # London zones: 1:10m detail in a box around them, over the overview world
+    bm = basemap_for((-0.3, 51.4, 0.3, 51.7))
+    assert bm["region"] == region_box((-0.3, 51.4, 0.3, 51.7)) == (-4.0, 48.0, 4.0, 55.0)
+    detail = [shape(f["geometry"]) for f in bm["land"]["features"]]
+    assert any(g.contains(Point(-0.1, 51.5)) for g in detail)  # London is land
+    assert not any(g.contains(Point(2.0, 52.5)) for g in detail)  # the North Sea is not
+    assert all(-4.0 <= g.bounds[0] and g.bounds[2] <= 4.0 for g in detail)
+    assert bm["coast"]["features"]
+    over = shape(bm["land_overview"]["features"][0]["geometry"])
+    assert over.contains(Point(134.0, -25.0))
+    # served: the overview is a same-origin URL of a file that exists; the detail stays embedded
+    served = basemap_for((-0.3, 51.4, 0.3, 51.7), served=True)
+    assert served["land_overview"] == "app/static/land_overview.geojson" and isinstance(served["land"], dict)
+    assert (BASEMAP_DIR.parent.parent / "app" / "static" / "land_overview.geojson").is_file()
+    # zones spread over continents: overview only
+    world = basemap_for((-100.0, 10.0, 120.0, 50.0))
+    assert set(world) == {"land_overview", "coast_overview"} and region_box((-100.0, 10.0, 120.0, 50.0)) is None
+    assert basemap_for(None).keys() == world.keys()
+
+
+def test_basemap_has_no_line_across_the_map():
+    """world-atlas rings crossing the antimeridian are cut: no segment jumps across the map (except Antarctica's
+    closing edge along the pole itself, off the Web Mercator map)."""
+    for name in ("land_overview.geojson", "coastline_overview.geojson"):
+        geom = load_geojson(name)["features"][0]["geometry"]
+        rings = [r for part in geom["coordinates"] for r in part] if geom["type"] == "MultiPolygon" else geom["coordinates"]
+        for ring in rings:
+            for (x0, y0), (x1, y1) in zip(ring, ring[1:]):
+                assert abs(x1 - x0) < 90 or (y0 == y1 == -90.0), (name, (x0, y0), (x1, y1))
 
 
 def test_records_table_and_highlight(vols):

@@ -1,0 +1,423 @@
+"""Clover Airspace operator dashboard: paste a batch, see validated 3D no-fly volumes, check a route, time the engines.
+
+Run with ``make run`` (``streamlit run app/dashboard.py`` on 127.0.0.1). This script is thin: parsing is
+``airspace.parser.pipeline``, volumes/conflicts/exports are ``airspace.geo``, map layers are ``app/layers.py`` and
+the table/highlight/time helpers ``app/state.py``. Heavy things are cached: the engines (``st.cache_resource``) and
+each (batch, engine) parse (``st.cache_data``). Nothing here makes a network request; the map has no tile server.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+import streamlit as st
+
+from airspace.app import layers as L
+from airspace.app import state as S
+from airspace.app import basemap as B
+
+SAMPLES_DIR = Path(__file__).resolve().parent.parent / "data" / "samples"
+SAMPLES = {"demo20": "demo20.txt", "composite5": "composite5.txt"}
+ENGINES = ("clover", "ar", "rules")
+UTC = timezone.utc
+
+st.set_page_config(page_title="Clover Airspace", page_icon="🛩", layout="wide")
+
+
+# ------------------------------------------------------------------------------------------------------------------
+# Cached heavy work
+# ------------------------------------------------------------------------------------------------------------------
+
+
+@st.cache_resource(show_spinner="Loading engine…")
+def load_engine(name: str):
+    """(extractor or None, reason when it cannot be loaded). Loaded once per server process."""
+    try:
+        from airspace.parser.pipeline import get_extractor
+
+        return get_extractor(name), None
+    except Exception as exc:  # missing checkpoint, not yet built: the page offers the others
+        return None, f"{type(exc).__name__}: {exc}"
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def parse(text: str, engine: str):
+    """(records, stats as dict, seconds) for one batch through one engine; JSONL input is read line by line."""
+    from airspace.parser.pipeline import process_batch
+    from airspace.parser.split import read_jsonl
+
+    extractor, why = load_engine(engine)
+    if extractor is None:
+        raise RuntimeError(f"engine {engine!r} is not available: {why}")
+    batch = read_jsonl(text) if S.is_jsonl(text) else text
+    t0 = time.perf_counter()
+    records, stats = process_batch(batch, extractor)
+    wall = time.perf_counter() - t0
+    return records, _stats_dict(stats), wall
+
+
+def _stats_dict(stats) -> dict:
+    return {
+        "engine": stats.engine,
+        "messages": stats.messages,
+        "wall_s": stats.wall_s,
+        "forwards": stats.forwards,
+        "answer_tokens": stats.answer_tokens,
+        "tokens_per_forward": stats.tokens_per_forward,
+        "steps_per_block": list(stats.steps_per_block or []),
+        "trace": stats.trace,
+    }
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def volumes_of(text: str, engine: str):
+    from airspace.geo.volumes import volumes_from_records
+
+    records, _, _ = parse(text, engine)
+    return volumes_from_records(records)
+
+
+@st.cache_resource(show_spinner=False)
+def warm_basemap() -> bool:
+    """Read and index the basemap once per server, at page load rather than on the first Run."""
+    B.warm()
+    return True
+
+
+def available_engines() -> dict[str, str | None]:
+    return {name: load_engine(name)[1] for name in ENGINES}
+
+
+# ------------------------------------------------------------------------------------------------------------------
+# Input
+# ------------------------------------------------------------------------------------------------------------------
+
+
+def _load_sample(name: str) -> None:
+    path = SAMPLES_DIR / SAMPLES[name]
+    if path.is_file():
+        st.session_state["batch_text"] = path.read_text(encoding="utf-8")
+        st.session_state["input_note"] = f"Loaded sample {name} ({path.name})."
+    else:
+        st.session_state["input_note"] = f"Sample {name} is not in this checkout ({path})."
+
+
+def _run() -> None:
+    st.session_state["run"] = {"text": st.session_state.get("batch_text", ""), "engine": st.session_state["engine"]}
+    st.session_state.pop("focus", None)
+    st.session_state.pop("t_slider", None)
+    st.session_state.pop("route_result", None)
+
+
+def input_section() -> None:
+    engines = available_engines()
+    usable = [e for e in ENGINES if engines[e] is None]
+    if "engine" not in st.session_state:
+        st.session_state["engine"] = usable[0] if usable else "rules"
+    with st.expander("Input batch", expanded="run" not in st.session_state):
+        cols = st.columns([1, 1, 4])
+        cols[0].button("Sample: demo20", key="sample_demo20", on_click=_load_sample, args=("demo20",))
+        cols[1].button("Sample: composite5", key="sample_composite5", on_click=_load_sample, args=("composite5",))
+        if st.session_state.get("input_note"):
+            cols[2].caption(st.session_state["input_note"])
+        files = st.file_uploader("Upload text / JSONL files (or paste below)", type=["txt", "jsonl", "json", "notam"], accept_multiple_files=True, key="uploads")
+        if files:
+            try:
+                st.session_state["batch_text"] = S.join_uploads([S.decode_upload(f.name, f.getvalue()) for f in files])
+            except ValueError as exc:
+                st.error(str(exc))
+        st.text_area(
+            "Paste messages (ICAO/FAA NOTAMs, TFRs, Chinese notices, free text) or JSONL with a `text` field",
+            key="batch_text",
+            height=220,
+        )
+        c1, c2 = st.columns([3, 1])
+        c1.radio(
+            "Engine",
+            ENGINES,
+            key="engine",
+            horizontal=True,
+            format_func=lambda e: e if engines[e] is None else f"{e} (unavailable)",
+            help="clover: block-diffusion model (default when its checkpoint is present); ar: same-size autoregressive "
+            "baseline; rules: deterministic extractor for structured NOTAM items.",
+        )
+        for e in ENGINES:
+            if engines[e] is not None and st.session_state["engine"] == e:
+                c1.warning(f"Engine {e} cannot be loaded here: {engines[e]}")
+        c2.button("Run", type="primary", key="run_button", on_click=_run, width="stretch")
+        st.caption(f"Limit: {S.APP_MAX_BYTES:,} bytes per batch on this page (the CLI takes more).")
+
+
+# ------------------------------------------------------------------------------------------------------------------
+# Results
+# ------------------------------------------------------------------------------------------------------------------
+
+
+def _sync_focus_from_table(keys: list[str]) -> None:
+    """A row selected in the table becomes the focused zone (the selectbox below mirrors it)."""
+    sel = st.session_state.get("table")
+    rows = list(getattr(getattr(sel, "selection", None), "rows", []) or []) if sel is not None else []
+    last = st.session_state.get("_table_rows_seen")
+    if rows != last:
+        st.session_state["_table_rows_seen"] = rows
+        if rows and rows[0] < len(keys):
+            st.session_state["focus"] = keys[rows[0]]
+
+
+def time_control(volumes) -> datetime | None:
+    if not volumes:
+        return None
+    lo, hi = S.time_range(volumes)
+    default = S.busiest_time(volumes) or lo
+    lo_n, hi_n = lo.replace(tzinfo=None), hi.replace(tzinfo=None)
+    default_n = min(max(default.replace(tzinfo=None), lo_n), hi_n)
+    span = hi_n - lo_n
+    step = timedelta(minutes=15) if span <= timedelta(days=3) else timedelta(hours=1)
+    if not (lo_n <= st.session_state.get("t_slider", lo_n - timedelta(1)) <= hi_n):
+        st.session_state["t_slider"] = default_n
+    t = st.slider(
+        "Time (UTC): zones active at this moment are red (ok) or amber (review); inactive ones blue/khaki",
+        min_value=lo_n,
+        max_value=hi_n,
+        step=step,
+        format="YYYY-MM-DD HH:mm",
+        key="t_slider",
+    )
+    return t.replace(tzinfo=UTC)
+
+
+def route_section(volumes):
+    """Route inputs in the sidebar; returns (route points [(lat, lon, alt_m)], conflict rows, entry points)."""
+    sb = st.sidebar
+    sb.header("Route check")
+    sb.text_area(
+        "Waypoints: `lat, lon, alt_m` per line",
+        key="route_text",
+        height=140,
+        placeholder="51.40, -0.50, 100\n51.55, -0.10, 120\n51.70, 0.30, 120",
+    )
+    sb.radio("Altitude reference", ["AGL", "AMSL"], key="route_ref", horizontal=True)
+    lo, _ = S.time_range(volumes) if volumes else (datetime.now(UTC), None)
+    st.session_state.setdefault("route_date", lo.date())
+    st.session_state.setdefault("route_time", lo.time().replace(tzinfo=None, second=0, microsecond=0))
+    d = sb.date_input("Departure date (UTC)", key="route_date")
+    tm = sb.time_input("Departure time (UTC)", key="route_time", step=300)
+    sb.number_input("Speed (m/s)", min_value=0.5, max_value=150.0, value=15.0, step=0.5, key="route_speed")
+    if sb.button("Check route", key="route_button"):
+        depart = datetime.combine(d, tm).replace(tzinfo=UTC)
+        st.session_state["route_result"] = check_route(
+            st.session_state.get("route_text", ""), st.session_state["route_ref"], depart, st.session_state["route_speed"], volumes
+        )
+    return st.session_state.get("route_result")
+
+
+def check_route(text: str, ref: str, depart: datetime, speed: float, volumes) -> dict:
+    """Run geo.conflicts on the route; a dict the page draws (errors are kept as a readable message)."""
+    from airspace.geo import conflicts as C
+
+    try:
+        route = C.parse_route(text, alt_ref=ref, departure=depart, speed_mps=speed)
+    except ValueError as exc:
+        return {"error": str(exc)}
+    found = C.route_conflicts(route, volumes)
+    rows, points = [], []
+    for c in found:
+        row = {k: _plain(v) for k, v in c.as_row().items()} if hasattr(c, "as_row") else {k: _plain(v) for k, v in vars(c).items() if k not in ("volume",)}
+        rows.append(row)
+        p = getattr(c, "entry", None)
+        if p is not None:
+            points.append((p[0], p[1], p[2] if len(p) > 2 else 0.0))
+    path = [(w.lat, w.lon, w.alt_m) for w in route.waypoints]
+    return {"path": path, "rows": rows, "points": points, "n": len(found)}
+
+
+def _plain(v):
+    if isinstance(v, datetime):
+        return v.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%SZ")
+    if isinstance(v, float):
+        return round(v, 1)
+    if isinstance(v, (str, int, bool)) or v is None:
+        return v
+    return str(v)
+
+
+def load_results():
+    """(text, engine, records, wall seconds, volumes) of the last Run, or None (with the reason shown)."""
+    run = st.session_state.get("run")
+    if not run:
+        return None
+    text, engine = run["text"], run["engine"]
+    try:
+        S.check_input_size(text)
+    except S.InputTooLarge as exc:
+        st.error(str(exc))
+        return None
+    if not text.strip():
+        st.info("The batch is empty: paste messages or load a sample, then Run.")
+        return None
+    try:
+        with st.spinner(f"Parsing with {engine}…"):
+            records, _, wall = parse(text, engine)
+            volumes = volumes_of(text, engine)
+    except Exception as exc:  # a broken engine must not take the page down
+        st.error(f"Could not parse the batch with {engine}: {type(exc).__name__}: {exc}")
+        return None
+    return text, engine, records, wall, volumes
+
+
+def page() -> None:
+    """Everything below the input: the map is always there (the world before the first Run), the rest after it.
+
+    The blocks above the map are containers created on every run, whatever they hold, so the map keeps its place
+    in the element tree: the browser then updates the same deck.gl canvas instead of building a new one (a new
+    WebGL context costs seconds with software rendering)."""
+    top = st.container()
+    controls = st.container()
+    with top:
+        res = load_results()
+    text, engine, records, wall, volumes = res if res else ("", "", [], 0.0, [])
+    if res:
+        counts = S.status_counts(records)
+        m = top.columns(6)
+        m[0].metric("Messages", len({r.message for r in records}))
+        m[1].metric("Zones (records)", len(records))
+        m[2].metric("ok", counts["ok"])
+        m[3].metric("review", counts["review"])
+        m[4].metric("error", counts["error"])
+        m[5].metric(f"{engine} time", f"{wall:.2f} s")
+
+    df = S.records_frame(records)
+    keys = list(df["key"])
+    _sync_focus_from_table(keys)
+    with controls:
+        t = time_control(volumes)
+    route = route_section(volumes)
+
+    by_key = {S.record_key(r): r for r in records}
+    c1, c2 = st.columns([2, 1])
+    focus = c2.selectbox(
+        "Focus zone (or select a table row)",
+        [None] + keys,
+        format_func=lambda k: "all zones" if k is None else f"{k} · {by_key[k].id or 'no id'} · {by_key[k].status}",
+        key="focus",
+    )
+    vscale = c2.select_slider("Vertical exaggeration", options=[1, 2, 5, 10, 20], value=1, key="vscale",
+                              help="1 = true scale. Floors and ceilings are both multiplied.")
+    basemap = B.basemap_for(L.focus_bounds(volumes, focus), served=bool(st.get_option("server.enableStaticServing")))
+    route_path = route.get("path", []) if route and "error" not in route else []
+    route_pts = route.get("points", []) if route and "error" not in route else []
+    deck = L.build_deck(volumes, t, basemap=basemap, selected=focus, vscale=vscale, route=route_path, conflict_points=route_pts)
+    with c1:
+        st.pydeck_chart(deck, height=560, key="map")
+        st.caption(
+            f"{len(volumes)} volumes drawn from their floor to their ceiling over Natural Earth 1:10m land (offline). "
+            f"UNL ceilings drawn at {L.UNL_CAP_M:,.0f} m (FL600). AGL heights drawn above the sea-level plane. "
+            f"Legend: red = active ok, amber = active review, blue = inactive ok, khaki = inactive review."
+        )
+    with c2:
+        if focus is not None:
+            rec = by_key[focus]
+            st.markdown(f"**{rec.id or 'no id'}** — message {rec.message + 1}, zone {rec.zone + 1}: `{rec.status}`")
+            if rec.reasons:
+                st.markdown("\n".join(f"- {r}" for r in rec.reasons))
+            st.markdown(S.highlight_html(rec.text, rec.spans), unsafe_allow_html=True)
+            st.caption("Highlighted: " + ", ".join(sorted(rec.spans)) if rec.spans else "No spans recorded for this record.")
+        else:
+            st.caption("Pick a zone (here or in the table) to see its message with the source of every field highlighted.")
+    if route:
+        if "error" in route:
+            st.sidebar.error(route["error"])
+        elif route["n"]:
+            st.sidebar.error(f"Route conflicts with {route['n']} zone crossing(s).")
+        else:
+            st.sidebar.success("No conflicts on this route.")
+        if route.get("rows"):
+            st.subheader("Route conflicts")
+            st.dataframe(route["rows"], hide_index=True, key="conflicts")
+
+    if not res:
+        return
+    st.subheader("Records")
+    st.dataframe(df, hide_index=True, on_select="rerun", selection_mode="single-row", key="table", width="stretch")
+
+    tab_timing, tab_dl = st.tabs(["Timing: Clover vs AR", "Downloads"])
+    with tab_timing:
+        timing_section(text)
+    with tab_dl:
+        downloads(records, t)
+
+
+def timing_section(text: str) -> None:
+    st.caption("The same batch through both models: forward passes, tokens per forward, wall time, and agreement.")
+    if st.button("Run Clover and AR on this batch", key="timing_button"):
+        st.session_state["timing_for"] = text
+    if st.session_state.get("timing_for") != text:
+        return
+    results = {}
+    for e in ("clover", "ar"):
+        try:
+            results[e] = parse(text, e)
+        except Exception as exc:
+            st.error(f"{e}: {exc}")
+    if not results:
+        return
+    rows = []
+    for e, (recs, stats, wall) in results.items():
+        rows.append({
+            "engine": e,
+            "wall s": round(wall, 3),
+            "forward passes": stats["forwards"],
+            "answer tokens": stats["answer_tokens"],
+            "tokens / forward": round(stats["tokens_per_forward"], 2),
+            "records": len(recs),
+        })
+    st.dataframe(rows, hide_index=True, key="timing_table")
+    if len(results) == 2:
+        agree, total, differ = S.records_agree(results["clover"][0], results["ar"][0])
+        msg = f"Records agree on {agree}/{total} messages."
+        (st.success if not differ else st.warning)(msg + ("" if not differ else f" Differ: messages {differ}."))
+    trace = results.get("clover", (None, {}, None))[1].get("trace") if "clover" in results else None
+    if trace:
+        denoise_view(trace)
+
+
+def denoise_view(trace) -> None:
+    """Clover filling its answer in from masks, step by step (``ExtractStats.trace``: per step, per message)."""
+    st.markdown("**Clover's denoising, step by step**")
+    n_msgs = max((len(step) for step in trace), default=0)
+    if n_msgs == 0:
+        return
+    msg = st.number_input("Message", 1, n_msgs, 1, key="trace_msg") - 1
+    steps = [step[msg] for step in trace if msg < len(step)]
+    k = st.slider("Step", 1, len(steps), len(steps), key="trace_step") if len(steps) > 1 else 1
+    st.code(steps[k - 1], language=None)
+    st.caption(f"Step {k} of {len(steps)} for message {msg + 1}.")
+
+
+def downloads(records, t) -> None:
+    from airspace.geo.export import to_ed269, to_ed318, to_geojson
+
+    cols = st.columns(4)
+    exports = {
+        "GeoJSON": ("zones.geojson", "application/geo+json", lambda: json.dumps(to_geojson(records), ensure_ascii=False, indent=1)),
+        "ED-269": ("zones.ed269.json", "application/json", lambda: json.dumps(to_ed269(records), ensure_ascii=False, indent=1)),
+        "ED-318": ("zones.ed318.json", "application/json", lambda: json.dumps(to_ed318(records), ensure_ascii=False, indent=1)),
+        "JSONL": ("records.jsonl", "application/jsonl", lambda: S.records_jsonl(records)),
+    }
+    for col, (label, (fname, mime, make)) in zip(cols, exports.items()):
+        try:
+            col.download_button(label, make(), file_name=fname, mime=mime, key=f"dl_{label}")
+        except Exception as exc:
+            col.error(f"{label}: {exc}")
+
+
+# ------------------------------------------------------------------------------------------------------------------
+
+st.title("Clover Airspace")
+st.caption("Air-traffic messages → validated 3D no-fly volumes. Offline: no request leaves this machine.")
+warm_basemap()
+input_section()
+page()
