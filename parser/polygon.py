@@ -8,7 +8,13 @@ duplicate is dropped). Arcs are densified geodesically on WGS84 (``pyproj.Geod``
 - ``A THEN CLOCKWISE ON A 30 NM ARC CENTERED ON C TO B`` (``ANTI-CLOCKWISE``/``COUNTERCLOCKWISE`` the other way)
 
 When the direction is not written the shorter arc is taken. A boundary point given only by name (a VOR, a
-waypoint) has no coordinates in the message: that raises ``ValueError`` naming it, never a guessed point.
+waypoint) has no coordinates in the message: that raises ``ValueError`` naming it, never a guessed point. A vertex
+that looks like a coordinate but is malformed (``0645N 112000W``: a 6-digit longitude) raises
+``MalformedVertex`` (a ``ValueError``) naming the token and why, with the readable points attached; it never turns
+into a different geometry.
+
+The ring is returned as written, never reordered. ``ring_self_intersects`` / ``ring_problems`` say when it is not a
+simple ring (edges crossing — corners listed row by row — or a repeated vertex) so validation can flag it.
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ import math
 import re
 
 from pyproj import Geod
+from shapely.geometry import LinearRing
 
 from airspace.parser.coords import CoordMatch, find_coords
 from airspace.parser.textnorm import clean
@@ -43,6 +50,99 @@ _DIR = re.compile(r"\b(ANTI[\s-]?CLOCKWISE|COUNTER[\s-]?CLOCKWISE|CLOCKWISE)\b",
 _CENTRE_TAIL = re.compile(r"\b(?:CENT(?:RE|ER)(?:D|ED)?)(?:\s+(?:ON|AT))?\s*$", re.IGNORECASE)
 _DIST_IN = re.compile(
     r"(?<![\w.])(\d+(?:\.\d+)?|\.\d+)\s*(NM|KM|M|MTR|FT|公里|千米|米)(?![A-Za-z])", re.IGNORECASE)
+
+
+class MalformedVertex(ValueError):
+    """A boundary vertex that looks like a coordinate but cannot be read; ``token`` is its text."""
+
+    def __init__(self, message: str, token: str, points: list[tuple[float, float]]):
+        super().__init__(message)
+        self.token = token
+        self.points = points  # the readable vertices, in order (the malformed one left out)
+
+
+_COORDISH = re.compile(
+    r"(?<![A-Z0-9])(?:\d{2,}(?:\.\d+)?\s?[NSEW]|[NSEW]\s?\d{2,}(?:\.\d+)?)(?:[\s/,]*(?:\d{2,}(?:\.\d+)?\s?[NSEW]|"
+    r"[NSEW]\s?\d{2,}(?:\.\d+)?))?(?![A-Z0-9])")
+
+
+def _why_malformed(token: str) -> str:
+    """A short diagnosis of a coordinate-looking token that did not read (digit counts per half)."""
+    why = []
+    for m in re.finditer(r"(\d+)(?:\.\d+)?\s?([NSEW])|([NSEW])\s?(\d+)(?:\.\d+)?", token):
+        digits, hemi = (m[1], m[2]) if m[1] else (m[4], m[3])
+        if hemi in "NS" and len(digits) not in (4, 6):
+            why.append(f"latitude {m[0]!r} has {len(digits)} digits (DDMM or DDMMSS expected)")
+        elif hemi in "EW" and len(digits) not in (5, 7):
+            why.append(f"longitude {m[0]!r} has {len(digits)} digits (DDDMM or DDDMMSS expected)")
+    halves = {h for h in re.findall(r"[NSEW]", token)}
+    if not why and not (halves & {"N", "S"} and halves & {"E", "W"}):
+        why.append("only one half of a coordinate")
+    return "; ".join(why) or "out of range or unreadable"
+
+
+def ring_self_intersects(points: list[tuple[float, float]]) -> bool:
+    """True when the ring's edges cross or touch (a "bow-tie", e.g. rectangle corners listed row by row).
+
+    ``points`` are ``(lat, lon)`` as returned by ``parse_polygon`` (open or closed ring). Longitudes are unwrapped
+    vertex to vertex so a ring over the antimeridian is tested in one continuous plane. Fewer than 3 distinct
+    points counts as degenerate, i.e. True.
+    """
+    pts = _unwrapped(points)
+    if len({(round(x, 9), round(y, 9)) for x, y in pts}) < 3:
+        return True
+    return not LinearRing(pts).is_simple
+
+
+def ring_problems(points: list[tuple[float, float]]) -> list[str]:
+    """Human-readable reasons why a ring is not a clean simple polygon (empty list when it is).
+
+    - a vertex repeated (e.g. ``…355434N1292856E-355434N1292856E…``: a vertex was probably lost at the source)
+    - edges that cross ("points may be listed corner by corner"), judged with repeated vertices removed
+    """
+    out = []
+    ring = list(points)
+    if len(ring) > 1 and ring[0] == ring[-1]:
+        ring = ring[:-1]
+    seen: dict[tuple[float, float], int] = {}
+    for i, p in enumerate(ring):
+        key = (round(p[0], 9), round(p[1], 9))
+        if key in seen:
+            out.append(f"polygon vertex {i + 1} repeats vertex {seen[key] + 1} ({p[0]:.5f}, {p[1]:.5f}); "
+                       "a vertex may be missing")
+        else:
+            seen[key] = i
+    distinct = seen_points(ring)
+    if len(distinct) >= 3 and ring_self_intersects(distinct):
+        out.append("polygon edges cross (points may be listed corner by corner); not reordered")
+    return out
+
+
+def seen_points(points: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """The ring with repeated vertices removed (first occurrence kept), in order."""
+    seen: set[tuple[float, float]] = set()
+    out = []
+    for p in points:
+        key = (round(p[0], 9), round(p[1], 9))
+        if key not in seen:
+            seen.add(key)
+            out.append(p)
+    return out
+
+
+def _unwrapped(points: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """``(lat, lon)`` -> ``(x=lon, y=lat)`` with each longitude within 180 degrees of the previous one."""
+    out: list[tuple[float, float]] = []
+    prev = None
+    for lat, lon in points:
+        if prev is not None:
+            while lon - prev > 180.0:
+                lon -= 360.0
+            while lon - prev < -180.0:
+                lon += 360.0
+        out.append((lon, lat))
+        prev = lon
+    return out
 
 
 def _leftover(gap: str) -> str:
@@ -99,6 +199,11 @@ def parse_polygon(text: str) -> list[tuple[float, float]]:
         raise ValueError("empty polygon")
     found: list[CoordMatch] = find_coords(text)
     if len(found) < 3:
+        bounds = [0] + [x for c in found for x in (c.start, c.end)] + [len(text)]
+        for k in range(0, len(bounds), 2):
+            if (bad := _COORDISH.search(" ".join(_leftover(text[bounds[k]:bounds[k + 1]]).split()))) is not None:
+                raise MalformedVertex(f"malformed boundary coordinate {bad.group(0)!r}: {_why_malformed(bad.group(0))}",
+                                      bad.group(0), [(c.lat, c.lon) for c in found])
         raise ValueError(f"a polygon needs at least 3 points, found {len(found)}")
     named: list[tuple[int, str]] = []
     lead = text[: found[0].start]
@@ -134,13 +239,18 @@ def parse_polygon(text: str) -> list[tuple[float, float]]:
             named.append((found[i].end, left))
         points.append((found[i + 1].lat, found[i + 1].lon))
         i += 1
-    if named:
-        names = "; ".join(" ".join(n.split()) for _, n in sorted(named))
-        raise ValueError(f"boundary point(s) or path without coordinates: {names}")
     while len(points) > 1 and math.isclose(points[-1][0], points[0][0], abs_tol=1e-9) and math.isclose(
         points[-1][1], points[0][1], abs_tol=1e-9
     ):
         points.pop()
+    if named:
+        for _, n in sorted(named):
+            if (bad := _COORDISH.search(" ".join(n.split()))) is not None:
+                token = bad.group(0)
+                raise MalformedVertex(f"malformed boundary coordinate {token!r}: {_why_malformed(token)}", token,
+                                      points)
+        names = "; ".join(" ".join(n.split()) for _, n in sorted(named))
+        raise ValueError(f"boundary point(s) or path without coordinates: {names}")
     if len({(round(p[0], 9), round(p[1], 9)) for p in points}) < 3:
         raise ValueError("a polygon needs at least 3 distinct points")
     return points

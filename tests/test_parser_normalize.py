@@ -258,3 +258,67 @@ def test_ufn_end_is_open_ended_with_a_review_reason():
     assert rec.permanent and rec.end is None and rec.status == "review"
     assert any("until further notice" in r for r in rec.reasons)
     assert rec.windows and rec.windows[0].start.isoformat().startswith("2026-03-01T08:00")
+
+
+# ---- polygon checks found in real messages (realmore batch) ---------------------------------------------------
+
+
+def test_bow_tie_ring_is_returned_as_written_but_flagged_daaa():
+    from airspace.parser.polygon import ring_problems, ring_self_intersects
+
+    # DAAA A0899/26: rectangle corners listed row by row
+    e = "PSN:   345925N 0023116E  345925N 0023616E  345425N 0023116E  345425N 0023616E"
+    pts = parse_polygon(e)
+    assert [(round(a, 4), round(b, 4)) for a, b in pts] == [
+        (34.9903, 2.5211), (34.9903, 2.6044), (34.9069, 2.5211), (34.9069, 2.6044)]  # not reordered
+    assert ring_self_intersects(pts)
+    assert ring_problems(pts) == ["polygon edges cross (points may be listed corner by corner); not reordered"]
+    # the same corners in ring order are a clean polygon
+    fixed = [pts[0], pts[1], pts[3], pts[2]]
+    assert not ring_self_intersects(fixed) and ring_problems(fixed) == []
+
+
+def test_ring_checks_over_the_antimeridian_and_closed_rings():
+    from airspace.parser.polygon import ring_problems, ring_self_intersects
+
+    square = [(-10.0, 179.0), (-10.0, -179.0), (-12.0, -179.0), (-12.0, 179.0)]
+    assert not ring_self_intersects(square) and not ring_self_intersects(square + [square[0]])
+    assert ring_self_intersects([square[0], square[2], square[1], square[3]])
+    assert ring_problems(square + [square[0]]) == []
+
+
+def test_repeated_vertex_is_reported_rkrr_e3296():
+    from airspace.parser.polygon import ring_problems
+
+    e = "355540N1292941E-355539N1293055E-355434N1292856E-355434N1292856E-355540N1292941E"
+    pts = parse_polygon(e)
+    (reason,) = ring_problems(pts)
+    assert reason.startswith("polygon vertex 4 repeats vertex 3") and "missing" in reason
+
+
+def test_malformed_vertex_names_the_token_mmfr_b0573():
+    from airspace.parser.polygon import MalformedVertex
+
+    # MMFR B0573/26: "1006N 12000W     0856N 11825W     0645N 112000W     1006N 12000W"
+    e = "1006N 12000W     0856N 11825W     0645N 112000W     1006N 12000W"
+    with pytest.raises(MalformedVertex, match=r"'0645N 112000W'.*'112000W' has 6 digits") as info:
+        parse_polygon(e)
+    assert info.value.token == "0645N 112000W"
+    assert info.value.points == [(10.1, -120.0), (8.933333333333334, -118.41666666666667)]
+    assert isinstance(info.value, ValueError)
+    # a named point stays the older, different error
+    with pytest.raises(ValueError, match="without coordinates: VESAN"):
+        parse_polygon("5130N 00007W - 5140N 00007W - VESAN - 5130N 00010W")
+
+
+def test_faa_chain_with_navaid_references_and_arc_fdc_1_4530():
+    # FDC 1/4530 (Cape Canaveral): each vertex carries a (NAVAID radial/distance) reference
+    e = ("285116N0804219W (OMN141034.4) TO 290730N0803000W (OMN108033.9) THEN CLOCKWISE ON A 30 NM ARC\n"
+         "CENTERED ON 283703N0803647W (OMN147048.7) TO 281330N0801600W (OMN141047.8) TO THE POINT OF ORIGIN")
+    pts = parse_polygon(e)
+    assert len(pts) > 10
+    centre = (28 + 37 / 60 + 3 / 3600, -(80 + 36 / 60 + 47 / 3600))
+    arc = pts[2:-1]
+    for lat, lon in arc:
+        _, _, d = GEOD.inv(centre[1], centre[0], lon, lat)
+        assert abs(d - 30 * 1852) < 1.0
