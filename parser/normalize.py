@@ -12,7 +12,7 @@ from datetime import datetime
 
 from airspace.parser.answer import ZoneDraft
 from airspace.parser.coords import parse_coord
-from airspace.parser.polygon import parse_polygon
+from airspace.parser.polygon import parse_polygon, ring_problems
 from airspace.parser.records import (
     CircleGeometry,
     NamedGeometry,
@@ -55,6 +55,8 @@ def _geometry(rec: ZoneRecord, v: dict[str, str]) -> tuple[float, float] | None:
         try:
             pts = parse_polygon(v["polygon"])
             rec.geometry = PolygonGeometry(points=pts)
+            for problem in ring_problems(pts):  # bow-tie or repeated vertex: kept as written, flagged
+                rec.review(problem)
             return _centroid(pts)
         except ValueError as exc:
             _fail(rec, "polygon", v["polygon"], exc)

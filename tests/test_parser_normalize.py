@@ -322,3 +322,14 @@ def test_faa_chain_with_navaid_references_and_arc_fdc_1_4530():
     for lat, lon in arc:
         _, _, d = GEOD.inv(centre[1], centre[0], lon, lat)
         assert abs(d - 30 * 1852) < 1.0
+
+
+def test_bow_tie_polygon_record_is_review_not_ok():
+    # DAAA A0899/26 item E
+    text = ("E) FRNG EXER G/A WILL TAKE PLACE WI AREA  PSN:   345925N 0023116E  345925N 0023616E  345425N 0023116E  "
+            "345425N 0023616E")
+    poly = text[text.index("345925N"):]
+    (d,) = ground(text, [dict(polygon=poly, lower="SFC", upper="FL100", start="2604010800", end="2604011200")])
+    rec = normalize(d, text=text, message=0)
+    assert rec.geometry is not None and len(rec.geometry.points) == 4
+    assert rec.status == "review" and any("edges cross" in r for r in rec.reasons)
