@@ -95,6 +95,22 @@ def _distractor(rng: random.Random, ad: str, lat: float, lon: float) -> Doc:
     return d
 
 
+def _wpt(rng: random.Random) -> str:
+    return "".join(rng.choice("ABDEGIKLMNOPRSTUVXZ") for _ in range(5))
+
+
+def _route_remarks(rng: random.Random) -> str:
+    """ATS route segments closed during the activity: dash-joined names after the boundary (a polygon distractor)."""
+    lines = [rng.choice(("\nDURING THE ACTIVITY THE FLW ATS ROUTE SEGMENTS ARE CLSD:",
+                         "\nATS RTE SEGMENTS NOT AVBL DRG ACTIVITY:", "\nAFFECTED ROUTES:"))]
+    for _ in range(rng.randint(1, 4)):
+        rte = f"{rng.choice(('A', 'B', 'G', 'L', 'M', 'N', 'R', 'W', 'Y'))}{rng.randint(1, 999)}"
+        lines.append(f"- {rte}: {' - '.join(_wpt(rng) for _ in range(rng.randint(2, 4)))}")
+    lines.append(rng.choice(("RMK: ACFT SHALL KEEP CLEAR OF THE AREA OR OBTAIN ATC CLEARANCE.",
+                             "ALL ACFT TO AVOID THE AREA.", "")))
+    return "\n".join(x for x in lines if x)
+
+
 def _intro(rng: random.Random, act, place: str) -> str:
     return rng.choice(act[0]).format(place=place)
 
@@ -301,7 +317,7 @@ def generate(rng: random.Random, template: str) -> Example:
         e.add(_distractor(rng, ad, clat, clon).text())
         gold.append(circle(c_g, r_m))
     elif kind == "polygon":
-        n = rng.randint(3, 8)
+        n = rng.randint(4, 12) if space else rng.randint(3, 8)
         size_km = r_nm * 1.852
         pts = _poly_points(rng, clat, clon, size_km, n)
         style = rng.choice(POLY_STYLES)
@@ -318,8 +334,13 @@ def generate(rng: random.Random, template: str) -> Example:
         else:
             e.add(intro).add(rng.choice((" WI AREA ", " IN AREA DEFINED AS ", ": ")))
         e.parts.extend(pdoc.parts)
+        if rng.random() < 0.15:
+            e.add(rng.choice(("\nAREA FORMED BY CONNECTING THE POINTS ABOVE", "\n(STRAIGHT LINES BETWEEN POINTS)",
+                              " IN SEQUENCE")))
         if rng.random() < 0.4:
             e.add(rng.choice(("\n", " ", ".\n"))).add(_limits_in_e(rng, lower_t, upper_t)).add(".")
+        if space and rng.random() < 0.5:
+            e.add(_route_remarks(rng))
         gold.append(polygon(pg))
         qlat, qlon = clat, clon
     elif kind == "arc":
