@@ -14,7 +14,7 @@ from __future__ import annotations
 import time
 from typing import Callable
 
-from airspace.parser.answer import AnswerFormatError, Span, ZoneDraft, ground, parse_answer
+from airspace.parser.answer import AnswerFormatError, ZoneDraft, ground, parse_answer
 from airspace.parser.engine import Extractor, ExtractStats
 from airspace.parser.header import Header, parse_header
 from airspace.parser.places import AERODROME_RADIUS_M, aerodrome_name, resolve_icao

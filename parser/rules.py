@@ -82,7 +82,7 @@ _BOUNDARY_GAP = re.compile(
 _NAME_TOKEN = r"[A-Z](?:[A-Z0-9'/ ]|&[a-z]{2,6};|&#\d{1,5};){1,60}?"
 _NAMED_GAP = re.compile(rf"^\s*[-–—]\s*(?:TO\s+)?{_NAME_TOKEN}\s*[-–—]\s*$")
 _NAMED_BEFORE = re.compile(rf"(?P<np>{_NAME_TOKEN})\s*[-–—]\s*$")
-_NAMED_AFTER = re.compile(rf"^\s*[-–—]\s*(?P<np>[A-Z]{{2,20}})(?![\dA-Z])(?=\s+BACK\b|\s+TO\s+(?:START|BEGINNING)\b|\s*[.\n])")
+_NAMED_AFTER = re.compile(r"^\s*[-–—]\s*(?P<np>[A-Z]{2,20})(?![\dA-Z])(?=\s+BACK\b|\s+TO\s+(?:START|BEGINNING)\b|\s*[.\n])")
 _CLOSE = re.compile(
     r"^[\s\-–—,]*(?:AND\s+)?(?:BACK\s+)?TO\s+(?:THE\s+)?(?:START(?:ING\s+POINT)?|BEGINNING|POINT\s+OF\s+ORIGIN|"
     r"ORIGIN|FIRST\s+POINT|INITIAL\s+POINT)\b|^[\s\-–—,]*BACK\s+TO\s+START\b",
