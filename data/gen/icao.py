@@ -238,7 +238,7 @@ def _restate(upper: str) -> str:
 
 
 def _limits_in_e(rng: random.Random, lower: str, upper: str) -> str:
-    if rng.random() < 0.3:
+    if rng.random() < 0.3 and upper != "UNL":
         alt = _restate(upper)
         return rng.choice((f"ALL ACFT SHALL AVOID THE AREA AT {alt} AND BELOW",
                            f"ACFT SHALL NOT FLY INTO THE AREA BLW {alt}", f"HGT UP TO {alt}"))

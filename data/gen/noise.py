@@ -42,6 +42,30 @@ def trailing_blanks(doc: Doc, rng: random.Random) -> Doc:
     return doc.map_untagged(lambda s: s.replace("\n", " \n") if rng.random() < 0.5 else s)
 
 
+def wrap_lines(doc: Doc, rng: random.Random, width: int) -> Doc:
+    """Break long lines at blanks of untagged text (and between polygon points), the way NOTAM E items wrap."""
+    out = []
+    col = 0
+    for p in doc.parts:
+        # untagged text, or a separator between polygon points (never inside a value or a coordinate)
+        breakable = not p.targets or (all(f == "polygon" for _, f in p.targets) and not any(c.isdigit() for c in p.text))
+        chars = list(p.text)
+        for i, ch in enumerate(chars):
+            if ch == "\n":
+                col = 0
+                continue
+            col += 1
+            if ch == " " and breakable and col > width:
+                chars[i] = "\n"
+                col = 0
+        out.append(type(p)("".join(chars), p.targets))
+    return Doc(out)
+
+
+FOOTERS_EN = ("\nEND PART 1 OF 1", "\n-- forwarded by ops desk --", "\nSent from my phone", "\n[auto-generated]",
+              "\nPAGE 1/1")
+
+
 def apply(doc: Doc, rng: random.Random, lang: str, family: str) -> tuple[Doc, list[str]]:
     """Apply a random subset of noise; returns the new doc and the names of the noise applied."""
     applied = []
@@ -53,6 +77,12 @@ def apply(doc: Doc, rng: random.Random, lang: str, family: str) -> tuple[Doc, li
             doc = collapse_newlines(doc, rng)
             applied.append("collapsed")
         return doc, applied
+    if family == "icao" and rng.random() < 0.35:
+        doc = wrap_lines(doc, rng, rng.choice((60, 68, 72, 80)))
+        applied.append("wrapped")
+    if family in ("icao", "freetext", "tfr") and rng.random() < 0.05:
+        doc = Doc(doc.parts + [type(doc.parts[0])(rng.choice(FOOTERS_EN), ())])
+        applied.append("footer")
     p_collapse = {"icao": 0.3, "faa": 0.0, "tfr": 0.1, "freetext": 0.1, "composite": 0.15}.get(family, 0.1)
     if rng.random() < p_collapse:
         doc = collapse_newlines(doc, rng)
