@@ -8,6 +8,7 @@ the record is still filled, so one bad value costs one reason, not the message.
 from __future__ import annotations
 
 import math
+import re
 from datetime import datetime
 
 from airspace.parser.answer import ZoneDraft
@@ -22,7 +23,7 @@ from airspace.parser.records import (
     ZoneRecord,
 )
 from airspace.parser.schedule import expand_schedule
-from airspace.parser.times import BEIJING, parse_time
+from airspace.parser.times import BEIJING, message_year, parse_time
 from airspace.parser.units import parse_distance_m, parse_limit
 
 
@@ -84,11 +85,16 @@ def _times(rec: ZoneRecord, v: dict[str, str], text: str) -> None:
     local_tz = BEIJING if _has_cjk(text) else None
     if v.get("start") is not None:
         try:
-            tv = parse_time(v["start"], local_tz=local_tz)
+            # a Chinese date without a year (3月17日0时) takes the year the notice states before it (2024年…)
+            span = rec.spans.get("start")
+            year = message_year(text, span.start if span is not None else None) if local_tz is not None else None
+            tv = parse_time(v["start"], local_tz=local_tz, year=year)
             if tv.permanent:
                 raise ValueError("a start cannot be permanent")
             rec.start = tv.dt
             start_ref = tv.dt
+            if year is not None and not re.search(r"\d{4}\s*年", v["start"]):
+                rec.reasons.append(f"note: start '{_show(v['start'])}' has no year; {year} taken from the notice")
             if tv.estimated:
                 rec.review(f"start '{_show(v['start'])}' is estimated (EST)")
         except ValueError as exc:
@@ -133,7 +139,7 @@ def normalize(
     rec.spans = {k: SpanModel(start=s.start, end=s.end, text=s.text) for k, s in draft.spans.items()}
     v = {k: val for k, val in draft.values.items() if isinstance(val, str)}
     pos = _geometry(rec, v)
-    if rec.geometry is None and not any(v.get(k) for k in ("center", "polygon", "name")):
+    if rec.geometry is None and not any((v.get(k) or "").strip() for k in ("center", "polygon", "name")):
         rec.review("no geometry")  # (a geometry field that failed has already said why)
     for key in ("lower", "upper"):
         if v.get(key) is not None:

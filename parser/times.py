@@ -84,12 +84,14 @@ def _year(yy: str) -> int:
     return 2000 + int(yy) if len(yy) == 2 else int(yy)
 
 
-def parse_time(text: str, *, ref: datetime | None = None, local_tz: timezone | None = None) -> TimeValue:
+def parse_time(text: str, *, ref: datetime | None = None, local_tz: timezone | None = None,
+               year: int | None = None) -> TimeValue:
     """One time value -> ``TimeValue`` (UTC). ``ValueError`` with the reason on anything unreadable.
 
     ``local_tz`` is the zone of clock times written without one in a non-ICAO notice (``20:00``,
     ``2024-09-10 20:00``); ``normalize`` passes Beijing time for Chinese messages. ICAO stamps and times marked
-    UTC/Z/GMT are always UTC.
+    UTC/Z/GMT are always UTC. ``year`` is the year for a Chinese date written without one (``3月17日0时``) when
+    there is no ``ref`` either; callers take it from the notice itself (``message_year``), never from the clock.
     """
     if not isinstance(text, str) or not text.strip():
         raise ValueError("empty time")
@@ -128,7 +130,7 @@ def parse_time(text: str, *, ref: datetime | None = None, local_tz: timezone | N
             dt += timedelta(days=1)
         return TimeValue(dt)
     if any("\u4e00" <= ch <= "\u9fff" for ch in s) and (m := _CN_FULL.match(_cn_prepare(s))) is not None:
-        return TimeValue(_chinese(m, ref, text))
+        return TimeValue(_chinese(m, ref, text, year))
     raise ValueError(f"unrecognised time {text.strip()[:40]!r}")
 
 
@@ -153,7 +155,7 @@ def _cn_prepare(s: str) -> str:
     return _CN_NUM_RUN.sub(lambda m: _cn_numeral(m.group(0)), s).strip()
 
 
-def _chinese(m: re.Match[str], ref: datetime | None, text: str) -> datetime:
+def _chinese(m: re.Match[str], ref: datetime | None, text: str, year: int | None = None) -> datetime:
     """Beijing-time date/hour fields -> UTC. Missing year/month/day come from ``ref`` (in Beijing time)."""
     if m["h"] is None and m["d"] is None:
         raise ValueError(f"unrecognised time {text.strip()[:40]!r}")
@@ -163,9 +165,9 @@ def _chinese(m: re.Match[str], ref: datetime | None, text: str) -> datetime:
             raise ValueError(f"time {text.strip()!r} has no date and no start to take it from")
         y, mo, d = local_ref.year, local_ref.month, local_ref.day
     else:
-        if m["y"] is None and local_ref is None:
+        if m["y"] is None and local_ref is None and year is None:
             raise ValueError(f"date {text.strip()!r} has no year and no start to take it from")
-        y = int(m["y"]) if m["y"] else local_ref.year  # type: ignore[union-attr]
+        y = int(m["y"]) if m["y"] else (local_ref.year if local_ref is not None else year)  # type: ignore[assignment]
         if m["mo"] is None and local_ref is None:
             raise ValueError(f"date {text.strip()!r} has no month and no start to take it from")
         mo = int(m["mo"]) if m["mo"] else local_ref.month  # type: ignore[union-attr]
@@ -219,6 +221,22 @@ def find_effective_range(text: str) -> tuple[tuple[int, int], tuple[int, int]] |
     if m is None:
         return None
     return m.span("s"), m.span("e")
+
+
+_YEAR_IN_TEXT = re.compile(r"(?<!\d)((?:19|20)\d{2})\s*年")
+
+
+def message_year(text: str, before: int | None = None) -> int | None:
+    """The year a Chinese notice states (``2024年…``): the last one written before offset ``before`` (the time
+    value's position), else the first one anywhere; None when the notice names no year."""
+    found = [(m.start(), int(m.group(1))) for m in _YEAR_IN_TEXT.finditer(text)]
+    if not found:
+        return None
+    if before is not None:
+        earlier = [y for pos, y in found if pos < before]
+        if earlier:
+            return earlier[-1]
+    return found[0][1]
 
 
 def day_start(d: date) -> datetime:

@@ -333,3 +333,13 @@ def test_bow_tie_polygon_record_is_review_not_ok():
     rec = normalize(d, text=text, message=0)
     assert rec.geometry is not None and len(rec.geometry.points) == 4
     assert rec.status == "review" and any("edges cross" in r for r in rec.reasons)
+
+
+def test_chinese_start_without_year_uses_the_notice_year_with_a_note():
+    text = ("3月15日,惠州市公安局發(fā)布《關(guān)於2024年惠州馬拉松活動(dòng)期間無(wú)人駕駛航空器臨時(shí)禁飛的通告》。"
+            "3月17日0時(shí)至14時(shí),全程馬拉松路線、半程馬拉松路線沿線周邊200米范圍")
+    (d,) = ground(text, [dict(name="全程馬拉松路線、半程馬拉松路線沿線", radius="200米", start="3月17日0時(shí)",
+                              end="14時(shí)")])
+    rec = normalize(d, text=text, message=0)
+    assert rec.start.isoformat() == "2024-03-16T16:00:00+00:00" and rec.end.isoformat() == "2024-03-17T06:00:00+00:00"
+    assert any(r.startswith("note: start") and "2024 taken from the notice" in r for r in rec.reasons)

@@ -179,3 +179,21 @@ def test_faa_effective_until_with_local_restatements():
     assert find_effective_range("B) 2009211945 C) 2009220000") is None
     with pytest.raises(ValueError):
         parse_time_range("2402140200 UTC SOMETIME 2402201400")
+
+
+def test_chinese_date_without_year_takes_the_notice_year_huizhou():
+    from airspace.parser.times import message_year
+
+    # Huizhou (traditional mirror): the year is only in the notice title before the time phrase
+    text = ("3月15日,惠州市公安局發(fā)布《關(guān)於2024年惠州馬拉松活動(dòng)期間無(wú)人駕駛航空器臨時(shí)禁飛的通告》。"
+            "3月17日0時(shí)至14時(shí),全程馬拉松路線")
+    year = message_year(text, text.index("3月17日"))
+    assert year == 2024
+    s = parse_time("3月17日0時(shí)", local_tz=BJ, year=year)
+    assert s.dt == utc(2024, 3, 16, 16)
+    assert parse_time("14時(shí)", ref=s.dt, local_tz=BJ).dt == utc(2024, 3, 17, 6)
+    with pytest.raises(ValueError, match="no year"):
+        parse_time("3月17日0時")  # never the clock's year
+    assert message_year("自3月2日0时至全国两会闭幕次日12时期间") is None
+    assert message_year("2023年规定… 2024年5月25日18时", 30) == 2024
+    assert parse_time("2025年3月17日0时", year=2024).dt == utc(2025, 3, 16, 16)  # a written year wins
