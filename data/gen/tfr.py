@@ -11,6 +11,9 @@ from .faa import STATES, _frd
 from .icao import _poly_points
 
 TEMPLATES = {"page_circle": "circle", "page_polygon": "polygon", "page_short": "circle"}
+REASONS_HTML = ("Temporary flight restrictions for &quot;Special Security&quot; reasons",
+                "Hazards - Fire fighting &amp; rescue operations", "VIP movement &#8211; security",
+                "Space operations (launch &amp; recovery)", "Sporting event &apos;stadium&apos; restriction")
 REASONS = ("Temporary flight restrictions for Special Security Reasons", "VIP Movement",
            "Hazards - Wildfire suppression", "Space Operations", "Sporting event", "Disaster relief aircraft operations",
            "Air show / aerial demonstrations", "Temporary flight restrictions for a stadium event")
@@ -55,7 +58,8 @@ def generate(rng: random.Random, template: str) -> Example:
     d.add(f"Location : {city}, {st}\n")
     d.add("Beginning Date and Time : ").field(s_t, 0, "start").add("\n")
     d.add("Ending Date and Time : ").field(e_t, 0, "end").add("\n")
-    d.add(f"Reason for NOTAM : {rng.choice(REASONS)}\n")
+    html = rng.random() < 0.2  # scraped page with HTML entities left in
+    d.add(f"Reason for NOTAM : {rng.choice(REASONS_HTML if html else REASONS)}\n")
     if not short:
         d.add(f"Type : {rng.choice(('Security', 'Hazards', 'VIP', 'Special', 'Space Operations'))}\n")
         d.add(f"Replaced NOTAM(s) : {rng.choice(('N/A', 'N/A', f'{start.year % 10}/{rng.randint(1000, 9999)}'))}\n")
@@ -100,6 +104,8 @@ def generate(rng: random.Random, template: str) -> Example:
             "No pilots may operate an aircraft in the areas covered by this NOTAM (except as described).\n",
             "Only relief aircraft operations under the direction of the incident commander are authorized.\n",
             "All aircraft operations are prohibited within the area unless authorized by ATC.\n")))
+        if html:
+            d.add("Pilots &amp; UAS operators: check the FAA&apos;s TFR list before every flight.\n")
         if rng.random() < 0.6:
             d.add(f"UAS operators must obtain a waiver; contact {rng.randint(200, 999)}-{rng.randint(200, 999)}-"
                   f"{rng.randint(1000, 9999)} for coordination.\n")
