@@ -237,9 +237,7 @@ def check_route(text: str, ref: str, depart: datetime, speed: float, volumes) ->
 def _plain(v):
     if isinstance(v, datetime):
         return v.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%SZ")
-    if isinstance(v, float):
-        return round(v, 1)
-    if isinstance(v, (str, int, bool)) or v is None:
+    if isinstance(v, (str, int, float, bool)) or v is None:
         return v
     return str(v)
 

@@ -1,0 +1,175 @@
+"""The dashboard script driven headless by Streamlit's AppTest: the real pipeline (rules engine), the real demo20
+sample (Shenzhen, demo time 2026-11-30T02:00Z; see data/samples/README.md), real volumes and conflicts."""
+
+from __future__ import annotations
+
+import json
+from datetime import date, datetime, time
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from airspace.app import layers as L
+from airspace.app.state import APP_MAX_BYTES
+
+REPO = Path(__file__).resolve().parents[1]
+SCRIPT = str(REPO / "app" / "dashboard.py")
+DEMO20 = (REPO / "data" / "samples" / "demo20.txt").read_text(encoding="utf-8")
+RED, AMBER, BLUE = L.COLORS[("ok", True)], L.COLORS[("review", True)], L.COLORS[("ok", False)]
+
+
+def _app() -> AppTest:
+    at = AppTest.from_file(SCRIPT, default_timeout=180)
+    at.run()
+    assert not at.exception
+    return at
+
+
+def _deck(at: AppTest) -> dict:
+    charts = at.get("deck_gl_json_chart")
+    assert len(charts) == 1
+    return json.loads(charts[0].proto.json)
+
+
+def _layer(spec: dict, layer_id: str) -> dict:
+    return next(layer for layer in spec["layers"] if layer["id"] == layer_id)
+
+
+def _volumes(spec: dict) -> dict[str, dict]:
+    return {row["key"]: row for row in _layer(spec, "volumes")["data"]}
+
+
+@pytest.fixture(scope="module")
+def demo() -> AppTest:
+    """demo20 loaded with the sample button and run through the rules engine, time set to the demo time."""
+    at = _app()
+    at.button(key="sample_demo20").click().run()
+    assert at.text_area(key="batch_text").value == DEMO20
+    at.radio(key="engine").set_value("rules")
+    at.button(key="run_button").click().run()
+    assert not at.exception and not at.error
+    at.slider(key="t_slider").set_value(datetime(2026, 11, 30, 2, 0)).run()
+    return at
+
+
+def test_world_map_before_any_run():
+    at = _app()
+    spec = _deck(at)
+    assert [layer["id"] for layer in spec["layers"]] == ["sea", "land_overview", "coastline_overview", "volumes", "markers"]
+    assert _layer(spec, "volumes")["data"] == []
+    assert "mapProvider" not in spec and spec["mapStyle"].startswith("data:")
+
+
+def test_demo20_table_and_metrics(demo):
+    metrics = {m.label: m.value for m in demo.metric}
+    assert metrics["Messages"] == "20" and metrics["Zones (records)"] == "21"
+    assert metrics["review"] == "2" and metrics["error"] == "0"
+    df = demo.dataframe[-1].value
+    assert len(df) == 21
+    row0 = df[df["key"] == "0:0"].iloc[0]
+    assert row0["id"] == "A2231/26" and row0["status"] == "ok"
+    assert row0["centre / polygon"] == "22.51944, 113.94306" and row0["radius"] == "1.00 NM (1,852 m)"
+    assert row0["lower"].startswith("0 m") and row0["upper"] == "305 m AMSL (1000FT AMSL)"
+    assert row0["start"] == "2026-11-30T00:00:00Z" and row0["end"] == "2026-11-30T12:00:00Z"
+    named = df[df["key"] == "10:0"].iloc[0]
+    assert named["status"] == "review" and "深圳国际会展中心" in named["centre / polygon"]
+    assert df[df["key"] == "3:0"].iloc[0]["schedule"] == "DAILY 0000-0400"
+
+
+def test_demo20_deck_volumes_floors_ceilings_colours(demo):
+    spec = _deck(demo)
+    ids = [layer["id"] for layer in spec["layers"]]
+    # Shenzhen is small: the 1:10m detail is clipped around it, over the overview world
+    assert ids == ["sea", "land_overview", "coastline_overview", "detail_sea", "land", "coastline", "volumes", "markers"]
+    assert _layer(spec, "land")["data"]["features"]
+    vols = _volumes(spec)
+    # every located zone is a volume: 21 records - NOTAMC - named place = 19
+    assert len(vols) == 19 and "4:0" not in vols and "10:0" not in vols
+    # A2231/26: SFC..1000 FT AMSL
+    assert vols["0:0"]["polygon"][0][0][2] == 0.0 and vols["0:0"]["height"] == pytest.approx(304.8)
+    # A2236/26: FL050..FL150 floats 1524 m up, 3048 m thick
+    assert vols["9:0"]["polygon"][0][0][2] == pytest.approx(1524.0) and vols["9:0"]["height"] == pytest.approx(3048.0)
+    # A2245/26: 100 M AGL .. FL050
+    assert vols["15:0"]["polygon"][0][0][2] == pytest.approx(100.0)
+    # A2241/26: SFC..UNL drawn at the cap
+    assert vols["13:0"]["height"] == pytest.approx(L.UNL_CAP_M) and "UNL" in vols["13:0"]["tip"]
+    # at 02:00Z: active ok red, active review (EST end) amber, future blue, daily-window zone active
+    assert vols["0:0"]["fill"] == RED and vols["7:0"]["fill"] == AMBER and vols["9:0"]["fill"] == BLUE
+    assert vols["3:0"]["fill"] == RED and vols["5:0"]["fill"] == BLUE
+    # the view is over Shenzhen, tilted
+    view = spec["initialViewState"]
+    assert 22.4 < view["latitude"] < 22.8 and 113.7 < view["longitude"] < 114.7 and view["pitch"] > 0
+
+
+def test_time_slider_recolours(demo):
+    demo.slider(key="t_slider").set_value(datetime(2026, 11, 30, 7, 0)).run()
+    vols = _volumes(_deck(demo))
+    # 07:00Z: A2236/26 (06-09Z) now active, FDC 6/0871 (01:30-03:30Z) over, the daily 0000-0400 zone off
+    assert vols["9:0"]["fill"] == RED and vols["2:0"]["fill"] == BLUE and vols["3:0"]["fill"] == BLUE
+    assert "ACTIVE" in vols["9:0"]["tip"] and "not active" in vols["2:0"]["tip"]
+    demo.slider(key="t_slider").set_value(datetime(2026, 11, 30, 2, 0)).run()
+
+
+def test_focus_highlights_spans_and_flies(demo):
+    demo.selectbox(key="focus").set_value("0:0").run()
+    html = next(m.value for m in demo.markdown if m.value.startswith('<pre class="msg"'))
+    assert '<mark title="center" data-field="center">223110N 1135635E</mark>' in html
+    assert '<mark title="upper" data-field="upper">1000FT AMSL</mark>' in html
+    spec = _deck(demo)
+    view = spec["initialViewState"]
+    assert view["latitude"] == pytest.approx(22.5194, abs=0.01) and view["longitude"] == pytest.approx(113.943, abs=0.01)
+    assert view["zoom"] > 10 and view["transitionDuration"] > 0
+    sel = _volumes(spec)["0:0"]
+    assert sel["line"] == L.LINE_SELECTED and sel["fill"][3] == 255
+    demo.selectbox(key="focus").set_value(None).run()
+
+
+def test_route_check_finds_the_sports_centre_zone(demo):
+    # west -> east across Shenzhen Bay at 100 m AGL, 02:00Z, 15 m/s: through A2231/26 (1 NM, SFC-1000FT AMSL)
+    demo.text_area(key="route_text").set_value("22.5194, 113.900, 100\n22.5194, 113.990, 100")
+    demo.radio(key="route_ref").set_value("AGL")
+    demo.date_input(key="route_date").set_value(date(2026, 11, 30))
+    demo.time_input(key="route_time").set_value(time(2, 0))
+    demo.number_input(key="route_speed").set_value(15.0)
+    demo.button(key="route_button").click().run()
+    assert not demo.exception
+    tables = [d.value for d in demo.dataframe if "enter_time" in d.value.columns]
+    assert len(tables) == 1
+    conflicts = tables[0]
+    ids = set(conflicts["id"])
+    assert "A2231/26" in ids
+    assert "A2246/26" not in ids  # same centre, but only active 03:00-05:00Z: the drone is through by 02:10
+    hit = conflicts[conflicts["id"] == "A2231/26"].iloc[0]
+    assert "2026-11-30T02:0" in hit["enter_time"]
+    assert hit["enter_lon"] == pytest.approx(113.943 - 1852 / (111_320 * 0.9238), abs=0.002)
+    spec = _deck(demo)
+    route = _layer(spec, "route")
+    assert route["data"][0]["path"] == [[113.9, 22.5194, 100.0], [113.99, 22.5194, 100.0]]
+    assert _layer(spec, "conflicts")["data"]
+    assert any("conflicts" in e.value for e in demo.sidebar.error)
+
+
+def test_downloads_offered(demo):
+    labels = [b.label for b in demo.get("download_button")]
+    assert labels == ["GeoJSON", "ED-269", "ED-318", "JSONL"]
+
+
+def test_size_limit_is_clear():
+    at = _app()
+    at.text_area(key="batch_text").set_value("A" * (APP_MAX_BYTES + 10))
+    at.radio(key="engine").set_value("rules")
+    at.button(key="run_button").click().run()
+    assert any("at most 1,000,000 bytes" in e.value for e in at.error)
+    assert _layer(_deck(at), "volumes")["data"] == []
+
+
+def test_jsonl_input():
+    lines = [json.dumps({"id": f"m{i}", "text": block}) for i, block in enumerate(DEMO20.split("\n\n")[:3])]
+    at = _app()
+    at.text_area(key="batch_text").set_value("\n".join(lines))
+    at.radio(key="engine").set_value("rules")
+    at.button(key="run_button").click().run()
+    assert not at.exception and not at.error
+    df = at.dataframe[-1].value
+    assert list(df["id"]) == ["A2231/26", "A2232/26", "FDC 6/0871"]
