@@ -204,3 +204,41 @@ def test_gold_equals_what_the_normalisers_compute_from_the_gold_spans():
                 problems.append(f"{r['id']} EST/PERM flags differ")
     assert checked > 1200
     assert not problems, "\n".join(problems[:20])
+
+
+def test_every_coordinate_style_reads_back_exactly():
+    """Each printed coordinate form is read by the normaliser to the gold value computed from its components."""
+    import random
+
+    from airspace.data.gen.values import COORD_STYLES, fmt_coord
+    from airspace.parser.coords import parse_coord
+
+    rng = random.Random(5)
+    for style in COORD_STYLES:
+        for _ in range(60):
+            lat, lon = rng.uniform(-89, 89), rng.uniform(-179.9, 179.9)
+            text, (glat, glon) = fmt_coord(rng, lat, lon, style)
+            plat, plon = parse_coord(text)
+            assert math.isclose(plat, glat, abs_tol=1e-7) and math.isclose(plon, glon, abs_tol=1e-7), (style, text)
+            assert abs(glat - lat) < 0.01 and abs(glon - lon) < 0.01 * max(1, 1 / max(0.05, math.cos(math.radians(lat))))
+
+
+def test_every_distance_and_limit_form_reads_back_exactly():
+    import random
+
+    from airspace.data.gen.values import fmt_distance, fmt_limit
+    from airspace.parser.units import parse_distance_m, parse_limit
+
+    rng = random.Random(6)
+    for unit in ("nm", "km", "m", "ft", "nm_words", "km_words", "cn_km", "cn_qianmi", "cn_m"):
+        for _ in range(40):
+            text, metres = fmt_distance(rng, math.exp(rng.uniform(math.log(0.1), math.log(250))), unit)
+            assert math.isclose(parse_distance_m(text), metres, abs_tol=0.01), (unit, text)
+    for kind, v in (("ft_amsl", 1500), ("ft_msl", 12500), ("ft_agl", 400), ("ft_bare", 3000), ("fl", 95),
+                    ("m_amsl", 12200), ("m_agl", 120), ("cn_agl", 120), ("unl", 0), ("ft_words_msl", 18000),
+                    ("ft_words_agl", 1000), ("m_words_agl", 90)):
+        for th in ("none", "comma", "space"):
+            text, gold = fmt_limit(rng, kind, v, thousands=th)
+            lim = parse_limit(text)
+            assert lim.ref == gold["ref"], (kind, text, lim.ref)
+            assert (lim.ft is None and gold["ft"] is None) or math.isclose(lim.ft, gold["ft"], abs_tol=0.01), (kind, text)
