@@ -7,7 +7,10 @@ Forms read (each half may carry decimal seconds or decimal minutes):
 - spaced: ``52 38 00 S 163 00 00 E``; hemisphere first and spaced: ``S06 42 E089 16``
 - decimal degrees with hemisphere: ``11.5416° N 104.9200° E``, ``11.5416N 104.92E``
 - degree/minute/second symbols (``°`` ``º`` ``˚`` ``′`` ``'`` ``″`` ``"``, ``''``): ``22°38′15″N 113°49′02″E``
-- Chinese labels and units: ``北纬22°38′ 东经113°49′``, ``北纬22度38分15秒 东经113度49分2秒`` (either order)
+- Chinese labels and units: ``北纬22°38′ 东经113°49′``, ``北纬22度38分15秒 东经113度49分2秒`` (either order),
+  labelled decimals ``北纬22.990196,东经113.606186``; the axis labels ``经度``/``纬度`` (longitude/latitude, no
+  hemisphere) read as E/N like signed decimal degrees (a minus sign gives W/S). A labelled value whose decimal point
+  was written as a degree sign, ``經度113°606186"`` (5+ digits after ``°``, no minute mark), is 113.606186.
 - signed decimal pairs without hemisphere letters, latitude first: ``22.5431, 114.0579``, ``-33.86 151.209``
 
 The arithmetic is exact: degrees + minutes/60 + seconds/3600 is done in rationals and rounded once to float.
@@ -52,6 +55,7 @@ _SEC_SIGN = r"(?:″|\"|”|''|′′|’’|秒)"
 _CN_LABEL = {
     "北纬": "N", "北緯": "N", "南纬": "S", "南緯": "S",
     "东经": "E", "東經": "E", "东径": "E", "西经": "W", "西經": "W",
+    "经度": "E", "經度": "E", "纬度": "N", "緯度": "N",
 }
 _CN_ALT = "|".join(_CN_LABEL)
 
@@ -80,6 +84,10 @@ _PATTERNS: list[tuple[str, bool, re.Pattern[str]]] = [
     # decimal degrees without a degree sign
     ("any", True, re.compile(r"(?<![0-9.])(?P<d>\d{1,3}\.\d+) ?(?P<h>[NSEW])(?![A-Za-z])")),
     ("any", True, re.compile(r"(?<![A-Za-z])(?P<h>[NSEW]) ?(?P<d>\d{1,3}\.\d+)(?![0-9.])")),
+    # a Chinese label before decimal degrees (degree sign optional, or standing for the decimal point)
+    ("any", True, re.compile(
+        rf"(?P<hp>{_CN_ALT})\s*[:：]?\s*(?P<sign>-)?(?P<d>\d{{1,3}}(?:\.\d+)?)"
+        rf"(?:\s*{_DEG_SIGN}(?P<fr>\d{{5,}})\s*(?:\"|″|”)?|\s*{_DEG_SIGN})?(?![\d.′'’‘分°º˚度])")),
     # degree / minute / second symbols, hemisphere letter or Chinese label before or after
     ("any", True, re.compile(
         rf"(?:(?<![A-Za-z])(?P<hp>[NSEW]|{_CN_ALT})\s*)?"
@@ -111,7 +119,12 @@ def _half_from_match(axis: str, explicit: bool, m: re.Match[str]) -> _Half | Non
     got_axis = "lat" if hemi in "NS" else "lon"
     if axis != "any" and axis != got_axis:
         return None
-    deg = Fraction(g["d"])
+    if g.get("fr"):
+        if "." in g["d"]:
+            return None
+        deg = Fraction(f"{g['d']}.{g['fr']}")  # 113°606186" = 113.606186
+    else:
+        deg = Fraction(g["d"])
     minutes = Fraction(g["m"] + (g.get("mf") or "")) if g.get("m") else Fraction(0)
     seconds = Fraction(g["s"] + (g.get("sf") or "")) if g.get("s") else Fraction(0)
     if g.get("m") and "." in g["d"]:
@@ -123,6 +136,8 @@ def _half_from_match(axis: str, explicit: bool, m: re.Match[str]) -> _Half | Non
         return None
     if hemi in "SW":
         value = -value
+    if g.get("sign") == "-":
+        value = -value  # 经度-58.2: an axis label with a signed value
     return _Half(got_axis, value, m.start(), m.end(), explicit)
 
 

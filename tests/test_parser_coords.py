@@ -180,3 +180,25 @@ def test_coordinate_split_by_a_line_wrap_rkrr():
     # never glued: numbers that are not a broken pair, or a whole pair after a number
     assert find_coords("FL 100\n200") == []
     assert [c.text for c in find_coords("12\n512107N 0003608W")] == ["512107N 0003608W"]
+
+
+@pytest.mark.parametrize(
+    "text,lat,lon",
+    [
+        # Dongguan (traditional mirror): "(參考坐標點:經度113°606186",緯度22°990196")" — the degree sign stands for
+        # the decimal point; 經度/緯度 are the axis labels (longitude/latitude)
+        ('(參考坐標點:經度113°606186",緯度22°990196")', 22.990196, 113.606186),
+        ("经度113.606186,纬度22.990196", 22.990196, 113.606186),
+        ("北纬22.990196,东经113.606186", 22.990196, 113.606186),
+        ("经度:-58.25, 纬度:-34.5", -34.5, -58.25),
+    ],
+)
+def test_chinese_labelled_decimal_degrees(text, lat, lon):
+    (c,) = find_coords(text)
+    assert (c.lat, c.lon) == (lat, lon)
+
+
+def test_chinese_label_does_not_cut_dms_short():
+    (c,) = find_coords("北纬22°38′15″ 东经113°49′02″")
+    assert (round(c.lat, 6), round(c.lon, 6)) == (22.6375, 113.817222)
+    assert find_coords("北纬22°3 东经113") == []  # "22°3" with no minute mark is not 22.3 (needs 5+ digits)
