@@ -81,7 +81,10 @@ def _strip_paren_tail(s: str) -> str:
 
 
 def _year(yy: str) -> int:
-    return 2000 + int(yy) if len(yy) == 2 else int(yy)
+    """Two-digit years pivot at 70: ``96`` is 1996 (old FAA/AIM texts such as ``until 9610211200``), ``26`` is 2026."""
+    if len(yy) != 2:
+        return int(yy)
+    return (1900 if int(yy) >= 70 else 2000) + int(yy)
 
 
 def parse_time(text: str, *, ref: datetime | None = None, local_tz: timezone | None = None,

@@ -197,3 +197,10 @@ def test_chinese_date_without_year_takes_the_notice_year_huizhou():
     assert message_year("自3月2日0时至全国两会闭幕次日12时期间") is None
     assert message_year("2023年规定… 2024年5月25日18时", 30) == 2024
     assert parse_time("2025年3月17日0时", year=2024).dt == utc(2025, 3, 16, 16)  # a written year wins
+
+
+def test_two_digit_year_pivot_aim_example():
+    # AIM 91.137 TFR example: "effective immediately until 9610211200"
+    assert parse_time("9610211200").dt == utc(1996, 10, 21, 12)
+    assert parse_time("6912312359").dt == utc(2069, 12, 31, 23, 59)
+    assert parse_time("7001010000").dt == utc(1970, 1, 1)
