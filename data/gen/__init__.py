@@ -14,7 +14,7 @@ MODULES = {"icao": icao, "faa": faa, "tfr": tfr, "chinese": chinese, "freetext":
 FAMILY_WEIGHTS = {"icao": 38, "faa": 12, "tfr": 6, "chinese": 16, "freetext": 16, "composite": 12}
 TEMPLATE_WEIGHTS = {
     "icao.notamc": 0.5, "icao.aerodrome_none": 0.4, "icao.qline_only": 0.5, "faa.domestic_none": 0.4,
-    "icao.multi_psn": 0.8, "icao.multi_area": 0.8,
+    "icao.multi_psn": 0.8, "icao.multi_area": 0.8, "icao.multi_psn_inline": 0.6,
 }
 HELD_OUT = frozenset({
     "icao.circle_around", "icao.points_comma", "faa.fdc_stadium", "tfr.page_polygon", "chinese.venue_list",

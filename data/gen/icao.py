@@ -26,6 +26,7 @@ TEMPLATES = {
     "arc_boundary": "arc",
     "qline_only": "qline",
     "multi_psn": "multi",
+    "multi_psn_inline": "multi",
     "multi_area": "multi",
     "notamc": "none",
     "aerodrome_none": "none",
@@ -358,10 +359,36 @@ def generate(rng: random.Random, template: str) -> Example:
         e.add(rng.choice((f"DANGER AREA ACT: {area}.", f"{area} ({place}) ACT", f"{area} ACTIVATED",
                           f"RESTRICTED AREA {area} ACTIVE")))
         qcode = rng.choice(("QRDCA", "QRRCA", "QRTCA"))
+        if rng.random() < 0.3:
+            (lower_t, lower_g), (upper_t, upper_g), qlo, qhi = V.sample_band(rng, "agl_low")
+            f_lower, g_upper = lower_t, upper_t
     elif kind == "multi":
         nz = rng.randint(2, 8) if template == "multi_psn" else rng.randint(2, 5)
         style = rng.choice(CIRCLE_STYLES)
-        if template == "multi_psn":
+        if template == "multi_psn_inline":
+            # several centres listed inline, one radius and one pair of limits for all of them
+            r_nm = V.sample_radius_nm(rng, 0.15, 2)
+            r_t, r_m = _radius_text(rng, r_nm)
+            st = rng.choice(("hemi_first", "dms", "hemi_first_space", "dm"))
+            lw_t, lw_g = V.limit_sfc(rng)
+            up_t, up_g = V.fmt_limit(rng, "ft_amsl", rng.choice((1200, 1500, 1700, 2000, 3000)),
+                                     thousands=rng.choice(("comma", "none")))
+            nz = rng.randint(2, 6)
+            zs = list(range(nz))
+            e.add(intro).add(rng.choice((". AIRSPACE WI ", ". AREAS WI ", " WI ")))
+            e.field(r_t, zs, "radius").add(rng.choice((" RADIUS OF PSNS ", " RADIUS AROUND PSNS ", " OF EACH OF ")))
+            for i in range(nz):
+                plat, plon = V.near(rng, clat, clon, 15)
+                c_t, c_g = V.fmt_coord(rng, plat, plon, st)
+                if i:
+                    e.add(rng.choice((" ", " ", "\n", ", ")))
+                e.field(c_t, i, "center")
+                gold.append(circle(c_g, r_m) | {"_lower": lw_g, "_upper": up_g})
+            e.add(rng.choice((" CLOSED FROM ", " CLSD FM ", " ACT FM "))).field(lw_t, zs, "lower")
+            e.add(rng.choice((" UP TO ", " TO "))).field(up_t, zs, "upper").add(".")
+            f_lower, g_upper = lw_t, up_t
+            zone_fg = []
+        elif template == "multi_psn":
             r_nm = V.sample_radius_nm(rng, 0.2, 2)
             r_t, r_m = _radius_text(rng, r_nm)
             lw_t, lw_g = V.limit_sfc(rng)
