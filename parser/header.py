@@ -20,6 +20,7 @@ _FAA_ID_RE = re.compile(r"^\s*!(?P<loc>[A-Z0-9]{2,5})\s+(?P<num>\d{1,2}/\d{1,5})
 _QLINE_RE = re.compile(r"(?:(?<=\s)|^|(?<=\())Q\)[ \t]*(?P<body>.*?)[ \t]*(?=\n|\s[A-G]\)|$)")
 _QCOORD_RE = re.compile(r"(?P<coord>\d{4}[NS]\s?\d{5}[EW])(?P<radius>\d{3})?")
 _ITEM_MARK_RE = r"(?:(?<=\s)|^|(?<=\())({letter})\)"
+_HEADERLESS_RE = re.compile(r"(?:^|\s|\()A\)\s*[A-Z]{4}\b")
 _TAIL_RE = re.compile(r"\s{2,}CREATED:|\s{2,}SOURCE:|\n\s*CREATED:")
 
 
@@ -186,4 +187,7 @@ def parse_header(text: str) -> Header:
         body_from = max(body_from, h.qline.raw.end)
     if h.kind == "icao":
         h.items = _find_items(text, body_from)
+    elif _HEADERLESS_RE.search(text, 0, 400) and re.search(r"(?:^|\s)E\)", text):
+        h.kind = "icao"  # items without header or Q-line ("A) LFML B) 2707142030 C) … E) …")
+        h.items = _find_items(text, 0)
     return h

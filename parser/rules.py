@@ -45,7 +45,7 @@ _DIST_UNITS = (
 )
 _DIST = rf"(?:\d+(?:\.\d+)?|\.\d+)\s?(?:{_DIST_UNITS})(?![A-Za-z])"
 _DIST_PAREN = rf"{_DIST}(?:\s*\(\s*{_DIST}\s*\))?"
-_RADIUS_KW = r"(?:RADIUS|RADIUS\s+OF|半径|半徑)"
+_RADIUS_KW = r"(?:RADIUS|RADIUS\s+OF|半径|半徑|周围|周圍)"
 # a distance before the keyword ("0.5NM RADIUS", "a 3 nautical mile radius") or after it ("RADIUS - 1NM", 半径2公里)
 _R_BEFORE = re.compile(rf"(?<![\w.])(?P<d>{_DIST})(?:\s*\(\s*{_DIST}\s*\))?\s*RADIUS\b", re.I)
 _R_AFTER = re.compile(rf"(?P<kw>{_RADIUS_KW})\s*(?:IS\s+|为\s*|為\s*)?[-:=]?\s*(?P<d>{_DIST})", re.I)
@@ -89,7 +89,7 @@ _CLOSE = re.compile(
     re.I,
 )
 
-_NUM = r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?"
+_NUM = r"(?:\d{1,3}(?:,\d{3})+|\d{1,3}(?: \d{3})+(?=\s?(?:FT|FEET|M|MTR|METERS?|METRES?)\b)|\d+)(?:\.\d+)?"
 _ALT = rf"(?<![\w.,]){_NUM}\s?(?:FT|FEET|M|MTR|METERS?|METRES?)\b\.?(?:\s?(?:AMSL|MSL|AGL|ASFC|AAL))?"
 _LIM = rf"(?:(?<![A-Z])(?:SFC|GND|SURFACE|UNL(?:TD|IMITED)?)(?![A-Z])|\bFL\s?\d{{2,3}}\b|{_ALT})"
 _RANGE = re.compile(
@@ -126,6 +126,11 @@ _CN_BUFFER = re.compile(
     rf"(?P<name>[^，,。；;：:\n]{{2,200}}?)\s*(?:及其|及|的)?\s*(?:周[边邊]|附近)\s*(?:半[径徑])?\s*(?P<d>{_CN_DIST})"
     rf"|(?P<name2>[^，,。；;：:\n]{{2,200}}?)[，,]\s*半[径徑]\s*(?:为|為)?\s*(?P<d2>{_CN_DIST})"
 )
+_CN_AREA = re.compile(
+    r"(?P<name>[^，,。；;：:、\n]{2,60}?)\s*(?:(?:及其?)?\s*(?:周[边邊]|附近|一带|一帶|周[围圍])(?:区域|區域|地区|地區|空域)?"
+    r"|(?<!城市)上空)"
+)
+_CN_NOT_PLACE = re.compile(r"禁止|严禁|嚴禁|任何|一切|无人机|無人機|航空器|期间|期間")
 _CN_DT = (
     r"(?:\d{4}\s*年\s*)?\d{1,2}\s*月\s*\d{1,2}\s*日\s*(?:[（(][^）)]{1,6}[）)]\s*)?"
     r"(?:\d{1,2}\s*(?:时|時|点|點)(?:\s*\d{1,2}\s*分)?|\d{1,2}\s*[:：]\s*\d{2})"
@@ -136,6 +141,14 @@ _ICAO_TIME = re.compile(r"(?:\d{10}(?:\s?EST)?|PERM|UFN)\b")
 _TIME_PAIR = re.compile(
     r"(?<!\d)(?P<s>\d{10})\s*(?:UTC\s*)?(?:\([^()]{0,40}\)\s*)?(?:-|TO|UNTIL|TIL|THRU)\s*"
     r"(?P<e>\d{10}(?:\s?EST)?|PERM)(?![\dA-Z])"
+)
+_ISO_DT = r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2})?\s?(?:Z|UTC)?"
+_UNTIL = re.compile(rf"\b(?:UNTIL|TILL|TIL|UNTL)\s+(?P<e>\d{{10}}(?:\s?EST)?(?!\d)|{_ISO_DT})", re.I)
+_FROM = re.compile(rf"\b(?:FROM|FM|WEF|STARTING|BEGINNING)\s+(?P<s>\d{{10}}(?!\d)|{_ISO_DT})", re.I)
+_ISO_PAIR = re.compile(rf"(?P<s>{_ISO_DT})\s*(?:-|–|TO|UNTIL|TILL)\s*(?P<e>{_ISO_DT})", re.I)
+# a daily time range written in prose ("0700-1100 local", "DAILY 1000-1600 Z")
+_PROSE_SCHED = re.compile(
+    r"(?:\b(?:DAILY|DLY)\s+)?(?<![\d/:-])\d{4}\s?-\s?\d{4}(?![\d/:-])(?:\s?(?:local|LT|Z|UTC|GMT)\b)?", re.I
 )
 _MONTH = r"(?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)[A-Z]*\.?"
 _PROSE_DT = rf"{_MONTH}\s+\d{{1,2}},?\s+\d{{4}}(?:\s+at)?\s+\d{{4}}(?:\s*(?:UTC|Z|GMT))?"
@@ -346,6 +359,10 @@ def _limits_in(text: str, lo: int, hi: int) -> dict[str, Span]:
     m = _LOWER_ONLY.search(text, lo, hi)
     if m and ("upper" not in out or m.start("lo") != out["upper"].start):
         out["lower"] = _sp(text, *m.span("lo"))
+    if "upper" not in out:
+        m = _CN_UPPER.search(text, lo, hi)
+        if m:
+            out["upper"] = _sp(text, *m.span())
     return out
 
 
@@ -387,6 +404,16 @@ def _times(text: str, h: Header, lo: int, hi: int) -> dict[str, Span]:
     if pairs:
         m = pairs[-1]
         return {"start": _sp(text, *m.span("s")), "end": _sp(text, *m.span("e"))}
+    m = _ISO_PAIR.search(text, lo, hi)
+    if m:
+        return {"start": _sp(text, *m.span("s")), "end": _sp(text, *m.span("e"))}
+    f, u = _FROM.search(text, lo, hi), _UNTIL.search(text, lo, hi)
+    if f or u:
+        if f:
+            out["start"] = _sp(text, *f.span("s"))
+        if u:
+            out["end"] = _sp(text, *u.span("e"))
+        return out
     b, e = _TFR_BEGIN.search(text), _TFR_END.search(text)
     if b or e:
         if b:
@@ -462,6 +489,13 @@ def rules_drafts(text: str, header: Header | None = None) -> list[ZoneDraft]:
             ns += len(text[ns:ne]) - len(text[ns:ne].lstrip("在于於 \t"))
             f = {"name": _sp(text, ns, ne), "radius": _sp(text, *m.span("d" + k))}
             zones.append(_Zone(f, ns, ne, "named"))
+        else:
+            for m in _CN_AREA.finditer(text, lo, hi):
+                ns, ne = m.span("name")
+                ns += len(text[ns:ne]) - len(text[ns:ne].lstrip("在于於对對 \t"))
+                if ne - ns >= 2 and not _CN_NOT_PLACE.search(text, ns, ne):
+                    zones.append(_Zone({"name": _sp(text, ns, ne)}, ns, ne, "named"))
+                    break
     if not zones and h.qline and h.qline.coord:
         f = {"center": h.qline.coord}
         if h.qline.radius:
@@ -498,6 +532,10 @@ def rules_drafts(text: str, header: Header | None = None) -> list[ZoneDraft]:
     d = h.item("D")
     if d and d.text:
         sched = d.span
+    elif h.kind == "other":  # prose: "… 0700-1100 local"
+        m = _PROSE_SCHED.search(text, lo, hi)
+        if m:
+            sched = _sp(text, *m.span())
 
     drafts = []
     for i, z in enumerate(zones):

@@ -307,3 +307,42 @@ def test_faa_tfr_with_local_time_restatements():
              "To June 01, 2026 at 2000 UTC (June 01, 2026 at 1600 EDT)")
     assert z == {"center": "38°47'00\"N 77°02'00\"W", "radius": "30 nautical miles", "lower": "surface",
                  "upper": "18000 feet MSL", "start": "June 01, 2026 at 1500 UTC", "end": "June 01, 2026 at 2000 UTC"}
+
+
+def test_chinese_venue_without_a_distance_and_coordinate_with_zhouwei():
+    z = _one("烟花燃放活动期间，武汉体育中心及周边区域设立临时禁飞区，时间为2023年7月14日10时至2023年7月14日24时，"
+             "范围为真高500米以下空域。禁飞区内严禁任何单位和个人放飞无人机。")
+    assert z == {"name": "武汉体育中心", "upper": "真高500米", "start": "2023年7月14日10时", "end": "2023年7月14日24时"}
+    z = _one("国际田径邀请赛期间，西湖文化广场上空实施临时禁飞，时间为2026年8月18日10时至2026年8月18日24时。")
+    assert z["name"] == "西湖文化广场"
+
+
+def test_chinese_composite_each_centre_with_its_own_height():
+    text = ("青岛空管分局关于设立临时禁飞区的通告\n管控时间：2026年11月21日7时-2026年11月21日15时（北京时间）。\n管控区域：\n"
+            "一、以北纬36°17′ 东经120°17′为中心、半径3100米，真高1000米以下；\n"
+            "二、以北纬36°05′ 东经120°18′为中心、半径1.1公里，真高500米以下；\n"
+            "（3）以北纬36°19′，东经120°28′为中心、半径4400米，真高120米以下。\n上述区域内禁止无人机飞行。")
+    zones = rules_zones(text)
+    assert [(z["radius"], z["upper"]) for z in zones] == [("3100米", "真高1000米"), ("1.1公里", "真高500米"),
+                                                          ("4400米", "真高120米")]
+    assert {(z["start"], z["end"]) for z in zones} == {("2026年11月21日7时", "2026年11月21日15时")}
+
+
+def test_free_text_until_iso_time_and_prose_schedule():
+    z = _one("Police request near the wind farm: keep all drones out of 0.9 KM radius around 2229N11329E until "
+             "2024-01-14T19:15Z up to 500FT AGL. Confirm receipt.")
+    assert (z["center"], z["radius"], z["upper"], z["end"]) == ("2229N11329E", "0.9 KM", "500FT AGL", "2024-01-14T19:15Z")
+    z = _one("Police request near the prison: keep all drones out of 0.3 KM radius around 253047N 0551341E until "
+             "2305300130 up to 100 meters AGL 0700-1100 local.")
+    assert (z["end"], z["upper"], z["schedule"]) == ("2305300130", "100 meters AGL", "0700-1100 local")
+
+
+def test_items_without_header_and_space_thousands():
+    z = _one("A) LFML B) 2707142030 C) 2707150030  E)  POLICE HEL OPS IN PROGRESS. CIRCLE CENTRE 433329N 0045828E AND "
+             "RADIUS 3KM (0.1NM NNW LFML)  F) SFC G) FL045  CREATED: 15 JUN 2027 12:26  SOURCE: KDZZNAXX")
+    assert z == {"center": "433329N 0045828E", "radius": "3KM", "lower": "SFC", "upper": "FL045",
+                 "start": "2707142030", "end": "2707150030"}
+    z = _one("F6454/26 NOTAMN  Q) KZNY/QWALW/IV/BO /W /000/065/4019N07357W002  A) KJFK  B) 2603261405  C) 2603261505  "
+             "E) AEROBATIC DISPLAY WI A CIRCLE OF 1.1NM RADIUS AROUND N401913 W0735646. (22.5NM E JFK). "
+             "SFC TO 6 500FT AMSL.")
+    assert (z["center"], z["radius"], z["lower"], z["upper"]) == ("N401913 W0735646", "1.1NM", "SFC", "6 500FT AMSL")
