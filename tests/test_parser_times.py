@@ -102,8 +102,8 @@ def test_parse_time_rejects(bad):
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.datetimes(min_value=datetime(2000, 1, 1), max_value=datetime(2099, 12, 31, 23, 59)), st.booleans())
-def test_icao_round_trip(t, est):
+@given(st.datetimes(min_value=datetime(1970, 1, 1), max_value=datetime(2069, 12, 31, 23, 59)), st.booleans())
+def test_icao_round_trip(t, est):  # two-digit years cover 1970-2069 (pivot at 70)
     t = t.replace(second=0, microsecond=0, tzinfo=UTC)
     tv = parse_time(t.strftime("%y%m%d%H%M") + (" EST" if est else ""))
     assert tv.dt == t and tv.estimated == est
