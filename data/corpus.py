@@ -90,12 +90,16 @@ def find_real_messages() -> Path | None:
     return None
 
 
-def exclusion_sets() -> tuple[frozenset, frozenset]:
-    """Every 40-character window of the real messages, verbatim and whitespace-squashed. A generated row that
-    contains one is re-drawn, so no split can carry text of a real message even where templates are formulaic."""
+_HALF = EXCLUDE_WINDOW // 2
+
+
+def exclusion_sets() -> tuple[frozenset, frozenset, frozenset, frozenset]:
+    """Every 40-character window of the real messages, verbatim and whitespace-squashed (and every 20-character
+    window, a cheap pre-filter). A generated row that contains one is re-drawn, so no split can carry text of a
+    real message even where templates are formulaic."""
     global _EXCLUDE
     if _EXCLUDE is None:
-        exact, squashed = set(), set()
+        exact, squashed, h_exact, h_squashed = set(), set(), set(), set()
         path = find_real_messages()
         if path is not None and path.exists():
             for line in path.read_text(encoding="utf-8").splitlines():
@@ -103,15 +107,26 @@ def exclusion_sets() -> tuple[frozenset, frozenset]:
                     t = json.loads(line).get("text", "")
                     exact |= _windows(t)
                     squashed |= _windows(_squash(t))
-        _EXCLUDE = (frozenset(exact), frozenset(squashed))
+                    h_exact |= _windows(t, _HALF)
+                    h_squashed |= _windows(_squash(t), _HALF)
+        _EXCLUDE = (frozenset(exact), frozenset(squashed), frozenset(h_exact), frozenset(h_squashed))
     return _EXCLUDE
 
 
+def _may_contain(text: str, halves: frozenset) -> bool:
+    """A 40-window of ``text`` can only be a real window if the 20-gram at the multiple of 20 inside it is a
+    20-gram of a real message (every 40-window contains one aligned 20-gram): a necessary condition, cheap."""
+    return any(text[p:p + _HALF] in halves for p in range(0, len(text) - _HALF + 1, _HALF))
+
+
 def leaks_real_text(text: str) -> bool:
-    exact, squashed = exclusion_sets()
+    exact, squashed, h_exact, h_squashed = exclusion_sets()
     if not exact:
         return False
-    return not _windows(text).isdisjoint(exact) or not _windows(_squash(text)).isdisjoint(squashed)
+    if _may_contain(text, h_exact) and not _windows(text).isdisjoint(exact):
+        return True
+    sq = _squash(text)
+    return _may_contain(sq, h_squashed) and not _windows(sq).isdisjoint(squashed)
 
 
 def _row_rng(seed: int, split: str, i: int) -> random.Random:

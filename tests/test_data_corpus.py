@@ -242,3 +242,22 @@ def test_every_distance_and_limit_form_reads_back_exactly():
             lim = parse_limit(text)
             assert lim.ref == gold["ref"], (kind, text, lim.ref)
             assert (lim.ft is None and gold["ft"] is None) or math.isclose(lim.ft, gold["ft"], abs_tol=0.01), (kind, text)
+
+
+def test_leak_filter_catches_any_real_window(dev_rows):
+    """The re-draw filter flags a text that embeds any 40 characters of a real message, at any offset."""
+    import random
+
+    from airspace.data.corpus import find_real_messages, leaks_real_text
+
+    assert find_real_messages() is not None, "the filter must see the real messages in this checkout"
+    rng = random.Random(0)
+    for d in dev_rows:
+        t = d["text"]
+        for _ in range(20):
+            a = rng.randrange(0, len(t) - 40)
+            assert leaks_real_text("x" * rng.randrange(0, 30) + t[a:a + 40] + "y"), (d["id"], a)
+            squashed = re.sub(r"\s+", " ", t)
+            b = rng.randrange(0, len(squashed) - 40)
+            assert leaks_real_text("q " + squashed[b:b + 40].replace(" ", "  ") + " z"), (d["id"], b)
+    assert not leaks_real_text("A1234/26 NOTAMN\nE) UAS OPS WI 1NM RADIUS OF 5130N00007W")
