@@ -36,7 +36,7 @@ MAX_OPEN_DAYS = 366
 MAX_EXPAND_DAYS = 3660  # a schedule over a longer period is refused rather than expanded into ~10^4+ windows
 _WEEKDAYS = {"MON": 0, "TUE": 1, "WED": 2, "THU": 3, "FRI": 4, "SAT": 5, "SUN": 6}
 
-_POINT = r"(?:\d{4}Z?|SR|SS)(?:\s*(?:PLUS|MINUS|\+)\s*\d{1,3}(?:\s*MIN(?:UTES?|S)?)?)?"
+_POINT = r"(?:\d{4}Z?|SR|SS)(?:\s*(?:PLUS|MINUS|\+)\s*\d{1,3}(?:\s*MIN(?:UTES?|S)?)?|(?<=SR|SS)-\d{1,3}(?!\d))?"
 _MON = (r"(?:JAN(?:UARY)?|FEB(?:RUARY)?|MAR(?:CH)?|APR(?:IL)?|MAY|JUNE?|JULY?|AUG(?:UST)?|"
         r"SEP(?:T(?:EMBER)?)?|OCT(?:OBER)?|NOV(?:EMBER)?|DEC(?:EMBER)?)")
 _SPAN = re.compile(
@@ -54,15 +54,16 @@ _TOKEN = re.compile(
     r"|(?P<daily>\b(?:DAILY|DLY|EVERY\s?DAY)\b)"
     r"|(?P<exc>\bEXC(?:EPT)?\b)"
     r"|(?P<on>\bON\b)"
-    r"|(?P<wd>\b(?:MON|TUE|WED|THU|FRI|SAT|SUN)(?:DAY|SDAY|NESDAY|RSDAY|URDAY)?\b)"
+    r"|(?P<wd>\b(?:MON|TUE|WED|THU|FRI|SAT|SUN)(?:DAY|SDAY|NESDAY|RSDAY|URDAY)?S?\b)"
     r"|(?P<mon>\b(?:JAN(?:UARY)?|FEB(?:RUARY)?|MAR(?:CH)?|APR(?:IL)?|MAY|JUNE?|JULY?|AUG(?:UST)?|"
     r"SEP(?:T(?:EMBER)?)?|OCT(?:OBER)?|NOV(?:EMBER)?|DEC(?:EMBER)?)\b)"
     r"|(?P<num>(?<!\d)\d{1,2}(?!\d))"
-    r"|(?P<dash>-|\b(?:TO|THRU|TILL|UNTIL)\b)"
+    r"|(?P<hol>\b(?:HOL|HOLS|HOLIDAYS?|PUBLIC\s+HOLIDAYS?|PH)\b)"
+    r"|(?P<dash>-|\b(?:TO|THRU|TIL|TILL|UNTIL)\b)"
     r"|(?P<sep>[,;&/.:]|\b(?:AND|UTC|Z|GMT|HR|HRS|DAYS?)\b)"
     r")"
 )
-_POINT_PARTS = re.compile(r"(?P<hhmm>\d{4})Z?|(?P<sun>SR|SS)(?:\s*(?P<sign>PLUS|MINUS|\+)\s*(?P<off>\d{1,3}))?")
+_POINT_PARTS = re.compile(r"(?P<hhmm>\d{4})Z?|(?P<sun>SR|SS)(?:\s*(?P<sign>PLUS|MINUS|\+|-)\s*(?P<off>\d{1,3}))?")
 
 
 @dataclass(frozen=True)
@@ -96,7 +97,7 @@ def _point(text: str) -> _Point:
             raise ValueError(f"bad time of day {m['hhmm']!r}")
         return _Point(h * 60 + mi)
     off = int(m["off"] or 0)
-    return _Point(None, m["sun"], -off if m["sign"] == "MINUS" else off)
+    return _Point(None, m["sun"], -off if m["sign"] in ("MINUS", "-") else off)
 
 
 def _prepare(text: str) -> str:
@@ -107,7 +108,9 @@ def _prepare(text: str) -> str:
     s = re.sub(r"(?<![\d:])(\d{1,2}):(\d{2})(?![\d:])", lambda m: f"{int(m[1]):02d}{m[2]}", s)
     s = re.sub(r"\bSUNRISE\b", "SR", s)
     s = re.sub(r"\bSUNSET\b", "SS", s)
-    s = re.sub(r"\s*\b(?:UTC|GMT)\b", " ", s)
+    s = re.sub(r"(?:(?<=\d)|\b)\s*(?:UTC|GMT)\b", " ", s)
+    s = re.sub(r"\b(?:WEEKDAYS?|WKDAYS?|WKD)\b", "MON-FRI", s)
+    s = re.sub(r"\bWEEKENDS?\b", "SAT SUN", s)
     return re.sub(r"\s+", " ", s).strip()
 
 
@@ -127,6 +130,8 @@ def _tokens(text: str) -> list[_Tok]:
         tok = m.group(kind).strip()
         if kind == "sep":
             continue
+        if kind == "hol":
+            raise ValueError(f"public holidays ({tok}) are not known here; schedule not expanded")
         if kind == "tr":
             body = re.sub(r"^(?:BTN|BETWEEN|FROM|FM)\s+", "", tok)
             a, b = re.split(r"\s*(?:-|/|\bTO\b|\bAND\b)\s*(?=\d{4}|SR|SS)", body, maxsplit=1)
@@ -284,12 +289,21 @@ def _clauses(tokens: list[_Tok]) -> tuple[list[_Clause], list[_Tok]]:
     cur = _Clause()
     on = False
     exc: list[_Tok] = []
-    for i, t in enumerate(tokens):
+    i = -1
+    while i + 1 < len(tokens):
+        i += 1
+        t = tokens[i]
         if t.kind == "exc":
-            exc = tokens[i + 1 :]
-            if not exc:
+            j = i + 1
+            while j < len(tokens) and tokens[j].kind in ("wd", "mon", "num", "dash"):
+                j += 1
+            if j == i + 1:
                 raise ValueError("EXC without days")
-            break
+            exc = exc + tokens[i + 1 : j]  # a second EXC list adds to the first
+            if j < len(tokens) and tokens[j].kind != "tr":
+                raise ValueError(f"unexpected {tokens[j].text!r} after the EXC days")
+            i = j - 1  # "DAILY EXC SUN 0800-1700": the times after the EXC days belong to the clause before it
+            continue
         if t.kind == "span":
             if on or cur.selector and not cur.times:
                 raise ValueError(f"days before the day-to-day range {t.text!r}")

@@ -285,3 +285,28 @@ def test_day_to_day_ranges_with_months_either_side():
 def test_sunrise_sunset_words():
     ws = expand_schedule("DAILY SUNRISE-SUNSET", t("2606210000"), t("2606220000"), 51.47, -0.46)
     assert len(ws) == 1 and ws[0].start.hour == 3 and ws[0].end.hour == 20  # London midsummer, UTC
+
+
+def test_exc_days_before_the_times_weekdays_and_plural_days():
+    a, b = t("2603020000"), t("2603160000")  # Mon 2 .. Mon 16 March 2026
+    ws = expand_schedule("DAILY EXC SUN 0800-1700", a, b)
+    assert len(ws) == 12 and all(w.start.weekday() != 6 for w in ws)
+    assert spans(expand_schedule("WEEKDAYS 0800-1700", a, b)) == spans(expand_schedule("MON-FRI 0800-1700", a, b))
+    assert [w.start.day for w in expand_schedule("SUNDAYS 0800-1200", a, b)] == [8, 15]
+    ws = expand_schedule("DAILY EXC SUN 0800-1700 EXC MON", a, b)  # two EXC lists add up
+    assert len(ws) == 10 and all(w.start.weekday() not in (0, 6) for w in ws)
+    assert spans(expand_schedule("MAR 03 TIL MAR 05 0800-1600", a, b))[-1] == (utc(2026, 3, 5, 8), utc(2026, 3, 5, 16))
+    assert spans(expand_schedule("0800UTC-1700UTC", a, t("2603030000"))) == [(utc(2026, 3, 2, 8), utc(2026, 3, 2, 17))]
+
+
+def test_sun_offsets_written_with_signs_and_holidays_refused():
+    a, b = t("2603020000"), t("2603030000")
+    signed = expand_schedule("SR-30 - SS+30", a, b, 50.0, 10.0)
+    spelled = expand_schedule("SR MINUS30-SS PLUS30", a, b, 50.0, 10.0)
+    assert spans(signed) == spans(spelled)
+    plain = expand_schedule("SR-SS", a, b, 50.0, 10.0)
+    assert signed[0].start == plain[0].start - timedelta(minutes=30)
+    # "SR-2300" is sunrise to 23:00, not sunrise minus 2300 minutes
+    assert expand_schedule("SR-2300", a, b, 50.0, 10.0)[0].end == utc(2026, 3, 2, 23)
+    with pytest.raises(ValueError, match="holidays"):
+        expand_schedule("0800-1700 EXC SAT, SUN AND HOL", a, b)
