@@ -434,6 +434,27 @@ def _times(text: str, h: Header, lo: int, hi: int) -> dict[str, Span]:
 
 
 # ----------------------------------------------------------------------------------------------- main
+_AIRSPACE_WORDS = re.compile(
+    r"\b(?:AREA|AREAS|AIRSPACE|RESTRICT\w*|DANGER|PROHIBIT\w*|UAS|UAV|RPAS|DRONES?|TFR|EXER|FIRING|LAUNCH|"
+    r"ACTIVATED|ACT|ESTABLISHED|DISPLAY|FIREWORKS?|LASER|BALLOONS?|PJE|PARACHUT\w*)\b"
+)
+
+
+def _zone_notice(text: str, h: Header, lo: int, hi: int) -> bool:
+    """Whether a notice without coordinates still describes an area (so that its coarse Q-line circle or its
+    aerodrome stands for it). ICAO Q-code subjects W (warnings), R (restricted/danger areas) and A (airspace
+    organisation) do; M/F/I/L/N/C/P/S/G/O (movement area, facilities, navaids, lighting, comms, procedures,
+    services, obstacles) are aerodrome/procedure notices with no zone. An unknown code ('QXXXX', 'undefined',
+    empty) is decided by the text."""
+    code = (h.qline.code if h.qline else None) or ""
+    subj = code[1:2].upper() if re.fullmatch(r"Q[A-Z]{4}", code) else ""
+    if subj in ("W", "R", "A"):
+        return True
+    if subj and subj != "X":
+        return False
+    return _AIRSPACE_WORDS.search(text, lo, hi) is not None
+
+
 def area_designator(text: str, header: Header | None = None) -> Span | None:
     """The designator of a named area the message switches on (``R5206``, ``SBR 217``, ``UHD411``), if any."""
     h = header or parse_header(text)
@@ -496,7 +517,8 @@ def rules_drafts(text: str, header: Header | None = None) -> list[ZoneDraft]:
                 if ne - ns >= 2 and not _CN_NOT_PLACE.search(text, ns, ne):
                     zones.append(_Zone({"name": _sp(text, ns, ne)}, ns, ne, "named"))
                     break
-    if not zones and h.qline and h.qline.coord:
+    zone_notice = _zone_notice(text, h, lo, hi)
+    if not zones and h.qline and h.qline.coord and zone_notice:
         f = {"center": h.qline.coord}
         if h.qline.radius:
             f["radius"] = h.qline.radius
@@ -505,7 +527,7 @@ def rules_drafts(text: str, header: Header | None = None) -> list[ZoneDraft]:
         d = area_designator(text, h)
         if d is not None:
             zones.append(_Zone({"name": d}, d.start, d.end, "named"))
-    if not zones and h.item("A"):
+    if not zones and h.item("A") and zone_notice:
         a = h.item("A")
         m = _ICAO_LOC.match(a.text)
         if m:

@@ -87,13 +87,17 @@ def test_fallback_geometries_are_approximate_and_reviewed(dev_rows, dev_records)
     q = by["whisper-UHHH-Y2776-26"]
     assert q.geometry.approximate and q.status == "review" and any("Q-line" in x for x in q.reasons)
     assert q.geometry.radius_m == 21 * 1852
-    a = by["whisper-SPIM-A0857-26"]  # A) SPJC only -> Lima airport, approximate
+    a = by["whisper-SPIM-A0857-26"]  # birds at an aerodrome (Q-code QMRHX): a notice, not a zone
+    assert a.geometry is None and a.status == "review" and a.start is not None
+    recs, _ = process_batch("A0857/26 NOTAMN  Q) SPIM/QWULW/IV/BO/A/000/010/  A) SPJC B) 2603092200 C) 2605020000  "
+                            "E) UAS ACTIVITY IN THE VICINITY OF AD.  F) SFC G) 400FT AGL")
+    a = recs[0]  # A) SPJC only -> Lima airport, approximate
     assert a.geometry.type == "circle" and a.geometry.approximate and a.status == "review"
     assert abs(a.geometry.center[0] - -12.02) < 0.05 and any("SPJC" in x for x in a.reasons)
     n = by["cn-dalian-2024-09-10"]
     assert n.geometry.type == "named" and n.geometry.radius_m == 2000 and n.status == "review"
-    est = by["avwx-PHNL-undefined-qcode"]
-    assert est.end_estimated and "end time is estimated (EST)" in est.reasons
+    est = by["avwx-PHNL-undefined-qcode"]  # a procedure notice: no zone, but its times are kept
+    assert est.geometry is None and est.end_estimated and est.status == "review"
 
 
 def test_named_points_in_polygon_go_to_review_naming_them(dev_rows, dev_records):

@@ -85,8 +85,13 @@ def test_chinese_named_centre(dev_by_id):
 def test_fallbacks_q_line_circle_and_aerodrome_indicator(dev_by_id):
     z = _one(dev_by_id["whisper-UHHH-Y2776-26"]["text"])  # "DANGER AREA ACT: UHD411." has no coordinates
     assert (z["center"], z["radius"], z["lower"], z["upper"]) == ("4215N13244E", "021", "100M AGL", "FL330")
-    z = _one(dev_by_id["whisper-SPIM-A0857-26"]["text"])  # empty Q-line coordinate
-    assert z["name"] == "SPJC" and z["lower"] == "200FT AGL"
+    # an aerodrome notice (Q-code subject M: movement area, birds) without coordinates defines no zone
+    assert rules_zones(dev_by_id["whisper-SPIM-A0857-26"]["text"]) == []
+    assert rules_zones(dev_by_id["avwx-PHNL-undefined-qcode"]["text"]) == []  # a procedure, code 'undefined'
+    # an area notice whose Q-line has no coordinate: the A) aerodrome stands for it (resolved later, approximate)
+    z = _one("A0857/26 NOTAMN  Q) SPIM/QWULW/IV/BO/A/000/010/  A) SPJC B) 2603092200 C) 2605020000  "
+             "E) UAS ACTIVITY IN THE VICINITY OF AD.  F) SFC G) 400FT AGL")
+    assert (z["name"], z["lower"], z["upper"]) == ("SPJC", "SFC", "400FT AGL")
 
 
 # --------------------------------------------------------------------- the formats, in messages not in dev.jsonl
