@@ -36,13 +36,16 @@ _DIST_UNITS: list[tuple[str, Fraction]] = [
 ]
 _DIST_UNIT_RE = "|".join(f"(?:{u})" for u, _ in _DIST_UNITS)
 _DIST = re.compile(
-    rf"^[\s:=\-]*(?:(?:RADIUS|RAD|OF|WI|WITHIN|半径|半徑|为|為)[\s:=\-]*)*"
+    rf"^[\s:=\-]*(?:(?:RADIUS|RAD|OF|WI|WITHIN|半径|半徑|为|為|向四周辐射|向四周輻射|向四周|辐射|輻射|周边|周邊|周围|周圍|四周|"
+    rf"沿线两侧|沿線兩側|两侧|兩側|方圆|方圓|外扩|外擴|延伸)[\s:=\-]*)*"
     rf"(?:(?<!-)(?P<num>{_NUMBER})\s*(?P<unit>{_DIST_UNIT_RE})?|(?P<cnum>[零〇一二两兩三四五六七八九十百千万萬]+)\s*(?P<cunit>公里|千米|米|海里))"
     rf"(?P<rest>(?![A-Za-z]).*)$",
     re.IGNORECASE | re.DOTALL,
 )
 _REST_OK = re.compile(
-    r"^[\s.,;)]*(?:\(.*\))?[\s.,;)]*(?:RADIUS|RAD|范围内|範圍內|以内|以內|内|內)?[\s.,;。，]*$", re.DOTALL | re.IGNORECASE)
+    r"^[\s.,;)]*(?:\(.*\))?[\s.,;)]*(?:RADIUS|RAD|"
+    r"(?:EITHER|EACH|BOTH)\s+SIDES?(?:\s+OF(?:\s+THE)?(?:\s+(?:LINE|CENT(?:RE|ER)\s?LINE|ROUTE|TRACK|COURSE))?)?|"
+    r"(?:的|范围|範圍|区域|區域|空域|以内|以內|内|內|全部|所有|上空)*)?[\s.,;。，]*$", re.DOTALL | re.IGNORECASE)
 
 
 _CN_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "兩": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7,

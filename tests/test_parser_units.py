@@ -179,3 +179,25 @@ def test_limit_ranges_real_phrases():
     for bad in ("SFC", "1000-2000", "LOW TO HIGH", ""):
         with pytest.raises(ValueError):
             parse_limit_range(bad)
+
+
+@pytest.mark.parametrize(
+    "text,m",
+    [
+        ("向四周辐射2公里范围", 2000.0),  # Lintao: 以…为中心向四周辐射2公里范围
+        ("周边500米范围内", 500.0),  # Ma'anshan: 合围区域及周边500米范围内
+        ("周邊200米範圍", 200.0),  # Huizhou (traditional)
+        ("两侧3公里内全部空域范围", 3000.0),  # Guangzhou: 赛道沿线两侧3公里内全部空域范围
+        ("半徑3公里(含)以內", 3000.0),  # Xi'an (traditional)
+        ("方圆5公里", 5000.0),
+        ("1NM EITHER SIDE OF LINE", 1852.0),  # corridor half-width
+    ],
+)
+def test_chinese_buffer_phrases_and_corridor_half_width(text, m):
+    assert parse_distance_m(text) == m
+
+
+@pytest.mark.parametrize("bad", ["2NM OF LINE", "5KM NORTH", "周边", "3公里外的城市"])
+def test_distance_phrases_that_are_not_a_radius(bad):
+    with pytest.raises(ValueError):
+        parse_distance_m(bad)
