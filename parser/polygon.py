@@ -22,8 +22,8 @@ from __future__ import annotations
 import math
 import re
 
-from pyproj import Geod
-from shapely.geometry import LinearRing
+from pyproj import CRS, Geod, Transformer
+from shapely.geometry import LinearRing, LineString
 
 from airspace.parser.coords import CoordMatch, find_coords
 from airspace.parser.textnorm import clean
@@ -254,3 +254,58 @@ def parse_polygon(text: str) -> list[tuple[float, float]]:
     if len({(round(p[0], 9), round(p[1], 9)) for p in points}) < 3:
         raise ValueError("a polygon needs at least 3 distinct points")
     return points
+
+
+_EITHER_SIDE = re.compile(
+    r"(?P<w>(?:\d+(?:\.\d+)?|\.\d+)\s*(?:NM|KM|M|MTR|FT|公里|千米|米))\s+(?:EITHER|EACH|BOTH)\s+SIDES?\s+OF\s+"
+    r"(?:THE\s+)?(?:(?:STRAIGHT\s+)?LINE|CENT(?:RE|ER)\s?LINE|ROUTE|TRACK|COURSE)?(?:\s+(?:JOINING|BETWEEN|FROM|FM))?",
+    re.IGNORECASE)
+
+
+def corridor_polygon(line: list[tuple[float, float]], half_width_m: float, quad_segs: int = 16
+                     ) -> list[tuple[float, float]]:
+    """The area within ``half_width_m`` either side of a line ``[(lat, lon), ...]`` -> an open ring ``(lat, lon)``.
+
+    "Either side of line A-B" is read literally: flat ends at A and B (no half-discs beyond them), rounded outer
+    corners where the line bends. The buffer is built in an azimuthal-equidistant plane centred on the line, so
+    distances are true to well under a metre over corridors of a few hundred km; chords of the rounded corners lie
+    inside the true arc by at most ``w * (1 - cos(pi / (4 * quad_segs)))`` (0.05 % of the width at 16).
+    """
+    if half_width_m is None or not half_width_m > 0:
+        raise ValueError(f"corridor half-width must be positive, got {half_width_m!r}")
+    pts = [(float(a), float(b)) for a, b in line]
+    if len({(round(a, 9), round(b, 9)) for a, b in pts}) < 2:
+        raise ValueError("a corridor needs a line of at least 2 distinct points")
+    lat0 = sum(p[0] for p in pts) / len(pts)
+    xs = _unwrapped(pts)
+    lon0 = sum(x for x, _ in xs) / len(xs)
+    aeqd = CRS.from_proj4(f"+proj=aeqd +lat_0={lat0} +lon_0={lon0} +datum=WGS84 +units=m")
+    fwd = Transformer.from_crs("EPSG:4326", aeqd, always_xy=True)
+    inv = Transformer.from_crs(aeqd, "EPSG:4326", always_xy=True)
+    plane = [fwd.transform(lon, lat) for lon, lat in xs]
+    area = LineString(plane).buffer(half_width_m, quad_segs=quad_segs, cap_style="flat", join_style="round")
+    ring = list(area.exterior.coords)[:-1]
+    out = []
+    for x, y in ring:
+        lon, lat = inv.transform(x, y)
+        out.append((lat, ((lon + 180.0) % 360.0) - 180.0))
+    return out
+
+
+def parse_corridor(text: str) -> tuple[list[tuple[float, float]], float]:
+    """``1NM EITHER SIDE OF LINE 355540N1292941E-355539N1293055E`` -> ``(line points, half-width in metres)``.
+
+    The width phrase comes first and the line's points (2 or more, written like polygon points) after it;
+    ``ValueError`` otherwise. Pass the result to ``corridor_polygon``.
+    """
+    if not isinstance(text, str):
+        raise ValueError("not a corridor")
+    m = _EITHER_SIDE.search(clean(text))
+    if m is None:
+        raise ValueError(f"no 'n NM EITHER SIDE OF' phrase in {' '.join(text.split())[:60]!r}")
+    width = parse_distance_m(m.group("w"))
+    found = find_coords(text)
+    line = [(c.lat, c.lon) for c in found if c.start >= m.end()]
+    if len(line) < 2:
+        raise ValueError(f"a corridor needs at least 2 line points after the width, found {len(line)}")
+    return line, width

@@ -343,3 +343,31 @@ def test_chinese_start_without_year_uses_the_notice_year_with_a_note():
     rec = normalize(d, text=text, message=0)
     assert rec.start.isoformat() == "2024-03-16T16:00:00+00:00" and rec.end.isoformat() == "2024-03-17T06:00:00+00:00"
     assert any(r.startswith("note: start") and "2024 taken from the notice" in r for r in rec.reasons)
+
+
+def test_corridor_either_side_of_line():
+    from shapely.geometry import Point, Polygon
+
+    from airspace.parser.polygon import corridor_polygon, parse_corridor
+
+    line, w = parse_corridor("AIRSPACE CLSD 1NM EITHER SIDE OF LINE 355540N1292941E-360539N1293055E-361000N1300000E")
+    assert w == 1852.0 and len(line) == 3
+    ring = corridor_polygon(line, w)
+    area = Polygon([(lon, lat) for lat, lon in ring])
+    a, b = line[0], line[1]
+    az, _, d = GEOD.inv(a[1], a[0], b[1], b[0])
+    mlon, mlat, _ = GEOD.fwd(a[1], a[0], az, d / 2)
+    for side in (90, -90):
+        lon_in, lat_in, _ = GEOD.fwd(mlon, mlat, az + side, w * 0.995)
+        lon_out, lat_out, _ = GEOD.fwd(mlon, mlat, az + side, w * 1.005)
+        assert area.contains(Point(lon_in, lat_in)) and not area.contains(Point(lon_out, lat_out))
+    # flat ends: 0.5 NM beyond the first point along the line is outside
+    lon_b, lat_b, _ = GEOD.fwd(a[1], a[0], az + 180, 926)
+    assert not area.contains(Point(lon_b, lat_b))
+    # over the antimeridian the ring stays narrow (no band around the globe)
+    ring = corridor_polygon([(0.0, 179.99), (0.0, -179.99)], 1852.0)
+    assert max(abs(lat) for lat, _ in ring) < 0.0168 and all(abs(lon) > 179.9 for _, lon in ring)
+    with pytest.raises(ValueError):
+        parse_corridor("1NM EITHER SIDE OF LINE 355540N1292941E")
+    with pytest.raises(ValueError):
+        corridor_polygon(line, 0.0)
