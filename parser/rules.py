@@ -62,7 +62,9 @@ _PLURAL = re.compile(
     rf"(?:(?:(?:FLW|FLWG|FOLLOWING)\s+(?:PSN|POSITION|POINT|COORD(?:INATE)?S?)\b)|(?:(?:FLW|FLWG|FOLLOWING)\s+)?"
     rf"(?:PSNS|POSITIONS|POINTS|PSN\(S\)|CENTRES|CENTERS)\b)"
     rf"|RADIUS\s+(?:OF\s+)?(?P<d2>{_DIST})\s+(?:CENTERED|CENTRED|AROUND)\s+(?:ON\s+|AT\s+)?(?:THE\s+)?"
-    rf"(?:(?:FLW|FOLLOWING)\s+)?(?:PSNS|POSITIONS|POINTS)\b",
+    rf"(?:(?:FLW|FOLLOWING)\s+)?(?:PSNS|POSITIONS|POINTS)\b"
+    rf"|(?P<d3>{_DIST})\s+(?:RADIUS\s+)?(?:OF|AROUND|FROM)\s+EACH(?:\s+OF)?(?:\s+THE)?(?:\s+(?:FLW|FOLLOWING))?"
+    rf"(?:\s+(?:PSNS?|POSITIONS?|POINTS?|COORD(?:INATE)?S))?\s*:?",
     re.I,
 )
 _SEP = r"[\s\-–—,;.，、；/]*"
@@ -71,9 +73,8 @@ _SEP_GAP = re.compile(
     rf"^{_SEP}(?:(?:TO|THEN|AND)\b{_SEP})?(?:(?:\(?\d{{1,2}}[).:]|\(?[A-Z][).:]|(?:PSN|PT|POINT)(?:\s*[A-Z0-9]{{1,2}})?\s*:?)\s*)?$",
     re.I,
 )
-_ARC_GAP = re.compile(
-    r"\b(?:ARC|CLOCKWISE|ANTI-?CLOCKWISE|COUNTER-?\s?CLOCKWISE|CENTRED|CENTERED|CENTRE|CENTER)\b|圆弧|圓弧", re.I
-)
+_ARC_GAP = re.compile(r"\b(?:ARC|CLOCKWISE|ANTI-?CLOCKWISE|COUNTER-?\s?CLOCKWISE)\b|圆弧|圓弧", re.I)
+_CLOSE_IN_GAP = re.compile(r"\bTO\s+(?:THE\s+)?(?:START|BEGINNING|POINT\s+OF\s+ORIGIN|ORIGIN|FIRST\s+POINT)\b", re.I)
 _BOUNDARY_GAP = re.compile(
     r"^[\s\-–—,]*(?:THENCE\s+|THEN\s+)?(?:ALONG|FOLLOWING)\s+(?:THE\s+)?[A-Z/ ]{0,30}?"
     r"(?:BOUNDARY|BDRY|BORDER|COAST(?:LINE)?)\s*(?:TO\s*)?[\s\-–—,]*$",
@@ -99,10 +100,11 @@ _RANGE = re.compile(
     re.I,
 )
 _UPPER_ONLY = re.compile(
-    rf"(?:UP\s+TO(?:\s+AND\s+INCLUDING)?|AT\s+OR\s+BELOW|BLW|BELOW|MAX(?:IMUM)?\s*(?:HGT|HEIGHT|ALT)?:?)\s+(?P<hi>{_LIM})"
+    rf"(?:UP\s*TO(?:\s+AND\s+INCLUDING)?|AT\s+OR\s+BELOW|BLW|BELOW|MAX(?:IMUM)?\s*(?:HGT|HEIGHT|ALT)?:?)\s+(?P<hi>{_LIM})"
     rf"|(?:AT\s+)?(?P<hi2>{_LIM})\s+AND\s+BELOW",
     re.I,
 )
+_TO_UPPER = re.compile(rf"^[\s,;:.)-]*TO\s+(?P<hi>{_LIM})", re.I)  # "PSN c TO 1,500 FT AMSL" right after a centre
 _LOWER_ONLY = re.compile(rf"(?:\bFM|\bFROM|\bABV|\bABOVE)\s+(?:THE\s+)?(?P<lo>{_LIM})", re.I)
 _OBST_AGL = re.compile(rf"(?<![\w.,])(?P<agl>{_NUM}\s?(?:FT|M)\.?\s?AGL)\b", re.I)
 _OBST_MSL = re.compile(rf"(?<![\w.,])(?P<msl>{_NUM}\s?(?:FT|M)\.?\s?A?MSL)\b|\bA?MSL\s+(?P<msl2>{_NUM}\s?(?:FT|M))\b", re.I)
@@ -198,7 +200,7 @@ def _polygon_runs(text: str, coords: list[CoordMatch]) -> list[list[CoordMatch]]
             gap = text[prev.end : c.start]
             joined = (
                 _SEP_GAP.match(gap)
-                or (len(gap) <= 200 and _ARC_GAP.search(gap) and "\n\n" not in gap)
+                or (len(gap) <= 200 and _ARC_GAP.search(gap) and "\n\n" not in gap and not _CLOSE_IN_GAP.search(gap))
                 or _NAMED_GAP.match(gap)
                 or _BOUNDARY_GAP.match(gap)
             )
@@ -238,7 +240,7 @@ def _geometry(text: str, lo: int, hi: int) -> list[_Zone]:
     # 1. plural centres
     plurals = list(_PLURAL.finditer(text, lo, hi))
     for k, pm in enumerate(plurals):
-        d = _sp(text, *(pm.span("d") if pm.group("d") else pm.span("d2")))
+        d = _sp(text, *pm.span(next(g for g in ("d", "d2", "d3") if pm.group(g))))
         stop = plurals[k + 1].start() if k + 1 < len(plurals) else hi
         for i, c in enumerate(coords):
             if i not in claimed and pm.end() <= c.start < stop:
@@ -573,7 +575,12 @@ def rules_drafts(text: str, header: Header | None = None) -> list[ZoneDraft]:
                     local["upper"] = _sp(text, *m.span("msl" if m.group("msl") else "msl2"))
         elif z.local_limits:
             nxt = zones[i + 1].anchor if i + 1 < len(zones) else hi
-            local = _limits_in(text, z.anchor_end, min(nxt, _line_end(text, z.anchor_end, hi)))
+            seg_end = min(nxt, _line_end(text, z.anchor_end, hi))
+            m = _TO_UPPER.match(text[z.anchor_end : seg_end])
+            if m:
+                local = {"upper": _sp(text, z.anchor_end + m.start("hi"), z.anchor_end + m.end("hi"))}
+            else:
+                local = _limits_in(text, z.anchor_end, seg_end)
         for k in ("lower", "upper"):
             if k in local:
                 fields[k] = local[k]
