@@ -120,19 +120,27 @@ def parse_distance_m(text: str) -> float:
 _LEAD = (r"^[\s:=\-]*(?:(?:UP\s+TO|TO|FM|FROM|BLW|BELOW|ABV|ABOVE|HGT|HEIGHT|ALT|ALTITUDE|AT|OR|AND|INCL|"
          r"INCLUDING|BUT|NOT|EXCL|EXCLUDING|UPPER|LOWER|LIMITS?|MAX(?:IMUM)?|THE|"
          r"VERTICAL\s+LIMITS?|ALTITUDE\s+LIMITS?)\b[\s:=\-]*|(?:高度|飞行高度|飛行高度|从|從|自|由)\s*[:：]?\s*)*")
-_TAIL = (r"[\s.,;。，]*(?:(?:\((?:INCL|EXCL|含|不含|AGL|MSL|AMSL)\)|以下|以上|以内|以內)[\s.,;。，]*)*$")
-_SFC = re.compile(_LEAD + r"(?P<ref>SFC|SURFACE|GND|GROUND(?:\s+LEVEL)?|地面|地表)" + _TAIL, re.IGNORECASE)
+# after the value: a parenthesised restatement or qualifier ("(1524M)", "(含)", "(EXCLUDED)"), inclusive/exclusive
+# words, "OR BELOW"; none of them changes the value
+_TAIL = (r"[\s.,;。，]*(?:(?:\([^()]*\)|（[^（）]*）|INCL(?:USIVE|UDED)?|EXCL(?:USIVE|UDED)?|"
+         r"(?:OR|AND)\s+(?:BELOW|ABOVE|BLW|ABV|LOWER|HIGHER)|以下|以上|以内|以內)[\s.,;。，]*)*$")
+_SFC = re.compile(_LEAD + r"(?P<ref>SFC|SURFACE|GND|GROUND(?:\s+LEVEL)?|地面|地表)(?:\s*/\s*(?:SFC|GND|SURFACE|GROUND))?"
+                  + _TAIL, re.IGNORECASE)
 _MSL = re.compile(_LEAD + r"(?:MSL|(?:MEAN\s+)?SEA\s+LEVEL|海平面)" + _TAIL, re.IGNORECASE)
 _UNL = re.compile(_LEAD + r"(?:UNL|UNLTD|UNLIMITED|(?:无限|無限)(?:高度?|制)?)" + _TAIL, re.IGNORECASE)
-_FL = re.compile(_LEAD + r"(?:FL|FLIGHT\s+LEVEL)\s*(?P<open>\()?\s*(?P<num>\d{1,3})\s*(?(open)\))" + _TAIL,
+_FL = re.compile(_LEAD + r"(?:FL|FLIGHT\s+LEVEL|F(?=\d{3}\b))\s*(?P<open>\()?\s*(?P<num>\d{1,3})\s*(?(open)\))" + _TAIL,
                  re.IGNORECASE)
+_ALT_HUNDREDS = re.compile(_LEAD + r"A(?P<num>\d{3})\b" + _TAIL, re.IGNORECASE)  # ICAO "A050": 5000 ft altitude
 _CN = re.compile(
     r"^\s*(?:飞行|飛行)?(?P<pre>真高|相对高度|相對高度|海拔高度|海拔|标高|標高|高度)?\s*[:：]?\s*"
     r"(?P<num>" + _NUMBER + "|" + _CN_NUMBER + r")\s*(?P<unit>米|公尺|m|M|英尺)"
     r"\s*(?P<post>真高|海拔)?" + _TAIL)
+_REF_WORDS = r"AMSL|MSL|AGL|ASFC|AAL|SFC|GND|ALT|ABOVE\s+GROUND\s+LEVEL|(?:ABOVE\s+)?MEAN\s+SEA\s+LEVEL"
 _VALUE = re.compile(
-    _LEAD + r"(?P<num>" + _NUMBER + r")\s*(?P<unit>FEET|FOOT|FT|METERS?|METRES?|MTRS?|M)(?![A-Za-z])"
-    r"\s*(?P<ref>AMSL|MSL|AGL|ASFC|AAL|SFC|GND|ALT|ABOVE\s+GROUND\s+LEVEL|(?:ABOVE\s+)?MEAN\s+SEA\s+LEVEL)?"
+    _LEAD + r"(?P<num>" + _NUMBER + r")\s*(?P<unit>FEET|FOOT|FT|METERS?|METRES?|MTRS?|M|'|’)(?![A-Za-z])\.?"
+    # a restatement in the other unit before the reference: "400FT/120M AGL"
+    r"(?:\s*/\s*" + _NUMBER + r"\s*(?:FEET|FOOT|FT|METERS?|METRES?|MTRS?|M)(?![A-Za-z])\.?)?"
+    r"\s*(?:(?P<ref>" + _REF_WORDS + r")|\(\s*(?P<pref>" + _REF_WORDS + r")\s*\))?"
     + _TAIL,
     re.IGNORECASE,
 )
@@ -168,11 +176,16 @@ def parse_limit(text: str) -> Limit:
         ref = "AGL" if ("真高" in words or "相对" in words or "相對" in words) else "AMSL"
         metres = m.group("unit") != "英尺"
         return _limit(ref, _number(m.group("num")), metres, raw)
+    if (m := _ALT_HUNDREDS.match(s)) is not None:
+        return _limit("AMSL", Fraction(int(m.group("num")) * 100), False, raw)
     if (m := _VALUE.match(s)) is not None:
         unit = m.group("unit").upper()
-        ref_word = " ".join((m.group("ref") or "AMSL").upper().split())
+        ref_word = " ".join((m.group("ref") or m.group("pref") or "AMSL").upper().split())
         ref = "AGL" if ref_word == "ABOVE GROUND LEVEL" else _REF_MAP.get(ref_word, "AMSL")
-        return _limit(ref, _number(m.group("num")), not unit.startswith("F"), raw)
+        num = m.group("num")
+        if re.fullmatch(r"\d{1,3}(?:\.\d{3})+", num):
+            num = num.replace(".", "")  # "5.000FT": a dot as thousands separator (no limit is 5.000 ft)
+        return _limit(ref, _number(num), not (unit.startswith("F") or unit in "'’"), raw)
     raise ValueError(f"not a vertical limit: {text.strip()[:40]!r}")
 
 

@@ -201,3 +201,26 @@ def test_chinese_buffer_phrases_and_corridor_half_width(text, m):
 def test_distance_phrases_that_are_not_a_radius(bad):
     with pytest.raises(ValueError):
         parse_distance_m(bad)
+
+
+@pytest.mark.parametrize(
+    "text,ref,ft",
+    [
+        ("400FT (AGL)", "AGL", 400.0),  # a parenthesised reference is the reference, not a remark
+        ("400FT/120M AGL", "AGL", 400.0),  # the first value rules; the restatement is skipped
+        ("120M AGL (400FT)", "AGL", 120 / 0.3048),
+        ("5000FT AMSL (1524M)", "AMSL", 5000.0),
+        ("1000 FT. AGL", "AGL", 1000.0),
+        ("5000' MSL", "AMSL", 5000.0),
+        ("5.000FT", "AMSL", 5000.0),  # a dot as thousands separator
+        ("A050", "AMSL", 5000.0),
+        ("F050", "FL", 5000.0),
+        ("FL195 (EXCLUDED)", "FL", 19500.0),
+        ("FL180 EXCLUSIVE", "FL", 18000.0),
+        ("2000FT AGL OR BELOW", "AGL", 2000.0),
+        ("SFC/GND", "SFC", 0.0),
+    ],
+)
+def test_limit_spellings_seen_in_notices(text, ref, ft):
+    lim = parse_limit(text)
+    assert lim.ref == ref and lim.ft == pytest.approx(ft) and lim.raw == text
