@@ -214,35 +214,34 @@ def generate(n: int, seed: int = 0, split: str = "train", start: int = 0) -> Ite
         yield make_row(seed, split, i)
 
 
-def _slim(row: dict) -> dict:
-    """What the statistics need of a row (so workers do not ship whole rows back twice)."""
-    return {"family": row["family"], "template": row["template"], "lang": row["lang"], "zones": [
-        {"geometry": z["geometry"]} for z in row["zones"]], "noise": row["noise"], "long": row["long"],
-        "answer": row["answer"], "text": row["text"]}
+def _slim(row: dict) -> tuple:
+    """What the statistics need of a row (so workers do not ship whole rows back beside their JSON)."""
+    return (row["family"], row["template"], row["lang"], tuple(z["geometry"]["type"] for z in row["zones"]),
+            tuple(row["noise"]), row["long"], len(row["answer"]), len(row["text"]))
 
 
-def _chunk(args) -> list[tuple[str, dict]]:
+def _chunk(args) -> list[tuple[str, tuple]]:
     seed, split, a, b = args
     out = []
     for i in range(a, b):
         row = make_row(seed, split, i)
-        out.append((json.dumps(row, ensure_ascii=False), row))
+        out.append((json.dumps(row, ensure_ascii=False), _slim(row)))
     return out
 
 
-def _stats_add(st: dict, row: dict) -> None:
+def _stats_add(st: dict, slim: tuple) -> None:
+    family, template, lang, geoms, noise_names, long_, la, lt = slim
     st["rows"] += 1
-    st["family"][row["family"]] += 1
-    st["template"][row["template"]] += 1
-    st["lang"][row["lang"]] += 1
-    st["zones_per_message"][str(len(row["zones"]))] += 1
-    for name in row["noise"]:
+    st["family"][family] += 1
+    st["template"][template] += 1
+    st["lang"][lang] += 1
+    st["lang_by_family"][f"{family}/{lang}"] += 1
+    st["zones_per_message"][str(len(geoms))] += 1
+    for name in noise_names:
         st["noise"][name] += 1
-    st["long"] += int(row["long"])
-    for z in row["zones"]:
-        g = z["geometry"]
-        st["geometry"][g["type"] if g else "none"] += 1
-    la, lt = len(row["answer"]), len(row["text"])
+    st["long"] += int(long_)
+    for g in geoms:
+        st["geometry"][g] += 1
     st["answer_chars"].append(la)
     st["text_chars"].append(lt)
 
@@ -269,16 +268,16 @@ def write_corpus(out: str, n: int, seed: int, val_n: int | None = None, test_n: 
         pool = mp.get_context("fork").Pool(workers)
     try:
         for split in SPLITS:
-            st = {"rows": 0, "family": Counter(), "template": Counter(), "lang": Counter(),
+            st = {"rows": 0, "family": Counter(), "template": Counter(), "lang": Counter(), "lang_by_family": Counter(),
                   "zones_per_message": Counter(), "noise": Counter(), "geometry": Counter(), "long": 0,
                   "answer_chars": [], "text_chars": []}
             jobs = [(seed, split, a, min(a + chunk, sizes[split])) for a in range(0, sizes[split], chunk)]
             it = pool.imap(_chunk, jobs) if pool else map(_chunk, jobs)
             with open(os.path.join(out, f"{split}.jsonl"), "w", encoding="utf-8") as fh:
                 for lines in it:
-                    for line, row in lines:
+                    for line, slim in lines:
                         fh.write(line + "\n")
-                        _stats_add(st, row)
+                        _stats_add(st, slim)
             st["answer_chars"] = _summ(st["answer_chars"])
             st["text_chars"] = _summ(st["text_chars"])
             stats["splits"][split] = {k: (dict(v) if isinstance(v, Counter) else v) for k, v in st.items()}
