@@ -45,7 +45,7 @@ _ICAO = re.compile(r"^(?P<ts>\d{10}|\d{12})\s*(?:Z|UTC|GMT)?\s*(?P<est>EST)?$")
 _PERM = re.compile(r"^(?:PERM|PERMANENT)$")
 _UFN = re.compile(r"^(?:UFN|(?:UNTIL\s+)?FURTHER\s+NOTI(?:CE|FICATION))$")
 _ITEM = re.compile(r"^[A-G]\)\s*")
-_ISO = re.compile(r"^(?P<y>\d{4})-(?P<mo>\d{2})-(?P<d>\d{2})[T ](?P<h>\d{2}):?(?P<mi>\d{2})(?::\d{2})?\s*(?:Z|UTC|\+00:?00)?$")
+_ISO = re.compile(r"^(?P<y>\d{4})(?P<sep>[-/.])(?P<mo>\d{2})(?P=sep)(?P<d>\d{2})[T ](?P<h>\d{2}):?(?P<mi>\d{2})(?::\d{2})?\s*(?:Z|UTC|\+00:?00)?$")
 _TZ = r"(?:\s*(?P<tz>UTC|GMT|Z))?"
 _HM = r"(?P<h>\d{1,2}):?(?P<mi>\d{2})"
 _PROSE_MDY = re.compile(
@@ -99,6 +99,12 @@ def parse_time(text: str, *, ref: datetime | None = None, local_tz: timezone | N
     if not isinstance(text, str) or not text.strip():
         raise ValueError("empty time")
     s = _ITEM.sub("", re.sub(r"\s+", " ", clean(text)).strip().rstrip(".,;。，；"))
+    # connective words copied along with the value ("From April 20, 2007 at 1610 UTC", "Monday, March 2, ...")
+    s = re.sub(r"^(?:(?:FROM|FM|TO|UNTIL|TILL?|THRU|THROUGH|EFFECTIVE|EFF|BEGINNING|STARTING|ENDING|ON)\b[\s:]*)+", "",
+               s, flags=re.IGNORECASE)
+    s = re.sub(r"^(?:MON|TUES?|WED(?:NES)?|THU(?:RS)?|FRI|SAT(?:UR)?|SUN)(?:DAY)?\.?,?\s+(?=[A-Z\d])", "", s,
+               flags=re.IGNORECASE)
+    s = re.sub(r"\s*(?:至|到|～|~)\s*$", "", s)
     up = s.upper()
     if (m := _ICAO.match(up)) is not None:
         ts = m.group("ts")

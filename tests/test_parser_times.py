@@ -204,3 +204,17 @@ def test_two_digit_year_pivot_aim_example():
     assert parse_time("9610211200").dt == utc(1996, 10, 21, 12)
     assert parse_time("6912312359").dt == utc(2069, 12, 31, 23, 59)
     assert parse_time("7001010000").dt == utc(1970, 1, 1)
+
+
+def test_connective_words_and_slashed_iso_dates():
+    # FDC 7/8363 TFR page: "Effective Date(s):\nFrom April 20, 2007 at 1610 UTC\nTo April 20, 2007 at 1715 UTC"
+    assert parse_time("From April 20, 2007 at 1610 UTC").dt == utc(2007, 4, 20, 16, 10)
+    assert parse_time("To April 20, 2007 at 1715 UTC").dt == utc(2007, 4, 20, 17, 15)
+    assert parse_time("Monday, March 2, 2026 at 1200 UTC").dt == utc(2026, 3, 2, 12)
+    assert parse_time("UNTIL FURTHER NOTICE").until_further_notice
+    assert parse_time("2026/03/01 12:00").dt == utc(2026, 3, 1, 12)
+    assert parse_time("2026.03.01 12:00 UTC").dt == utc(2026, 3, 1, 12)
+    assert parse_time("2026年3月1日8时至").dt == utc(2026, 3, 1, 0)  # a range connector left on the start
+    for bad in ("2026-03/01 12:00", "01/03/2026 12:00", "TO", "MONTH"):  # mixed separators; D/M vs M/D ambiguous
+        with pytest.raises(ValueError):
+            parse_time(bad)
