@@ -50,7 +50,8 @@ _RADIUS_KW = r"(?:RADIUS|RADIUS\s+OF|半径|半徑|周围|周圍)"
 _R_BEFORE = re.compile(rf"(?<![\w.])(?P<d>{_DIST})(?:\s*\(\s*{_DIST}\s*\))?\s*RADIUS\b", re.I)
 _R_AFTER = re.compile(rf"(?P<kw>{_RADIUS_KW})\s*(?:IS\s+|为\s*|為\s*)?[-:=]?\s*(?P<d>{_DIST})", re.I)
 _R_WITHIN = re.compile(
-    rf"(?:\b(?:WI|WITHIN)\s+(?:AN?\s+)?(?P<d>{_DIST})\s+(?:OF|FROM|AROUND)|(?<![\w.])(?P<d2>{_DIST})\s+AROUND)"
+    rf"(?:\b(?:WI|WITHIN)\s+(?:AN?\s+)?(?P<d>{_DIST})\s+(?:OF|FROM|AROUND)"
+    rf"|(?<![\w.])(?P<d2>{_DIST})\s*(?:AROUND|OF|FROM|@))"
     rf"\s*(?:(?:PSN|POSITION|POINT|PT)\s*:?\s*)?$",
     re.I,
 )
@@ -99,6 +100,9 @@ _RANGE = re.compile(
     rf"(?P<hi>{_LIM})",
     re.I,
 )
+# "GND/5000FT AMSL", "FL125/5,700M AMSL": a slash separates limits only after a floor word or a flight level
+# (a bare "200FT AGL/211FT MSL" is one height in two references, not a band)
+_RANGE_SLASH = re.compile(rf"(?P<lo>(?<![A-Z])(?:SFC|GND|SURFACE)(?![A-Z])|\bFL\s?\d{{2,3}}\b)\s*/\s*(?P<hi>{_LIM})", re.I)
 _UPPER_ONLY = re.compile(
     rf"(?:UP\s*TO(?:\s+AND\s+INCLUDING)?|AT\s+OR\s+BELOW|BLW|BELOW|MAX(?:IMUM)?\s*(?:HGT|HEIGHT|ALT)?:?)\s+(?P<hi>{_LIM})"
     rf"|(?:AT\s+)?(?P<hi2>{_LIM})\s+AND\s+BELOW",
@@ -142,16 +146,20 @@ _CN_RANGE = re.compile(rf"(?P<s>{_CN_DT})\s*起?\s*(?:至|到|—|–|-|～|~)\s
 _ICAO_TIME = re.compile(r"(?:\d{10}(?:\s?EST)?|PERM|UFN)\b")
 _TIME_PAIR = re.compile(
     r"(?<!\d)(?P<s>\d{10})\s*(?:UTC\s*)?(?:\([^()]{0,40}\)\s*)?(?:-|TO|UNTIL|TIL|THRU)\s*"
-    r"(?P<e>\d{10}(?:\s?EST)?|PERM)(?![\dA-Z])"
+    r"(?P<e>\d{10}(?:\s?EST)?|PERM)(?![\dA-Z])",
+    re.I,
 )
 _ISO_DT = r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2})?\s?(?:Z|UTC)?"
 _UNTIL = re.compile(rf"\b(?:UNTIL|TILL|TIL|UNTL)\s+(?P<e>\d{{10}}(?:\s?EST)?(?!\d)|{_ISO_DT})", re.I)
 _FROM = re.compile(rf"\b(?:FROM|FM|WEF|STARTING|BEGINNING)\s+(?P<s>\d{{10}}(?!\d)|{_ISO_DT})", re.I)
-_ISO_PAIR = re.compile(rf"(?P<s>{_ISO_DT})\s*(?:-|–|TO|UNTIL|TILL)\s*(?P<e>{_ISO_DT})", re.I)
+_ISO_PAIR = re.compile(rf"(?P<s>{_ISO_DT})\s*(?:-|–|TO|UNTIL|TILL|AND)\s*(?P<e>{_ISO_DT})", re.I)
 # a daily time range written in prose ("0700-1100 local", "DAILY 1000-1600 Z")
+_DAY = r"(?:MON|TUE|WED|THU|FRI|SAT|SUN)"
+_SCHED_PREFIX = rf"(?:DAILY|DLY|{_DAY}(?:\s*[-,/&]\s*{_DAY}|\s+{_DAY})*)"
 _PROSE_SCHED = re.compile(
-    r"(?:\b(?:DAILY|DLY)\s+)?(?<![\d/:-])\d{4}\s?-\s?\d{4}(?![\d/:-])(?:\s?(?:local|LT|Z|UTC|GMT)\b)?", re.I
+    rf"(?:\b{_SCHED_PREFIX}\s+)?(?<![\d/:-])\d{{4}}\s?-\s?\d{{4}}(?![\d/:-])(?:\s?(?:local|LT|Z|UTC|GMT)\b)?", re.I
 )
+_FAA_SCHED = re.compile(rf"\b{_SCHED_PREFIX}\s+(?<![\d/:-])\d{{4}}\s?-\s?\d{{4}}(?![\d/:-])(?:\s*,?\s*\d{{4}}-\d{{4}}(?![\d-]))*")
 _MONTH = r"(?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)[A-Z]*\.?"
 _PROSE_DT = rf"{_MONTH}\s+\d{{1,2}},?\s+\d{{4}}(?:\s+at)?\s+\d{{4}}(?:\s*(?:UTC|Z|GMT))?"
 _TFR_BEGIN = re.compile(rf"Beginning\s+Date\s+and\s+Time\s*:\s*(?P<v>{_PROSE_DT})", re.I)
@@ -350,6 +358,9 @@ def _limits_in(text: str, lo: int, hi: int) -> dict[str, Span]:
     """lower/upper stated in [lo, hi): a range first, else 'UP TO x' / 'FM x' forms."""
     out: dict[str, Span] = {}
     m = _RANGE.search(text, lo, hi)
+    m2 = _RANGE_SLASH.search(text, lo, hi)
+    if m2 and (m is None or m2.start() < m.start()):
+        m = m2
     if m:
         out["lower"] = _with_ref(text, _sp(text, *m.span("lo")), hi)
         out["upper"] = _with_ref(text, _sp(text, *m.span("hi")), hi)
@@ -556,8 +567,8 @@ def rules_drafts(text: str, header: Header | None = None) -> list[ZoneDraft]:
     d = h.item("D")
     if d and d.text:
         sched = d.span
-    elif h.kind == "other":  # prose: "… 0700-1100 local"
-        m = _PROSE_SCHED.search(text, lo, hi)
+    elif h.kind in ("other", "faa"):  # prose "… 0700-1100 local", FAA "… MON-FRI 1400-2200 2402030600-…"
+        m = (_PROSE_SCHED if h.kind == "other" else _FAA_SCHED).search(text, lo, hi)
         if m:
             sched = _sp(text, *m.span())
 
@@ -587,6 +598,12 @@ def rules_drafts(text: str, header: Header | None = None) -> list[ZoneDraft]:
             elif k in msg_limits:
                 fields[k] = msg_limits[k]
         fields.update(times)
+        if z.local_limits and not h.item("B"):  # a list of zones each with its own times ("…, 2311300800-2311301800")
+            nxt = zones[i + 1].anchor if i + 1 < len(zones) else hi
+            seg_end = min(nxt, _line_end(text, z.anchor_end, hi))
+            m = _TIME_PAIR.search(text, z.anchor_end, seg_end) or _ISO_PAIR.search(text, z.anchor_end, seg_end)
+            if m:
+                fields["start"], fields["end"] = _sp(text, *m.span("s")), _sp(text, *m.span("e"))
         if sched is not None:
             fields["schedule"] = sched
         ordered = {k: fields[k] for k in ("center", "radius", "polygon", "name", "lower", "upper", "start", "end", "schedule") if k in fields}
