@@ -202,3 +202,9 @@ def test_chinese_label_does_not_cut_dms_short():
     (c,) = find_coords("北纬22°38′15″ 东经113°49′02″")
     assert (round(c.lat, 6), round(c.lon, 6)) == (22.6375, 113.817222)
     assert find_coords("北纬22°3 东经113") == []  # "22°3" with no minute mark is not 22.3 (needs 5+ digits)
+
+
+def test_colon_separated_dms():
+    (c,) = find_coords("51:30:15N 000:07:30W")
+    assert (c.lat, c.lon) == (51 + 30 / 60 + 15 / 3600, -(7 / 60 + 30 / 3600))
+    assert find_coords("51:30-15N 000:07:30W") == []  # one separator style per half
