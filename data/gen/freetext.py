@@ -16,12 +16,17 @@ TEMPLATES = {
     "en_police": "circle",
     "en_chat": "circle",
     "en_summary": "circle",
+    "en_named": "named",
     "zh_dispatch": "circle",
     "zh_venue": "named",
 }
 
 EN_STYLES = ("decimal_hemi", "decimal_hemi", "decimal_signed", "decimal_deg", "hemi_decimal", "dms_symbols", "dms",
              "dm", "dms_space")
+LANDMARKS = ("Wembley Stadium", "Hyde Park", "Silverstone Circuit", "Old Trafford", "Croke Park", "Stade de France",
+             "Allianz Arena", "Camp Nou", "Madison Square Garden", "MetLife Stadium", "Dodger Stadium",
+             "Melbourne Cricket Ground", "Marina Bay Sands", "Tokyo Big Sight", "Central Park", "Soldier Field",
+             "Twickenham Stadium", "Hampden Park", "Rogers Centre", "Sydney Opera House")
 PLACES_EN = ("the stadium", "the harbour bridge", "the city hospital", "the wind farm", "the exhibition centre",
              "the motorway junction", "the race track", "the container port", "the festival site", "the prison")
 
@@ -126,6 +131,14 @@ def generate(rng: random.Random, template: str) -> Example:
         geo = polygon(gp)
         if rng.random() < 0.5:
             lower = V.limit_sfc(rng, "SFC")
+    elif template == "en_named":
+        # a landmark named without coordinates: the answer names it (the record goes to review, never a guess)
+        place = rng.choice(LANDMARKS)
+        r_t, r_m = _en_radius(rng)
+        d.add(rng.choice(("No drones within ", "UAS prohibited within ", "TFR: no flying within ")))
+        d.field(r_t, 0, "radius").add(rng.choice((" of ", " around "))).field(place, 0, "name")
+        d.add(rng.choice((" during the event", " (match day)", "", " - police request")))
+        geo = named(place, r_m)
     elif template == "en_chat":
         c_t, c_g = V.fmt_coord(rng, plat, plon, style)
         r_t, r_m = _en_radius(rng)

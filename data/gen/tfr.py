@@ -17,6 +17,24 @@ REASONS_HTML = ("Temporary flight restrictions for &quot;Special Security&quot; 
 REASONS = ("Temporary flight restrictions for Special Security Reasons", "VIP Movement",
            "Hazards - Wildfire suppression", "Space Operations", "Sporting event", "Disaster relief aircraft operations",
            "Air show / aerial demonstrations", "Temporary flight restrictions for a stadium event")
+EXTRA_PARAS = (
+    "Except as specified below and/or unless authorized by ATC in consultation with the air traffic security "
+    "coordinator, all aircraft operations are prohibited, including parachute jumping, unmanned aircraft, model "
+    "rockets, tethered balloons and banner towing. Aircraft that were already airborne when the restriction "
+    "became effective shall depart the area by the most direct route.\n",
+    "The following operations are authorized within this restriction: law enforcement, emergency medical, "
+    "firefighting and search and rescue flights coordinated with the controlling facility, and aircraft "
+    "arriving at or departing from airports inside the area on an approved IFR flight plan with an operating "
+    "transponder.\n",
+)
+EXTRA_PARAS2 = (
+    "Pilots who do not adhere to these procedures may be intercepted, detained and interviewed by law "
+    "enforcement or security personnel. Unmanned aircraft that pose a threat may be disabled. Operators are "
+    "responsible for checking all NOTAMs for the area before flight, including any that amend this one.\n",
+    "Flight plans must be filed with the flight service station and a discrete transponder code obtained "
+    "before entering the area. Maintain two-way radio communication with ATC at all times while within the "
+    "restricted airspace and monitor the emergency frequency 121.5 MHz.\n",
+)
 TZ = {"NY": ("EDT", -4), "MA": ("EDT", -4), "FL": ("EDT", -4), "GA": ("EDT", -4), "CA": ("PDT", -7),
       "IL": ("CDT", -5), "CO": ("MDT", -6), "HI": ("HST", -10), "AK": ("AKDT", -8)}
 
@@ -109,6 +127,9 @@ def generate(rng: random.Random, template: str) -> Example:
         if rng.random() < 0.6:
             d.add(f"UAS operators must obtain a waiver; contact {rng.randint(200, 999)}-{rng.randint(200, 999)}-"
                   f"{rng.randint(1000, 9999)} for coordination.\n")
+        if rng.random() < 0.3:  # the long tail: full restriction text as pages print it
+            d.add(rng.choice(EXTRA_PARAS))
+            d.add(rng.choice(EXTRA_PARAS2))
         d.add(f"\nOther Information:\nARTCC : {artcc} {city.title()} Center\nAuthority : Title 14 CFR section "
               f"{rng.choice(('91.137', '99.7', '91.145', '91.141', '91.143'))}\n")
         if rng.random() < 0.5:
