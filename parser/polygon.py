@@ -180,6 +180,22 @@ def _arc(centre: tuple[float, float], a: tuple[float, float], b: tuple[float, fl
     return out
 
 
+def _full_arc(centre: tuple[float, float], a: tuple[float, float], direction: str | None
+              ) -> list[tuple[float, float]]:
+    """The vertices after ``a`` of a whole circle around ``centre`` through ``a`` (clockwise unless ``ccw``)."""
+    clat, clon = centre
+    az_a, _, dist = GEOD.inv(clon, clat, a[1], a[0])
+    if dist <= 0:
+        raise ValueError("arc centre and start point coincide")
+    sign = -1.0 if direction == "ccw" else 1.0
+    n = math.ceil(360.0 / ARC_STEP_DEG)
+    out = []
+    for k in range(1, n):
+        lon, lat, _ = GEOD.fwd(clon, clat, az_a + sign * 360.0 * k / n, dist)
+        out.append((lat, ((lon + 180.0) % 360.0) - 180.0))
+    return out
+
+
 def _direction(gap: str) -> str | None:
     m = _DIR.search(gap)
     if m is None:
@@ -198,6 +214,16 @@ def parse_polygon(text: str) -> list[tuple[float, float]]:
     if not isinstance(text, str) or not text.strip():
         raise ValueError("empty polygon")
     found: list[CoordMatch] = find_coords(text)
+    if len(found) == 2 and _ARC.search(text[found[0].end:found[1].start]) and _CLOSE.search(text[found[1].end:]):
+        # "A THEN COUNTERCLOCKWISE ON A 4.2 NM ARC CENTERED ON C TO THE POINT OF ORIGIN": a full circle through A
+        gap = text[found[0].end:found[1].start]
+        if not _CENTRE_TAIL.search(re.sub(r"[\s:]+$", "", clean(gap))):
+            raise ValueError(f"arc without a coordinate centre: {' '.join(gap.split())[:60]!r}")
+        if _leftover(text[found[1].end:]) or _leftover(text[:found[0].start]):
+            raise ValueError("boundary point(s) or path without coordinates: "
+                             f"{_leftover(text[:found[0].start]) or _leftover(text[found[1].end:])}")
+        a, centre = (found[0].lat, found[0].lon), (found[1].lat, found[1].lon)
+        return [a] + _full_arc(centre, a, _direction(gap))
     if len(found) < 3:
         bounds = [0] + [x for c in found for x in (c.start, c.end)] + [len(text)]
         for k in range(0, len(bounds), 2):

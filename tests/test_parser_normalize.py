@@ -371,3 +371,19 @@ def test_corridor_either_side_of_line():
         parse_corridor("1NM EITHER SIDE OF LINE 355540N1292941E")
     with pytest.raises(ValueError):
         corridor_polygon(line, 0.0)
+
+
+def test_single_point_arc_back_to_origin_is_a_full_circle():
+    # FDC TFR fragment: one vertex, then a counter-clockwise arc around a centre back to the point of origin
+    e = ("301918N0812606W THEN COUNTERCLOCKWISE ON A 4.2 NM ARC CENTERED ON 302329N0812528W (CRG058005) TO THE "
+         "POINT OF ORIGIN")
+    pts = parse_polygon(e)
+    centre = (30 + 23 / 60 + 29 / 3600, -(81 + 25 / 60 + 28 / 3600))
+    assert pts[0] == (30 + 19 / 60 + 18 / 3600, -(81 + 26 / 60 + 6 / 3600))
+    dists = [GEOD.inv(centre[1], centre[0], lon, lat)[2] for lat, lon in pts]
+    assert max(dists) - min(dists) < 0.01 and len(pts) == 120
+    az = [GEOD.inv(centre[1], centre[0], lon, lat)[0] for lat, lon in pts[:2]]
+    assert (az[1] - az[0]) % 360 > 180  # counter-clockwise: azimuth decreases
+    with pytest.raises(ValueError, match="without coordinates"):
+        parse_polygon("VESAN TO 301918N0812606W THEN CLOCKWISE ON A 4.2 NM ARC CENTERED ON 302329N0812528W TO "
+                      "THE POINT OF ORIGIN")
