@@ -179,7 +179,8 @@ def generate(rng: random.Random, template: str) -> Example:
     else:
         d.add(rng.choice((" up to ", ", max ", " below ", " up to "))).field(up_t, 0, "upper")
     if s_t:
-        d.add(rng.choice((" from ", " between "))).field(s_t, 0, "start").add(rng.choice((" to ", " and ", " until ")))
+        a, b = rng.choice(((" from ", " to "), (" from ", " until "), (" between ", " and "), (" ", " - ")))
+        d.add(a).field(s_t, 0, "start").add(b)
         d.field(e_t, 0, "end")
     elif sch:
         d.add(" ").field(sch, 0, "schedule")
