@@ -37,7 +37,9 @@ from airspace.model.tokenizer import Tokenizer
 
 PRESETS = {
     # the shipped default: learns on 2 CPU cores in about half an hour
-    "small": dict(d_model=128, layer_pattern="GGGA", attn_heads=4, attn_head_dim=32, gdn_heads=4, gdn_head_k=32,
+    # GAGA rather than GGGA at this depth: two softmax hops for the copy circuit (locate the value, then read
+    # the character at the block offset); every Clover mechanism lives in the two GDN layers.
+    "small": dict(d_model=128, layer_pattern="GAGA", attn_heads=4, attn_head_dim=32, gdn_heads=4, gdn_head_k=32,
                   gdn_head_v=32, n_experts=4, top_k=2, expert_ff=192, shared_ff=192, block_size=16),
     "tiny": dict(d_model=64, layer_pattern="GA", attn_heads=2, attn_head_dim=32, gdn_heads=2, gdn_head_k=32,
                  gdn_head_v=32, n_experts=2, top_k=1, expert_ff=64, shared_ff=64, block_size=8),
@@ -202,15 +204,15 @@ def parse_args(argv=None):
     ap.add_argument("--corpus", default=None, help="directory with train.jsonl / val.jsonl (default: stream)")
     ap.add_argument("--preset", choices=sorted(PRESETS), default="small")
     ap.add_argument("--config", default=None, help="JSON file with ModelConfig overrides")
-    ap.add_argument("--batch-tokens", type=int, default=6144)
+    ap.add_argument("--batch-tokens", type=int, default=3072)
     ap.add_argument("--lr", type=float, default=3e-3)
     ap.add_argument("--min-lr-frac", type=float, default=0.1)
-    ap.add_argument("--warmup-steps", type=int, default=60)
+    ap.add_argument("--warmup-steps", type=int, default=30)
     ap.add_argument("--weight-decay", type=float, default=0.01)
     ap.add_argument("--short-chars", type=int, default=600)
     ap.add_argument("--short-frac", type=float, default=0.4)
     ap.add_argument("--max-chars", type=int, default=2200)
-    ap.add_argument("--val-n", type=int, default=128)
+    ap.add_argument("--val-n", type=int, default=64)
     ap.add_argument("--vocab-rows", type=int, default=20000)
     ap.add_argument("--save-every", type=float, default=5.0, help="minutes")
     ap.add_argument("--log-every", type=int, default=20)

@@ -1,0 +1,105 @@
+"""Training end to end: a tiny model overfits 32 examples (both engines), and the Extractor over a checkpoint."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+import torch
+
+from airspace.model.ar import ar_batch, ar_loss, build_model
+from airspace.model.checkpoint import save_checkpoint
+from airspace.model.clover import clover_batch, clover_loss
+from airspace.model.config import ModelConfig
+from airspace.model.decoding import ar_decode, clover_decode
+from airspace.model.engine import load_extractor
+from airspace.model.tokenizer import Tokenizer
+from airspace.parser.answer import format_answer
+from airspace.parser.engine import Extractor
+
+torch.set_num_threads(1)
+
+
+def examples(n=32, seed=0):
+    rng = random.Random(seed)
+    out = []
+    for _ in range(n):
+        c = f"N{rng.randint(10, 89)}{rng.randint(0, 59):02d}E{rng.randint(100, 179)}{rng.randint(0, 59):02d}"
+        r = f"{rng.randint(1, 9)}NM"
+        msg = f"PSN {c} R {r}" if rng.random() < 0.5 else f"R {r} AT {c}"
+        out.append((msg, format_answer([{"center": c, "radius": r}])))
+    return out
+
+
+def tiny(arch, tok):
+    return ModelConfig(arch=arch, vocab_size=tok.vocab_size, d_model=64, layer_pattern="GA", attn_heads=2,
+                       attn_head_dim=32, gdn_heads=2, gdn_head_k=32, gdn_head_v=32, n_experts=2, top_k=1,
+                       expert_ff=64, shared_ff=64, block_size=8, max_answer_tokens=48)
+
+
+def overfit(arch, steps, lr=1e-2):
+    torch.manual_seed(0)
+    tok = Tokenizer()
+    data = examples()
+    cfg = tiny(arch, tok)
+    model = build_model(cfg)
+    prompts = [tok.encode_prompt(m) for m, _ in data]
+    answers = [tok.encode_answer(a) for _, a in data]
+    opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=0.0)
+    gen = torch.Generator().manual_seed(0)
+    t0 = time.process_time()
+    for step in range(steps):
+        for g in opt.param_groups:
+            g["lr"] = lr * min(1.0, (step + 1) / 20) * (0.1 + 0.9 * (1 - step / steps))
+        if arch == "clover":
+            b = clover_batch(prompts, answers, cfg, pad_id=tok.pad_id, mask_id=tok.mask_id, eoa_id=tok.eoa_id,
+                             generator=gen)
+            loss, ce, _ = clover_loss(model, b)
+        else:
+            loss, ce, _ = ar_loss(model, ar_batch(prompts, answers, cfg, pad_id=tok.pad_id))
+        opt.zero_grad()
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        opt.step()
+    model.eval()
+    res = clover_decode(model, prompts, tok) if arch == "clover" else ar_decode(model, prompts, tok)
+    right = sum(tok.decode(ids) == a for ids, (_, a) in zip(res.ids, data))
+    return model, tok, right, time.process_time() - t0, res
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("arch,steps", [("clover", 220), ("ar", 160)])
+def test_tiny_model_overfits_32_examples(arch, steps, tmp_path):
+    model, tok, right, cpu_s, res = overfit(arch, steps)
+    assert right >= 30, f"{arch}: only {right}/32 exact after {steps} steps"
+    assert cpu_s < 60, f"{arch}: {cpu_s:.0f} CPU seconds"
+    if arch == "clover":
+        tpf = sum(len(i) + 1 for i in res.ids) / res.forwards
+        assert tpf > 1.5, f"clover decoded only {tpf:.2f} tokens per forward"
+    # the same model as a pipeline Extractor over a checkpoint directory
+    save_checkpoint(tmp_path / arch, model, tok, recipe={"test": True}, metrics={})
+    ex = load_extractor(arch, str(tmp_path / arch), device="cpu")
+    assert isinstance(ex, Extractor) and ex.name == arch
+    msgs = [m for m, _ in examples()[:5]] + ["x" * (model.cfg.max_prompt_tokens + 5)]
+    answers, stats = ex.extract(msgs)
+    gold = [a for _, a in examples()[:5]]
+    assert sum(a == g for a, g in zip(answers[:5], gold)) >= 4
+    assert answers[5] is None and "context limit" in stats.errors[5]  # refused whole, never cut
+    assert stats.messages == 6 and stats.forwards > 0 and stats.answer_tokens > 0 and stats.wall_s > 0
+    assert stats.peak_mb > 0
+    if arch == "clover":
+        assert stats.steps_per_block and all(1 <= s <= model.cfg.block_size for s in stats.steps_per_block)
+        assert stats.tokens_per_forward > 1.0
+    else:
+        assert stats.tokens_per_forward == pytest.approx(1.0, abs=0.01)
+
+
+def test_unknown_engine_and_mismatched_checkpoint(tmp_path):
+    tok = Tokenizer()
+    model = build_model(tiny("ar", tok))
+    save_checkpoint(tmp_path / "ar", model, tok)
+    with pytest.raises(ValueError):
+        load_extractor("clover", str(tmp_path / "ar"), device="cpu")
+    with pytest.raises(ValueError):
+        load_extractor("gpt", None)
