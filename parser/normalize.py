@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import re
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from airspace.parser.answer import ZoneDraft
 from airspace.parser.coords import parse_coord
@@ -125,7 +125,9 @@ def _windows(rec: ZoneRecord, v: dict[str, str], pos: tuple[float, float] | None
         return  # validation reports start >= end
     try:
         lat, lon = pos if pos is not None else (None, None)
-        rec.windows = expand_schedule(rec.schedule, rec.start, rec.end, lat, lon)
+        # a schedule written in Chinese (每日8时至18时) is in Beijing time, like the notice's dates
+        offset = timedelta(hours=8) if rec.schedule and _has_cjk(rec.schedule) else None
+        rec.windows = expand_schedule(rec.schedule, rec.start, rec.end, lat, lon, local_offset=offset)
     except ValueError as exc:
         _fail(rec, "schedule", rec.schedule or "", exc)
         rec.windows = [Window(start=rec.start, end=rec.end)] if rec.end is not None else []

@@ -100,10 +100,34 @@ def _point(text: str) -> _Point:
     return _Point(None, m["sun"], -off if m["sign"] in ("MINUS", "-") else off)
 
 
+_CN_WEEKDAY = {"一": "MON", "二": "TUE", "三": "WED", "四": "THU", "五": "FRI", "六": "SAT", "日": "SUN", "天": "SUN"}
+_MONTH_ABBR = ["JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC"]
+
+
+def _cn_schedule(s: str) -> str:
+    """Chinese schedule words -> the D-item grammar: 每日/每天 -> DAILY, 8时30分 -> 0830, 周一至周五 -> MON-FRI,
+    9月10日 -> SEP 10, 至/到 -> '-'. The clock times stay local; ``expand_schedule(local_offset=...)`` shifts them."""
+    if not any("\u4e00" <= ch <= "\u9fff" for ch in s):
+        return s
+    s = re.sub(r"(?:每日|每天|逐日)", " DAILY ", s)
+    s = re.sub(r"(?:全天|24小时|24小時)", " H24 ", s)
+    s = re.sub(r"(?:周|週|星期|礼拜|禮拜)([一二三四五六日天])",
+               lambda m: f" {_CN_WEEKDAY[m.group(1)]} ", s)
+    s = re.sub(r"(\d{1,2})\s*月\s*(\d{1,2})\s*[日号號]", lambda m: f" {_MONTH_ABBR[int(m[1]) - 1]} {int(m[2]):02d} "
+               if 1 <= int(m[1]) <= 12 else m[0], s)
+    s = re.sub(r"(\d{1,2})\s*[日号號]", lambda m: f" {int(m[1]):02d} ", s)
+    s = re.sub(r"(\d{1,2})\s*[时時点點]\s*(?:(\d{1,2})\s*分|(半))?",
+               lambda m: f" {int(m[1]):02d}{int(m[2]) if m[2] else (30 if m[3] else 0):02d} ", s)
+    s = re.sub(r"\s*(?:至|到|～|~|—|－)\s*", "-", s)
+    s = re.sub(r"[、，,；;和及与與]", " , ", s)
+    s = re.sub(r"(?:北京时间|北京時間|期间|期間|次日|翌日|第二天|的|起|止|开始|開始|结束|結束|为止|為止)", " ", s)
+    return s
+
+
 def _prepare(text: str) -> str:
     """Upper-case, one space, and the spellings the grammar folds: ``08:00`` -> ``0800``, SUNRISE -> SR, no
     ``UTC`` words, no parenthesised local-time restatement."""
-    s = re.sub(r"\s+", " ", clean(text).upper()).strip()
+    s = re.sub(r"\s+", " ", _cn_schedule(clean(text)).upper()).strip()
     s = re.sub(r"\([^()]*\b(?:LOCAL|LCL|LT)\b[^()]*\)", " ", s)
     s = re.sub(r"(?<![\d:])(\d{1,2}):(\d{2})(?![\d:])", lambda m: f"{int(m[1]):02d}{m[2]}", s)
     s = re.sub(r"\bSUNRISE\b", "SR", s)
@@ -408,12 +432,25 @@ def expand_schedule(
     end: datetime | None,
     lat: float | None = None,
     lon: float | None = None,
+    local_offset: timedelta | None = None,
 ) -> list[Window]:
     """Expand a D-item schedule into UTC windows clipped to ``[start, end]``.
 
     No schedule -> one window ``[start, end]``. ``end`` None (PERM) expands at most 366 days past ``start``.
+    ``local_offset`` (e.g. +8 h for a Chinese notice's 每日8时至18时) says the schedule's clock times and days are
+    local; the windows come back in UTC. SR/SS cannot be combined with it.
     ``ValueError`` with a readable reason on syntax the grammar does not cover.
     """
+    if local_offset:
+        if text is not None and re.search(r"\b(?:SR|SS|HJ|HN|SUNRISE|SUNSET)\b", text.upper()):
+            raise ValueError("sunrise/sunset in a local-time schedule is not supported")
+        if start.tzinfo is None:
+            start = start.replace(tzinfo=UTC)
+        horizon = end if end is not None else start + timedelta(days=MAX_OPEN_DAYS)
+        if horizon.tzinfo is None:
+            horizon = horizon.replace(tzinfo=UTC)
+        local = expand_schedule(text, start + local_offset, horizon + local_offset, lat, lon)
+        return [Window(start=w.start - local_offset, end=w.end - local_offset) for w in local]
     if start.tzinfo is None:
         start = start.replace(tzinfo=UTC)
     horizon = end if end is not None else start + timedelta(days=MAX_OPEN_DAYS)

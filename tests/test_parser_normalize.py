@@ -387,3 +387,12 @@ def test_single_point_arc_back_to_origin_is_a_full_circle():
     with pytest.raises(ValueError, match="without coordinates"):
         parse_polygon("VESAN TO 301918N0812606W THEN CLOCKWISE ON A 4.2 NM ARC CENTERED ON 302329N0812528W TO "
                       "THE POINT OF ORIGIN")
+
+
+def test_chinese_schedule_is_expanded_in_beijing_time():
+    text = "2024年9月10日0时至2024年9月12日24时,每日8时至18时,以大连梭鱼湾足球场为中心半径2公里"
+    (d,) = ground(text, [dict(name="大连梭鱼湾足球场", radius="2公里", start="2024年9月10日0时",
+                              end="2024年9月12日24时", schedule="每日8时至18时")])
+    rec = normalize(d, text=text, message=0)
+    assert [(w.start.isoformat(), w.end.isoformat()) for w in rec.windows] == [
+        (f"2024-09-{day}T00:00:00+00:00", f"2024-09-{day}T10:00:00+00:00") for day in (10, 11, 12)]

@@ -310,3 +310,21 @@ def test_sun_offsets_written_with_signs_and_holidays_refused():
     assert expand_schedule("SR-2300", a, b, 50.0, 10.0)[0].end == utc(2026, 3, 2, 23)
     with pytest.raises(ValueError, match="holidays"):
         expand_schedule("0800-1700 EXC SAT, SUN AND HOL", a, b)
+
+
+def test_chinese_daily_schedule_in_beijing_time():
+    bj = timedelta(hours=8)
+    a, b = utc(2024, 9, 9, 16), utc(2024, 9, 12, 16)  # 2024-09-10 00:00 .. 09-13 00:00 Beijing
+    ws = expand_schedule("每日8时至18时", a, b, local_offset=bj)
+    assert spans(ws) == [(utc(2024, 9, d, 0), utc(2024, 9, d, 10)) for d in (10, 11, 12)]
+    assert spans(expand_schedule("每天08:00-18:00", a, b, local_offset=bj)) == spans(ws)
+    ws = expand_schedule("每日8时30分至11时30分、14时至17时", a, b, local_offset=bj)
+    assert spans(ws[:2]) == [(utc(2024, 9, 10, 0, 30), utc(2024, 9, 10, 3, 30)), (utc(2024, 9, 10, 6), utc(2024, 9, 10, 9))]
+    ws = expand_schedule("每日20时至次日6时", a, b, local_offset=bj)  # crosses local midnight
+    assert spans(ws[1:2]) == [(utc(2024, 9, 10, 12), utc(2024, 9, 10, 22))]
+    assert [w.start.day for w in expand_schedule("周一至周五9时至17时", utc(2024, 9, 13, 16), utc(2024, 9, 17, 16),
+                                                  local_offset=bj)] == [16, 17]  # Sat 14, Sun 15 skipped
+    assert spans(expand_schedule("9月10日、9月12日8时至12时", a, b, local_offset=bj)) == [
+        (utc(2024, 9, 10, 0), utc(2024, 9, 10, 4)), (utc(2024, 9, 12, 0), utc(2024, 9, 12, 4))]
+    with pytest.raises(ValueError, match="sunrise"):
+        expand_schedule("DAILY SR-SS", a, b, 22.0, 113.0, local_offset=bj)
