@@ -65,7 +65,7 @@ def generate(rng: random.Random, template: str) -> Example:
                 ut, upper_g = V.fmt_limit(rng, "ft_bare", rng.choice((3000, 5000, 8000, 12500, 17999)))
             else:
                 ut, upper_g = V.fmt_limit(rng, "fl", rng.choice((180, 200, 250)))
-        ut = ut.replace(" FT", "FT").replace("ft", "FT")
+        ut = ut.replace(" FT", "FT").upper()
         d.field(lt, 0, "lower").add("-").field(ut, 0, "upper").add(" ")
         if rng.random() < 0.2:
             sched = rng.choice(("DLY 1200-2359", "DAILY 1300-2300", "MON-FRI 1400-2200"))
@@ -85,7 +85,7 @@ def generate(rng: random.Random, template: str) -> Example:
             d.add("WI ").field(r_t.replace(" ", ""), 0, "radius").add(" RADIUS OF ").field(c_t, 0, "center")
             d.add(f" ({_frd(rng)}) AND BLW ")
             ut, upper_g = V.fmt_limit(rng, "ft_agl", rng.choice((2000, 3000, 3000)))
-            d.field(ut.replace(" FT", "FT"), 0, "upper").add(rng.choice((". ", " ")))
+            d.field(ut.replace(" FT", "FT").upper(), 0, "upper").add(rng.choice((". ", " ")))
             gold.append(circle(c_g, r_m))
         else:
             d.add(rng.choice(("TEMPORARY FLIGHT RESTRICTIONS ", "TEMPORARY FLIGHT RESTRICTIONS. PURSUANT TO 14 CFR SECTION 91.137(A)(1) ",
@@ -112,7 +112,7 @@ def generate(rng: random.Random, template: str) -> Example:
                 ut, upper_g = V.fmt_limit(rng, "fl", rng.choice((180, 230, 600)))
             else:
                 ut, upper_g = V.fmt_limit(rng, "ft_agl", rng.choice((400, 1000, 2000)))
-            d.field(lt, 0, "lower").add("-").field(ut.replace(" FT", "FT"), 0, "upper").add(" ")
+            d.field(lt, 0, "lower").add("-").field(ut.replace(" FT", "FT").upper(), 0, "upper").add(" ")
         d.add(rng.choice(("EFFECTIVE ", "", "")))
         d.field(V.fmt_icao_time(start), 0, "start").add(rng.choice(("-", " UTC UNTIL ")))
         d.field(V.fmt_icao_time(end), 0, "end")
