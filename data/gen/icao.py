@@ -57,7 +57,7 @@ ACTIVITIES = [
 ]
 
 CIRCLE_STYLES = ("dms", "dms", "dms_space", "dms_space", "hemi_first", "hemi_first_space", "dm", "dms_dec",
-                 "spaced", "dms_symbols", "hemi_first_dm")
+                 "spaced", "dms_symbols", "hemi_first_dm", "dm_dec")
 POLY_STYLES = ("dms", "dms", "hemi_first", "dm", "dm", "dm_space", "dms_space", "spaced_dm", "dms_dec")
 DIRS = ("N", "NNE", "NE", "ENE", "E", "ESE", "SE", "SSE", "S", "SSW", "SW", "WSW", "W", "WNW", "NW", "NNW")
 SOURCES = ("EUECYIYN", "LSSNYNYX", "UUUUYNYX", "YBBBZEZX", "NTAAYNYX", "SBRJYNYX", "KDZZNAXX", "EGGNYNYX",
@@ -306,6 +306,8 @@ def generate(rng: random.Random, template: str) -> Example:
         elif template == "centered_on":
             pre = rng.choice((" ", " WI ", ". AREA WI "))
             e.add(pre).field(r_t, 0, "radius")
+            if r_t.upper().endswith("KM") and rng.random() < 0.4:
+                e.add(f" ({r_m / V.NM_M:.1f}NM)")  # a conversion remark: the radius stated first is the answer
             e.add(rng.choice((" RADIUS CENTERED ON ", " RADIUS CENTRED ON ", " RADIUS CENTRE ", " RADIUS CENTER ")))
             e.field(c_t, 0, "center").add(rng.choice((f"  {place} .", f" {place}.", ".", "")))
         else:  # circle_around (held out)

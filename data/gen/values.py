@@ -122,7 +122,7 @@ def world_point(rng: random.Random) -> tuple[float, float]:
 COORD_STYLES = (
     "dm", "dm_space", "dms", "dms_space", "dms_dec", "hemi_first", "hemi_first_space", "hemi_first_dm",
     "spaced", "spaced_dm", "decimal_deg", "decimal_hemi", "hemi_decimal", "decimal_signed", "dms_symbols",
-    "cn", "cn_dms", "cn_decimal", "cn_dufen",
+    "cn", "cn_dms", "cn_decimal", "cn_dufen", "dm_dec",
 )
 
 
@@ -166,6 +166,8 @@ def fmt_coord(rng: random.Random, lat: float, lon: float, style: str) -> tuple[s
 
     if style in ("dm", "dm_space", "hemi_first_dm", "spaced_dm", "cn", "cn_dufen"):
         step = 60.0
+    elif style == "dm_dec":
+        step = rng.choice((0.6, 6.0))  # DDMM.mm or DDMM.m (decimal minutes)
     elif style == "dms_dec":
         step = rng.choice((0.01, 0.1))
     elif style in ("decimal_deg", "decimal_hemi", "hemi_decimal", "decimal_signed", "cn_decimal"):
@@ -209,7 +211,13 @@ def fmt_coord(rng: random.Random, lat: float, lon: float, style: str) -> tuple[s
             return f"{s:05.2f}" if step == 0.01 else f"{s:04.1f}"
         return f"{int(round(s)):02d}"
 
-    if style == "dm":
+    if style == "dm_dec":
+        k = 2 if step == 0.6 else 1
+        mm1 = m1 + s1 / 60
+        mm2 = m2 + s2 / 60
+        w = 3 + k
+        text = f"{d1:02d}{mm1:0{w}.{k}f}{ns}{rng.choice(('', ' '))}{d2:03d}{mm2:0{w}.{k}f}{ew}"
+    elif style == "dm":
         text = f"{d1:02d}{m1:02d}{ns}{d2:03d}{m2:02d}{ew}"
     elif style == "dm_space":
         text = f"{d1:02d}{m1:02d}{ns} {d2:03d}{m2:02d}{ew}"
