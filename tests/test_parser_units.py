@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from airspace.parser.units import parse_distance_m, parse_limit
+from airspace.parser.units import parse_distance_m, parse_limit, parse_limit_range
 
 DIST = [
     ("1NM", 1852.0), (".5NM", 926.0), ("0.5NM", 926.0), ("2.2NM", 2.2 * 1852), ("0.3NM", 555.6),
@@ -224,3 +224,14 @@ def test_distance_phrases_that_are_not_a_radius(bad):
 def test_limit_spellings_seen_in_notices(text, ref, ft):
     lim = parse_limit(text)
     assert lim.ref == ref and lim.ft == pytest.approx(ft) and lim.raw == text
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(0, 60000), st.integers(1, 60000), st.sampled_from(["-", " - ", " TO ", "\u2013", "至"]),
+       st.sampled_from(["FT AMSL", "FT AGL", "M AMSL", "FT MSL"]))
+def test_limit_range_round_trip(lo, extra, sep, unit):
+    hi = lo + extra
+    lower, upper = parse_limit_range(f"{lo}{unit}{sep}{hi}{unit}")
+    metres = unit.startswith("M")
+    assert (lower.m if metres else lower.ft) == lo and (upper.m if metres else upper.ft) == hi
+    assert lower.ref == upper.ref == ("AGL" if "AGL" in unit else "AMSL")
