@@ -11,7 +11,7 @@ import re
 from datetime import timedelta
 
 from . import values as V
-from .base import Doc, Example, circle, polygon, zone
+from .base import Doc, Example, circle, named, polygon, zone
 
 # template -> kind. Held-out templates are listed in airspace.data.gen.HELD_OUT.
 TEMPLATES = {
@@ -25,6 +25,7 @@ TEMPLATES = {
     "points_to": "polygon",
     "arc_boundary": "arc",
     "qline_only": "qline",
+    "ad_radius": "ad",
     "multi_psn": "multi",
     "multi_psn_inline": "multi",
     "multi_area": "multi",
@@ -353,6 +354,15 @@ def generate(rng: random.Random, template: str) -> Example:
         if rng.random() < 0.4:
             e.add(rng.choice(("\n", ". "))).add(_limits_in_e(rng, lower_t, upper_t)).add(".")
         gold.append(polygon(pg))
+    elif kind == "ad":
+        # the zone is only "N NM around the aerodrome": the answer names the indicator (resolved downstream,
+        # approximately, from the aerodrome database; never a point invented here)
+        r_nm = V.sample_radius_nm(rng, 1, 10)
+        r_t, r_m = _radius_text(rng, r_nm)
+        e.add(intro).add(rng.choice((" WI ", " WITHIN ")))
+        e.field(r_t, 0, "radius").add(rng.choice((" RADIUS OF ", " RADIUS ", " OF "))).field(ad, 0, "name")
+        e.add(rng.choice((" ARP.", " AD.", ".", " AERODROME REFERENCE POINT.")))
+        gold.append(named(ad, r_m))
     elif kind == "qline":
         q_radius = V.sample_radius_nm(rng, 3, 60)
         area = rng.choice((f"{fir[:2]}D{rng.randint(10, 999)}", f"{fir[:2]}R{rng.randint(10, 999)}",
@@ -485,7 +495,7 @@ def generate(rng: random.Random, template: str) -> Example:
     else:
         qline.add(q_txt)
 
-    items_a = Doc().add(f"A) {ad if rng.random() < 0.8 else fir}")
+    items_a = Doc().add(f"A) {ad if kind == 'ad' or rng.random() < 0.8 else fir}")
     b = Doc().add("B) ").field(V.fmt_icao_time(start), list(range(len(gold))), "start")
     end_est = perm = False
     cdoc = Doc()
@@ -519,7 +529,7 @@ def generate(rng: random.Random, template: str) -> Example:
             fg.field(g_upper, zone_fg, "upper")
         else:
             fg.add(g_upper)
-    elif kind in ("circle", "polygon", "arc"):
+    elif kind in ("circle", "polygon", "arc", "ad"):
         # limits only in item E
         e.add(rng.choice((". ", "\n", " "))).add(rng.choice(("FM ", "FROM ", ""))).field(lower_t, 0, "lower")
         e.add(rng.choice((" UP TO ", " TO ", "-"))).field(upper_t, 0, "upper").add(rng.choice((".", "")))
