@@ -5,8 +5,9 @@ ideographic space. The normalisers match on a cleaned copy, but coordinates foun
 into the *original* message, so ``clean_with_map`` also returns, for every cleaned character, the original
 ``[start, end)`` range it came from.
 
-Only safe, local rewrites are done: full-width ASCII (U+FF01..U+FF5E) to ASCII, U+3000 to a space, and HTML
-character references that decode to one character. No general NFKC: it would turn ``º`` into ``o`` and ``½``
+Only safe, local rewrites are done: full-width ASCII (U+FF01..U+FF5E) to ASCII, U+3000 and no-break spaces to a
+space, the Unicode hyphens, dashes and minus sign (U+2010..U+2015, U+2212: ``2−nautical−mile``, ``−33.86``,
+``2500FT–4500FT``) to ``-``, and HTML character references that decode to one character. No general NFKC: it would turn ``º`` into ``o`` and ``½``
 into three characters.
 """
 
@@ -22,8 +23,10 @@ def _map_char(ch: str) -> str:
     code = ord(ch)
     if 0xFF01 <= code <= 0xFF5E:
         return chr(code - 0xFEE0)
-    if code == 0x3000:
+    if code in (0x3000, 0x00A0, 0x2007, 0x202F):
         return " "
+    if 0x2010 <= code <= 0x2015 or code == 0x2212:
+        return "-"
     return ch
 
 

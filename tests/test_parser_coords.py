@@ -208,3 +208,8 @@ def test_colon_separated_dms():
     (c,) = find_coords("51:30:15N 000:07:30W")
     assert (c.lat, c.lon) == (51 + 30 / 60 + 15 / 3600, -(7 / 60 + 30 / 3600))
     assert find_coords("51:30-15N 000:07:30W") == []  # one separator style per half
+
+
+def test_unicode_minus_in_signed_decimals():
+    (c,) = find_coords("\u221233.8688, 151.2093")
+    assert (c.lat, c.lon) == (-33.8688, 151.2093) and c.text == "\u221233.8688, 151.2093"

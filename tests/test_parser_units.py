@@ -235,3 +235,14 @@ def test_limit_range_round_trip(lo, extra, sep, unit):
     metres = unit.startswith("M")
     assert (lower.m if metres else lower.ft) == lo and (upper.m if metres else upper.ft) == hi
     assert lower.ref == upper.ref == ("AGL" if "AGL" in unit else "AMSL")
+
+
+def test_unicode_minus_and_hyphenated_units_aim_example():
+    # AIM 91.137 TFR example: "within a 2−nautical−mile radius of Laser AFB" (U+2212 minus signs)
+    assert parse_distance_m("2\u2212nautical\u2212mile radius") == 3704.0
+    assert parse_distance_m("2-NM") == 3704.0
+    lo, hi = parse_limit_range("2500FT AMSL\u20144500FT AMSL")  # an em dash
+    assert (lo.ft, hi.ft) == (2500.0, 4500.0)
+    for bad in ("5-mile", "1-2NM"):  # a bare "mile" is ambiguous; a range is not one distance
+        with pytest.raises(ValueError):
+            parse_distance_m(bad)
