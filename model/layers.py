@@ -299,6 +299,12 @@ class GatedDeltaNet(nn.Module):
 
 
 # ---------------------------------------------------------------------------------------------------- attention
+# Decode steps (one query block against the KV cache) go through ``ops.block_attention`` on CUDA (Triton kernel).
+# On CPU its torch reference copies the whole KV prefix once per query, so the masked SDPA path (same math, tested
+# equal) is used there. Tests set this to True to run the op on CPU.
+PREFIX_ATTN_VIA_OP: bool | None = None
+
+
 class GatedAttention(nn.Module):
     """Softmax attention with QK-RMSNorm, RoPE and a sigmoid output gate (Qwen3-Next style)."""
 
@@ -323,7 +329,8 @@ class GatedAttention(nn.Module):
         k = rope(self.k_norm(k), ctx.positions, self.theta)
         if cache is None:
             cache = self.empty_cache(B, x.device, x.dtype)
-        if ctx.single_block_query() and ctx.prefix_valid is not None:
+        use_op = PREFIX_ATTN_VIA_OP if PREFIX_ATTN_VIA_OP is not None else x.is_cuda
+        if use_op and ctx.single_block_query() and ctx.prefix_valid is not None:
             o = ops.block_attention(q, k, v, prefix_k=cache.k, prefix_v=cache.v, prefix_mask=ctx.prefix_valid,
                                     key_mask=torch.cat([ctx.clean_valid, ctx.noisy_valid], 1))
         else:

@@ -102,9 +102,16 @@ def test_clover_cached_blocks_equal_recomputing_history():
     one = torch.ones(1, bs, dtype=torch.bool)
     _, h, _, cache = m(torch.tensor([blocks[-1]]), one, qt, one, torch.tensor([1]), cache)
     torch.testing.assert_close(m.logits(h), ref, rtol=1e-9, atol=1e-9)
-    # and a pure query step against the cache (kernel path with KV prefix) gives the same again
-    _, h2, _, _ = m(qt[:, :0], one[:, :0], qt, one, torch.tensor([0]), cache)
-    torch.testing.assert_close(m.logits(h2), ref, rtol=1e-9, atol=1e-9)
+    # and a pure query step against the cache gives the same again, through SDPA and through the op
+    from airspace.model import layers
+
+    for via_op in (False, True):
+        layers.PREFIX_ATTN_VIA_OP = via_op
+        try:
+            _, h2, _, _ = m(qt[:, :0], one[:, :0], qt, one, torch.tensor([0]), cache)
+        finally:
+            layers.PREFIX_ATTN_VIA_OP = None
+        torch.testing.assert_close(m.logits(h2), ref, rtol=1e-9, atol=1e-9)
 
 
 def test_left_padding_does_not_touch_states():
