@@ -138,8 +138,22 @@ def parse_time(text: str, *, ref: datetime | None = None, local_tz: timezone | N
         if dt <= r:
             dt += timedelta(days=1)
         return TimeValue(dt)
-    if any("\u4e00" <= ch <= "\u9fff" for ch in s) and (m := _CN_FULL.match(_cn_prepare(s))) is not None:
-        return TimeValue(_chinese(m, ref, text, year))
+    if any("\u4e00" <= ch <= "\u9fff" for ch in s):
+        body, next_day = _cn_prepare(s), False
+        if (nd := re.match(r"^(?:次日|翌日|第二天|隔天)\s*", body)) is not None:
+            if ref is None:
+                raise ValueError(f"time {text.strip()!r} is relative to a start that is not known")
+            body, next_day = body[nd.end():], True
+        if (m := _CN_FULL.match(body)) is not None and not (next_day and m["d"] is not None):
+            if next_day:
+                # 次日6时: the day after the start's (Beijing) day, at that hour (次日24时 = the end of that day)
+                if m["h"] is None:
+                    raise ValueError(f"unrecognised time {text.strip()[:40]!r}")
+                nd_date = (ref.astimezone(BEIJING) + timedelta(days=1)).date()  # type: ignore[union-attr]
+                mi = int(m["mi"] or m["mi2"] or (30 if m["half"] else 0))
+                return TimeValue(_mk(nd_date.year, nd_date.month, nd_date.day, _day_part(m["ampm"], int(m["h"])),
+                                     mi, BEIJING))
+            return TimeValue(_chinese(m, ref, text, year))
     raise ValueError(f"unrecognised time {text.strip()[:40]!r}")
 
 
@@ -162,6 +176,15 @@ def _cn_prepare(s: str) -> str:
     s = re.sub(r"^\s*(?:自|从|從|由|于|於|在)\s*", "", s)
     s = re.sub(r"\s*(?:起|开始|開始|止|结束|結束|为止|為止|前|以前)\s*$", "", s)
     return _CN_NUM_RUN.sub(lambda m: _cn_numeral(m.group(0)), s).strip()
+
+
+def _day_part(word: str | None, h: int) -> int:
+    """下午3时 = 15:00; 凌晨12时 = 00:00; other day-part words leave the hour as written."""
+    if word in ("下午", "傍晚", "晚上", "夜间", "夜間", "晚") and h < 12:
+        return h + 12
+    if word == "凌晨" and h == 12:
+        return 0
+    return h
 
 
 def _chinese(m: re.Match[str], ref: datetime | None, text: str, year: int | None = None) -> datetime:
@@ -187,10 +210,7 @@ def _chinese(m: re.Match[str], ref: datetime | None, text: str, year: int | None
     else:
         h = int(m["h"])
         mi = int(m["mi"] or m["mi2"] or (30 if m["half"] else 0))
-        if m["ampm"] in ("下午", "傍晚", "晚上", "夜间", "夜間", "晚") and h < 12:
-            h += 12  # 下午3时 = 15:00
-        elif m["ampm"] in ("凌晨", "上午", "早上", "早晨") and h == 12:
-            h = 0 if m["ampm"] == "凌晨" else 12
+        h = _day_part(m["ampm"], h)
     dt = _mk(y, mo, d, h, mi, BEIJING)
     if m["d"] is None and ref is not None and dt <= ref:
         dt += timedelta(days=1)

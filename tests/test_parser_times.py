@@ -218,3 +218,15 @@ def test_connective_words_and_slashed_iso_dates():
     for bad in ("2026-03/01 12:00", "01/03/2026 12:00", "TO", "MONTH"):  # mixed separators; D/M vs M/D ambiguous
         with pytest.raises(ValueError):
             parse_time(bad)
+
+
+def test_chinese_next_day_end_values():
+    ref = parse_time("2024年9月9日20时").dt  # 12:00 UTC
+    assert parse_time("次日6时", ref=ref, local_tz=BJ).dt == utc(2024, 9, 9, 22)
+    assert parse_time("次日24时", ref=ref, local_tz=BJ).dt == utc(2024, 9, 10, 16)  # the end of the next day
+    assert parse_time("翌日12时30分", ref=ref, local_tz=BJ).dt == utc(2024, 9, 10, 4, 30)
+    assert parse_time("次日下午3时", ref=ref, local_tz=BJ).dt == utc(2024, 9, 10, 7)
+    with pytest.raises(ValueError, match="start that is not known"):
+        parse_time("次日6时")
+    with pytest.raises(ValueError):
+        parse_time("次日", ref=ref)
