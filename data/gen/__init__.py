@@ -1,7 +1,19 @@
-"""Template families of the synthetic corpus.
+"""Template families of the synthetic corpus (one module per family; ``values`` prints every value form and
+computes its gold, ``base`` assembles messages from tagged parts, ``noise`` perturbs them part by part).
 
-``REGISTRY`` lists every (family, template, weight); ``HELD_OUT`` names the template variants that only the
-family-held-out test split uses, so its score measures generalisation to phrasings never seen in training.
+- ``icao``: NOTAMN/R/C with Q-line (padded, empty, ``undefined``), items A–G in several layouts; item-E geometry as
+  PSN+RADIUS, WI … RADIUS, CENTERED ON, circle-around, boundaries (``-``/newlines/commas/``TO``), arcs, Q-line-only
+  areas, radius around an aerodrome, composite PSN lists and multi-area messages; cancellations and aerodrome or
+  procedure notices (``NONE``).
+- ``faa``: domestic ``!ACCT NN/NNN LOC AIRSPACE UAS WI AN AREA DEFINED AS …`` and FDC TFRs (radius, polygon,
+  stadium ``AND BLW``); runway/taxiway notices (``NONE``).
+- ``tfr``: TFR web pages in prose (``Beginning Date and Time : July 23, 2026 at 2105 UTC``), the long tail.
+- ``chinese``: 通告 with venue (named), coordinate circle or polygon, short 禁飞 notices, venue lists.
+- ``freetext``: dispatcher messages in English and Chinese.
+- ``composite``: 2–8 zones in one message (dispatcher lists, FAA areas A–H, Chinese numbered areas).
+
+``pool(split)`` gives each split its (family, template, weight); ``HELD_OUT`` names the template variants that only
+the family-held-out test split uses, so its score measures generalisation to phrasings never seen in training.
 """
 
 from __future__ import annotations
