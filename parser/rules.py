@@ -45,7 +45,7 @@ _DIST_UNITS = (
 )
 _DIST = rf"(?:\d+(?:\.\d+)?|\.\d+)\s?(?:{_DIST_UNITS})(?![A-Za-z])"
 _DIST_PAREN = rf"{_DIST}(?:\s*\(\s*{_DIST}\s*\))?"
-_RADIUS_KW = r"(?:RADIUS|RADIUS\s+OF|半径|半徑|周围|周圍)"
+_RADIUS_KW = r"(?:RADIUS|RADIUS\s+OF|RAD\b|半径|半徑|周围|周圍)"
 # a distance before the keyword ("0.5NM RADIUS", "a 3 nautical mile radius") or after it ("RADIUS - 1NM", 半径2公里)
 _R_BEFORE = re.compile(rf"(?<![\w.])(?P<d>{_DIST})(?:\s*\(\s*{_DIST}\s*\))?\s*RADIUS\b", re.I)
 _R_AFTER = re.compile(rf"(?P<kw>{_RADIUS_KW})\s*(?:IS\s+|为\s*|為\s*)?[-:=]?\s*(?P<d>{_DIST})", re.I)
@@ -115,9 +115,16 @@ _OBST_MSL = re.compile(rf"(?<![\w.,])(?P<msl>{_NUM}\s?(?:FT|M)\.?\s?A?MSL)\b|\bA
 _NOT_IDENT = {"THE", "PSN", "POSITION", "POINT", "FIX", "CENTER", "CENTRE", "AREA", "FLW", "EACH", "ALL", "AND"}
 # "RADIUS OF ATL": a circle around an aerodrome identifier (FAA), no coordinates
 _R_IDENT = re.compile(
-    rf"(?P<d>{_DIST})\s*RADIUS\s+(?:OF|AROUND|(?:CENTERED|CENTRED)\s+(?:ON|AT))\s+(?P<id>[A-Z]{{3,4}})\b(?![\s/-]*\d)"
-    rf"|RADIUS\s+(?:OF\s+)?(?P<d2>{_DIST})\s+(?:AROUND|OF|(?:CENTERED|CENTRED)\s+(?:ON|AT))\s+(?P<id2>[A-Z]{{3,4}})\b(?![\s/-]*\d)"
-    rf"|\b(?:WI|WITHIN)\s+(?P<d3>{_DIST})\s+(?:OF|AROUND)\s+(?P<id3>[A-Z]{{3,4}})\b(?![\s/-]*\d)"
+    rf"(?P<d>(?i:{_DIST}))\s*RADIUS\s+(?:OF|AROUND|(?:CENTERED|CENTRED)\s+(?:ON|AT))\s+(?P<id>[A-Z]{{3,4}})\b(?![\s/-]*\d)"
+    rf"|RADIUS\s+(?:OF\s+)?(?P<d2>(?i:{_DIST}))\s+(?:AROUND|OF|(?:CENTERED|CENTRED)\s+(?:ON|AT))\s+(?P<id2>[A-Z]{{3,4}})\b(?![\s/-]*\d)"
+    rf"|\b(?:WI|WITHIN)\s+(?P<d3>(?i:{_DIST}))\s+(?:OF|AROUND)\s+(?P<id3>[A-Z]{{3,4}})\b(?![\s/-]*\d)"
+    rf"|(?P<d4>(?i:{_DIST}))\s*(?:RADIUS\s+)?(?:(?:OF|AROUND|FROM)\s+)?(?:THE\s+)?(?P<id4>[A-Z]{{4}})\s+"
+    rf"(?:AERODROME|AD|AIRPORT|ARP|AIRFIELD)\b"
+)
+# prose: "within 0.4NM of Wembley Stadium", "300MTR around Central Park" (a Title-Case place name)
+_R_PLACE = re.compile(
+    rf"(?:\b(?:[Ww]ithin|WITHIN|WI)\s+(?:an?\s+)?)?(?P<d>(?i:{_DIST}))\s+(?:radius\s+|RADIUS\s+)?(?:of|around|from|OF|AROUND)\s+"
+    r"(?:the\s+)?(?P<name>[A-Z][\w'’.&-]*(?:\s+(?:[A-Z][\w'’.&-]*|of|de|du|la|the|and|&)){0,6})"
 )
 # a named area switched on: "R5206 ACT", "SBR 217 (PIRANGI) ACT", "DANGER AREA ACT: UHD411"
 _DESIGNATOR = re.compile(
@@ -257,6 +264,8 @@ def _geometry(text: str, lo: int, hi: int) -> list[_Zone]:
 
     # 1b. a radius mention directly followed by a plain list (blanks/commas only, no '-'/'TO') of 2+ coordinates
     for ms, me, d in _radius_mentions(text, lo, hi):
+        if _ARC_GAP.search(text, max(lo, ms - 25), ms):  # "THEN ARC RADIUS OF 7KM CENTRED ON c": a polygon arc
+            continue
         k = next((i for i, c in enumerate(coords) if c.start >= me), None)
         if k is None or k in claimed or not _INTRO_GAP.match(text[me : coords[k].start]):
             continue
@@ -502,11 +511,24 @@ def rules_drafts(text: str, header: Header | None = None) -> list[ZoneDraft]:
 
     if not zones:
         for m in _R_IDENT.finditer(text, lo, hi):
-            k = next(i for i in ("", "2", "3") if m.group("id" + i))
+            k = next(i for i in ("", "2", "3", "4") if m.group("id" + i))
             if m.group("id" + k) not in _NOT_IDENT:
                 f = {"radius": _sp(text, *m.span("d" + k)), "name": _sp(text, *m.span("id" + k))}
                 zones.append(_Zone(f, m.start(), m.end(), "named"))
                 break
+    if not zones and h.kind == "other":
+        m = _R_PLACE.search(text, lo, hi)
+        if m:
+            name = m.group("name").rstrip(" .,'’")
+            words = name.split()
+            while words and words[-1] in ("of", "de", "du", "la", "the", "and", "&"):
+                words.pop()
+            if words:
+                ns = m.start("name")
+                ne = ns + len(" ".join(words)) if text[ns : ns + len(" ".join(words))] == " ".join(words) else ns
+                if ne > ns:
+                    f = {"radius": _sp(text, *m.span("d")), "name": _sp(text, ns, ne)}
+                    zones.append(_Zone(f, m.start(), m.end(), "named"))
     if not zones:
         m = _CN_NAME.search(text)
         if m:
@@ -585,13 +607,18 @@ def rules_drafts(text: str, header: Header | None = None) -> list[ZoneDraft]:
                 if m:
                     local["upper"] = _sp(text, *m.span("msl" if m.group("msl") else "msl2"))
         elif z.local_limits:
-            nxt = zones[i + 1].anchor if i + 1 < len(zones) else hi
-            seg_end = min(nxt, _line_end(text, z.anchor_end, hi))
-            m = _TO_UPPER.match(text[z.anchor_end : seg_end])
-            if m:
-                local = {"upper": _sp(text, z.anchor_end + m.start("hi"), z.anchor_end + m.end("hi"))}
-            else:
-                local = _limits_in(text, z.anchor_end, seg_end)
+            last = i + 1 == len(zones)
+            nxt = hi if last else zones[i + 1].anchor
+            line_end = _line_end(text, z.anchor_end, hi)
+            # the zone's own line first; else up to the next zone (the last zone: its next line only)
+            for seg_end in (min(nxt, line_end), min(nxt, _line_end(text, min(line_end + 1, hi), hi)) if last else nxt):
+                m = _TO_UPPER.match(text[z.anchor_end : seg_end])
+                if m:
+                    local = {"upper": _sp(text, z.anchor_end + m.start("hi"), z.anchor_end + m.end("hi"))}
+                else:
+                    local = _limits_in(text, z.anchor_end, seg_end)
+                if local:
+                    break
         for k in ("lower", "upper"):
             if k in local:
                 fields[k] = local[k]

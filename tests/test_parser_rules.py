@@ -351,3 +351,35 @@ def test_items_without_header_and_space_thousands():
              "E) AEROBATIC DISPLAY WI A CIRCLE OF 1.1NM RADIUS AROUND N401913 W0735646. (22.5NM E JFK). "
              "SFC TO 6 500FT AMSL.")
     assert (z["center"], z["radius"], z["lower"], z["upper"]) == ("N401913 W0735646", "1.1NM", "SFC", "6 500FT AMSL")
+
+
+def test_named_places_with_a_radius_in_prose_and_notams():
+    z = _one("TFR: no flying within 0.4NM of Wembley Stadium - police request below 30 meters AGL "
+             "2024-05-20 19:00Z - 2024-05-20 19:30Z. Confirm receipt.")
+    assert z == {"radius": "0.4NM", "name": "Wembley Stadium", "upper": "30 meters AGL",
+                 "start": "2024-05-20 19:00Z", "end": "2024-05-20 19:30Z"}
+    assert _one("UAS prohibited within 0.4 km around Old Trafford - police request up to 500 FT AGL "
+                "0500-1300 local")["name"] == "Old Trafford"
+    z = _one("E0576/27 NOTAMN\nQ) RJJJ/QWHLW/IV/BO/AW/000/060/3536N14012E001\nA) RJTT\nB) 2705171500\nC) 2705172000\n"
+             "E) SAR OPS WI 2 km RADIUS RJTT AERODROME REFERENCE POINT.\nF) GND\nG) 1800M AMSL")
+    assert (z["name"], z["radius"]) == ("RJTT", "2 km")
+
+
+def test_rad_abbreviation_and_arc_centre_is_not_a_circle():
+    head = "B6129/24 NOTAMN\nQ) EGPX/QRDCA/IV/BO /E/000/999/6434S08822W035\nA) EGPH B) 2407080200 C) 2407080330\nE) "
+    z = _one(head + "HAZARDOUS OPS FOR SPLASHDOWN PSN S643356 W0882135 RAD 35 NM.\nF) SFC  G) UNL")
+    assert (z["center"], z["radius"]) == ("S643356 W0882135", "35 NM")
+    z = _one(head + "LATERAL LIMITS: 310324N 1212556E - 310651N 1212414E THEN ARC RADIUS OF 7KM CENTRED ON "
+             "311013N 1212616E  311231N 1212246E - 311616N 1212236E TO POINT OF ORIGIN\nF) GND G) FL245")
+    assert "polygon" in z and "center" not in z
+
+
+def test_per_centre_limits_on_the_next_line_and_slash_bands():
+    zones = rules_zones("N2509/26 NOTAMR N8467/26\nQ) CZYZ/QRDCA/IV/B/A/050/188/4337N08000W022\nA) CYYZ B) 2601282245 "
+                        "C) 2602042344\nE) LIVE FIRING\nAIRSPACE WI 0.3NM RADIUS AROUND FLW PSNS FM SFC:  1) PSN "
+                        "433108N0795255W\nUPTO 1,200 ft AMSL.  2. 433625N0795139W TO 1000FT AMSL;\nF) SFC G) 2000FT AMSL")
+    assert [z["upper"] for z in zones] == ["1,200 ft AMSL", "1000FT AMSL"]
+    z = rules_zones("H2609/24 NOTAMN\nQ) WSJC/QWULW/IV/BO /W /000/005/0109N10343E060\nA) WSSS B) 2407241458 "
+                    "C) 2407311458\nE) UAS OPS IN THE FLW AREAS:\nAREA 3: PSN 005829N1034217E RADIUS 1KM GND/5000FT AMSL\n"
+                    "AREA 4: PSN 010222N1035815E RADIUS 2KM FL 095/FL330.\nF) SFC G) UNL")
+    assert [(x["lower"], x["upper"]) for x in z] == [("GND", "5000FT AMSL"), ("FL 095", "FL330")]
