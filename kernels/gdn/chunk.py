@@ -9,9 +9,13 @@ the chunks in order. Per chunk of C positions (G = within-chunk cumulative log d
     S_C = exp(G_C) S_0 + (K ⊙ exp(G_C − G))ᵀ U                 tl.dot
 
 Solving for U directly (instead of forming T = (I+A)⁻¹ and W) keeps the kernel to one pass, because the
-state S_0 is already known when the chunk is processed. The chunk tile is max(16, next_pow2(C)) rows (tl.dot
-needs >= 16); rows past the chunk or past T load g = 0, beta = 0, k = q = 0 and so leave the state unchanged.
-All arithmetic is fp32 (tf32 dots on GPU for bf16/fp16 inputs, IEEE fp32 dots otherwise).
+state S_0 is already known when the chunk is processed. The result does not depend on how the sequence is cut,
+so the kernel walks steps of SUB rows, SUB = the largest divisor of the caller's chunk size that is <= 16, in a
+16-row tile (tl.dot needs >= 16 rows), and writes the per-chunk states every C / SUB steps. Small steps keep
+every tile in registers on sm_90 (checked with an ahead-of-time compile: no spills for K <= 128 in bf16 with
+BV = 32 and 8 warps; fp32 spills a little at K = 128). Rows past the step or past T load g = 0, beta = 0,
+k = q = 0 and leave the state unchanged. All arithmetic is fp32: tf32 dots for bf16/fp16 inputs, 3xTF32
+(about fp32 accuracy) for fp32 inputs.
 
 Forward only: under autograd the dispatcher runs the torch reference (training differentiates through it).
 """
@@ -28,7 +32,7 @@ __all__ = ["chunk_gated_delta_rule_fwd"]
 
 
 @triton.jit
-def _chunk_gdn_fwd_kernel(q, k, v, g, beta, o, h0, ht, hs, T, H, K, V, C, NC, scale,
+def _chunk_gdn_fwd_kernel(q, k, v, g, beta, o, h0, ht, hs, T, H, K, V, SUB, NS, EVERY, NC, scale,
                           BC: tl.constexpr, BK: tl.constexpr, BV: tl.constexpr, HAS_H0: tl.constexpr,
                           STORE_STATES: tl.constexpr, DOT_PREC: tl.constexpr):
     i_v = tl.program_id(0)
@@ -48,11 +52,12 @@ def _chunk_gdn_fwd_kernel(q, k, v, g, beta, o, h0, ht, hs, T, H, K, V, C, NC, sc
         S = tl.load(h0 + i_bh * K * V + p_state, mask=m_kv, other=0.0).to(tl.float32)
     else:
         S = tl.zeros([BK, BV], dtype=tl.float32)
-    for n in range(NC):
+    for n in range(NS):
         if STORE_STATES:
-            tl.store(hs + (i_bh * NC + n) * K * V + p_state, S.to(hs.dtype.element_ty), mask=m_kv)
-        t = n * C + o_r
-        m_t = (o_r < C) & (t < T)
+            if n % EVERY == 0:                                                 # the state before chunk n / EVERY
+                tl.store(hs + (i_bh * NC + n // EVERY) * K * V + p_state, S.to(hs.dtype.element_ty), mask=m_kv)
+        t = n * SUB + o_r
+        m_t = (o_r < SUB) & (t < T)
         row = (i_b * T + t) * H + i_h                                          # (b, t, h) in [B,T,H]
         b_q = tl.load(q + row[:, None] * K + o_k[None, :], mask=m_t[:, None] & m_k[None, :], other=0.0).to(tl.float32)
         b_k = tl.load(k + row[:, None] * K + o_k[None, :], mask=m_t[:, None] & m_k[None, :], other=0.0).to(tl.float32)
@@ -95,12 +100,13 @@ def chunk_gated_delta_rule_fwd(q, k, v, g, beta, *, scale=None, initial_state=No
     ht = torch.empty(B, H, K, V, device=q.device, dtype=torch.float32)
     hs = torch.empty(B, H, NC, K, V, device=q.device, dtype=torch.float32) if output_chunk_states else ht
     h0 = initial_state.contiguous() if initial_state is not None else ht
-    BC = max(16, triton.next_power_of_2(C))
+    SUB = max(d for d in range(1, min(C, 16) + 1) if C % d == 0)
     BK = max(16, triton.next_power_of_2(K))
-    BV = min(max(16, triton.next_power_of_2(V)), 64)
+    BV = min(max(16, triton.next_power_of_2(V)), 32)
     low = q.dtype in (torch.bfloat16, torch.float16)
     grid = (triton.cdiv(V, BV), B * H)
-    _chunk_gdn_fwd_kernel[grid](q, k, v, g, beta, o, h0, ht, hs, T, H, K, V, C, NC, scale,
-                                BC=BC, BK=BK, BV=BV, HAS_H0=initial_state is not None,
-                                STORE_STATES=output_chunk_states, DOT_PREC="tf32" if low else "ieee")
+    _chunk_gdn_fwd_kernel[grid](q, k, v, g, beta, o, h0, ht, hs, T, H, K, V, SUB, triton.cdiv(T, SUB), C // SUB, NC,
+                                scale, BC=16, BK=BK, BV=BV, HAS_H0=initial_state is not None,
+                                STORE_STATES=output_chunk_states, DOT_PREC="tf32" if low else "tf32x3",
+                                num_warps=8)
     return o, ht, (hs if output_chunk_states else None)
