@@ -132,16 +132,15 @@ _DESIGNATOR = re.compile(
     r"|\bAREAS?\s+(?:ACT|ACTIVATED|ACTIVE)\s*:?\s*(?P<name2>[A-Z]{1,4}[- ]?\d{1,4}[A-Z]?)\b"
 )
 _CN_UPPER = re.compile(r"(?:真高|相对高度|相對高度|飞行高度|飛行高度|高度)\s*(?:为|為)?\s*\d+(?:\.\d+)?\s*(?:米|公尺|m)")
-_CN_NAME = re.compile(r"以\s*(?P<name>[^，,。；;：:\s]{2,60}?)\s*(?:为|為)\s*(?:中心|圆心|圓心)")
+# Chinese places: found from their anchor (为中心 / 周边500米 / ，半径3公里 / 上空) backwards to the start of the clause,
+# so that hostile text without anchors costs one linear scan
+_CN_CENTRE_ANCHOR = re.compile(r"\s*(?:为|為)\s*(?:中心|圆心|圓心)")
 _CN_DIST = r"\d+(?:\.\d+)?\s*(?:公里|千米|米|km|KM|m)"
-# a named place (or list of places) with a buffer: "…合围区域及周边500米范围内", "…西安城墙（南门区域），半径3公里"
-_CN_BUFFER = re.compile(
-    rf"(?P<name>[^，,。；;：:\n]{{2,200}}?)\s*(?:及其|及|的)?\s*(?:周[边邊]|附近)\s*(?:半[径徑])?\s*(?P<d>{_CN_DIST})"
-    rf"|(?P<name2>[^，,。；;：:\n]{{2,200}}?)[，,]\s*半[径徑]\s*(?:为|為)?\s*(?P<d2>{_CN_DIST})"
+_CN_BUFFER_ANCHOR = re.compile(
+    rf"(?:及其|及|的)?\s*(?:周[边邊]|附近)\s*(?:半[径徑])?\s*(?P<d>{_CN_DIST})|[，,]\s*半[径徑]\s*(?:为|為)?\s*(?P<d2>{_CN_DIST})"
 )
-_CN_AREA = re.compile(
-    r"(?P<name>[^，,。；;：:、\n]{2,60}?)\s*(?:(?:及其?)?\s*(?:周[边邊]|附近|一带|一帶|周[围圍])(?:区域|區域|地区|地區|空域)?"
-    r"|(?<!城市)上空)"
+_CN_AREA_ANCHOR = re.compile(
+    r"(?:及其?)?\s*(?:周[边邊]|附近|一带|一帶|周[围圍])(?:区域|區域|地区|地區|空域)?|(?<!城市)上空"
 )
 _CN_NOT_PLACE = re.compile(r"禁止|严禁|嚴禁|任何|一切|无人机|無人機|航空器|期间|期間")
 _CN_DT = (
@@ -477,6 +476,48 @@ def _zone_notice(text: str, h: Header, lo: int, hi: int) -> bool:
     return _AIRSPACE_WORDS.search(text, lo, hi) is not None
 
 
+def _clause_start(text: str, pos: int, floor: int, window: int, delims: str) -> int:
+    """Start of the clause that ends at ``pos``: just after the last delimiter within ``window`` characters."""
+    lo = max(floor, pos - window)
+    for i in range(pos - 1, lo - 1, -1):
+        if text[i] in delims:
+            return i + 1
+    return lo
+
+
+def _cn_named(text: str, lo: int, hi: int) -> _Zone | None:
+    """A Chinese named place: 以<名>为中心(，半径2公里) / <名>及周边500米 / <名>，半径3公里 / <名>周边 / <名>上空."""
+    for m in _CN_CENTRE_ANCHOR.finditer(text):
+        k = text.rfind("以", max(0, m.start() - 61), m.start())
+        if k < 0:
+            continue
+        ns, ne = k + 1, m.start()
+        while ns < ne and text[ns].isspace():
+            ns += 1
+        if ne - ns >= 2 and not re.search(r"[，,。；;：:\s]", text[ns:ne]):
+            f = {"name": _sp(text, ns, ne)}
+            r = _R_AFTER.search(text, m.end(), min(len(text), m.end() + 40))
+            if r:
+                f["radius"] = _sp(text, *r.span("d"))
+            return _Zone(f, k, m.end(), "named")
+    if not _CJK_RE.search(text, lo, hi):
+        return None
+    m = _CN_BUFFER_ANCHOR.search(text, lo, hi)
+    if m:
+        ns, ne = _clause_start(text, m.start(), lo, 200, "，,。；;：:\n"), m.start()
+        ns += len(text[ns:ne]) - len(text[ns:ne].lstrip("在于於 \t"))
+        if ne - ns >= 2:
+            d = m.span("d") if m.group("d") else m.span("d2")
+            return _Zone({"name": _sp(text, ns, ne), "radius": _sp(text, *d)}, ns, ne, "named")
+    for m in _CN_AREA_ANCHOR.finditer(text, lo, hi):
+        ns, ne = _clause_start(text, m.start(), lo, 60, "，,。；;：:、\n"), m.start()
+        ns += len(text[ns:ne]) - len(text[ns:ne].lstrip("在于於对對 \t"))
+        ne -= len(text[ns:ne]) - len(text[ns:ne].rstrip())
+        if ne - ns >= 2 and not _CN_NOT_PLACE.search(text, ns, ne):
+            return _Zone({"name": _sp(text, ns, ne)}, ns, ne, "named")
+    return None
+
+
 def area_designator(text: str, header: Header | None = None) -> Span | None:
     """The designator of a named area the message switches on (``R5206``, ``SBR 217``, ``UHD411``), if any."""
     h = header or parse_header(text)
@@ -530,28 +571,9 @@ def rules_drafts(text: str, header: Header | None = None) -> list[ZoneDraft]:
                     f = {"radius": _sp(text, *m.span("d")), "name": _sp(text, ns, ne)}
                     zones.append(_Zone(f, m.start(), m.end(), "named"))
     if not zones:
-        m = _CN_NAME.search(text)
-        if m:
-            f = {"name": _sp(text, *m.span("name"))}
-            r = _R_AFTER.search(text, m.end(), min(len(text), m.end() + 40))
-            if r:
-                f["radius"] = _sp(text, *r.span("d"))
-            zones.append(_Zone(f, m.start(), m.end(), "named"))
-    if not zones and _CJK_RE.search(text[lo:hi]):
-        m = _CN_BUFFER.search(text, lo, hi)
-        if m:
-            k = "" if m.group("name") else "2"
-            ns, ne = m.span("name" + k)
-            ns += len(text[ns:ne]) - len(text[ns:ne].lstrip("在于於 \t"))
-            f = {"name": _sp(text, ns, ne), "radius": _sp(text, *m.span("d" + k))}
-            zones.append(_Zone(f, ns, ne, "named"))
-        else:
-            for m in _CN_AREA.finditer(text, lo, hi):
-                ns, ne = m.span("name")
-                ns += len(text[ns:ne]) - len(text[ns:ne].lstrip("在于於对對 \t"))
-                if ne - ns >= 2 and not _CN_NOT_PLACE.search(text, ns, ne):
-                    zones.append(_Zone({"name": _sp(text, ns, ne)}, ns, ne, "named"))
-                    break
+        z = _cn_named(text, lo, hi)
+        if z is not None:
+            zones.append(z)
     zone_notice = _zone_notice(text, h, lo, hi)
     if not zones and h.qline and h.qline.coord and zone_notice:
         f = {"center": h.qline.coord}
