@@ -3,6 +3,8 @@ reference (and the GDN chunk kernel against fla-core's ``chunk_gated_delta_rule`
 
     python -m airspace.kernels.gpu_check            # on a CUDA machine
     python -m airspace.kernels.gpu_check --dry-run  # on CPU: interpreter mode, tiny shapes, checks the plumbing
+    python -m airspace.kernels.gpu_check --aot      # no GPU needed: compile every kernel for sm_90, report
+                                                    # registers and spills (the tile sizes were chosen this way)
 
 Prints one JSON line per check: {"name", "shapes", "dtype", "max_abs_err", "ms_kernel", "ms_reference",
 "ms_fla" (GDN chunk only), ...}. Exit status 0 when every kernel ran and stayed within its tolerance (and, on
@@ -198,12 +200,87 @@ def run_native_tests() -> bool:
     return proc.returncode == 0
 
 
+def _aot_configs():
+    """(name, kernel, argument types, constexprs, num_warps): the launch configurations the wrappers use."""
+    from airspace.kernels.block_attn.triton_kernel import _block_attn_fwd_kernel
+    from airspace.kernels.gdn.chunk import _chunk_gdn_fwd_kernel
+    from airspace.kernels.gdn.fused_recurrent import _fused_recurrent_fwd_kernel
+    from airspace.kernels.moe.triton_kernel import _moe_down_kernel, _moe_gate_up_kernel
+    from airspace.kernels.select.triton_kernel import _max_prob_kernel, _tau_rule_kernel
+
+    f32 = "*fp32"
+    out = []
+    for dt, low, kd in (("*bf16", True, 128), ("*fp32", False, 64)):
+        sig = dict(q=dt, k=dt, v=dt, g=f32, beta=f32, o=dt, h0=f32, ht=f32, hs=f32, T="i32", H="i32", K="i32",
+                   V="i32", SUB="i32", NS="i32", EVERY="i32", NC="i32", scale="fp32")
+        out.append((f"gdn_chunk {dt[1:]} K=V={kd}", _chunk_gdn_fwd_kernel, sig,
+                    dict(BC=16, BK=kd, BV=32, HAS_H0=True, STORE_STATES=True, DOT_PREC="tf32" if low else "tf32x3"), 8))
+        sig = dict(q=dt, k=dt, v=dt, g=f32, beta=f32, o=dt, h0=f32, ht=f32, T="i32", H="i32", K="i32", V="i32",
+                   scale="fp32")
+        out.append((f"gdn_recurrent {dt[1:]} K=128", _fused_recurrent_fwd_kernel, sig, dict(BK=128, BV=32, HAS_H0=True), 4))
+        sig = dict(q=dt, k=dt, v=dt, el=f32, ev=dt, pk=dt, pv=dt, pmask="*u8", kmask="*u8", o=dt, H="i32", L="i32",
+                   P="i32", D="i32", DV="i32", scale="fp32")
+        out.append((f"block_attn {dt[1:]} D=64", _block_attn_fwd_kernel, sig,
+                    dict(BM=64 if low else 32, BN=32, BD=64, BDV=64, HAS_EXTRA=True, HAS_PREFIX=True, HAS_PMASK=True,
+                         HAS_KMASK=True, LOW=low), 8))
+        moe = dict(tok="*i32", tile_e="*i32", tile_r0="*i32", row_end="*i32", D="i32", F="i32", E="i32")
+        cm = dict(BM=64, BD=64 if low else 32, BF=64, LOW=low)
+        out.append((f"moe_gate_up {dt[1:]}", _moe_gate_up_kernel, dict(x=dt, wg=dt, wu=dt, h=dt, **moe), cm, 8))
+        out.append((f"moe_down {dt[1:]}", _moe_down_kernel, dict(h=dt, wd=dt, ys=f32, wts=f32, **moe), cm, 8))
+        out.append((f"select_max_prob {dt[1:]}", _max_prob_kernel, dict(logits=dt, conf=f32, token="*i64", V="i32"),
+                    dict(BV=1024), 4))
+    out.append(("select_tau_rule", _tau_rule_kernel,
+                dict(conf=f32, masked="*i8", tau=f32, commit="*i8", L="i32", min_commit="i32"), dict(BL=32), 4))
+    return out
+
+
+def run_aot(arch: int = 90) -> bool:
+    """Compile every kernel for sm_<arch> without a GPU (triton's bundled ptxas) and report registers/spills."""
+    import subprocess as sp
+    import tempfile
+
+    import triton
+    from triton.backends.compiler import GPUTarget
+    from triton.compiler import ASTSource
+
+    cuobjdump = Path(triton.__file__).parent / "backends" / "nvidia" / "bin" / "cuobjdump"
+    ok = True
+    for name, fn, sig, consts, warps in _aot_configs():
+        rec = dict(name="aot", kernel=name, arch=f"sm_{arch}", num_warps=warps)
+        try:
+            full = {a: ("constexpr" if a in consts else sig[a]) for a in fn.arg_names}
+            t0 = time.perf_counter()
+            compiled = triton.compile(ASTSource(fn, full, consts), target=GPUTarget("cuda", arch, 32),
+                                      options={"num_warps": warps})
+            rec["compile_s"] = round(time.perf_counter() - t0, 2)
+            rec["shared_bytes"] = compiled.metadata.shared
+            if cuobjdump.exists() and "cubin" in compiled.asm:
+                with tempfile.NamedTemporaryFile(suffix=".cubin") as fh:
+                    fh.write(compiled.asm["cubin"])
+                    fh.flush()
+                    usage = sp.run([str(cuobjdump), "--dump-resource-usage", fh.name], capture_output=True, text=True).stdout
+                for tok in " ".join(ln for ln in usage.splitlines() if "REG:" in ln).split():
+                    key, _, val = tok.partition(":")
+                    if key in ("REG", "STACK", "LOCAL") and val.isdigit():
+                        rec[key.lower()] = int(val)
+        except Exception as exc:
+            rec["error"] = f"{type(exc).__name__}: {exc}"[:300]
+            ok = False
+        _emit(rec)
+    return ok
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--dry-run", action="store_true", help="CPU, Triton interpreter, tiny shapes: check the plumbing")
+    ap.add_argument("--aot", action="store_true", help="no GPU needed: compile every kernel for sm_90 and report "
+                    "registers/spills")
     ap.add_argument("--no-tests", action="store_true", help="skip the native pytest run on CUDA")
     ap.add_argument("--reps", type=int, default=50, help="timing budget per call (ms of do_bench repetition)")
     args = ap.parse_args(argv)
+    if args.aot:
+        os.environ["TRITON_INTERPRET"] = "0"            # real JIT functions, compiled ahead of time
+        return 0 if run_aot() else 1
     if args.dry_run:
         os.environ["TRITON_INTERPRET"] = "1"            # before anything imports triton
     import torch

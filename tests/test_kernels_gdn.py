@@ -102,7 +102,8 @@ def test_shape_errors_are_clear():
 
 CHUNK_CASES = [  # (B, T, H, K, V, chunk, g_range, with_h0, dtype)
     (2, 33, 2, 7, 9, 16, (0.0, 3.0), True, torch.float32),
-    (1, 70, 1, 16, 20, 16, (0.0, 0.05), False, torch.float32),     # decay near 1 (g ~ 0)
+    (1, 70, 1, 16, 20, 64, (0.0, 0.05), False, torch.float32),     # decay near 1 (g ~ 0); 16-row steps, states every 4
+    (1, 50, 1, 8, 8, 24, (0.0, 1.0), True, torch.float32),         # chunk 24: 12-row steps, states every 2
     (1, 20, 3, 8, 8, 16, (19.0, 21.0), True, torch.float32),       # decay near 0 (g ~ -20)
     (2, 1, 1, 5, 3, 64, (0.0, 1.0), True, torch.float32),          # a single token
     (1, 9, 2, 6, 6, 4, (0.0, 1.0), True, torch.float32),           # chunk smaller than a tl.dot tile
