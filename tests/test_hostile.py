@@ -5,6 +5,8 @@ import random
 import subprocess
 import sys
 
+import pytest
+
 from airspace.parser.split import MAX_BATCH_BYTES, MAX_MESSAGE_CHARS, MAX_MESSAGES
 
 CLI = [sys.executable, "-m", "airspace.parser.cli"]
@@ -56,6 +58,7 @@ def test_over_the_batch_limit_is_a_clear_error():
     assert code == 2 and recs == [] and "over the limit" in err and str(MAX_BATCH_BYTES) in err
 
 
+@pytest.mark.slow
 def test_ten_thousand_messages():
     msgs = ["N0TAM junk %d" % i if i % 100 else NOTAM.replace("A1912", "A%04d" % (i % 10000)) for i in range(10_000)]
     code, recs, err = run("\n\n".join(msgs).encode())
@@ -64,6 +67,7 @@ def test_ten_thousand_messages():
     assert "10000 messages" in err
 
 
+@pytest.mark.slow
 def test_more_messages_than_the_limit():
     code, recs, _ = run("\n\n".join(f"m{i}" for i in range(MAX_MESSAGES + 5)).encode())
     assert len(recs) == MAX_MESSAGES + 5
@@ -78,6 +82,7 @@ def test_jsonl_hostile_lines():
     assert recs[5]["status"] == "ok" and all(r["status"] == "error" for r in recs[:5])
 
 
+@pytest.mark.slow
 def test_far_too_many_messages_is_refused_with_a_clear_error():
     from airspace.parser.split import HARD_MAX_MESSAGES
 
