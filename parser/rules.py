@@ -518,6 +518,15 @@ def _cn_named(text: str, lo: int, hi: int) -> _Zone | None:
     return None
 
 
+def _points_are_hazards(h: Header) -> bool:
+    """Lone coordinates are zones (obstacles, areas) unless the Q-code says the notice is about a facility,
+    movement area, navaid, procedure or service (threshold coordinates in aerodrome data are not obstacles)."""
+    code = (h.qline.code if h.qline else None) or ""
+    if not re.fullmatch(r"Q[A-Z]{4}", code):
+        return True
+    return code[1] in "WRAOX"
+
+
 def area_designator(text: str, header: Header | None = None) -> Span | None:
     """The designator of a named area the message switches on (``R5206``, ``SBR 217``, ``UHD411``), if any."""
     h = header or parse_header(text)
@@ -549,6 +558,8 @@ def rules_drafts(text: str, header: Header | None = None) -> list[ZoneDraft]:
         return []
     lo, hi = _body(text, h)
     zones = _geometry(text, lo, hi)
+    if zones and all(z.kind == "point" for z in zones) and not _points_are_hazards(h):
+        zones = []  # coordinates in an aerodrome/facility notice (threshold positions, ARP): not zones
 
     if not zones:
         for m in _R_IDENT.finditer(text, lo, hi):

@@ -383,3 +383,16 @@ def test_per_centre_limits_on_the_next_line_and_slash_bands():
                     "C) 2407311458\nE) UAS OPS IN THE FLW AREAS:\nAREA 3: PSN 005829N1034217E RADIUS 1KM GND/5000FT AMSL\n"
                     "AREA 4: PSN 010222N1035815E RADIUS 2KM FL 095/FL330.\nF) SFC G) UNL")
     assert [(x["lower"], x["upper"]) for x in z] == [("GND", "5000FT AMSL"), ("FL 095", "FL330")]
+
+
+def test_threshold_coordinates_in_aerodrome_data_are_not_zones_and_tight_item_markers():
+    # public: lzq1206/notam-whisper (India C0753/11, Japan P3221/26)
+    assert rules_zones("C0753/11 NOTAMR C0750/11  Q) VABF/QFAXX/IV/NBO/A /000/999/1906N07250E005  A) VAJJ PART 2 OF 3 "
+                       "B) 1108050001 C) PERM  E)   SFC BITUMEN RWY PHYSICAL DATA :  RWY NR   TRUE/MAG BRG     "
+                       "DIMENSION       THR COORDINATE  26       262 DEG 15 MIN   1133X30M        190554.2N0725002.1E  "
+                       "08       082 DEG 15 MIN   1133X30M        190552.4N0724949.1E  END PART 2 OF 3") == []
+    z = _one("P3221/26 NOTAMN  Q)RJJJ/QXXXX/IV/NBO/E/000/999/2208N12739E029  A)RJJJ B)2607231100 C)2607261400  "
+             "D)1100/1400  E)DUE TO AN AEROSPACE FLIGHT ACTIVITY, THE FLIGHT SAFETY OF THE  AIRCRAFT IN FOLLOWING AREA "
+             "MAY BE AFFECTED THRU JUL 23-26 2026,  1100-1400 DLY    AREA:  2206N12809E - 2225N12715E - 2210N12709E - "
+             "2151N12803E - 2206N12809E    ALTITUDE:  SFC - UNL    RMK:ATC WILL NOT CLEAR IFR FLT  F)SFC G)UNL")
+    assert z["polygon"].endswith("2206N12809E") and (z["lower"], z["upper"], z["schedule"]) == ("SFC", "UNL", "1100/1400")
