@@ -48,28 +48,33 @@ def naive_block_attention(q, k, v, *, extra_logit=None, extra_value=None, prefix
     B, H, L, D = q.shape
     scale = D ** -0.5 if scale is None else scale
     dt = torch.float64 if q.dtype == torch.float64 else torch.float32
+    if L == 0:
+        return q.new_zeros(B, H, 0, v.shape[-1])
     neg = float("-inf")
-    logits, values = [], []
+    qd = q.to(dt)
+    parts = []                                                                       # logits, one group per source
     if extra_logit is not None:
-        logits.append(extra_logit.to(dt)[..., None])                                 # [B,H,L,1]
-        values.append(extra_value.to(dt)[:, :, :, None, :])                          # [B,H,L,1,Dv]
+        parts.append(extra_logit.to(dt)[..., None])                                  # [B,H,L,1]
     if prefix_k is not None:
-        s = torch.einsum("bhld,bhpd->bhlp", q.to(dt), prefix_k.to(dt)) * scale
+        s = torch.einsum("bhld,bhpd->bhlp", qd, prefix_k.to(dt)) * scale
         if prefix_mask is not None:
             s = s.masked_fill(~prefix_mask[:, None, None, :], neg)
-        logits.append(s)
-        values.append(prefix_v.to(dt)[:, :, None].expand(B, H, L, -1, -1))
-    s = torch.einsum("bhld,bhmd->bhlm", q.to(dt), k.to(dt)) * scale
+        parts.append(s)
+    s = torch.einsum("bhld,bhmd->bhlm", qd, k.to(dt)) * scale
     if key_mask is not None:
         s = s.masked_fill(~key_mask[:, None, None, :], neg)
-    logits.append(s)
-    values.append(v.to(dt)[:, :, None].expand(B, H, L, -1, -1))
-    s = torch.cat(logits, -1)
-    vals = torch.cat(values, -2)                                                     # [B,H,L,N,Dv]
+    parts.append(s)
+    s = torch.cat(parts, -1)
     m = s.amax(-1, keepdim=True)
     alive = torch.isfinite(m)
     p = (s - torch.where(alive, m, torch.zeros_like(m))).exp()                       # exp(-inf) = 0 for dead keys
     den = p.sum(-1, keepdim=True)
     p = torch.where(alive, p / den.clamp_min(torch.finfo(dt).tiny), torch.zeros_like(p))
-    o = torch.einsum("bhln,bhlnd->bhld", p, vals)
+    # Weighted sum per source (no copy of the prefix per query): extra slot, prefix, block.
+    o = p[..., -L:] @ v.to(dt)
+    if prefix_k is not None:
+        P = prefix_k.shape[2]
+        o = o + p[..., -L - P:-L] @ prefix_v.to(dt)
+    if extra_logit is not None:
+        o = o + p[..., :1] * extra_value.to(dt)
     return o.to(q.dtype)
