@@ -220,13 +220,15 @@ def _slim(row: dict) -> tuple:
             tuple(row["noise"]), row["long"], len(row["answer"]), len(row["text"]))
 
 
-def _chunk(args) -> list[tuple[str, tuple]]:
+def _chunk(args) -> tuple[str, list[tuple]]:
+    """Rows a..b-1 as one JSONL string (cheap to ship back from a worker) and their slim statistics."""
     seed, split, a, b = args
-    out = []
+    lines, slims = [], []
     for i in range(a, b):
         row = make_row(seed, split, i)
-        out.append((json.dumps(row, ensure_ascii=False), _slim(row)))
-    return out
+        lines.append(json.dumps(row, ensure_ascii=False))
+        slims.append(_slim(row))
+    return "\n".join(lines) + "\n", slims
 
 
 def _stats_add(st: dict, slim: tuple) -> None:
@@ -274,9 +276,9 @@ def write_corpus(out: str, n: int, seed: int, val_n: int | None = None, test_n: 
             jobs = [(seed, split, a, min(a + chunk, sizes[split])) for a in range(0, sizes[split], chunk)]
             it = pool.imap(_chunk, jobs) if pool else map(_chunk, jobs)
             with open(os.path.join(out, f"{split}.jsonl"), "w", encoding="utf-8") as fh:
-                for lines in it:
-                    for line, slim in lines:
-                        fh.write(line + "\n")
+                for block, slims in it:
+                    fh.write(block)
+                    for slim in slims:
                         _stats_add(st, slim)
             st["answer_chars"] = _summ(st["answer_chars"])
             st["text_chars"] = _summ(st["text_chars"])
