@@ -306,10 +306,19 @@ def main(argv: list[str] | None = None) -> int:
     a = ap.parse_args(argv)
     if a.n < 1:
         ap.error("--n must be >= 1")
-    stats = write_corpus(a.out, a.n, a.seed, a.val_n, a.test_n, a.workers)
+    if (a.val_n is not None and a.val_n < 0) or (a.test_n is not None and a.test_n < 0) or a.workers < 1:
+        ap.error("--val-n/--test-n must be >= 0 and --workers >= 1")
+    try:
+        stats = write_corpus(a.out, a.n, a.seed, a.val_n, a.test_n, a.workers)
+    except OSError as exc:
+        print(f"corpus: error: cannot write {a.out}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
     if a.stats:
-        json.dump(stats, sys.stdout, ensure_ascii=False, indent=1)
-        print()
+        try:
+            json.dump(stats, sys.stdout, ensure_ascii=False, indent=1)
+            print()
+        except BrokenPipeError:  # `--stats | head`
+            pass
     print(f"wrote {sum(stats['sizes'].values())} rows to {a.out} in {stats['seconds']} s", file=sys.stderr)
     return 0
 
