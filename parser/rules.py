@@ -51,7 +51,7 @@ _R_BEFORE = re.compile(rf"(?<![\w.])(?P<d>{_DIST})(?:\s*\(\s*{_DIST}\s*\))?\s*RA
 _R_AFTER = re.compile(rf"(?P<kw>{_RADIUS_KW})\s*(?:IS\s+|为\s*|為\s*)?[-:=]?\s*(?P<d>{_DIST})", re.I)
 _R_WITHIN = re.compile(
     rf"(?:\b(?:WI|WITHIN)\s+(?:AN?\s+)?(?P<d>{_DIST})\s+(?:OF|FROM|AROUND)"
-    rf"|(?<![\w.])(?P<d2>{_DIST})\s*(?:AROUND|OF|FROM|@))"
+    rf"|(?<![\w.])(?P<d2>{_DIST})\s*(?:AROUND|OF|FROM|@|CENT(?:RE|ER|RED|ERED)(?:\s+(?:ON|AT))?))"
     rf"\s*(?:(?:PSN|POSITION|POINT|PT)\s*:?\s*)?$",
     re.I,
 )
@@ -102,7 +102,24 @@ _RANGE = re.compile(
 )
 # "GND/5000FT AMSL", "FL125/5,700M AMSL": a slash separates limits only after a floor word or a flight level
 # (a bare "200FT AGL/211FT MSL" is one height in two references, not a band)
-_RANGE_SLASH = re.compile(rf"(?P<lo>(?<![A-Z])(?:SFC|GND|SURFACE)(?![A-Z])|\bFL\s?\d{{2,3}}\b)\s*/\s*(?P<hi>{_LIM})", re.I)
+_RANGE_SLASH = re.compile(rf"(?P<lo>{_LIM})\s*/\s*(?P<hi>{_LIM})", re.I)
+_FLOORISH = re.compile(r"^(?:SFC|GND|SURFACE|FL\s?\d{2,3})$", re.I)
+
+
+def _slash_band(lo: str, hi: str) -> bool:
+    """'GND/5000FT AMSL', 'FL125/5,700M AMSL', '100 ft AGL/3,500ft AMSL' are bands; '200FT AGL/211FT MSL' is one
+    height written in two references (the values nearly equal), not a band."""
+    if _FLOORISH.match(lo.strip()):
+        return True
+    try:
+        from airspace.parser.units import parse_limit
+
+        a, b = parse_limit(lo), parse_limit(hi)
+    except ValueError:
+        return False
+    if b.ref == "UNL":
+        return True
+    return a.ft is not None and b.ft is not None and b.ft > 1.5 * a.ft + 100
 _UPPER_ONLY = re.compile(
     rf"(?:UP\s*TO(?:\s+AND\s+INCLUDING)?|AT\s+OR\s+BELOW|BLW|BELOW|MAX(?:IMUM)?\s*(?:HGT|HEIGHT|ALT)?:?)\s+(?P<hi>{_LIM})"
     rf"|(?:AT\s+)?(?P<hi2>{_LIM})\s+AND\s+BELOW",
@@ -151,7 +168,7 @@ _CN_T = r"(?:\d{1,2}\s*(?:时|時|点|點)(?:\s*\d{1,2}\s*分)?|\d{1,2}\s*[:：]
 _CN_RANGE = re.compile(rf"(?P<s>{_CN_DT})\s*起?\s*(?:至|到|—|–|-|～|~)\s*(?P<e>{_CN_DT}|{_CN_T})")
 _ICAO_TIME = re.compile(r"(?:\d{10}(?:\s?EST)?|PERM|UFN)\b")
 _TIME_PAIR = re.compile(
-    r"(?<!\d)(?P<s>\d{10})\s*(?:UTC\s*)?(?:\([^()]{0,40}\)\s*)?(?:-|TO|UNTIL|TIL|THRU)\s*"
+    r"(?<!\d)(?P<s>\d{10})\s*(?:UTC\s*)?(?:\([^()]{0,40}\)\s*)?(?:-|TO|UNTIL|TIL|THRU|AND)\s*"
     r"(?P<e>\d{10}(?:\s?EST)?|PERM)(?![\dA-Z])",
     re.I,
 )
@@ -366,7 +383,7 @@ def _limits_in(text: str, lo: int, hi: int) -> dict[str, Span]:
     """lower/upper stated in [lo, hi): a range first, else 'UP TO x' / 'FM x' forms."""
     out: dict[str, Span] = {}
     m = _RANGE.search(text, lo, hi)
-    m2 = _RANGE_SLASH.search(text, lo, hi)
+    m2 = next((x for x in _RANGE_SLASH.finditer(text, lo, hi) if _slash_band(x.group("lo"), x.group("hi"))), None)
     if m2 and (m is None or m2.start() < m.start()):
         m = m2
     if m:
@@ -506,14 +523,14 @@ def _cn_named(text: str, lo: int, hi: int) -> _Zone | None:
     if m:
         ns, ne = _clause_start(text, m.start(), lo, 200, "，,。；;：:\n"), m.start()
         ns += len(text[ns:ne]) - len(text[ns:ne].lstrip("在于於 \t"))
-        if ne - ns >= 2:
+        if ne - ns >= 2 and _CJK_RE.search(text, ns, ne):
             d = m.span("d") if m.group("d") else m.span("d2")
             return _Zone({"name": _sp(text, ns, ne), "radius": _sp(text, *d)}, ns, ne, "named")
     for m in _CN_AREA_ANCHOR.finditer(text, lo, hi):
         ns, ne = _clause_start(text, m.start(), lo, 60, "，,。；;：:、\n"), m.start()
         ns += len(text[ns:ne]) - len(text[ns:ne].lstrip("在于於对對 \t"))
         ne -= len(text[ns:ne]) - len(text[ns:ne].rstrip())
-        if ne - ns >= 2 and not _CN_NOT_PLACE.search(text, ns, ne):
+        if ne - ns >= 2 and not _CN_NOT_PLACE.search(text, ns, ne) and _CJK_RE.search(text, ns, ne):
             return _Zone({"name": _sp(text, ns, ne)}, ns, ne, "named")
     return None
 

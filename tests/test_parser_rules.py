@@ -396,3 +396,22 @@ def test_threshold_coordinates_in_aerodrome_data_are_not_zones_and_tight_item_ma
              "MAY BE AFFECTED THRU JUL 23-26 2026,  1100-1400 DLY    AREA:  2206N12809E - 2225N12715E - 2210N12709E - "
              "2151N12803E - 2206N12809E    ALTITUDE:  SFC - UNL    RMK:ATC WILL NOT CLEAR IFR FLT  F)SFC G)UNL")
     assert z["polygon"].endswith("2206N12809E") and (z["lower"], z["upper"], z["schedule"]) == ("SFC", "UNL", "1100/1400")
+
+
+def test_slash_bands_versus_one_height_in_two_references():
+    from airspace.parser.rules import _limits_in
+
+    def lim(t):
+        return {k: v.text for k, v in _limits_in(t, 0, len(t)).items()}
+
+    assert lim("AREA 3: PSN 5004N00835E 100 ft AGL/3,500ft AMSL") == {"lower": "100 ft AGL", "upper": "3,500ft AMSL"}
+    assert lim("TEMPORARY CRANE 754FT FROM DER, 200FT AGL/211FT MSL (2021-AWP-4620-NRA)") == {}
+    assert lim("GND/400FT AGL.") == {"lower": "GND", "upper": "400FT AGL"}
+
+
+def test_prose_between_times_and_distance_centre():
+    z = _one("Keep out of polygon 1900N07232E, 1901N07231E, 1901N07232E, max 120 m AGL between 2402041900 and "
+             "2402042200. Confirm receipt.")
+    assert (z["start"], z["end"], z["upper"]) == ("2402041900", "2402042200", "120 m AGL")
+    z = _one("AREA: 0.5 km centre 40°24'05'' N 116°45'02'' E\nHeights: SFC - 500 FT AGL\nTIME: 0500-1100 local")
+    assert (z["radius"], z["lower"], z["upper"], z["schedule"]) == ("0.5 km", "SFC", "500 FT AGL", "0500-1100 local")
