@@ -22,8 +22,18 @@ Geometry roles, decided in this order over the coordinates the coordinate finder
    radius, its AGL height as upper limit; validation sends it to review because it has no lateral extent. We keep
    it rather than drop it: an obstacle is still a hazard the operator should see.
 
-With no geometry in the text: a Chinese ``以X为中心`` name, else the Q-line circle (coarse), else the A) location
-indicator as ``name`` (the pipeline may resolve it through ``airportsdata``; approximate, review).
+Per-zone values: when a message has several zones, a limit or a time pair stated on a zone's own line (or, for
+a limit, right after its centre: ``PSN c TO 1,500 FT AMSL``) is that zone's own; otherwise F)/G), B)/C), D) (or the
+message's free-text statements) are shared by all zones.
+
+With no coordinates in the text, in this order: an aerodrome identifier with a radius (``.5NM RADIUS OF ATL``,
+``14KM RADIUS RJTT AERODROME``); a place name in prose (``within 0.4NM of Wembley Stadium``) or Chinese
+(``以X为中心``, ``X及周边500米``, ``X，半径3公里``, ``X周边``, ``X上空``); the Q-line circle (coarse); a named area
+switched on (``R5206 ACT``) when the Q-line has no coordinate; the A) location indicator (the pipeline resolves
+identifiers through ``airportsdata``: approximate, review). The Q-line and A) fallbacks apply only to notices about
+an area: a Q-code subject M/F/I/L/N/C/P/S/G/O (movement area, facilities, navaids, procedures, services…) without
+coordinates is an aerodrome/procedure notice and yields no zone (the record says so). Place names are never
+geocoded.
 """
 
 from __future__ import annotations
