@@ -56,6 +56,13 @@ def geometry_diff(record: ZoneRecord, gold: dict | None) -> str | None:
         return None if geom is None else f"geometry: expected none, got {geom.type}"
     if geom is None:
         return f"geometry: expected {gold['type']}, got none"
+    if gold["type"] == "named" and geom.type == "circle" and geom.approximate:
+        # an aerodrome named as the location resolves (offline) to an approximate circle at its reference point
+        from airspace.parser.places import resolve_icao
+
+        where = resolve_icao(gold["name"].strip())
+        if where is not None and _same_point(geom.center, where):
+            return None
     if geom.type != gold["type"]:
         return f"geometry: expected {gold['type']}, got {geom.type}"
     if geom.type == "circle":
@@ -74,7 +81,9 @@ def geometry_diff(record: ZoneRecord, gold: dict | None) -> str | None:
 
 def limit_diff(field: str, got, gold: dict | None) -> str | None:
     if gold is None:
-        return None if got is None else f"{field}: expected none, got {got.raw!r}"
+        # the pipeline states an unstated floor as an implied surface (raw "" and a note): that is "none" stated
+        implied_surface = got is not None and got.raw == "" and got.ref in ("SFC", "GND") and not got.ft
+        return None if got is None or implied_surface else f"{field}: expected none, got {got.raw!r}"
     if got is None:
         return f"{field}: expected {gold['ref']} {gold.get('ft')}, got none"
     if got.ref != gold["ref"] or not _close(got.ft, gold.get("ft"), LIMIT_TOL_FT):
