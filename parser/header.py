@@ -17,6 +17,13 @@ _ICAO_ID_RE = re.compile(
     r"(?:^|(?<=\s)|(?<=\())\(?\s*(?P<id>[A-Z]{0,2}\d{1,5}/\d{2,5})\s+NOTAM(?P<type>[NRC])\b(?:[ \t]+(?P<ref>[A-Z]{0,2}\d{1,5}/\d{2,5}))?"
 )
 _FAA_ID_RE = re.compile(r"^\s*!(?P<loc>[A-Z0-9]{2,5})\s+(?P<num>\d{1,2}/\d{1,5})\b")
+# FDC NOTAMs copied without the '!' ("FDC 4/3473 ZAB …"), the FIS-B TFR product ("NOTAM-TFR 0/6733 211945Z …",
+# an FDC number) and the TFR web page ("NOTAM Number : FDC 7/8363")
+_FDC_BARE_RE = re.compile(
+    r"^\s*(?P<loc>FDC|NOTAM-TFR)\s+(?P<num>\d{1,2}/\d{1,5})\b(?!\s*NOTAM[NRC])"
+    r"|NOTAM\s+(?:Number|No\.?)\s*:\s*(?P<loc2>FDC)\s+(?P<num2>\d{1,2}/\d{1,5})\b",
+    re.IGNORECASE,
+)
 _QLINE_RE = re.compile(r"(?:(?<=\s)|^|(?<=\())Q\)[ \t]*(?P<body>.*?)[ \t]*(?=\n|\s[A-G]\)|$)")
 _QCOORD_RE = re.compile(r"(?P<coord>\d{4}[NS]\s?\d{5}[EW])(?P<radius>\d{3})?")
 _ITEM_MARK_RE = r"(?:(?<=\s)|^|(?<=\())({letter})\)"
@@ -171,6 +178,14 @@ def parse_header(text: str) -> Header:
         h.id = f"{f.group('loc')} {f.group('num')}"
         h.id_span = _span(text, f.start("loc"), f.end("num"))
         h.notam_type = "N"  # FAA domestic NOTAMs carry no N/R/C marker
+        return h
+    f = _FDC_BARE_RE.search(text, 0, 600)
+    if f and (f.group("loc") or f.start() < 300):
+        g = "" if f.group("loc") else "2"
+        h.kind = "faa"
+        h.id = f"FDC {f.group('num' + g)}"  # NOTAM-TFR numbers are FDC numbers
+        h.id_span = _span(text, f.start("loc" + g), f.end("num" + g))
+        h.notam_type = "N"
         return h
     m = _ICAO_ID_RE.search(text, 0, 300)  # at the start, or after an AFTN preamble
     body_from = 0

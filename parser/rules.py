@@ -47,6 +47,8 @@ from airspace.parser.answer import Span, ZoneDraft, format_answer
 from airspace.parser.coords import CoordMatch, find_coords
 from airspace.parser.engine import ExtractStats
 from airspace.parser.header import Header, parse_header
+from airspace.parser.times import find_effective_range
+from airspace.parser.units import parse_limit
 
 # ----------------------------------------------------------------------------------------------- patterns
 _DIST_UNITS = (
@@ -95,6 +97,15 @@ _NAME_TOKEN = r"[A-Z](?:[A-Z0-9'/ ]|&[a-z]{2,6};|&#\d{1,5};){1,60}?"
 _NAMED_GAP = re.compile(rf"^\s*[-–—]\s*(?:TO\s+)?{_NAME_TOKEN}\s*[-–—]\s*$")
 _NAMED_BEFORE = re.compile(rf"(?P<np>{_NAME_TOKEN})\s*[-–—]\s*$")
 _NAMED_AFTER = re.compile(r"^\s*[-–—]\s*(?P<np>[A-Z]{2,20})(?![\dA-Z])(?=\s+BACK\b|\s+TO\s+(?:START|BEGINNING)\b|\s*[.\n])")
+# a NAVAID radial/distance reference written after an FAA point: "285116N0804219W (OMN141034.4) TO …"
+_FIXREF = re.compile(r"\(\s*[A-Z]{2,5}\s?\d{6}(?:\.\d{1,2})?\s*\)")
+
+
+def _nofix(gap: str) -> str:
+    """A gap between two points with its NAVAID fix references blanked out (same length, offsets kept)."""
+    return _FIXREF.sub(lambda m: " " * len(m.group()), gap) if "(" in gap else gap
+
+
 _CLOSE = re.compile(
     r"^[\s\-–—,]*(?:AND\s+)?(?:BACK\s+)?TO\s+(?:THE\s+)?(?:START(?:ING\s+POINT)?|BEGINNING|POINT\s+OF\s+ORIGIN|"
     r"ORIGIN|FIRST\s+POINT|INITIAL\s+POINT)\b|^[\s\-–—,]*BACK\s+TO\s+START\b",
@@ -192,7 +203,10 @@ _SCHED_PREFIX = rf"(?:DAILY|DLY|{_DAY}(?:\s*[-,/&]\s*{_DAY}|\s+{_DAY})*)"
 _PROSE_SCHED = re.compile(
     rf"(?:\b{_SCHED_PREFIX}\s+)?(?<![\d/:-])\d{{4}}\s?-\s?\d{{4}}(?![\d/:-])(?:\s?(?:local|LT|Z|UTC|GMT)\b)?", re.I
 )
-_FAA_SCHED = re.compile(rf"\b{_SCHED_PREFIX}\s+(?<![\d/:-])\d{{4}}\s?-\s?\d{{4}}(?![\d/:-])(?:\s*,?\s*\d{{4}}-\d{{4}}(?![\d-]))*")
+_FAA_SCHED = re.compile(
+    rf"\b{_SCHED_PREFIX}\s+(?:BTN\s+|BETWEEN\s+)?(?<![\d/:-])\d{{4}}\s?[-/]\s?\d{{4}}(?![\d/:-])"
+    rf"(?:\s*,?\s*\d{{4}}-\d{{4}}(?![\d-]))*"
+)
 _MONTH = r"(?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)[A-Z]*\.?"
 _PROSE_DT = rf"{_MONTH}\s+\d{{1,2}},?\s+\d{{4}}(?:\s+at)?\s+\d{{4}}(?:\s*(?:UTC|Z|GMT))?"
 _TFR_BEGIN = re.compile(rf"Beginning\s+Date\s+and\s+Time\s*:\s*(?P<v>{_PROSE_DT})", re.I)
@@ -238,7 +252,7 @@ def _polygon_runs(text: str, coords: list[CoordMatch]) -> list[list[CoordMatch]]
     for c in coords:
         if runs:
             prev = runs[-1][-1]
-            gap = text[prev.end : c.start]
+            gap = _nofix(text[prev.end : c.start])
             joined = (
                 _SEP_GAP.match(gap)
                 or (len(gap) <= 200 and _ARC_GAP.search(gap) and "\n\n" not in gap and not _CLOSE_IN_GAP.search(gap))
@@ -267,7 +281,7 @@ def _polygon_span(text: str, run: list[CoordMatch], lo: int, hi: int) -> tuple[i
     if m:
         end += m.end("np")
         named += 1
-    m = _CLOSE.match(text[end : min(hi, end + 100)])
+    m = _CLOSE.match(_nofix(text[end : min(hi, end + 100)]))
     if m:
         end += m.end()
     return start, end, named
@@ -309,9 +323,11 @@ def _geometry(text: str, lo: int, hi: int) -> list[_Zone]:
     poly_spans: list[tuple[int, int]] = []
     for run in _polygon_runs(text, rest):
         s, e, named = _polygon_span(text, run, lo, hi)
-        closes = _CLOSE.match(text[run[-1].end : min(hi, run[-1].end + 100)]) is not None
+        closes = _CLOSE.match(_nofix(text[run[-1].end : min(hi, run[-1].end + 100)])) is not None
         distinct = {(round(c.lat, 6), round(c.lon, 6)) for c in run}
-        if len(distinct) + named >= 3 or (len(distinct) + named >= 2 and closes and named):
+        # "A THEN CLOCKWISE ON A 4.2 NM ARC CENTERED ON C TO THE POINT OF ORIGIN": a full circle through A
+        full_arc = len(run) == 2 and closes and _ARC_GAP.search(text, run[0].end, run[1].start) is not None
+        if len(distinct) + named >= 3 or (len(distinct) + named >= 2 and closes and named) or full_arc:
             poly_spans.append((s, e))
             zones.append(_Zone({"polygon": _sp(text, s, e)}, s, e, "polygon"))
 
@@ -414,6 +430,34 @@ def _limits_in(text: str, lo: int, hi: int) -> dict[str, Span]:
     return out
 
 
+_PHRASE_SEP = re.compile(r"\s*(?:[-–—~～]|\bUP\s+TO\b|\bTO\b|\bTHROUGH\b|至|到)\s*", re.I)
+# a lower-upper pair written as a phrase: TFR pages ("Altitude: From the surface up to but not including FL(180)")
+# and Chinese notices (高度从地面至无限高, 真高0米至120米)
+_ALT_LINE = re.compile(r"\bAltitude\s*:\s*(?P<v>[^\n]{3,120})", re.I)
+_CN_LIMIT_PHRASE = re.compile(
+    r"(?:真高|相对高度|相對高度|飞行高度|飛行高度|高度)\s*(?:为|為)?\s*(?:从|從|自)?[^，,。；;、\n]{1,30}?(?:至|到)[^，,。；;、\n]{1,20}"
+)
+
+
+def _phrase_limits(text: str, s: int, e: int) -> dict[str, Span]:
+    """lower/upper spans of a phrase in [s, e) split at the first separator where both halves are limits."""
+    for m in _PHRASE_SEP.finditer(text, s, e):
+        a0, a1, b0, b1 = s, m.start(), m.end(), e
+        while b1 > b0 and text[b1 - 1] in " .,;。，；\t\r":
+            b1 -= 1
+        while a0 < a1 and text[a0].isspace():
+            a0 += 1
+        if a1 <= a0 or b1 <= b0:
+            continue
+        try:
+            parse_limit(text[a0:a1])
+            parse_limit(text[b0:b1])
+        except ValueError:
+            continue
+        return {"lower": _sp(text, a0, a1), "upper": _sp(text, b0, b1)}
+    return {}
+
+
 def _line_end(text: str, pos: int, hi: int) -> int:
     """End of the line holding ``pos`` (a newline or a collapsed-newline run of 2+ spaces)."""
     m = re.compile(r"\n| {2,}").search(text, pos, hi)
@@ -448,6 +492,10 @@ def _times(text: str, h: Header, lo: int, hi: int) -> dict[str, Span]:
         out["end"] = c
     if out:
         return out
+    eff = find_effective_range(text[lo:hi])
+    if eff is not None:  # FAA "EFFECTIVE 2402140200 UTC (2000 LOCAL …) UNTIL 2402201400 UTC (…)"
+        (s0, s1), (e0, e1) = eff
+        return {"start": _sp(text, lo + s0, lo + s1), "end": _sp(text, lo + e0, lo + e1)}
     pairs = list(_TIME_PAIR.finditer(text, lo, hi))
     if pairs:
         m = pairs[-1]
@@ -565,6 +613,36 @@ def area_designator(text: str, header: Header | None = None) -> Span | None:
     return _sp(text, *m.span(g))
 
 
+_AREA_HEAD = re.compile(r"^[ \t]*Area\s+[A-Z0-9]{1,2}[ \t]*$", re.M)
+_FROM_TO_PROSE = re.compile(rf"\bFrom\s+(?P<s>{_PROSE_DT})\s*\n?\s*To\s+(?P<e>{_PROSE_DT})", re.I)
+
+
+def _area_block(text: str, pos: int) -> tuple[int, int] | None:
+    """The ``Area X`` block of a TFR web page holding offset ``pos`` (each area states its own times and altitude)."""
+    heads = [m.start() for m in _AREA_HEAD.finditer(text)]
+    if len(heads) < 2:
+        return None
+    k = bisect_right(heads, pos) - 1
+    if k < 0:
+        return None
+    return heads[k], heads[k + 1] if k + 1 < len(heads) else len(text)
+
+
+def _block_values(text: str, pos: int) -> dict[str, Span]:
+    """Times (``From … To …``) and altitude (``Altitude: …``) stated in the TFR area block holding ``pos``."""
+    blk = _area_block(text, pos)
+    if blk is None:
+        return {}
+    out: dict[str, Span] = {}
+    m = _ALT_LINE.search(text, *blk)
+    if m:
+        out.update(_phrase_limits(text, *m.span("v")))
+    m = _FROM_TO_PROSE.search(text, *blk)
+    if m:
+        out["start"], out["end"] = _sp(text, *m.span("s")), _sp(text, *m.span("e"))
+    return out
+
+
 def _body(text: str, h: Header) -> tuple[int, int]:
     """The free-text region where geometry is stated: item E, the FAA text after its id, else everything."""
     e = h.item("E")
@@ -638,6 +716,12 @@ def rules_drafts(text: str, header: Header | None = None) -> list[ZoneDraft]:
         msg_limits["upper"] = g
     if len(msg_limits) < 2:
         found = _limits_in(text, lo, hi)
+        if "upper" not in found:  # "Altitude: From the surface up to … FL(180)", 高度从地面至无限高
+            for rx, g in ((_ALT_LINE, "v"), (_CN_LIMIT_PHRASE, 0)):
+                m = rx.search(text)
+                if m and (ph := _phrase_limits(text, *m.span(g))):
+                    found = ph
+                    break
         if "upper" not in found and "upper" not in msg_limits:
             cn = _CN_UPPER.search(text)
             if cn:
@@ -691,6 +775,8 @@ def rules_drafts(text: str, header: Header | None = None) -> list[ZoneDraft]:
             m = _TIME_PAIR.search(text, z.anchor_end, seg_end) or _ISO_PAIR.search(text, z.anchor_end, seg_end)
             if m:
                 fields["start"], fields["end"] = _sp(text, *m.span("s")), _sp(text, *m.span("e"))
+        for k, v in _block_values(text, z.anchor).items():  # a TFR page's own values per area
+            fields[k] = v
         if sched is not None:
             fields["schedule"] = sched
         ordered = {k: fields[k] for k in ("center", "radius", "polygon", "name", "lower", "upper", "start", "end", "schedule") if k in fields}

@@ -253,3 +253,61 @@ def test_engine_value_not_in_the_message_is_flagged(dev_by_id):
     assert recs[0].status == "review"
     assert "radius value '7NM' is not in the message" in recs[0].reasons
     assert "engine and rules disagree on radius" in recs[0].reasons
+
+
+# ---- robustness on unseen formats (real published FDC/TFR texts) ----
+_FDC_CHAIN = (
+    "!FDC 1/4530 ZJX FL..AIRSPACE CAPE CANAVERAL, FL..TEMPORARY FLIGHT RESTRICTION. AIRCRAFT OPERATIONS ARE "
+    "PROHIBITED WITHIN AN AREA DEFINED AS 285116N0804219W (OMN141034.4) TO 290730N0803000W (OMN108033.9) THEN "
+    "CLOCKWISE ON A 30 NM ARC CENTERED ON 283703N0803647W (OMN147048.7) TO 281330N0801600W (OMN145078.4) TO "
+    "282501N0803029W (OMN149061.9) TO 284910N0805044W (OMN154032.2) TO THE POINT OF ORIGIN SFC-FL180 EFFECTIVE "
+    "2104071500 UTC UNTIL 2104071724 UTC. 2104071500-2104071724"
+)
+
+
+def test_fdc_chain_with_navaid_fix_references_is_one_polygon():
+    recs, _ = process_batch([Message(0, _FDC_CHAIN)])
+    assert len(recs) == 1
+    r = recs[0]
+    assert r.status == "ok", r.reasons
+    assert r.geometry.type == "polygon" and len(r.geometry.points) > 10  # the arc is densified
+    assert r.id == "FDC 1/4530" and r.upper.ref == "FL" and r.upper.ft == 18000
+
+
+def test_counterclockwise_full_arc_to_point_of_origin_is_one_polygon():
+    text = ("WI AN AREA DEFINED AS 301918N0812606W THEN COUNTERCLOCKWISE ON A 4.2 NM ARC CENTERED ON "
+            "302329N0812528W (CRG058005) TO THE POINT OF ORIGIN SFC-2500FT")
+    recs, _ = process_batch([Message(0, text)])
+    assert len(recs) == 1 and recs[0].geometry.type == "polygon"
+
+
+def test_fdc_without_bang_effective_until_and_daily_schedule():
+    text = ("FDC 4/3473 ZAB PART 1 OF 2 TX..AIRSPACE VAN HORN, TX..TEMPORARY\r\n FLIGHT\r\nRESTRICTIONS. ALL ACFT \r\n"
+            "FLT OPS ARE PROHIBITED: WI AN AREA DEFINED AS 305920N1044129W \r\n(HUP122049.4) TO 304329N1045617W "
+            "(HUP144055.3) TO 301152N1043828W \r\n(MRF250036.2) TO 295558N1043739W (MRF227041.3) TO THE POINT OF \r\n"
+            "ORIGIN 10000FT MSL-13000FT MSL  \r\nEFFECTIVE 2402140200 UTC (2000 LOCAL 02/13/24) UNTIL 2402201400 UTC \r\n"
+            "(0800 LOCAL 02/20/24) DLY 0200-1400 (2000-0800 LOCAL).  \r\nEND PART 1 OF 2")
+    recs, _ = process_batch([Message(0, text)])
+    assert len(recs) == 1
+    r = recs[0]
+    assert r.id == "FDC 4/3473" and r.geometry.type == "polygon" and len(r.geometry.points) == 4
+    assert (r.start.isoformat(), r.end.isoformat()) == ("2024-02-14T02:00:00+00:00", "2024-02-20T14:00:00+00:00")
+    assert r.schedule == "DLY 0200-1400"
+    assert len(r.windows) == 7 and all(w.start.hour == 2 and w.end.hour == 14 for w in r.windows)
+
+
+def test_tfr_page_areas_keep_their_own_dates_and_altitude():
+    areas = ""
+    for name, lat, rad, alt, s, e in (("A", "42º57'54\"N", 30, "and including", "1610", "1850"),
+                                      ("B", "42º52'51\"N", 10, "but not including", "1610", "1715")):
+        areas += (f"Area {name}\nAirspace Definition:\nCenter: 12.6 nautical miles from GRAND RAPIDS VOR/DME(GRR) "
+                  f"on the 332 radial (Latitude: {lat}, Longitude: 85º39'00\"W)\nRadius: {rad} nautical miles\n"
+                  f"Altitude: From the surface up to {alt} FL(180)\nEffective Date(s):\n"
+                  f"From April 20, 2007 at {s} UTC\nTo April 20, 2007 at {e} UTC\n")
+    text = ("Sample XML Data Packet NOTAM Number : FDC 7/8363\nIssue Date : April 16, 2007 at 1901 UTC\n"
+            "Beginning Date and Time : April 20, 2007 at 1610 UTC\nEnding Date and Time : April 20, 2007 at 1850 UTC\n"
+            "Affected Area(s) Top\n" + areas)
+    recs, _ = process_batch([Message(0, text)])
+    assert [r.id for r in recs] == ["FDC 7/8363"] * 2
+    assert [r.end.strftime("%H%M") for r in recs] == ["1850", "1715"]
+    assert all(r.upper is not None and r.upper.ref == "FL" and r.upper.ft == 18000 for r in recs)
