@@ -93,6 +93,11 @@ _BOUNDARY_GAP = re.compile(
     r"(?:BOUNDARY|BDRY|BORDER|COAST(?:LINE)?)\s*(?:TO\s*)?[\s\-–—,]*$",
     re.I,
 )
+# a vertex that looks like a coordinate but does not read ("0645N 112000W": a 6-digit longitude): it stays in the
+# polygon span so that the polygon normaliser names it (review) instead of the ring breaking into points
+_BAD_VERTEX_GAP = re.compile(
+    rf"^{_SEP}(?:\d{{2,7}}(?:\.\d+)?\s?[NS]\s?\d{{2,8}}(?:\.\d+)?\s?[EW]|[NS]\s?\d{{2,7}}(?:\.\d+)?\s?[EW]\s?\d{{2,8}}(?:\.\d+)?){_SEP}$"
+)
 _NAME_TOKEN = r"[A-Z](?:[A-Z0-9'/ ]|&[a-z]{2,6};|&#\d{1,5};){1,60}?"
 _NAMED_GAP = re.compile(rf"^\s*[-–—]\s*(?:TO\s+)?{_NAME_TOKEN}\s*[-–—]\s*$")
 _NAMED_BEFORE = re.compile(rf"(?P<np>{_NAME_TOKEN})\s*[-–—]\s*$")
@@ -169,6 +174,7 @@ _DESIGNATOR = re.compile(
     r"\b(?P<name>[A-Z]{1,4}[- ]?\d{2,4}[A-Z]?)\s*(?:\([A-Z0-9 .,'/-]{1,40}\)\s*)?(?:ACT|ACTIVATED|ACTIVE|ACTIAVTED)\b"
     r"|\bAREAS?\s+(?:ACT|ACTIVATED|ACTIVE)\s*:?\s*(?P<name2>[A-Z]{1,4}[- ]?\d{1,4}[A-Z]?)\b"
 )
+_UNL_WORD = re.compile(r"(?<![A-Z])(?:UNL|UNLTD|UNLIMITED)(?![A-Z])|无限高|無限高", re.I)
 _CN_UPPER = re.compile(r"(?:真高|相对高度|相對高度|飞行高度|飛行高度|高度)\s*(?:为|為)?\s*\d+(?:\.\d+)?\s*(?:米|公尺|m)")
 # Chinese places: found from their anchor (为中心 / 周边500米 / ，半径3公里 / 上空) backwards to the start of the clause,
 # so that hostile text without anchors costs one linear scan
@@ -247,6 +253,32 @@ def _radius_mentions(text: str, lo: int, hi: int) -> list[tuple[int, int, Span]]
     return dedup
 
 
+_ROUTE_BEFORE = re.compile(
+    r"(?:\bDCT|\bVIA|\bWAYPOINTS?\b[^\n]{0,80}?|\bNEW\s+(?:PSN|POSITION)|\bUSE|\bRTE|\bROUTE\s+[A-Z]{1,2}\d{1,4}:?)[\s:,(-]*$",
+    re.I,
+)
+_ROUTE_NEAR = re.compile(r"\bWAYPOINTS?\b|\bATS\s+(?:RTE|ROUTE)S?\b|\bDCT\b|\bVIA\s+ROUTE\b", re.I)
+_ROUTE_AFTER = re.compile(r"^[\s)]*(?:DCT\b|INSTEAD\s+OF\b)", re.I)
+_EXC_AREA = re.compile(
+    r"\bEXC(?:EPT|LUDING|L)?\.?\s+(?:FOR\s+)?(?:THE\s+)?(?:AREA|A\s+CIRCLE|CIRCLE|WI\b|SECTOR|(?:\d+(?:\.\d+)?\s?(?:NM|KM)\s+RADIUS)"
+    r"|RADIUS|\d{4,6}[NS])",
+    re.I,
+)
+_COORD_BETWEEN = re.compile(r"\d{4,6}(?:\.\d+)?\s?[NS]")
+
+
+def _route_point(text: str, c: CoordMatch, lo: int) -> bool:
+    """Whether a coordinate is a navigation point of a route/waypoint statement rather than a zone."""
+    before = text[max(lo, c.start - 100) : c.start]
+    if _ROUTE_BEFORE.search(before) or _ROUTE_AFTER.match(text, c.end):
+        return True
+    # a point between two named fixes of a route ("N639 - VILAO - c - NAH")
+    if re.search(r"\b[A-Z]{2,5}\s*-\s*$", before) and re.match(r"\s*-\s*[A-Z]{2,5}\b", text[c.end : c.end + 20]):
+        return True
+    # "WAYPOINTS (WGS-84): OSH DVORDME (c1) - APTIN (c2)", "VIA ATS ROUTE Q2: Q2 - NIVEN - c - BISON"
+    return _ROUTE_NEAR.search(text, max(lo, c.start - 100), c.start) is not None
+
+
 def _polygon_runs(text: str, coords: list[CoordMatch]) -> list[list[CoordMatch]]:
     runs: list[list[CoordMatch]] = []
     for c in coords:
@@ -258,6 +290,7 @@ def _polygon_runs(text: str, coords: list[CoordMatch]) -> list[list[CoordMatch]]
                 or (len(gap) <= 200 and _ARC_GAP.search(gap) and "\n\n" not in gap and not _CLOSE_IN_GAP.search(gap))
                 or _NAMED_GAP.match(gap)
                 or _BOUNDARY_GAP.match(gap)
+                or _BAD_VERTEX_GAP.match(gap)
             )
             if joined:
                 runs[-1].append(c)
@@ -270,7 +303,7 @@ def _polygon_span(text: str, run: list[CoordMatch], lo: int, hi: int) -> tuple[i
     """(start, end, named points) of a polygon run, extended over named end points and closing words."""
     start, end, named = run[0].start, run[-1].end, 0
     for a, b in zip(run, run[1:]):
-        if _NAMED_GAP.match(text[a.end : b.start]):
+        if _NAMED_GAP.match(text[a.end : b.start]) or _BAD_VERTEX_GAP.match(text[a.end : b.start]):
             named += 1
     line_start = max(text.rfind("\n", lo, start), text.rfind(":", lo, start), lo - 1, start - 101) + 1
     m = _NAMED_BEFORE.search(text, line_start, start)
@@ -377,10 +410,19 @@ def _geometry(text: str, lo: int, hi: int) -> list[_Zone]:
             d = m.span("d") if m.group("d") else m.span("d2")
             zones.append(_Zone({"center": _sp(text, c.start, c.end), "radius": _sp(text, *d)}, c.start, c.end, "circle"))
 
-    # 4. points (only when nothing else was found: a lone reference point next to a real area is not a zone)
+    # 4. points (only when nothing else was found: a lone reference point next to a real area is not a zone);
+    # a coordinate in a route ("DCT 2925N06959E DCT"), a waypoint list, a moved point ("NEW PSN c") or a substitute
+    # fix ("USE c INSTEAD OF SOT") is a navigation point, not a zone
     if not zones:
         for c in singles:
+            if _route_point(text, c, lo):
+                continue
             zones.append(_Zone({"center": _sp(text, c.start, c.end)}, c.start, c.end, "point"))
+    # the area after "EXC" ("… EXC A CIRCLE RADIUS 1.5NM CENTERED ON c") is cut out of the zone, never a zone itself
+    exc = [(m.start(), m.end()) for m in _EXC_AREA.finditer(text, lo, hi)]
+    if exc:
+        zones = [z for z in zones if not any(s0 < z.anchor <= e0 + 200 and
+                                             not _COORD_BETWEEN.search(text, e0, z.anchor) for s0, e0 in exc)]
     zones.sort(key=lambda z: z.anchor)
     if len(zones) > 1:
         for z in zones:
@@ -691,7 +733,8 @@ def rules_drafts(text: str, header: Header | None = None) -> list[ZoneDraft]:
         if z is not None:
             zones.append(z)
     zone_notice = _zone_notice(text, h, lo, hi)
-    if not zones and h.qline and h.qline.coord and zone_notice:
+    q999 = h.qline is not None and h.qline.radius_nm is not None and h.qline.radius_nm >= 999
+    if not zones and h.qline and h.qline.coord and zone_notice and not q999:  # 999 NM: "whole FIR", not a circle
         f = {"center": h.qline.coord}
         if h.qline.radius:
             f["radius"] = h.qline.radius
@@ -726,6 +769,10 @@ def rules_drafts(text: str, header: Header | None = None) -> list[ZoneDraft]:
             cn = _CN_UPPER.search(text)
             if cn:
                 found["upper"] = _sp(text, *cn.span())
+        if "upper" not in found and "upper" not in msg_limits:  # "… NO UPPER LIMIT", 无限高: the word itself
+            m = _UNL_WORD.search(text, lo, hi)
+            if m:
+                found["upper"] = _sp(text, *m.span())
         for k, v in found.items():
             msg_limits.setdefault(k, v)
     times = _times(text, h, lo, hi)
@@ -780,7 +827,10 @@ def rules_drafts(text: str, header: Header | None = None) -> list[ZoneDraft]:
         if sched is not None:
             fields["schedule"] = sched
         ordered = {k: fields[k] for k in ("center", "radius", "polygon", "name", "lower", "upper", "start", "end", "schedule") if k in fields}
-        drafts.append(ZoneDraft(values={k: s.text for k, s in ordered.items()}, spans=ordered))
+        values = {k: s.text for k, s in ordered.items()}
+        if any(d.values == values for d in drafts):
+            continue  # the same zone written again ("… - 185727N1052018E - …" in several route lines): one zone
+        drafts.append(ZoneDraft(values=values, spans=ordered))
     return drafts
 
 

@@ -12,6 +12,7 @@ compared without terrain data).
 from __future__ import annotations
 
 import math
+import re
 from functools import lru_cache
 
 from airspace.parser.header import Header
@@ -38,8 +39,28 @@ def _fmt(lim: Limit) -> str:
     return lim.raw or lim.ref
 
 
+_EXC_AREA = re.compile(
+    r"\bEXC(?:EPT|LUDING|L)?\.?\s+(?:FOR\s+)?(?:THE\s+)?(?:AREA|A\s+CIRCLE|CIRCLE|WI\b|SECTOR|"
+    r"\d+(?:\.\d+)?\s?(?:NM|KM)\s+RADIUS|RADIUS|\d{4,6}[NS])",
+    re.I,
+)
+_SEMI = re.compile(r"\bSEMI-?\s?CIRCLE|\bHALF\s+CIRCLE|半圆|半圓", re.I)
+
+
+def _check_text(rec: ZoneRecord) -> None:
+    """Shapes the record cannot represent exactly: an excluded area (not subtracted) and a semicircle."""
+    if rec.geometry is None:
+        return
+    if _EXC_AREA.search(rec.text):
+        rec.review("the message excludes an area (EXC …) that is not subtracted from this zone")
+    if _SEMI.search(rec.text):
+        rec.review("the message describes a semicircle; this geometry only approximates it")
+
+
 def _check_limits(rec: ZoneRecord) -> None:
     lo, hi = rec.lower, rec.upper
+    if hi is None and rec.geometry is not None:
+        rec.review("no upper limit stated")
     if lo is not None and lo.ref == "UNL":
         rec.review(f"lower limit is unlimited ({_fmt(lo)})")
     for name, lim in (("lower", lo), ("upper", hi)):
@@ -177,6 +198,7 @@ def validate(rec: ZoneRecord, header: Header | None, *, rules_rec: ZoneRecord | 
     _check_grounding(rec)
     _check_geometry(rec, header)
     _check_limits(rec)
+    _check_text(rec)
     _check_times(rec, header)
     if rules_rec is not None and rules_rec.status != "error":
         _cross_check(rec, rules_rec)

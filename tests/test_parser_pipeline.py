@@ -311,3 +311,53 @@ def test_tfr_page_areas_keep_their_own_dates_and_altitude():
     assert [r.id for r in recs] == ["FDC 7/8363"] * 2
     assert [r.end.strftime("%H%M") for r in recs] == ["1850", "1715"]
     assert all(r.upper is not None and r.upper.ref == "FL" and r.upper.ft == 18000 for r in recs)
+
+
+def _icao(e, fg="F) SFC G) 3000FT AMSL", q="Q) EGTT/QRDCA/IV/BO/W/000/030/5130N00010W005"):
+    return f"A1234/26 NOTAMN\n{q}\nA) EGTT B) 2604010800 C) 2604011800\nE) {e}\n{fg}"
+
+
+def test_exclusion_area_is_not_a_zone_and_is_flagged():
+    recs, _ = process_batch([Message(0, _icao("DANGER AREA WI 2NM RADIUS OF 513000N 0001000W EXC AREA WI 1NM "
+                                              "RADIUS OF 513000N 0001000W"))])
+    assert len(recs) == 1 and recs[0].geometry.radius_m == 2 * 1852
+    assert recs[0].status == "review" and any("EXC" in r for r in recs[0].reasons)
+
+
+def test_missing_upper_limit_is_review_and_unlimited_word_is_read():
+    recs, _ = process_batch([Message(0, _icao("DANGER AREA WI 2NM RADIUS OF 513000N 0001000W", fg=""))])
+    assert recs[0].status == "review" and "no upper limit stated" in recs[0].reasons
+    recs, _ = process_batch([Message(0, _icao("DANGER AREA WI 2NM RADIUS OF 513000N 0001000W SFC TO UNLIMITED", fg=""))])
+    assert recs[0].upper.ref == "UNL"
+
+
+def test_qline_radius_999_is_not_a_circle():
+    text = ("A0224/26 NOTAMN  Q) OOMM/QRTCA/IV/NBO/W/000/999/2105N05736E999  A) OOMM B) 2604141700 C) 2607120230  "
+            "E) TEMPORARY RESTRICTED AREA ACTIVE OVER MUSCAT FIR  F) SFC G) UNL")
+    recs, _ = process_batch([Message(0, text)])
+    assert all(r.geometry is None or r.geometry.type != "circle" or r.geometry.radius_m < 999 * 1852 for r in recs)
+    assert all(r.status == "review" for r in recs)
+
+
+def test_route_coordinates_are_not_zones_and_duplicates_merge():
+    text = ("A0134/26 NOTAMR A0130/26  Q) OPXX/QARLC/IV/NBO/E/000/999/2946N06816E100  A) OPKR OPLR  B) 2603030400 "
+            "C) 2603311000  E) ATLN ATS RTE:  1) QT BIXIR DCT KADLA DCT DADLO DCT      3033N06939E DCT UPVAL  "
+            "3) LUBNA DCT 2925N06959E DCT HILAL G202 ZB  F) GND G) UNL")
+    recs, _ = process_batch([Message(0, text)])
+    assert all(r.geometry is None or r.geometry.type != "circle" or r.geometry.radius_m > 0 for r in recs)
+    text = ("(A0816/15 NOTAMN\nQ) LLLL/QAPCH/I/NBO/E/000/999/3229N03410E050\nA) LLLL B) 1506172101 C) PERM\n"
+            "E) COMPULSORY REP FOR ATS RTES CHG\nSUVAS, NEW PSN N321010E0335933, DESIGNATOR SUVAS,\nRDL278 46NM FM BGN.)")
+    recs, _ = process_batch([Message(0, text)])
+    assert all(r.geometry is None or r.geometry.radius_m > 0 for r in recs)
+    zones = rules_zones(_icao("OBST CRANE 513000N 0001000W 300FT AGL. OBST CRANE 513000N 0001000W 300FT AGL."))
+    assert len(zones) == 1
+
+
+def test_malformed_polygon_vertex_keeps_one_polygon_span_and_names_the_token():
+    text = ("B0573/26 NOTAMN  Q) MMFR/QRDCA/IV/BO/W/000/999/  A) MMFO  B) 2603290906  C) 2604040844  "
+            "E) DANGEROUS AREA FOR REENTRY: LATERAL LIMIT AREA FORMED BY THE UNION OF THE FLW POINTS:"
+            "           1006N 12000W     0856N 11825W     0645N 112000W     1006N 12000W     FIR MAZATLAN  F) SFC  G) UNL")
+    zones = rules_zones(text)
+    assert len(zones) == 1 and "0645N 112000W" in zones[0]["polygon"]
+    recs, _ = process_batch([Message(0, text)])
+    assert recs[0].status == "review" and any("112000W" in r for r in recs[0].reasons)
