@@ -20,6 +20,7 @@ import torch
 
 from airspace.kernels import ops
 from airspace.model.clover import Backbone, left_pad_prompts
+from airspace.model.constraints import CopyConstraint
 from airspace.model.tokenizer import Tokenizer
 
 MASK_GLYPH = "\u2591"  # how a still-masked position shows in a trace
@@ -40,9 +41,20 @@ def _cut_at_eoa(ids: list[int], eoa: int) -> tuple[list[int], bool]:
 
 
 @torch.no_grad()
+def _constraints(prompts, tok, model, constrain):
+    if not constrain:
+        return None
+    return [CopyConstraint(tok, p[:-1] if p and p[-1] == tok.sep_id else p, model.cfg.vocab_size,
+                           model.device) for p in prompts]
+
+
 def clover_decode(model: Backbone, prompts: list[list[int]], tok: Tokenizer, *, tau: float | None = None,
-                  max_answer_tokens: int | None = None, min_commit: int = 1, trace: bool = False) -> DecodeResult:
-    """Block-diffusion decoding of a batch of prompts (each: message ids + SEP)."""
+                  max_answer_tokens: int | None = None, min_commit: int = 1, trace: bool = False,
+                  constrain: bool = False) -> DecodeResult:
+    """Block-diffusion decoding of a batch of prompts (each: message ids + SEP).
+
+    ``constrain``: apply the copy constraint (``airspace.model.constraints``) to every masked position whose left
+    context is committed."""
     cfg = model.cfg
     bs = cfg.block_size
     tau = cfg.tau if tau is None else tau
@@ -56,6 +68,7 @@ def clover_decode(model: Backbone, prompts: list[list[int]], tok: Tokenizer, *, 
     res = DecodeResult(out, [False] * n, steps_per_block=[[] for _ in range(n)], trace=[] if trace else None)
     ones = torch.ones(n, bs, dtype=torch.bool, device=dev)
     pos = torch.arange(bs, device=dev)
+    cons = _constraints(prompts, tok, model, constrain)
     for _ in range(max_blocks):
         x = torch.full((n, bs), tok.mask_id, dtype=torch.long, device=dev)
         masked = (~done)[:, None].expand(n, bs).clone()
@@ -69,7 +82,16 @@ def clover_decode(model: Backbone, prompts: list[list[int]], tok: Tokenizer, *, 
                 clean, clean_valid = clean[:, :0], clean_valid[:, :0]
             res.forwards += int(active.sum())
             res.calls += 1
-            commit, token, _ = ops.confidence_select(model.logits(h), masked, tau, min_commit=min_commit)
+            logits = model.logits(h)
+            if cons is not None:
+                xs, ms = x.tolist(), masked.tolist()
+                for i in range(n):
+                    for p in range(bs):
+                        if ms[i][p]:
+                            a = cons[i].allowed(out[i] + xs[i][:p])
+                            if a is not None:
+                                logits[i, p].masked_fill_(~a, float("-inf"))
+            commit, token, _ = ops.confidence_select(logits, masked, tau, min_commit=min_commit)
             x = torch.where(commit, token, x)
             masked &= ~commit
             steps += active.long()
@@ -102,7 +124,7 @@ def clover_decode(model: Backbone, prompts: list[list[int]], tok: Tokenizer, *, 
 
 @torch.no_grad()
 def ar_decode(model: Backbone, prompts: list[list[int]], tok: Tokenizer, *,
-              max_answer_tokens: int | None = None) -> DecodeResult:
+              max_answer_tokens: int | None = None, constrain: bool = False) -> DecodeResult:
     """Greedy autoregressive decoding, one token per forward, KV cache + recurrent GDN state."""
     cfg = model.cfg
     max_tokens = max_answer_tokens or cfg.max_answer_tokens
@@ -113,8 +135,15 @@ def ar_decode(model: Backbone, prompts: list[list[int]], tok: Tokenizer, *,
     res = DecodeResult([[] for _ in range(n)], [False] * n, forwards=n, calls=1)
     done = torch.zeros(n, dtype=torch.bool, device=dev)
     last = h[:, -1:]
+    cons = _constraints(prompts, tok, model, constrain)
     for _ in range(max_tokens):
-        nxt = model.logits(last[:, 0]).argmax(-1)  # [n]
+        logits = model.logits(last[:, 0])
+        if cons is not None:
+            for i in range(n):
+                a = cons[i].allowed(res.ids[i])
+                if a is not None:
+                    logits[i].masked_fill_(~a, float("-inf"))
+        nxt = logits.argmax(-1)  # [n]
         for i, t in enumerate(nxt.tolist()):
             if done[i]:
                 continue

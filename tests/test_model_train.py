@@ -103,3 +103,29 @@ def test_unknown_engine_and_mismatched_checkpoint(tmp_path):
         load_extractor("clover", str(tmp_path / "ar"), device="cpu")
     with pytest.raises(ValueError):
         load_extractor("gpt", None)
+
+
+SHIPPED = {name: p for name, p in __import__("airspace.model.engine", fromlist=["x"]).DEFAULT_CHECKPOINTS.items()}
+
+
+@pytest.mark.parametrize("name", ["clover", "ar"])
+def test_shipped_checkpoint_loads_with_recipe_and_metrics(name):
+    import json
+
+    d = SHIPPED[name]
+    if not (d / "model.safetensors").is_file():
+        pytest.skip(f"no shipped checkpoint at {d}")
+    ex = load_extractor(name, device="cpu")
+    assert ex.model.cfg.arch == name
+    recipe = json.loads((d / "recipe.json").read_text())
+    metrics = json.loads((d / "metrics.json").read_text())
+    assert recipe["seed"] == 0 and recipe["steps"] == metrics["steps"] > 0
+    assert "val_exact" in metrics and "hardware" in recipe
+    assert not list(d.glob("*.pt")) and not list(d.glob("*.bin")) and not list(d.glob("*.pkl"))
+    # both shipped engines are the same size and saw the same data budget
+    other = SHIPPED["ar" if name == "clover" else "clover"]
+    if (other / "recipe.json").is_file():
+        r2 = json.loads((other / "recipe.json").read_text())
+        assert r2["budget_minutes"] == recipe["budget_minutes"] and r2["data"] == recipe["data"]
+        n2 = json.loads((other / "metrics.json").read_text())["params"]
+        assert abs(n2 - metrics["params"]) / metrics["params"] < 0.01
