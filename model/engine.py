@@ -34,7 +34,7 @@ class ModelExtractor:
     """Clover or AR extraction over a trained checkpoint."""
 
     def __init__(self, name: str, model: Backbone, tok: Tokenizer, *, batch_size: int = 16, tau: float | None = None,
-                 trace: bool = False, seed: int = 0, checkpoint: str | None = None):
+                 trace: bool = False, seed: int = 0, checkpoint: str | None = None, constrain: bool = True):
         if name not in ("clover", "ar") or model.cfg.arch != name:
             raise ValueError(f"engine {name!r} does not match the checkpoint's arch {model.cfg.arch!r}")
         self.name = name
@@ -45,6 +45,7 @@ class ModelExtractor:
         self.trace = trace
         self.seed = seed
         self.checkpoint = checkpoint
+        self.constrain = constrain  # copy constraint (same rule for both engines): values stay verbatim spans
 
     @property
     def cfg(self):
@@ -74,9 +75,10 @@ class ModelExtractor:
             chunk = todo[s:s + self.batch_size]
             prompts = [p for _, _, p in chunk]
             if self.name == "clover":
-                res = clover_decode(self.model, prompts, self.tok, tau=self.tau, trace=self.trace)
+                res = clover_decode(self.model, prompts, self.tok, tau=self.tau, trace=self.trace,
+                                    constrain=self.constrain)
             else:
-                res = ar_decode(self.model, prompts, self.tok)
+                res = ar_decode(self.model, prompts, self.tok, constrain=self.constrain)
             stats.forwards += res.forwards
             for j, (_, i, _) in enumerate(chunk):
                 ids = res.ids[j]
@@ -99,7 +101,7 @@ class ModelExtractor:
 
 
 def load_extractor(name: str, checkpoint: str | None = None, *, device: str | None = None, batch_size: int = 16,
-                   tau: float | None = None, trace: bool = False) -> ModelExtractor:
+                   tau: float | None = None, trace: bool = False, constrain: bool = True) -> ModelExtractor:
     """The ``clover`` or ``ar`` engine over ``checkpoint`` (default: the shipped ``data/checkpoints/<name>``).
 
     Runs on CUDA when available (bf16 weights), else CPU fp32. Any checkpoint of the same format loads the same way.
@@ -110,4 +112,5 @@ def load_extractor(name: str, checkpoint: str | None = None, *, device: str | No
     dev = torch.device(device or ("cuda" if torch.cuda.is_available() else "cpu"))
     dtype = torch.bfloat16 if dev.type == "cuda" else torch.float32
     model, tok = load_checkpoint(ckpt, device=dev, dtype=dtype)
-    return ModelExtractor(name, model, tok, batch_size=batch_size, tau=tau, trace=trace, checkpoint=str(ckpt))
+    return ModelExtractor(name, model, tok, batch_size=batch_size, tau=tau, trace=trace, checkpoint=str(ckpt),
+                          constrain=constrain)

@@ -172,7 +172,7 @@ def val_loss(model, tok, val_rows, cfg, device, autocast) -> float:
 
 
 @torch.no_grad()
-def val_exact(model, tok, val_rows, cfg, batch_size: int = 16) -> dict:
+def val_exact(model, tok, val_rows, cfg, batch_size: int = 16, constrain: bool = False) -> dict:
     """Exact answer-string match on ``val_rows`` by real decoding (the model's own engine)."""
     right, forwards, tokens = 0, 0, 0
     t0 = time.time()
@@ -181,8 +181,8 @@ def val_exact(model, tok, val_rows, cfg, batch_size: int = 16) -> dict:
         chunk = rows[i:i + batch_size]
         prompts = [tok.encode_prompt(r["text"]) for r in chunk]
         cap = max(len(tok.encode_answer(r["answer"])) for r in chunk) + 2 * cfg.block_size  # gold length + slack
-        res = (clover_decode(model, prompts, tok, max_answer_tokens=cap) if cfg.arch == "clover"
-               else ar_decode(model, prompts, tok, max_answer_tokens=cap))
+        res = (clover_decode(model, prompts, tok, max_answer_tokens=cap, constrain=constrain) if cfg.arch == "clover"
+               else ar_decode(model, prompts, tok, max_answer_tokens=cap, constrain=constrain))
         for r, ids in zip(chunk, res.ids):
             right += int(tok.decode(ids) == r["answer"])
             tokens += len(ids) + 1
