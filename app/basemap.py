@@ -3,13 +3,12 @@
 The browser tessellates every land polygon it is given, and on a 2-core machine with software WebGL the full
 1:10m world (148 000 vertices) costs seconds per map update. So the map gets two levels of detail:
 
-* the **overview** world (0.1 deg, ~23 000 vertices), so zooming out still shows every continent. With
-  ``server.enableStaticServing`` (``app/.streamlit/config.toml``) it is a same-origin URL under ``app/static``
-  (a link to ``data/basemap``): fetched once from 127.0.0.1, and deck.gl keeps it across reruns because the
-  URL does not change. Otherwise (AppTest, other configs) the GeoJSON is embedded in the deck JSON.
-* the **detail** 1:10m data clipped to a box around the zones being shown (``region_box``), when that region is
-  small enough for detail to matter (``DETAIL_MAX_SPAN_DEG``); embedded, a few kB to a few hundred kB. The box is
-  painted as sea over the overview first, so the two levels never draw on top of each other.
+* the **overview** world (0.1 deg, ~23 000 vertices) when the zones are spread over continents (or before any
+  Run). With ``server.enableStaticServing`` (``app/.streamlit/config.toml``) it is a same-origin URL under
+  ``app/static`` (a link to ``data/basemap``): fetched once from 127.0.0.1, and deck.gl keeps it across reruns
+  because the URL does not change. Otherwise (AppTest, other configs) the GeoJSON is embedded in the deck JSON.
+* the **detail** 1:10m data clipped to a box around the zones being shown (``region_box``) when they lie within
+  ``DETAIL_MAX_SPAN_DEG``; embedded, a few kB to a few hundred kB, and drawn alone (see ``basemap_for``).
 
 Nothing is fetched from anywhere but this machine.
 """
@@ -35,8 +34,8 @@ FILES = {
     "coast_overview": "coastline_overview.geojson",
 }
 DETAIL_MAX_SPAN_DEG = 25.0  # zones spread wider than this: the overview is all one can see anyway
-MIN_MARGIN_DEG = 3.0
-MAX_MARGIN_DEG = 8.0
+MIN_MARGIN_DEG = 8.0
+MAX_MARGIN_DEG = 12.0
 STATIC_PREFIX = "app/static/"  # where Streamlit serves <script dir>/static/ (app/static links to data/basemap)
 
 
@@ -71,15 +70,15 @@ def _parts(kind: str) -> tuple[list, STRtree]:
 def region_box(bounds: tuple[float, float, float, float] | None) -> tuple[float, float, float, float] | None:
     """The box that gets 1:10m detail around ``bounds`` (lon/lat), or None when there is nothing small to detail.
 
-    The box is the bounds grown by half their span (within ``MIN_MARGIN_DEG``..``MAX_MARGIN_DEG``) and snapped
-    outward to whole degrees, so nearby selections share one cached clip."""
+    The box is the bounds grown by their span (within ``MIN_MARGIN_DEG``..``MAX_MARGIN_DEG``: zooming out a few
+    steps still shows land) and snapped outward to whole degrees, so nearby selections share one cached clip."""
     if bounds is None:
         return None
     minx, miny, maxx, maxy = bounds
     span = max(maxx - minx, maxy - miny)
     if span > DETAIL_MAX_SPAN_DEG:
         return None
-    m = min(max(MIN_MARGIN_DEG, span / 2), MAX_MARGIN_DEG)
+    m = min(max(MIN_MARGIN_DEG, span), MAX_MARGIN_DEG)
     return (
         float(max(-180, math.floor(minx - m))),
         float(max(-85, math.floor(miny - m))),
@@ -126,17 +125,17 @@ def warm() -> None:
 
 
 def basemap_for(bounds: tuple[float, float, float, float] | None, *, served: bool = False) -> dict:
-    """Everything ``layers.basemap_layers`` draws for zones within ``bounds``.
+    """Everything ``layers.basemap_layers`` draws for zones within ``bounds``: either the world overview
+    (``land_overview``/``coast_overview``) or, when a detail region applies, ``region`` (the box) with ``land`` and
+    ``coast``, the 1:10m data clipped to it (embedded: a few kB to a few hundred kB).
 
-    ``land_overview``/``coast_overview``: the world, as same-origin URLs when ``served`` (the browser fetches them
-    once and deck.gl keeps them across reruns) or as GeoJSON dicts. When a detail region applies: ``region`` (the
-    box, drawn as sea over the overview) and ``land``/``coast``, the 1:10m data clipped to it (always embedded)."""
-    if served:
-        out: dict = {"land_overview": STATIC_PREFIX + FILES["land_overview"], "coast_overview": STATIC_PREFIX + FILES["coast_overview"]}
-    else:
-        out = {"land_overview": load_geojson(FILES["land_overview"]), "coast_overview": load_geojson(FILES["coast_overview"])}
+    The overview is given as same-origin URLs when ``served`` (fetched once, kept by deck.gl across reruns), else
+    as GeoJSON dicts. It is left out in region mode: seen zoomed-in and tilted, the continent-sized overview
+    polygons cost seconds per frame under software WebGL, while the clipped detail costs milliseconds."""
     region = region_box(bounds)
     if region is not None:
-        out["region"] = region
-        out["land"], out["coast"] = detail_clip(region)
-    return out
+        land, coast = detail_clip(region)
+        return {"region": region, "land": land, "coast": coast}
+    if served:
+        return {"land_overview": STATIC_PREFIX + FILES["land_overview"], "coast_overview": STATIC_PREFIX + FILES["coast_overview"]}
+    return {"land_overview": load_geojson(FILES["land_overview"]), "coast_overview": load_geojson(FILES["coast_overview"])}

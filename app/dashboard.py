@@ -277,15 +277,16 @@ def page() -> None:
     with top:
         res = load_results()
     text, engine, records, wall, volumes = res if res else ("", "", [], 0.0, [])
-    if res:
-        counts = S.status_counts(records)
-        m = top.columns(6)
-        m[0].metric("Messages", len({r.message for r in records}))
-        m[1].metric("Zones (records)", len(records))
-        m[2].metric("ok", counts["ok"])
-        m[3].metric("review", counts["review"])
-        m[4].metric("error", counts["error"])
-        m[5].metric(f"{engine} time", f"{wall:.2f} s")
+    # metrics and the records table are drawn even before the first Run (empty), so the browser has loaded their
+    # code by the time the operator clicks Run
+    counts = S.status_counts(records)
+    m = top.columns(6)
+    m[0].metric("Messages", len({r.message for r in records}) if res else "—")
+    m[1].metric("Zones (records)", len(records) if res else "—")
+    m[2].metric("ok", counts["ok"] if res else "—")
+    m[3].metric("review", counts["review"] if res else "—")
+    m[4].metric("error", counts["error"] if res else "—")
+    m[5].metric(f"{engine} time" if res else "time", f"{wall:.2f} s" if res else "—")
 
     df = S.records_frame(records)
     keys = list(df["key"])
@@ -336,10 +337,10 @@ def page() -> None:
             st.subheader("Route conflicts")
             st.dataframe(route["rows"], hide_index=True, key="conflicts")
 
-    if not res:
-        return
     st.subheader("Records")
     st.dataframe(df, hide_index=True, on_select="rerun", selection_mode="single-row", key="table", width="stretch")
+    if not res:
+        return
 
     tab_timing, tab_dl = st.tabs(["Timing: Clover vs AR", "Downloads"])
     with tab_timing:

@@ -199,6 +199,7 @@ def marker_rows(volumes: Iterable, t: datetime | None, *, selected: str | None =
                 "key": k,
                 "position": [round(p.x, 6), round(p.y, 6)],
                 "fill": volume_color(v.status, active, selected == k)[:3] + [255],
+                "line": [255, 255, 255, 255],
                 "tip": tooltip_html(v, active),
             }
         )
@@ -213,7 +214,7 @@ def marker_layer(rows: list[dict[str, Any]]) -> pdk.Layer:
         id="markers",
         get_position="position",
         get_fill_color="fill",
-        get_line_color=[255, 255, 255, 255],
+        get_line_color="line",
         stroked=True,
         line_width_min_pixels=1,
         get_radius=1,
@@ -245,9 +246,9 @@ def _flat_geojson(layer_id: str, data: dict, *, fill: list[int] | None = None, l
 
 
 def basemap_layers(basemap: dict) -> list[pdk.Layer]:
-    """Sea, the overview land and coastline, then (when ``basemap`` has a detail region) that box painted as sea
-    and the 1:10m land and coastline inside it; see ``app.basemap.basemap_for``. Drawn in this order without
-    depth test; none is pickable, so tooltips belong to zones only. No tile service anywhere."""
+    """Sea, then Natural Earth land and coastline: the world overview, or the 1:10m detail of a region (see
+    ``app.basemap.basemap_for``). Drawn in this order without depth test; none is pickable, so tooltips belong to
+    zones only. No tile service anywhere."""
     layers = [
         pdk.Layer(
             "SolidPolygonLayer",
@@ -257,23 +258,12 @@ def basemap_layers(basemap: dict) -> list[pdk.Layer]:
             get_fill_color=SEA_COLOR,
             pickable=False,
             parameters=FLAT,
-        ),
-        _flat_geojson("land_overview", basemap["land_overview"], fill=LAND_COLOR),
-        _flat_geojson("coastline_overview", basemap["coast_overview"], line=COAST_COLOR),
-    ]
-    if "region" in basemap:
-        x0, y0, x1, y1 = basemap["region"]
-        layers.append(
-            pdk.Layer(
-                "SolidPolygonLayer",
-                data=[{"polygon": [[x0, y0], [x1, y0], [x1, y1], [x0, y1]]}],
-                id="detail_sea",
-                get_polygon="polygon",
-                get_fill_color=SEA_COLOR,
-                pickable=False,
-                parameters=FLAT,
-            )
         )
+    ]
+    if "land_overview" in basemap:
+        layers.append(_flat_geojson("land_overview", basemap["land_overview"], fill=LAND_COLOR))
+        layers.append(_flat_geojson("coastline_overview", basemap["coast_overview"], line=COAST_COLOR))
+    if "land" in basemap:
         layers.append(_flat_geojson("land", basemap["land"], fill=LAND_COLOR))
         layers.append(_flat_geojson("coastline", basemap["coast"], line=COAST_COLOR))
     return layers
@@ -343,6 +333,28 @@ def view_for_bounds(bounds: tuple[float, float, float, float] | None, *, pitch: 
     return pdk.ViewState(latitude=lat, longitude=lon, zoom=round(zoom, 2), pitch=pitch if zoom > 4 else 0.0, bearing=0.0, **extra)
 
 
+# With no zones yet (the page before the first Run) the volume and marker layers get one invisible object each, so
+# the browser builds their programs then, not when the operator clicks Run: compiling the extruded-polygon and
+# scatterplot shaders costs seconds under software WebGL. Fully transparent, off in a corner of Antarctica.
+_CLEAR = [0, 0, 0, 0]
+WARMUP_VOLUME = [
+    {
+        "key": "warmup",
+        "id": "",
+        "status": "ok",
+        "active": False,
+        "polygon": [[[-179.9, -84.9, 0.0], [-179.8, -84.9, 0.0], [-179.8, -84.8, 0.0]]],
+        "floor_m": 0.0,
+        "ceil_m": 1.0,
+        "height": 1.0,
+        "fill": _CLEAR,
+        "line": _CLEAR,
+        "tip": "",
+    }
+]
+WARMUP_MARKER = [{"key": "warmup", "position": [-179.85, -84.85], "fill": _CLEAR, "line": _CLEAR, "tip": ""}]
+
+
 class CompactDeck(pdk.Deck):
     """A Deck whose JSON has no indentation: pydeck indents by 2, which about doubles what goes to the browser."""
 
@@ -365,8 +377,12 @@ def build_deck(
 
     No map provider, no token, an inline empty style (``EMPTY_MAP_STYLE``): nothing leaves the machine."""
     layers = basemap_layers(basemap)
-    layers.append(volume_layer(volume_rows(volumes, t, selected=selected, vscale=vscale)))
-    layers.append(marker_layer(marker_rows(volumes, t, selected=selected)))
+    vol_rows = volume_rows(volumes, t, selected=selected, vscale=vscale)
+    mark_rows = marker_rows(volumes, t, selected=selected)
+    if not vol_rows:
+        vol_rows, mark_rows = WARMUP_VOLUME, WARMUP_MARKER
+    layers.append(volume_layer(vol_rows))
+    layers.append(marker_layer(mark_rows))
     if route:
         layers.extend(route_layers(route, conflict_points, vscale=vscale))
     if view is None:

@@ -138,11 +138,11 @@ def test_deck_json_has_no_tile_server_and_real_layers(vols):
     assert "mapProvider" not in spec and spec["mapStyle"].startswith("data:application/json")
     assert "http" not in text
     ids = [layer["id"] for layer in spec["layers"]]
-    assert ids == ["sea", "land_overview", "coastline_overview", "detail_sea", "land", "coastline", "volumes", "markers"]
+    assert ids == ["sea", "land", "coastline", "volumes", "markers"]
     by_id = {layer["id"]: layer for layer in spec["layers"]}
     assert by_id["land"]["data"]["features"] and by_id["land"]["parameters"]["depthCompare"] == "always"
-    assert by_id["detail_sea"]["data"][0]["polygon"] == [[-4.0, 48.0], [4.0, 48.0], [4.0, 55.0], [-4.0, 55.0]]
-    assert by_id["land_overview"]["data"]["features"]  # embedded when not served
+    world = json.loads(L.build_deck(vs, None, basemap=basemap_for(None)).to_json())
+    assert [layer["id"] for layer in world["layers"]][:3] == ["sea", "land_overview", "coastline_overview"]
     assert by_id["volumes"]["@@type"] == "PolygonLayer" and by_id["volumes"]["extruded"] is True
     sel = [r for r in by_id["volumes"]["data"] if r["key"] == "1:0"][0]
     assert sel["line"] == L.LINE_SELECTED and sel["fill"][3] == 255
@@ -184,24 +184,24 @@ def test_basemap_is_natural_earth_land():
 def test_basemap_levels_of_detail():
     from shapely.geometry import Point
 
-    # London zones: 1:10m detail in a box around them, over the overview world
+    # London zones: 1:10m detail in a box around them (and nothing else: see basemap_for)
     bm = basemap_for((-0.3, 51.4, 0.3, 51.7))
-    assert bm["region"] == region_box((-0.3, 51.4, 0.3, 51.7)) == (-4.0, 48.0, 4.0, 55.0)
+    assert set(bm) == {"region", "land", "coast"}
+    assert bm["region"] == region_box((-0.3, 51.4, 0.3, 51.7)) == (-9.0, 43.0, 9.0, 60.0)
     detail = [shape(f["geometry"]) for f in bm["land"]["features"]]
     assert any(g.contains(Point(-0.1, 51.5)) for g in detail)  # London is land
+    assert any(g.contains(Point(2.35, 48.85)) for g in detail)  # so is Paris
     assert not any(g.contains(Point(2.0, 52.5)) for g in detail)  # the North Sea is not
-    assert all(-4.0 <= g.bounds[0] and g.bounds[2] <= 4.0 for g in detail)
+    assert all(-9.0 <= g.bounds[0] and g.bounds[2] <= 9.0 for g in detail)
     assert bm["coast"]["features"]
-    over = shape(bm["land_overview"]["features"][0]["geometry"])
-    assert over.contains(Point(134.0, -25.0))
-    # served: the overview is a same-origin URL of a file that exists; the detail stays embedded
-    served = basemap_for((-0.3, 51.4, 0.3, 51.7), served=True)
-    assert served["land_overview"] == "app/static/land_overview.geojson" and isinstance(served["land"], dict)
-    assert (BASEMAP_DIR.parent.parent / "app" / "static" / "land_overview.geojson").is_file()
-    # zones spread over continents: overview only
+    # zones spread over continents: the overview world, embedded or as a same-origin URL of a file that exists
     world = basemap_for((-100.0, 10.0, 120.0, 50.0))
     assert set(world) == {"land_overview", "coast_overview"} and region_box((-100.0, 10.0, 120.0, 50.0)) is None
+    assert shape(world["land_overview"]["features"][0]["geometry"]).contains(Point(134.0, -25.0))
     assert basemap_for(None).keys() == world.keys()
+    served = basemap_for(None, served=True)
+    assert served["land_overview"] == "app/static/land_overview.geojson"
+    assert (BASEMAP_DIR.parent.parent / "app" / "static" / "land_overview.geojson").is_file()
 
 
 def test_basemap_has_no_line_across_the_map():

@@ -1,0 +1,173 @@
+"""The dashboard in a real headless Chromium: served by ``streamlit run`` on 127.0.0.1, demo20 clicked and run, the
+deck.gl canvas screenshotted (``artifacts/``) and checked for the colours it must show, every browser request
+checked to stay on this machine, and the time from clicking Run to volumes on screen measured.
+
+Skips (with the reason) only when no Chromium or no playwright is installed (``make browser-deps`` installs the
+Debian chromium; the playwright package drives it, ``playwright install`` is never used).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+from urllib.parse import urlparse
+
+import pytest
+
+from airspace.app import layers as L
+
+pytestmark = pytest.mark.browser
+
+REPO = Path(__file__).resolve().parents[1]
+ARTIFACTS = REPO / "artifacts"
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or "/usr/bin/chromium"
+CHROME_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+LOCAL_HOSTS = {"127.0.0.1", "localhost"}
+ENGINE = os.environ.get("AIRSPACE_BROWSER_ENGINE", "rules")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server():
+    """``streamlit run app/dashboard.py`` on a free 127.0.0.1 port, as ``make run`` starts it; stopped afterwards."""
+    port = _free_port()
+    cmd = [sys.executable, "-m", "streamlit", "run", "app/dashboard.py", "--server.address", "127.0.0.1",
+           "--server.port", str(port), "--server.headless", "true", "--browser.gatherUsageStats", "false"]
+    log = open(ARTIFACTS.mkdir(exist_ok=True) or ARTIFACTS / "browser_streamlit.log", "w")
+    proc = subprocess.Popen(cmd, cwd=REPO, stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}/"
+    try:
+        deadline = time.time() + 90
+        while True:
+            try:
+                with urllib.request.urlopen(url + "_stcore/health", timeout=2) as r:
+                    if r.read().strip() == b"ok":
+                        break
+            except OSError:
+                pass
+            if proc.poll() is not None or time.time() > deadline:
+                pytest.fail(f"streamlit did not come up on {url} (see {log.name})")
+            time.sleep(0.3)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+
+
+@pytest.fixture(scope="module")
+def browser_context(tmp_path_factory):
+    if not Path(CHROMIUM).exists():
+        pytest.skip("no Chromium installed (apt-get install chromium, or `make browser-deps`)")
+    sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright Python package is not installed")
+    with sync_api.sync_playwright() as p:
+        ctx = p.chromium.launch_persistent_context(
+            str(tmp_path_factory.mktemp("chromium-profile")),  # a fresh --user-data-dir
+            executable_path=CHROMIUM,
+            headless=True,
+            args=CHROME_ARGS,
+            viewport={"width": 1400, "height": 1000},
+        )
+        try:
+            yield ctx
+        finally:
+            ctx.close()
+
+
+def _counts(img) -> dict[str, int]:
+    """Pixels of the map image that are red (active ok volume), amber (active review volume), land and sea."""
+    from PIL import Image  # Pillow comes with streamlit
+
+    assert isinstance(img, Image.Image)
+    px = img.convert("RGB").tobytes()
+    counts = {"red": 0, "amber": 0, "land": 0, "sea": 0}
+    lr, lg, lb, _ = L.LAND_COLOR
+    sr, sg, sb, _ = L.SEA_COLOR
+    colours = set()
+    for i in range(0, len(px), 3):
+        r, g, b = px[i], px[i + 1], px[i + 2]
+        colours.add((r >> 3, g >> 3, b >> 3))
+        if r > 150 and g < 80 and b < 90:
+            counts["red"] += 1
+        elif r > 180 and 100 < g < 185 and b < 70:
+            counts["amber"] += 1
+        elif abs(r - lr) <= 3 and abs(g - lg) <= 3 and abs(b - lb) <= 3:
+            counts["land"] += 1
+        elif abs(r - sr) <= 3 and abs(g - sg) <= 3 and abs(b - sb) <= 3:
+            counts["sea"] += 1
+    counts["colours"] = len(colours)
+    return counts
+
+
+def test_demo20_draws_volumes_over_the_basemap(server, browser_context):
+    from PIL import Image
+
+    page = browser_context.new_page()
+    requests: list[str] = []
+    page.on("request", lambda r: requests.append(r.url))
+    page.goto(server)
+    chart = page.locator('[data-testid="stDeckGlJsonChart"]')
+    chart.wait_for(timeout=90_000)  # the world map is there before any Run (and deck.gl is loaded)
+    page.get_by_role("button", name="Sample: demo20").click(timeout=90_000)
+    page.get_by_text("Loaded sample demo20").wait_for(timeout=90_000)
+    page.get_by_text(ENGINE, exact=True).first.click(timeout=90_000)
+    time.sleep(2.0)  # let the radio's rerun finish so the click below is the only thing measured
+
+    t0 = time.perf_counter()
+    page.get_by_role("button", name="Run", exact=True).click(timeout=90_000)
+    render_s = None
+    counts: dict = {}
+    # poll until the volume colour is on the canvas: run done, page drawn, deck.gl frame composited
+    while time.perf_counter() - t0 < 120:
+        img = Image.open(io.BytesIO(page.screenshot(clip=chart.bounding_box())))
+        counts = _counts(img)
+        if counts["red"] > 500:
+            render_s = time.perf_counter() - t0
+            break
+        time.sleep(0.05)
+    time.sleep(1.0)  # settle, then the artifact
+    ARTIFACTS.mkdir(exist_ok=True)
+    img = Image.open(io.BytesIO(page.screenshot(clip=chart.bounding_box())))
+    img.save(ARTIFACTS / "browser_demo20_map.png")
+    page.screenshot(path=str(ARTIFACTS / "browser_demo20_page.png"), full_page=True)
+    counts = _counts(img)
+    (ARTIFACTS / "browser_demo20.json").write_text(
+        json.dumps({"engine": ENGINE, "click_to_volumes_s": render_s, "pixels": counts, "cpus": os.cpu_count(),
+                    "loadavg": os.getloadavg()}, indent=1)
+    )
+    print(f"\ndemo20 ({ENGINE}): volumes on screen {render_s} s after clicking Run; pixels {counts}")
+
+    assert render_s is not None, f"no volume colour appeared within 120 s: {counts}"
+    # the canvas is not blank: sea, land and many colours, and both volume colours of demo20 at its busiest time
+    assert counts["colours"] > 30, counts
+    assert counts["sea"] > 1000 and counts["land"] > 1000, counts
+    assert counts["red"] > 500, counts  # active ok zones
+    assert counts["amber"] > 50, counts  # A2243/26, active and under review (estimated end)
+    # nothing left this machine: every http(s) request went to the local server
+    outside = sorted({u for u in requests if urlparse(u).scheme in ("http", "https", "ws", "wss") and urlparse(u).hostname not in LOCAL_HOSTS})
+    assert not outside, outside
+    page.close()
