@@ -179,20 +179,30 @@ _CN_UPPER = re.compile(r"(?:真高|相对高度|相對高度|飞行高度|飛行
 # Chinese places: found from their anchor (为中心 / 周边500米 / ，半径3公里 / 上空) backwards to the start of the clause,
 # so that hostile text without anchors costs one linear scan
 _CN_CENTRE_ANCHOR = re.compile(r"\s*(?:为|為)\s*(?:中心|圆心|圓心)")
-_CN_DIST = r"\d+(?:\.\d+)?\s*(?:公里|千米|米|km|KM|m)"
+_CN_DIST = r"\d+(?:\.\d+)?\s*(?:公里|千米|米|km|KM|m)(?:\s*[（(]含[）)])?"  # 3公里(含): 3 km included
 _CN_BUFFER_ANCHOR = re.compile(
     rf"(?:及其|及|的)?\s*(?:周[边邊]|附近)\s*(?:半[径徑])?\s*(?P<d>{_CN_DIST})|[，,]\s*半[径徑]\s*(?:为|為)?\s*(?P<d2>{_CN_DIST})"
+    rf"|(?:两侧|兩側|两边|兩邊)\s*(?:各)?\s*(?P<d3>{_CN_DIST})"
 )
+# "以X为中心向四周辐射2公里": the radius in words other than 半径
+_CN_SPREAD = re.compile(rf"\s*(?:，|,)?\s*(?:向)?\s*(?:四周|周边|周邊)?\s*(?:辐射|輻射|延伸|扩展|擴展)\s*(?P<d>{_CN_DIST})")
+# a whole administrative area: "在北京市行政区域内", "杭州市行政区域全境"
+_CN_ADMIN_ANCHOR = re.compile(r"(?:行政区域|行政區域|行政區[(（]q[uū][)）]域)(?:全境|全域)?|(?<=[市县縣区區省])全境")
 _CN_AREA_ANCHOR = re.compile(
     r"(?:及其?)?\s*(?:周[边邊]|附近|一带|一帶|周[围圍])(?:区域|區域|地区|地區|空域)?|(?<!城市)上空"
 )
 _CN_NOT_PLACE = re.compile(r"禁止|严禁|嚴禁|任何|一切|无人机|無人機|航空器|期间|期間")
-_CN_DT = (
-    r"(?:\d{4}\s*年\s*)?\d{1,2}\s*月\s*\d{1,2}\s*日\s*(?:[（(][^）)]{1,6}[）)]\s*)?"
-    r"(?:\d{1,2}\s*(?:时|時|点|點)(?:\s*\d{1,2}\s*分)?|\d{1,2}\s*[:：]\s*\d{2})"
+# an hour: digits or Chinese numerals (零时, 二十时), a pinyin gloss left by some mirrors (18時(shí)), minutes
+_CN_T = (
+    r"(?:(?:\d{1,2}|[零〇一二两兩三四五六七八九十]{1,3})\s*(?:时|時|点|點)(?:\s*[（(][A-Za-z\u00c0-\u024f\u0300-\u036f ]{1,8}[）)])?"
+    r"(?:\s*\d{1,2}\s*分)?|\d{1,2}\s*[:：]\s*\d{2})"
 )
-_CN_T = r"(?:\d{1,2}\s*(?:时|時|点|點)(?:\s*\d{1,2}\s*分)?|\d{1,2}\s*[:：]\s*\d{2})"
+_CN_DT = rf"(?:\d{{4}}\s*年\s*)?\d{{1,2}}\s*月\s*\d{{1,2}}\s*日\s*(?:[（(][^）)]{{1,6}}[）)]\s*)?{_CN_T}"
 _CN_RANGE = re.compile(rf"(?P<s>{_CN_DT})\s*起?\s*(?:至|到|—|–|-|～|~)\s*(?P<e>{_CN_DT}|{_CN_T})")
+# "自3月2日0时至全国两会闭幕次日12时期间": the start is a date, the end an event (no end stated)
+_CN_FROM = re.compile(rf"(?:自|从|從)\s*(?P<s>{_CN_DT})\s*起?\s*(?:至|到)")
+# a daily period in a Chinese notice (每日8时至18时, 每天08:00-18:00): the schedule (Beijing time)
+_CN_DAILY = re.compile(rf"(?:每日|每天)\s*(?:的)?\s*{_CN_T}\s*(?:至|到|—|–|-|～|~)\s*(?:次日|翌日)?\s*{_CN_T}")
 _ICAO_TIME = re.compile(r"(?:\d{10}(?:\s?EST)?|PERM|UFN)\b")
 _TIME_PAIR = re.compile(
     r"(?<!\d)(?P<s>\d{10})\s*(?:UTC\s*)?(?:\([^()]{0,40}\)\s*)?(?:-|TO|UNTIL|TIL|THRU|AND)\s*"
@@ -562,6 +572,9 @@ def _times(text: str, h: Header, lo: int, hi: int) -> dict[str, Span]:
     m = _CN_RANGE.search(text)
     if m:
         return {"start": _sp(text, *m.span("s")), "end": _sp(text, *m.span("e"))}
+    m = _CN_FROM.search(text)
+    if m:
+        return {"start": _sp(text, *m.span("s"))}
     prose = list(_PROSE_ANY.finditer(text))
     utc = [m for m in prose if re.search(r"(?:UTC|Z|GMT)$", m.group(), re.I)]
     if len(utc) >= 2:
@@ -613,7 +626,8 @@ def _cn_named(text: str, lo: int, hi: int) -> _Zone | None:
             ns += 1
         if ne - ns >= 2 and not re.search(r"[，,。；;：:\s]", text[ns:ne]):
             f = {"name": _sp(text, ns, ne)}
-            r = _R_AFTER.search(text, m.end(), min(len(text), m.end() + 40))
+            r = _R_AFTER.search(text, m.end(), min(len(text), m.end() + 40)) or _CN_SPREAD.match(
+                text[: min(len(text), m.end() + 40)], m.end())
             if r:
                 f["radius"] = _sp(text, *r.span("d"))
             return _Zone(f, k, m.end(), "named")
@@ -624,13 +638,18 @@ def _cn_named(text: str, lo: int, hi: int) -> _Zone | None:
         ns, ne = _clause_start(text, m.start(), lo, 200, "，,。；;：:\n"), m.start()
         ns += len(text[ns:ne]) - len(text[ns:ne].lstrip("在于於 \t"))
         if ne - ns >= 2 and _CJK_RE.search(text, ns, ne):
-            d = m.span("d") if m.group("d") else m.span("d2")
+            d = m.span(next(g for g in ("d", "d2", "d3") if m.group(g)))
             return _Zone({"name": _sp(text, ns, ne), "radius": _sp(text, *d)}, ns, ne, "named")
     for m in _CN_AREA_ANCHOR.finditer(text, lo, hi):
         ns, ne = _clause_start(text, m.start(), lo, 60, "，,。；;：:、\n"), m.start()
         ns += len(text[ns:ne]) - len(text[ns:ne].lstrip("在于於对對 \t"))
         ne -= len(text[ns:ne]) - len(text[ns:ne].rstrip())
         if ne - ns >= 2 and not _CN_NOT_PLACE.search(text, ns, ne) and _CJK_RE.search(text, ns, ne):
+            return _Zone({"name": _sp(text, ns, ne)}, ns, ne, "named")
+    for m in _CN_ADMIN_ANCHOR.finditer(text, lo, hi):
+        ns, ne = _clause_start(text, m.start(), lo, 40, "，,。；;：:、\n"), m.end()
+        ns += len(text[ns:ne]) - len(text[ns:ne].lstrip("在于於对對 \t"))
+        if ne - ns >= 4 and _CJK_RE.search(text, ns, m.start()):
             return _Zone({"name": _sp(text, ns, ne)}, ns, ne, "named")
     return None
 
@@ -781,7 +800,8 @@ def rules_drafts(text: str, header: Header | None = None) -> list[ZoneDraft]:
     if d and d.text:
         sched = d.span
     elif h.kind in ("other", "faa"):  # prose "… 0700-1100 local", FAA "… MON-FRI 1400-2200 2402030600-…"
-        m = (_PROSE_SCHED if h.kind == "other" else _FAA_SCHED).search(text, lo, hi)
+        m = _CN_DAILY.search(text, lo, hi) if _CJK_RE.search(text, lo, hi) else None
+        m = m or (_PROSE_SCHED if h.kind == "other" else _FAA_SCHED).search(text, lo, hi)
         if m:
             sched = _sp(text, *m.span())
 
@@ -824,6 +844,12 @@ def rules_drafts(text: str, header: Header | None = None) -> list[ZoneDraft]:
                 fields["start"], fields["end"] = _sp(text, *m.span("s")), _sp(text, *m.span("e"))
         for k, v in _block_values(text, z.anchor).items():  # a TFR page's own values per area
             fields[k] = v
+        if z.kind == "named" and not h.item("B"):
+            # a notice with several periods, each followed by its area ("8月8日0时至9月1日0时，A。9月1日0时至…，B"):
+            # the last period written before the place is the place's own
+            before = [m for m in _CN_RANGE.finditer(text, 0, z.anchor)]
+            if len(before) >= 1 and len(list(_CN_RANGE.finditer(text))) > 1:
+                fields["start"], fields["end"] = _sp(text, *before[-1].span("s")), _sp(text, *before[-1].span("e"))
         if sched is not None:
             fields["schedule"] = sched
         ordered = {k: fields[k] for k in ("center", "radius", "polygon", "name", "lower", "upper", "start", "end", "schedule") if k in fields}

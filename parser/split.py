@@ -58,7 +58,13 @@ _HEADER_RE = re.compile(r"(?:(?<=\s)|^)\(?\s?[A-Z]{0,2}\d{1,5}/\d{2,5}\s+NOTAM[N
 _FAA_LINE_RE = re.compile(r"^[ \t]*!", re.M)
 _BLANK_RE = re.compile(r"\n[ \t\r\f\v]*\n\s*")
 _ITEM_START_RE = re.compile(r"^\s*[A-GQ]\)")
-_CN_TITLE_RE = re.compile(r"^[^\n]{0,120}(?:通告|公告|通知)[^\n]{0,10}$", re.M)
+# a notice title: a short line that ENDS with 通告/公告/通知 (closing quote or a number "（第3号）" allowed), e.g.
+# "深圳市公安局关于无人机临时禁飞的通告"; a body line that only mentions it ("现通告如下：") is not a title
+_CN_TITLE_RE = re.compile(
+    r"^[^\n]{0,80}(?:通告|公告|通知)\s*[》」』”\"）)]?\s*"
+    r"(?:[（(〔\[]\s*(?:第\s*)?[\d一二三四五六七八九十〇零]+\s*号\s*[）)〕\]])?\s*$",
+    re.M,
+)
 _CJK_RE = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 _LABEL_RE = re.compile(r"^[ \t]*([A-Z][A-Za-z()/' -]{2,40}?)[ \t]*:(?!\d)", re.M)
 _BINARY_RE = re.compile(r"[\x00-\x08\x0e-\x1f\x7f\ufffd]")
@@ -120,7 +126,8 @@ def _merge_blocks(text: str) -> list[tuple[int, int]]:
                 (icao_prev and _ITEM_START_RE.match(block) is not None)
                 or (icao_prev and not _icao_complete(prev) and (
                     prev.lstrip().startswith("(") or re.search(r"(?:^|\s)[FG]\)", block) is not None))
-                or (_is_cjk_heavy(prev) and _is_cjk_heavy(block) and not _CN_TITLE_RE.match(block.split("\n", 1)[0]))
+                or (_is_cjk_heavy(prev) and (_is_cjk_heavy(block) or (len(block.strip()) <= 20 and _CJK_RE.search(block)))
+                    and not _CN_TITLE_RE.match(block.split("\n", 1)[0]))  # a short closing line ("特此通告。") too
             )
             if not continues and not icao_prev and _LABEL_RE.match(block.lstrip()) and _LABEL_RE.search(prev):
                 # a web page (FAA TFR) pasted as "Label : value" sections: one document until a label repeats

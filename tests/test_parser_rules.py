@@ -279,7 +279,7 @@ def test_chinese_places_with_a_surrounding_buffer():
                  "end": "2024年6月9日19時"}
     z = _one("西安市公安局通告\n  (一)管控时段\n  2024年1月24日0时起至2月10日24时。\n  (二)管控范围\n"
              "  大唐不夜城全域、大雁塔景区及南北广场、西安城墙（南门区域），半径3公里（含）以内，真高1000米（含）以下范围内。")
-    assert (z["name"], z["radius"], z["upper"]) == ("大唐不夜城全域、大雁塔景区及南北广场、西安城墙（南门区域）", "3公里", "真高1000米")
+    assert (z["name"], z["radius"], z["upper"]) == ("大唐不夜城全域、大雁塔景区及南北广场、西安城墙（南门区域）", "3公里（含）", "真高1000米")
     assert (z["start"], z["end"]) == ("2024年1月24日0时", "2月10日24时")
 
 
@@ -415,3 +415,37 @@ def test_prose_between_times_and_distance_centre():
     assert (z["start"], z["end"], z["upper"]) == ("2402041900", "2402042200", "120 m AGL")
     z = _one("AREA: 0.5 km centre 40°24'05'' N 116°45'02'' E\nHeights: SFC - 500 FT AGL\nTIME: 0500-1100 local")
     assert (z["radius"], z["lower"], z["upper"], z["schedule"]) == ("0.5 km", "SFC", "500 FT AGL", "0500-1100 local")
+
+
+# ---- Chinese notices: forms seen in published notices (not in dev.jsonl) ----
+def test_chinese_from_ground_to_unlimited_and_admin_area():
+    z = _one("按照上级要求,自2020年5月20日零时至5月28日24时,在北京市行政区域内,高度从地面至无限高,划设临时空中限制区。")
+    assert (z["name"], z["lower"], z["upper"]) == ("北京市行政区域", "高度从地面", "无限高")
+    assert (z["start"], z["end"]) == ("2020年5月20日零时", "5月28日24时")
+
+
+def test_chinese_start_with_qi_end_with_zhi_and_pinyin_glosses():
+    z = _one("二、禁飞时间与区域\n自2024年8月11日0时起至2024年8月12日24时,以临洮县体育运动场开幕式活动现场为中心"
+             "向四周辐射2公里范围及其上空,禁止民用航空器未经审批飞行起降。")
+    assert (z["start"], z["end"], z["radius"]) == ("2024年8月11日0时", "2024年8月12日24时", "2公里")
+    z = _one("3月17日0時(shí)至14時(shí),全程馬拉松路線沿線周邊200米范圍,禁止升降無人機。")
+    assert (z["start"], z["end"], z["radius"]) == ("3月17日0時(shí)", "14時(shí)", "200米")
+
+
+def test_chinese_both_sides_buffer_and_included_radius():
+    z = _one("三、管控时间:2025年12月21日0时至18时。\n四、管控区域:2025广马起终点及赛道沿线两侧3公里内全部空域范围。")
+    assert (z["name"], z["radius"]) == ("2025广马起终点及赛道沿线", "3公里")
+    z = _one("2024年1月24日0時起至2月10日24時。大唐不夜城全域、大雁塔景區,半徑3公里(含)以內,真高1000米(含)以下範圍內。")
+    assert z["radius"] == "3公里(含)"
+
+
+def test_chinese_periods_each_with_its_own_area():
+    z = _one("管控时段和区域:2023年8月8日0时至9月1日0时,杭州奥体中心场馆群区域。2023年9月1日0时至10月28日24时,"
+             "杭州市行政区域全境。")
+    assert (z["name"], z["start"], z["end"]) == ("杭州市行政区域全境", "2023年9月1日0时", "10月28日24时")
+
+
+def test_chinese_daily_schedule_is_the_schedule():
+    z = _one("2024年9月10日至9月20日每日8时至18时，以大连梭鱼湾足球场为中心，半径3公里，禁止无人机飞行。"
+             "时间：2024年9月10日8时至2024年9月20日18时")
+    assert z["schedule"] == "每日8时至18时"

@@ -164,3 +164,16 @@ def test_remark_paragraph_after_a_blank_line_stays_in_its_notam():
     msgs = split_batch(t + "\n\nunrelated note")
     assert [m.text for m in msgs] == [t, "unrelated note"]
     assert parse_header(msgs[0].text).items["G"].text == "FL410"
+
+
+def test_chinese_body_line_mentioning_tonggao_is_not_a_new_title():
+    notice = ("深圳市公安局关于2024年深圳马拉松期间无人机临时禁飞的通告\n\n"
+              "为确保活动安全，根据《无人驾驶航空器飞行管理暂行条例》有关规定，现通告如下：\n\n"
+              "一、禁飞时间：2024年12月8日5时至14时。\n\n"
+              "二、禁飞区域：马拉松赛道沿线两侧1公里范围。\n\n"
+              "特此通告。")
+    second = "广州市公安局关于2025广州马拉松赛期间临时禁飞的通告\n\n三、管控时间:2025年12月21日0时至18时。"
+    msgs = split_batch(notice + "\n\n" + second)
+    assert len(msgs) == 2
+    assert msgs[0].text.startswith("深圳市") and msgs[0].text.endswith("特此通告。")
+    assert msgs[1].text.startswith("广州市")
