@@ -349,8 +349,30 @@ def page() -> None:
         downloads(records, t)
 
 
+@st.cache_resource(show_spinner="Loading Clover with step tracing…")
+def load_tracing_clover():
+    """A second Clover extractor that records every denoising step (kept apart: tracing costs time)."""
+    try:
+        from airspace.model.engine import load_extractor
+
+        return load_extractor("clover", None, trace=True), None
+    except Exception as exc:
+        return None, f"{type(exc).__name__}: {exc}"
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def denoise_steps(message_text: str) -> list[str]:
+    """Clover's partially denoised answer after each forward pass, for one message."""
+    extractor, why = load_tracing_clover()
+    if extractor is None:
+        raise RuntimeError(f"clover is not available: {why}")
+    _, stats = extractor.extract([message_text])
+    return [step[0] for step in (stats.trace or []) if step]
+
+
 def timing_section(text: str) -> None:
-    st.caption("The same batch through both models: forward passes, tokens per forward, wall time, and agreement.")
+    st.caption("The same batch through both models: forward passes, tokens per forward, wall time, and whether "
+               "their records agree. Clover commits every confident masked token of a block per forward; AR one.")
     if st.button("Run Clover and AR on this batch", key="timing_button"):
         st.session_state["timing_for"] = text
     if st.session_state.get("timing_for") != text:
@@ -358,7 +380,8 @@ def timing_section(text: str) -> None:
     results = {}
     for e in ("clover", "ar"):
         try:
-            results[e] = parse(text, e)
+            with st.spinner(f"Running {e}…"):
+                results[e] = parse(text, e)
         except Exception as exc:
             st.error(f"{e}: {exc}")
     if not results:
@@ -367,7 +390,8 @@ def timing_section(text: str) -> None:
     for e, (recs, stats, wall) in results.items():
         rows.append({
             "engine": e,
-            "wall s": round(wall, 3),
+            "model wall s": round(stats["wall_s"], 3),
+            "pipeline wall s": round(wall, 3),
             "forward passes": stats["forwards"],
             "answer tokens": stats["answer_tokens"],
             "tokens / forward": round(stats["tokens_per_forward"], 2),
@@ -376,24 +400,33 @@ def timing_section(text: str) -> None:
     st.dataframe(rows, hide_index=True, key="timing_table")
     if len(results) == 2:
         agree, total, differ = S.records_agree(results["clover"][0], results["ar"][0])
-        msg = f"Records agree on {agree}/{total} messages."
-        (st.success if not differ else st.warning)(msg + ("" if not differ else f" Differ: messages {differ}."))
-    trace = results.get("clover", (None, {}, None))[1].get("trace") if "clover" in results else None
-    if trace:
-        denoise_view(trace)
+        msg = f"Clover and AR records agree on {agree}/{total} messages."
+        (st.success if not differ else st.warning)(msg + ("" if not differ else f" They differ on messages {differ}."))
+    if "clover" in results:
+        denoise_view(text)
 
 
-def denoise_view(trace) -> None:
-    """Clover filling its answer in from masks, step by step (``ExtractStats.trace``: per step, per message)."""
-    st.markdown("**Clover's denoising, step by step**")
-    n_msgs = max((len(step) for step in trace), default=0)
-    if n_msgs == 0:
+def denoise_view(text: str) -> None:
+    """Clover filling one message's answer in from masks, forward pass by forward pass."""
+    st.markdown("**Clover's denoising, step by step** (░ = still masked)")
+    live = S.live_messages(text)
+    if not live:
         return
-    msg = st.number_input("Message", 1, n_msgs, 1, key="trace_msg") - 1
-    steps = [step[msg] for step in trace if msg < len(step)]
-    k = st.slider("Step", 1, len(steps), len(steps), key="trace_step") if len(steps) > 1 else 1
-    st.code(steps[k - 1], language=None)
-    st.caption(f"Step {k} of {len(steps)} for message {msg + 1}.")
+    pick = st.selectbox(
+        "Message", range(len(live)), key="trace_msg",
+        format_func=lambda i: f"{live[i].index + 1}: {live[i].text[:70].replace(chr(10), ' ')}",
+    )
+    try:
+        steps = denoise_steps(live[pick].text)
+    except Exception as exc:
+        st.error(str(exc))
+        return
+    if not steps:
+        st.caption("No trace for this message (it may be over the model's context limit).")
+        return
+    k = st.slider("Forward pass", 1, len(steps), len(steps), key="trace_step") if len(steps) > 1 else 1
+    st.markdown(S.trace_html(steps[k - 1]), unsafe_allow_html=True)
+    st.caption(f"Pass {k} of {len(steps)} for message {live[pick].index + 1}.")
 
 
 def downloads(records, t) -> None:

@@ -233,6 +233,42 @@ def records_agree(a: Sequence[ZoneRecord], b: Sequence[ZoneRecord]) -> tuple[int
     return len(msgs) - len(differ), len(msgs), differ
 
 
+def live_messages(text: str) -> list:
+    """The messages of a batch an engine actually reads (split or JSONL; error messages left out), in order."""
+    from airspace.parser.split import read_jsonl, split_batch
+
+    msgs = read_jsonl(text) if is_jsonl(text) else split_batch(text)
+    return [m for m in msgs if not m.error]
+
+
+MASK_GLYPH = "\u2591"  # what the model's trace shows for a still-masked position (airspace.model.decoding)
+
+
+def trace_html(step: str) -> str:
+    """One denoising step as HTML: masked positions greyed, field separators shown, one zone per line."""
+    from airspace.parser.answer import FIELD_SEP, ZONE_SEP
+
+    out = []
+    i = 0
+    while i < len(step):
+        ch = step[i]
+        if ch == MASK_GLYPH:
+            j = i
+            while j < len(step) and step[j] == MASK_GLYPH:
+                j += 1
+            out.append(f'<span class="mask" style="color:#777">{ch * (j - i)}</span>')
+            i = j
+            continue
+        if ch == FIELD_SEP:
+            out.append('<span style="color:#6af"> ␟ </span>')
+        elif ch == ZONE_SEP:
+            out.append('<br/><span style="color:#6af">␞ next zone</span><br/>')
+        else:
+            out.append(html.escape(ch))
+        i += 1
+    return '<pre class="trace" style="white-space: pre-wrap">' + "".join(out) + "</pre>"
+
+
 def records_jsonl(records: Iterable[ZoneRecord]) -> str:
     """The CLI's ``--format jsonl``: one record object per line."""
     return "".join(json.dumps(r.to_json(), ensure_ascii=False) + "\n" for r in records)

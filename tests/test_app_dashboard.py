@@ -175,3 +175,29 @@ def test_jsonl_input():
     assert not at.exception and not at.error
     df = at.dataframe[-1].value
     assert list(df["id"]) == ["A2231/26", "A2232/26", "FDC 6/0871"]
+
+
+def test_timing_demo_clover_vs_ar():
+    """Two demo messages through both models (or, where a checkpoint is missing, a clear 'not available')."""
+    have = all((REPO / "data" / "checkpoints" / e / "config.json").is_file() for e in ("clover", "ar"))
+    at = _app()
+    at.text_area(key="batch_text").set_value("\n\n".join(DEMO20.split("\n\n")[:2]))
+    at.radio(key="engine").set_value("rules")
+    at.button(key="run_button").click().run()
+    at.button(key="timing_button").click().run(timeout=600)
+    assert not at.exception
+    if not have:
+        errors = [e.value for e in at.error]
+        assert any(e.startswith("clover:") and "not available" in e for e in errors), errors
+        return
+    table = next(d.value for d in at.dataframe if "forward passes" in d.value.columns)
+    assert list(table["engine"]) == ["clover", "ar"]
+    clover, ar = table.iloc[0], table.iloc[1]
+    assert clover["forward passes"] > 0 and ar["forward passes"] > 0
+    # AR writes one token per forward (jump-forward tokens aside); Clover fills several per forward
+    assert clover["tokens / forward"] > ar["tokens / forward"] >= 1.0
+    assert any("agree on" in s.value for s in at.success + at.warning)
+    steps = at.slider(key="trace_step")
+    assert steps.max >= 1
+    trace = next(m.value for m in at.markdown if m.value.startswith('<pre class="trace"'))
+    assert "center=" in trace or "polygon=" in trace

@@ -18,8 +18,10 @@ from airspace.app.state import (
     highlight_html,
     is_jsonl,
     records_agree,
+    live_messages,
     records_frame,
     time_range,
+    trace_html,
 )
 from airspace.geo.volumes import volumes_from_records
 from airspace.parser.records import (
@@ -248,3 +250,14 @@ def test_input_limits_and_agreement(vols):
     assert records_agree(recs, recs) == (5, 5, [])
     other = [r.model_copy(update={"upper": Limit(ref="FL", ft=6000, m=1828.8, raw="FL060")}) if r.message == 0 else r for r in recs]
     assert records_agree(recs, other) == (4, 5, [1])
+
+
+def test_trace_html_and_live_messages():
+    from airspace.parser.answer import FIELD_SEP, ZONE_SEP
+
+    html = trace_html("center=5130N" + "\u2591" * 3 + FIELD_SEP + "upper=<FL050" + ZONE_SEP + "center=1")
+    assert '<span class="mask" style="color:#777">\u2591\u2591\u2591</span>' in html
+    assert " ␟ " in html and "next zone" in html and "&lt;FL050" in html
+    live = live_messages("A0001/26 NOTAMN\nE) ONE\n\nA0002/26 NOTAMN\nE) TWO")
+    assert [m.index for m in live] == [0, 1] and live[1].text.endswith("TWO")
+    assert [m.text for m in live_messages('{"text": "a"}\n{"nope": 1}\n{"text": "b"}')] == ["a", "b"]
