@@ -109,7 +109,8 @@ def _run() -> None:
     st.session_state["run"] = {"text": st.session_state.get("batch_text", ""), "engine": st.session_state["engine"]}
     st.session_state.pop("focus", None)
     st.session_state.pop("t_slider", None)
-    st.session_state.pop("route_result", None)
+    for k in ("route_result", "route_date", "route_time"):
+        st.session_state.pop(k, None)
 
 
 def input_section() -> None:
@@ -189,20 +190,29 @@ def time_control(volumes) -> datetime | None:
     return t.replace(tzinfo=UTC)
 
 
-def route_section(volumes):
-    """Route inputs in the sidebar; returns (route points [(lat, lon, alt_m)], conflict rows, entry points)."""
+def _route_placeholder(volumes) -> str:
+    """An example route across the middle of the zones shown (west to east at 100 m), so the format is obvious."""
+    b = L.bounds_of(volumes)
+    if b is None:
+        return "22.519, 113.90, 100\n22.519, 113.99, 100"
+    lat = (b[1] + b[3]) / 2
+    return f"{lat:.4f}, {b[0]:.4f}, 100\n{lat:.4f}, {b[2]:.4f}, 100"
+
+
+def route_section(volumes, t: datetime | None):
+    """Route inputs in the sidebar (departure defaults to the map's time); returns the last check's result."""
     sb = st.sidebar
     sb.header("Route check")
     sb.text_area(
-        "Waypoints: `lat, lon, alt_m` per line",
+        "Waypoints: `lat, lon, alt_m` per line (decimal degrees, metres)",
         key="route_text",
         height=140,
-        placeholder="51.40, -0.50, 100\n51.55, -0.10, 120\n51.70, 0.30, 120",
+        placeholder=_route_placeholder(volumes),
     )
     sb.radio("Altitude reference", ["AGL", "AMSL"], key="route_ref", horizontal=True)
-    lo, _ = S.time_range(volumes) if volumes else (datetime.now(UTC), None)
-    st.session_state.setdefault("route_date", lo.date())
-    st.session_state.setdefault("route_time", lo.time().replace(tzinfo=None, second=0, microsecond=0))
+    start = (t or datetime.now(UTC)).replace(second=0, microsecond=0)
+    st.session_state.setdefault("route_date", start.date())
+    st.session_state.setdefault("route_time", start.time().replace(tzinfo=None))
     d = sb.date_input("Departure date (UTC)", key="route_date")
     tm = sb.time_input("Departure time (UTC)", key="route_time", step=300)
     sb.number_input("Speed (m/s)", min_value=0.5, max_value=150.0, value=15.0, step=0.5, key="route_speed")
@@ -293,7 +303,7 @@ def page() -> None:
     _sync_focus_from_table(keys)
     with controls:
         t = time_control(volumes)
-    route = route_section(volumes)
+    route = route_section(volumes, t)
 
     by_key = {S.record_key(r): r for r in records}
     c1, c2 = st.columns([2, 1])
