@@ -73,10 +73,11 @@ _PATTERNS: list[tuple[str, bool, re.Pattern[str]]] = [
     ("lon", False, re.compile(
         rf"(?<![0-9.])(?P<d>\d{{1,3}}) +(?P<m>{_NUM})(?: +(?P<s>{_NUM}))? ?(?P<h>[EW])(?![A-Za-z])")),
     # spaced, hemisphere first
+    # (a full stop right after the last one ends the sentence: "…, N45 31 E008 25.")
     ("lat", False, re.compile(
-        rf"(?<![A-Za-z])(?P<h>[NS]) ?(?P<d>\d{{1,2}}) +(?P<m>{_NUM})(?: +(?P<s>{_NUM}))?(?![0-9.])")),
+        rf"(?<![A-Za-z])(?P<h>[NS]) ?(?P<d>\d{{1,2}}) +(?P<m>{_NUM})(?: +(?P<s>{_NUM}))?(?![0-9]|\.\d)")),
     ("lon", False, re.compile(
-        rf"(?<![A-Za-z])(?P<h>[EW]) ?(?P<d>\d{{1,3}}) +(?P<m>{_NUM})(?: +(?P<s>{_NUM}))?(?![0-9.])")),
+        rf"(?<![A-Za-z])(?P<h>[EW]) ?(?P<d>\d{{1,3}}) +(?P<m>{_NUM})(?: +(?P<s>{_NUM}))?(?![0-9]|\.\d)")),
     # hyphen- or colon-separated DMS with the hemisphere glued: 38-52-12N 077-02-11.5W, 51:30:15N 000:07:30W
     ("lat", False, re.compile(
         rf"(?<![0-9.\-:])(?P<d>\d{{1,2}})(?P<sp>[-:])(?P<m>\d{{2}})(?P=sp)(?P<s>\d{{2}}(?:\.\d+)?)(?P<h>[NS])(?![A-Za-z])")),
@@ -101,9 +102,10 @@ _PATTERNS: list[tuple[str, bool, re.Pattern[str]]] = [
 # signed decimal degrees without hemisphere letters ("22.5431, 114.0579", "-33.86882 151.20929"), as copied from a
 # map app. Both numbers need >= 2 decimals with a comma between them, >= 3 with only blanks; radio frequencies
 # (108..137 MHz) fail the latitude range check.
+# (Chinese text may touch the numbers: "以25.057960, 102.685240半径0.8KM", so only ASCII word characters block)
 _SIGNED_PAIR = re.compile(
-    r"(?<![\w.\-+])(?:(?P<a>[-+]?\d{1,2}\.\d{2,})\s*[,，/]\s*(?P<b>[-+]?\d{1,3}\.\d{2,})"
-    r"|(?P<a2>[-+]?\d{1,2}\.\d{3,})\s+(?P<b2>[-+]?\d{1,3}\.\d{3,}))(?![\w.°º])")
+    r"(?<![A-Za-z0-9_.\-+])(?:(?P<a>[-+]?\d{1,2}\.\d{2,})\s*[,，/]\s*(?P<b>[-+]?\d{1,3}\.\d{2,})"
+    r"|(?P<a2>[-+]?\d{1,2}\.\d{3,})\s+(?P<b2>[-+]?\d{1,3}\.\d{3,}))(?![A-Za-z0-9_.°º])")
 
 _PAIR_GAP = re.compile(
     r"[\s,/;，、]{0,6}(?:(?:AND|LONGITUDE|LONG|LON|LNG|经度)\s*[:=：]?[\s,/;，、]{0,3})?", re.IGNORECASE)

@@ -13,7 +13,7 @@ from datetime import datetime, timedelta
 
 from airspace.parser.answer import ZoneDraft
 from airspace.parser.coords import parse_coord
-from airspace.parser.polygon import parse_polygon, ring_problems
+from airspace.parser.polygon import corridor_polygon, parse_corridor, parse_polygon, ring_problems
 from airspace.parser.records import (
     CircleGeometry,
     NamedGeometry,
@@ -44,6 +44,9 @@ def _centroid(points: list[tuple[float, float]]) -> tuple[float, float]:
     return lat, math.degrees(math.atan2(y, x))
 
 
+_EITHER_SIDE = re.compile(r"\b(?:EITHER|EACH|BOTH)\s+SIDES?\s+OF\b", re.IGNORECASE)
+
+
 def _geometry(rec: ZoneRecord, v: dict[str, str]) -> tuple[float, float] | None:
     """Fill ``rec.geometry``; return a representative position (for SR/SS) or None."""
     radius_m: float | None = None
@@ -54,7 +57,11 @@ def _geometry(rec: ZoneRecord, v: dict[str, str]) -> tuple[float, float] | None:
             _fail(rec, "radius", v["radius"], exc)
     if v.get("polygon") is not None:
         try:
-            pts = parse_polygon(v["polygon"])
+            if _EITHER_SIDE.search(v["polygon"]):  # "1NM EITHER SIDE OF LINE a-b": the buffered line
+                line, half_width = parse_corridor(v["polygon"])
+                pts = corridor_polygon(line, half_width)
+            else:
+                pts = parse_polygon(v["polygon"])
             rec.geometry = PolygonGeometry(points=pts)
             for problem in ring_problems(pts):  # bow-tie or repeated vertex: kept as written, flagged
                 rec.review(problem)

@@ -43,6 +43,9 @@ _FILLER = re.compile(
     re.IGNORECASE,
 )
 _ENUM = re.compile(r"(?<!\w)(?:\d{1,2}|[A-Z])[).:](?=\s|$)")  # "1." / "B)" labels of listed points
+# a vertex label: "POINT B", "PSN 2", "PT C:", "VERTEX 3" (a letter/number naming the vertex, not a named fix)
+_LABEL = re.compile(r"\b(?:POINTS?|PSN|PT|POS(?:ITION)?|VERTEX)\s+(?:[A-Z]|\d{1,2}|[A-Z]\d)(?![A-Za-z0-9])\s*[:.)]?",
+                    re.IGNORECASE)
 _SEPS = re.compile(r"[\s\-–—,;:/.、，；]+")
 _PARENS = re.compile(r"\([^()]*\)|（[^（）]*）")
 _ARC = re.compile(r"\bARC\b", re.IGNORECASE)
@@ -149,6 +152,7 @@ def _leftover(gap: str) -> str:
     """What remains of the text between two points once separators, remarks and filler words are removed."""
     g = _PARENS.sub(" ", clean(gap))
     g = _CLOSE.sub(" ", g)
+    g = _LABEL.sub(" ", g)
     g = _FILLER.sub(" ", g)
     g = _ENUM.sub(" ", g)
     return _SEPS.sub(" ", g).strip()

@@ -68,6 +68,11 @@ _R_WITHIN = re.compile(
     re.I,
 )
 # a radius mention that directly introduces a list of coordinates ("1NM RADIUS CENTERED ON:\n c1\n c2")
+_EITHER_SIDE = re.compile(
+    rf"(?<![\w.])(?:{_DIST})\s+(?:EITHER|EACH|BOTH)\s+SIDES?\s+OF\s+(?:THE\s+)?"
+    r"(?:(?:STRAIGHT\s+)?LINE|CENT(?:RE|ER)\s?LINE|ROUTE|TRACK|COURSE)?(?:\s+(?:JOINING|BETWEEN|FROM|FM))?",
+    re.I,
+)
 _INTRO_GAP = re.compile(r"^\s*(?:(?:CENTERED|CENTRED)\s*(?:ON|AT)?|OF|AT|ON|AROUND)?\s*(?:PSN|POSITIONS?)?\s*:?\s*$", re.I)
 _LIST_GAP = re.compile(r"^[\s,;]*(?:AND\s+)?$", re.I)
 _PLURAL = re.compile(
@@ -360,6 +365,20 @@ def _geometry(text: str, lo: int, hi: int) -> list[_Zone]:
                 claimed.add(i)
                 c = coords[i]
                 zones.append(_Zone({"center": _sp(text, c.start, c.end), "radius": d}, c.start, c.end, "circle", True))
+
+    # 1c. corridors: "1NM EITHER SIDE OF LINE c1-c2(-c3…)": one polygon span from the width to the last line point
+    # (the polygon normaliser buffers the line; the answer format has no corridor field)
+    for cm in _EITHER_SIDE.finditer(text, lo, hi):
+        k = next((i for i, c in enumerate(coords) if c.start >= cm.end()), None)
+        if k is None or k in claimed or not _INTRO_GAP.match(text[cm.end() : coords[k].start]):
+            continue
+        run = [k]
+        while run[-1] + 1 < len(coords) and _SEP_GAP.match(_nofix(text[coords[run[-1]].end : coords[run[-1] + 1].start])):
+            run.append(run[-1] + 1)
+        if len(run) >= 2 and not any(i in claimed for i in run):
+            claimed.update(run)
+            s0, e0 = cm.start(), coords[run[-1]].end
+            zones.append(_Zone({"polygon": _sp(text, s0, e0)}, s0, e0, "polygon"))
 
     # 2. polygons
     rest = [c for i, c in enumerate(coords) if i not in claimed]

@@ -213,3 +213,15 @@ def test_colon_separated_dms():
 def test_unicode_minus_in_signed_decimals():
     (c,) = find_coords("\u221233.8688, 151.2093")
     assert (c.lat, c.lon) == (-33.8688, 151.2093) and c.text == "\u221233.8688, 151.2093"
+
+
+def test_spaced_list_last_point_before_a_full_stop():
+    found = find_coords("AREA BOUNDED BY N45 30 E008 20, N45 35 E008 22, N45 31 E008 25.")
+    assert [c.text for c in found] == ["N45 30 E008 20", "N45 35 E008 22", "N45 31 E008 25"]
+    assert found[-1].lon == pytest.approx(8 + 25 / 60)
+
+
+def test_unsigned_decimal_pair_touching_chinese_text():
+    found = find_coords("以25.057960, 102.685240半径0.8KM范围内")
+    assert [(c.lat, c.lon, c.text) for c in found] == [(25.05796, 102.68524, "25.057960, 102.685240")]
+    assert find_coords("FREQ 118.100, 121.500MHZ") == []  # frequencies are not coordinates

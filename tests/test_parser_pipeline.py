@@ -361,3 +361,15 @@ def test_malformed_polygon_vertex_keeps_one_polygon_span_and_names_the_token():
     assert len(zones) == 1 and "0645N 112000W" in zones[0]["polygon"]
     recs, _ = process_batch([Message(0, text)])
     assert recs[0].status == "review" and any("112000W" in r for r in recs[0].reasons)
+
+
+def test_either_side_of_line_corridor_is_one_buffered_polygon():
+    text = _icao("TEMPO RESTRICTED AREA ACT AS FLW: 1NM EITHER SIDE OF LINE 380836N1283554E-381033N1283630E")
+    zones = rules_zones(text)
+    assert len(zones) == 1 and zones[0]["polygon"].startswith("1NM EITHER SIDE OF LINE")
+    recs, _ = process_batch([Message(0, text)])
+    r = recs[0]
+    assert r.geometry.type == "polygon" and len(r.geometry.points) == 4  # flat ends at both line points
+    a, b = (38 + 8 / 60 + 36 / 3600, 128 + 35 / 60 + 54 / 3600), (38 + 10 / 60 + 33 / 3600, 128 + 36 / 60 + 30 / 3600)
+    for p in r.geometry.points:
+        assert abs(min(haversine_m(p, a), haversine_m(p, b)) - 1852) < 10
