@@ -449,11 +449,10 @@ def downloads(records, t) -> None:
         "ED-318": ("zones.ed318.json", "application/json", lambda: json.dumps(to_ed318(records), ensure_ascii=False, indent=1)),
         "JSONL": ("records.jsonl", "application/jsonl", lambda: S.records_jsonl(records)),
     }
+    # the files are built when a button is clicked (a callable), not on every rerun of the page
     for col, (label, (fname, mime, make)) in zip(cols, exports.items()):
-        try:
-            col.download_button(label, make(), file_name=fname, mime=mime, key=f"dl_{label}")
-        except Exception as exc:
-            col.error(f"{label}: {exc}")
+        col.download_button(label, make, file_name=fname, mime=mime, key=f"dl_{label}")
+    st.caption(f"{len(records)} records; GeoJSON (RFC 7946), EUROCAE ED-269 and ED-318 zone formats, and the CLI's JSONL.")
 
 
 # ------------------------------------------------------------------------------------------------------------------
