@@ -24,7 +24,7 @@ from airspace.parser.records import (
 )
 from airspace.parser.schedule import expand_schedule
 from airspace.parser.times import BEIJING, message_year, parse_time
-from airspace.parser.units import parse_distance_m, parse_limit
+from airspace.parser.units import parse_distance_m, parse_limit, parse_limit_range
 
 
 def _show(raw: str, limit: int = 60) -> str:
@@ -80,6 +80,21 @@ def _geometry(rec: ZoneRecord, v: dict[str, str]) -> tuple[float, float] | None:
         rec.geometry = NamedGeometry(name=name, radius_m=radius_m)
         rec.review(f"named place {name!r} could not be resolved to coordinates")
     return None
+
+
+def _joint_limits(rec: ZoneRecord, text: str) -> None:
+    """Lower and upper written as one phrase share words: ``真高0米至120米`` (both AGL), ``1000-2000FT AMSL`` (one
+    unit). When the two spans are the halves of one short phrase, the phrase read as a pair decides."""
+    lo, hi = rec.spans.get("lower"), rec.spans.get("upper")
+    if lo is None or hi is None or rec.lower is None or not (0 < hi.start - lo.end <= 6):
+        return
+    try:
+        lower, upper = parse_limit_range(text[lo.start : hi.end])
+    except ValueError:
+        return
+    if (lower.ref, upper.ref) != (rec.lower.ref, rec.upper.ref if rec.upper else None):
+        rec.lower = lower.model_copy(update={"raw": rec.lower.raw})
+        rec.upper = upper.model_copy(update={"raw": hi.text})
 
 
 def _has_cjk(text: str) -> bool:
@@ -156,6 +171,7 @@ def normalize(
                 setattr(rec, key, parse_limit(v[key]))
             except ValueError as exc:
                 _fail(rec, key, v[key], exc)
+    _joint_limits(rec, text)
     _times(rec, v, text)
     _windows(rec, v, pos)
     return rec

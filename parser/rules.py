@@ -52,10 +52,10 @@ from airspace.parser.units import parse_limit
 
 # ----------------------------------------------------------------------------------------------- patterns
 _DIST_UNITS = (
-    r"NAUTICAL\s+MILES?|STATUTE\s+MILES?|KILOMET(?:ER|RE)S?|MET(?:ER|RE)S?|FEET|NM|KM|MTR|M|FT|SM|MI"
+    r"NAUTICAL[\s\-−‐]+MILES?|STATUTE[\s\-−‐]+MILES?|KILOMET(?:ER|RE)S?|MET(?:ER|RE)S?|FEET|NM|KM|MTR|M|FT|SM|MI"
     r"|公里|千米|海里|米"
 )
-_DIST = rf"(?:\d+(?:\.\d+)?|\.\d+)\s?(?:{_DIST_UNITS})(?![A-Za-z])"
+_DIST = rf"(?:\d+(?:\.\d+)?|\.\d+)(?:\s?|[\-−‐])(?:{_DIST_UNITS})(?![A-Za-z])"  # "2−nautical−mile" too
 _DIST_PAREN = rf"{_DIST}(?:\s*\(\s*{_DIST}\s*\))?"
 _RADIUS_KW = r"(?:RADIUS|RADIUS\s+OF|RAD\b|半径|半徑|周围|周圍)"
 # a distance before the keyword ("0.5NM RADIUS", "a 3 nautical mile radius") or after it ("RADIUS - 1NM", 半径2公里)
@@ -756,13 +756,15 @@ def rules_drafts(text: str, header: Header | None = None) -> list[ZoneDraft]:
     if not zones and h.kind == "other":
         m = _R_PLACE.search(text, lo, hi)
         if m:
-            name = m.group("name").rstrip(" .,'’")
-            words = name.split()
-            while words and words[-1] in ("of", "de", "du", "la", "the", "and", "&"):
-                words.pop()
-            if words:
+            name = m.group("name")
+            while True:  # trailing punctuation and function words are not part of the name (it may wrap lines)
+                cut = re.sub(r"(?:[\s.,'’]+|\s+(?:of|de|du|la|the|and|&))$", "", name)
+                if cut == name:
+                    break
+                name = cut
+            if name.split():
                 ns = m.start("name")
-                ne = ns + len(" ".join(words)) if text[ns : ns + len(" ".join(words))] == " ".join(words) else ns
+                ne = ns + len(name)
                 if ne > ns:
                     f = {"radius": _sp(text, *m.span("d")), "name": _sp(text, ns, ne)}
                     zones.append(_Zone(f, m.start(), m.end(), "named"))
@@ -796,13 +798,15 @@ def rules_drafts(text: str, header: Header | None = None) -> list[ZoneDraft]:
     if (g := _item_limit(text, h, "G")) is not None:
         msg_limits["upper"] = g
     if len(msg_limits) < 2:
-        found = _limits_in(text, lo, hi)
-        if "upper" not in found:  # "Altitude: From the surface up to … FL(180)", 高度从地面至无限高
-            for rx, g in ((_ALT_LINE, "v"), (_CN_LIMIT_PHRASE, 0)):
-                m = rx.search(text)
-                if m and (ph := _phrase_limits(text, *m.span(g))):
-                    found = ph
-                    break
+        # a Chinese pair written as a phrase first (高度从地面至无限高, 真高0米至120米: one reference word for both)
+        m = _CN_LIMIT_PHRASE.search(text)
+        found = _phrase_limits(text, *m.span()) if m else {}
+        if not found:
+            found = _limits_in(text, lo, hi)
+        if "upper" not in found:  # "Altitude: From the surface up to but not including FL(180)"
+            m = _ALT_LINE.search(text)
+            if m and (ph := _phrase_limits(text, *m.span("v"))):
+                found = ph
         if "upper" not in found and "upper" not in msg_limits:
             cn = _CN_UPPER.search(text)
             if cn:

@@ -373,3 +373,25 @@ def test_either_side_of_line_corridor_is_one_buffered_polygon():
     a, b = (38 + 8 / 60 + 36 / 3600, 128 + 35 / 60 + 54 / 3600), (38 + 10 / 60 + 33 / 3600, 128 + 36 / 60 + 30 / 3600)
     for p in r.geometry.points:
         assert abs(min(haversine_m(p, a), haversine_m(p, b)) - 1852) < 10
+
+
+def test_prose_tfr_hyphenated_radius_around_a_named_place_wrapping_lines():
+    text = ("Flight restrictions Matthews, Virginia, effective immediately until 9610211200. Pursuant to 14 CFR\n"
+            "Section 91.137(a)(1) temporary flight restrictions are in\neffect. Only relief aircraft operations are "
+            "authorized in the airspace at and below\n5,000 feet MSL within a 2\u2212nautical\u2212mile radius of Laser\n"
+            "AFB, Matthews, Virginia.")
+    recs, _ = process_batch([Message(0, text)])
+    r = recs[0]
+    assert r.status == "review" and r.geometry.type == "named"
+    assert (r.geometry.name, r.geometry.radius_m) == ("Laser AFB", 2 * 1852)
+    assert r.upper.ref == "AMSL" and r.upper.ft == 5000
+
+
+def test_chinese_height_pair_shares_its_reference_word():
+    text = ("关于2024年某市马拉松期间临时禁飞的通告\n2024年11月3日6时至14时，在马拉松赛道沿线两侧500米范围内，"
+            "禁止无人机飞行，真高0米至120米。")
+    recs, _ = process_batch([Message(0, text)])
+    r = recs[0]
+    assert (r.lower.ref, r.upper.ref, r.upper.m) == ("AGL", "AGL", 120.0)
+    assert r.geometry.type == "named" and r.geometry.radius_m == 500
+    assert (r.start.isoformat(), r.end.isoformat()) == ("2024-11-02T22:00:00+00:00", "2024-11-03T06:00:00+00:00")
