@@ -13,7 +13,14 @@ from datetime import datetime, timedelta
 
 from airspace.parser.answer import ZoneDraft
 from airspace.parser.coords import parse_coord
-from airspace.parser.polygon import corridor_polygon, parse_corridor, parse_polygon, ring_problems
+from airspace.parser.polygon import (
+    MalformedVertex,
+    corridor_polygon,
+    parse_corridor,
+    parse_polygon,
+    ring_problems,
+    seen_points,
+)
 from airspace.parser.records import (
     CircleGeometry,
     NamedGeometry,
@@ -66,6 +73,12 @@ def _geometry(rec: ZoneRecord, v: dict[str, str]) -> tuple[float, float] | None:
             for problem in ring_problems(pts):  # bow-tie or repeated vertex: kept as written, flagged
                 rec.review(problem)
             return _centroid(pts)
+        except MalformedVertex as exc:
+            _fail(rec, "polygon", v["polygon"], exc)
+            pts = seen_points(exc.points)
+            if len({(round(a, 9), round(b, 9)) for a, b in pts}) >= 3:  # the readable vertices, flagged above
+                rec.geometry = PolygonGeometry(points=pts)
+                return _centroid(pts)
         except ValueError as exc:
             _fail(rec, "polygon", v["polygon"], exc)
     if v.get("center") is not None:

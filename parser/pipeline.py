@@ -15,6 +15,7 @@ import time
 from typing import Callable
 
 from airspace.parser.answer import AnswerFormatError, ZoneDraft, ground, parse_answer
+from airspace.parser.coords import find_coords
 from airspace.parser.engine import Extractor, ExtractStats
 from airspace.parser.header import Header, parse_header
 from airspace.parser.places import AERODROME_RADIUS_M, aerodrome_name, resolve_icao
@@ -103,6 +104,13 @@ def _post(rec: ZoneRecord, draft: ZoneDraft, header: Header) -> ZoneRecord:
     return rec
 
 
+def _body_coords(text: str, header: Header) -> bool:
+    """Whether the message states coordinates outside its Q-line (the Q-line circle is only a coarse reference)."""
+    if header.qline is not None:
+        text = text[: header.qline.raw.start] + " " + text[header.qline.raw.end :]
+    return bool(find_coords(text))
+
+
 def _records_for(
     msg: Message,
     drafts: list[ZoneDraft] | None,
@@ -115,7 +123,9 @@ def _records_for(
         return [_error(msg, "the engine could not produce an answer for this message", engine, header)]
     if not drafts:
         times = message_times(msg.text, header)
-        if header.kind == "other" and engine == "rules" and not times.values:
+        # a fragment with coordinates that are not a zone (a substitute fix, an excluded area) was read, not "not
+        # understood": it gets the "no zone found" review below
+        if header.kind == "other" and engine == "rules" and not times.values and not _body_coords(msg.text, header):
             return [_error(msg, "not understood: no NOTAM header, Q-line, coordinates, times or zone found", engine,
                            header)]
         try:  # keep the message's own times on its record (a runway closure still says when)
@@ -128,7 +138,11 @@ def _records_for(
             rec.notam_type = header.notam_type  # type: ignore[assignment]
         if header.notam_type == "C":
             return [rec]  # a cancellation: no zone, nothing wrong
-        rec.review("no zone found in the message (no coordinates, area or location)")
+        if _body_coords(msg.text, header):
+            rec.review("no zone found in the message (its coordinates are navigation points, an excluded area or "
+                       "otherwise not a zone boundary)")
+        else:
+            rec.review("no zone found in the message (no coordinates, area or location)")
         return [rec]
     out = []
     for z, draft in enumerate(drafts):

@@ -395,3 +395,18 @@ def test_chinese_height_pair_shares_its_reference_word():
     assert (r.lower.ref, r.upper.ref, r.upper.m) == ("AGL", "AGL", 120.0)
     assert r.geometry.type == "named" and r.geometry.radius_m == 500
     assert (r.start.isoformat(), r.end.isoformat()) == ("2024-11-02T22:00:00+00:00", "2024-11-03T06:00:00+00:00")
+
+
+def test_fragment_whose_coordinates_are_not_a_zone_is_review_not_error():
+    recs, _ = process_batch([Message(0, "E)SOT VORTAC U/S. USE 370500N1270100E INSTEAD OF SOT")])
+    assert len(recs) == 1 and recs[0].status == "review" and recs[0].geometry is None
+    assert "navigation points" in recs[0].reasons[-1]
+
+
+def test_malformed_vertex_keeps_the_readable_ring_when_it_is_still_an_area():
+    text = _icao("DANGER AREA: 513000N 0001000W - 514000N 0001000W - 5140N 000000W - 514000N 0000000W - "
+                 "513000N 0000000W")
+    recs, _ = process_batch([Message(0, text)])
+    r = recs[0]
+    assert r.status == "review" and r.geometry is not None and r.geometry.type == "polygon"
+    assert len(r.geometry.points) == 4 and any("5140N 000000W" in x for x in r.reasons)
