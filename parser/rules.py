@@ -192,6 +192,9 @@ _CN_BUFFER_ANCHOR = re.compile(
 # "以X为中心向四周辐射2公里": the radius in words other than 半径
 _CN_SPREAD = re.compile(rf"\s*(?:，|,)?\s*(?:向)?\s*(?:四周|周边|周邊)?\s*(?:辐射|輻射|延伸|扩展|擴展)\s*(?P<d>{_CN_DIST})")
 # a whole administrative area: "在北京市行政区域内", "杭州市行政区域全境"
+_CN_GLOSS = r"(?:\([a-zA-Z\u00c0-\u024f\u0300-\u036f]{1,6}\))?"  # 區(qū): a pinyin gloss some mirrors add
+_CN_DISTRICT = rf"[\u4e00-\u9fff]{{1,8}}{_CN_GLOSS}[\u4e00-\u9fff]{{0,4}}{_CN_GLOSS}(?:[区區县縣旗]|新区|新區){_CN_GLOSS}"
+_CN_DISTRICTS = re.compile(rf"(?<![\u4e00-\u9fff]){_CN_DISTRICT}(?:[、,，和及]{_CN_DISTRICT}){{1,20}}(?=[。；;，,\s]|$)")
 _CN_ADMIN_ANCHOR = re.compile(r"(?:行政区域|行政區域|行政區[(（]q[uū][)）]域)(?:全境|全域)?|(?<=[市县縣区區省])全境")
 _CN_AREA_ANCHOR = re.compile(
     r"(?:及其?)?\s*(?:周[边邊]|附近|一带|一帶|周[围圍])(?:区域|區域|地区|地區|空域)?|(?<!城市)上空"
@@ -203,7 +206,8 @@ _CN_T = (
     r"(?:\s*\d{1,2}\s*分)?|\d{1,2}\s*[:：]\s*\d{2})"
 )
 _CN_DT = rf"(?:\d{{4}}\s*年\s*)?\d{{1,2}}\s*月\s*\d{{1,2}}\s*日\s*(?:[（(][^）)]{{1,6}}[）)]\s*)?{_CN_T}"
-_CN_RANGE = re.compile(rf"(?P<s>{_CN_DT})\s*起?\s*(?:至|到|—|–|-|～|~)\s*(?P<e>{_CN_DT}|{_CN_T})")
+_CN_DAY_T = rf"\d{{1,2}}\s*日\s*{_CN_T}"  # "…至26日18时": the end in the same month
+_CN_RANGE = re.compile(rf"(?P<s>{_CN_DT})\s*起?\s*(?:至|到|—|–|-|～|~)\s*(?P<e>{_CN_DT}|{_CN_DAY_T}|{_CN_T})")
 # "自3月2日0时至全国两会闭幕次日12时期间": the start is a date, the end an event (no end stated)
 _CN_FROM = re.compile(rf"(?:自|从|從)\s*(?P<s>{_CN_DT})\s*起?\s*(?:至|到)")
 # a daily period in a Chinese notice (每日8时至18时, 每天08:00-18:00): the schedule (Beijing time)
@@ -665,6 +669,9 @@ def _cn_named(text: str, lo: int, hi: int) -> _Zone | None:
         ne -= len(text[ns:ne]) - len(text[ns:ne].rstrip())
         if ne - ns >= 2 and not _CN_NOT_PLACE.search(text, ns, ne) and _CJK_RE.search(text, ns, ne):
             return _Zone({"name": _sp(text, ns, ne)}, ns, ne, "named")
+    m = _CN_DISTRICTS.search(text, lo, hi)  # "兰州市城关区、七里河区、西固区、安宁区": a list of districts
+    if m:
+        return _Zone({"name": _sp(text, *m.span())}, m.start(), m.end(), "named")
     for m in _CN_ADMIN_ANCHOR.finditer(text, lo, hi):
         ns, ne = _clause_start(text, m.start(), lo, 40, "，,。；;：:、\n"), m.end()
         ns += len(text[ns:ne]) - len(text[ns:ne].lstrip("在于於对對 \t"))

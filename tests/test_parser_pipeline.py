@@ -237,10 +237,11 @@ def test_q_line_review_names_the_area(dev_rows, dev_records):
     assert any("UHD411" in r for r in _of(dev_records, i)[0].reasons)
 
 
-def test_chinese_notice_without_a_zone_is_review_with_its_times():
+def test_chinese_notice_naming_districts_is_review_with_its_times():
     recs, _ = process_batch("兰州市公安局关于加强管控的通告\n二、管控时间和区域\n"
                             "   2024年5月25日18时至2024年5月26日18时，兰州市城关区、七里河区、西固区、安宁区。")
-    assert len(recs) == 1 and recs[0].status == "review" and recs[0].geometry is None
+    assert len(recs) == 1 and recs[0].status == "review" and recs[0].geometry.type == "named"
+    assert recs[0].geometry.name == "兰州市城关区、七里河区、西固区、安宁区"  # never geocoded
     assert recs[0].start.isoformat() == "2024-05-25T10:00:00+00:00"  # Beijing time -> UTC
 
 
