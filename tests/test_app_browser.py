@@ -155,11 +155,14 @@ def test_demo20_draws_volumes_over_the_basemap(server, browser_context):
     img.save(ARTIFACTS / "browser_demo20_map.png")
     page.screenshot(path=str(ARTIFACTS / "browser_demo20_page.png"), full_page=True)
     counts = _counts(img)
+
+    second_s = _second_batch_s(page, chart) if os.environ.get("AIRSPACE_BROWSER_MEASURE") else None
     (ARTIFACTS / "browser_demo20.json").write_text(
-        json.dumps({"engine": ENGINE, "click_to_volumes_s": render_s, "pixels": counts, "cpus": os.cpu_count(),
-                    "loadavg": os.getloadavg()}, indent=1)
+        json.dumps({"engine": ENGINE, "click_to_volumes_s": render_s, "second_batch_click_to_volumes_s": second_s,
+                    "pixels": counts, "cpus": os.cpu_count(), "loadavg": os.getloadavg()}, indent=1)
     )
-    print(f"\ndemo20 ({ENGINE}): volumes on screen {render_s} s after clicking Run; pixels {counts}")
+    print(f"\ndemo20 ({ENGINE}): volumes on screen {render_s} s after clicking Run (first batch of the page), "
+          f"composite5 {second_s} s (second batch); pixels {counts}; load average {os.getloadavg()}")
 
     assert render_s is not None, f"no volume colour appeared within 120 s: {counts}"
     # the canvas is not blank: sea, land and many colours, and both volume colours of demo20 at its busiest time
@@ -171,3 +174,27 @@ def test_demo20_draws_volumes_over_the_basemap(server, browser_context):
     outside = sorted({u for u in requests if urlparse(u).scheme in ("http", "https", "ws", "wss") and urlparse(u).hostname not in LOCAL_HOSTS})
     assert not outside, outside
     page.close()
+
+
+def _second_batch_s(page, chart) -> float | None:
+    """Seconds from Run to composite5's volumes on screen, in a page that already drew demo20 (measurement only:
+    set AIRSPACE_BROWSER_MEASURE=1)."""
+    from PIL import Image
+
+    page.get_by_text("Input batch").click(timeout=90_000)
+    page.get_by_role("button", name="Sample: composite5").click(timeout=90_000)
+    page.get_by_text("Loaded sample composite5").wait_for(timeout=90_000)
+    time.sleep(2.0)
+    t1 = time.perf_counter()
+    page.get_by_role("button", name="Run", exact=True).click(timeout=90_000)
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('[data-testid=stMetricValue]')].some(e => e.textContent.trim() == '5')",
+        timeout=120_000,
+    )
+    chart.scroll_into_view_if_needed()
+    while time.perf_counter() - t1 < 120:
+        c2 = _counts(Image.open(io.BytesIO(page.screenshot(clip=chart.bounding_box()))))
+        if c2["red"] + c2["amber"] > 200:
+            return time.perf_counter() - t1
+        time.sleep(0.05)
+    return None
