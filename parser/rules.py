@@ -277,6 +277,8 @@ _ROUTE_BEFORE = re.compile(
     re.I,
 )
 _ROUTE_NEAR = re.compile(r"\bWAYPOINTS?\b|\bATS\s+(?:RTE|ROUTE)S?\b|\bDCT\b|\bVIA\s+ROUTE\b", re.I)
+# a reference point given for orientation (參考坐標點, REF POINT) next to an area described in words
+_REF_POINT = re.compile(r"(?:参考|參考)[\u4e00-\u9fff]{0,4}\s*[:：]?\s*$|\bREF(?:ERENCE)?\s+(?:POINT|PSN|PT)\s*:?\s*$", re.I)
 _ROUTE_AFTER = re.compile(r"^[\s)]*(?:DCT\b|INSTEAD\s+OF\b)", re.I)
 _EXC_AREA = re.compile(
     r"\bEXC(?:EPT|LUDING|L)?\.?\s+(?:FOR\s+)?(?:THE\s+)?(?:AREA|A\s+CIRCLE|CIRCLE|WI\b|SECTOR|(?:\d+(?:\.\d+)?\s?(?:NM|KM)\s+RADIUS)"
@@ -448,7 +450,7 @@ def _geometry(text: str, lo: int, hi: int) -> list[_Zone]:
     # fix ("USE c INSTEAD OF SOT") is a navigation point, not a zone
     if not zones:
         for c in singles:
-            if _route_point(text, c, lo):
+            if _route_point(text, c, lo) or _REF_POINT.search(text, max(lo, c.start - 30), c.start):
                 continue
             zones.append(_Zone({"center": _sp(text, c.start, c.end)}, c.start, c.end, "point"))
     # the area after "EXC" ("… EXC A CIRCLE RADIUS 1.5NM CENTERED ON c") is cut out of the zone, never a zone itself
