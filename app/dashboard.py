@@ -159,8 +159,9 @@ def input_section() -> None:
 
 def _sync_focus_from_table(keys: list[str]) -> None:
     """A row selected in the table becomes the focused zone (the selectbox below mirrors it)."""
-    sel = st.session_state.get("table")
-    rows = list(getattr(getattr(sel, "selection", None), "rows", []) or []) if sel is not None else []
+    sel = st.session_state.get("table") or {}
+    selection = sel.get("selection", {}) if hasattr(sel, "get") else getattr(sel, "selection", {})
+    rows = list((selection.get("rows") if hasattr(selection, "get") else getattr(selection, "rows", None)) or [])
     last = st.session_state.get("_table_rows_seen")
     if rows != last:
         st.session_state["_table_rows_seen"] = rows

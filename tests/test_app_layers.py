@@ -156,12 +156,12 @@ def test_deck_json_has_no_tile_server_and_real_layers(vols):
 
 
 def test_route_layers():
-    layers = L.route_layers([(51.4, -0.5, 100.0), (51.6, 0.2, 120.0)], [(51.5, -0.1, 110.0)])
-    spec = [json.loads(json.dumps(layer.__dict__, default=str)) for layer in layers]
-    assert layers[0].type == "PathLayer"
-    assert layers[0].data[0]["path"] == [[-0.5, 51.4, 100.0], [0.2, 51.6, 120.0]]
-    assert layers[1].data[0]["position"] == [-0.1, 51.5, 110.0]
-    assert spec
+    layers = L.route_layers([(51.4, -0.5, 100.0), (51.6, 0.2, 120.0)], [(51.5, -0.1, 110.0)], vscale=2.0)
+    assert [layer.type for layer in layers] == ["PathLayer", "ScatterplotLayer"]
+    # (lat, lon, alt) in, deck.gl's [lon, lat, z] out, heights exaggerated like the volumes
+    assert layers[0].data[0]["path"] == [[-0.5, 51.4, 200.0], [0.2, 51.6, 240.0]]
+    assert layers[1].data[0]["position"] == [-0.1, 51.5, 220.0]
+    assert len(L.route_layers([(51.4, -0.5, 100.0), (51.6, 0.2, 120.0)])) == 1  # no conflicts: no dots
 
 
 def test_view_fits_bounds():
