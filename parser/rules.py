@@ -197,7 +197,7 @@ _CN_DISTRICT = rf"[\u4e00-\u9fff]{{1,8}}{_CN_GLOSS}[\u4e00-\u9fff]{{0,4}}{_CN_GL
 _CN_DISTRICTS = re.compile(rf"(?<![\u4e00-\u9fff]){_CN_DISTRICT}(?:[、,，和及]{_CN_DISTRICT}){{1,20}}(?=[。；;，,\s]|$)")
 _CN_ADMIN_ANCHOR = re.compile(r"(?:行政区域|行政區域|行政區[(（]q[uū][)）]域)(?:全境|全域)?|(?<=[市县縣区區省])全境")
 _CN_AREA_ANCHOR = re.compile(
-    r"(?:及其?)?\s*(?:周[边邊]|附近|一带|一帶|周[围圍])(?:区域|區域|地区|地區|空域)?|(?<!城市)上空"
+    r"(?:及其?)?\s*(?:周[边邊]|附近|一带|一帶|周[围圍])(?:区域|區域|地区|地區|空域)?|(?<!城市)上空|合[围圍](?:区域|區域)"
 )
 _CN_NOT_PLACE = re.compile(r"禁止|严禁|嚴禁|任何|一切|无人机|無人機|航空器|期间|期間")
 # an hour: digits or Chinese numerals (零时, 二十时), a pinyin gloss left by some mirrors (18時(shí)), minutes
@@ -642,7 +642,7 @@ def _clause_start(text: str, pos: int, floor: int, window: int, delims: str) -> 
 
 def _cn_named(text: str, lo: int, hi: int) -> _Zone | None:
     """A Chinese named place: 以<名>为中心(，半径2公里) / <名>及周边500米 / <名>，半径3公里 / <名>周边 / <名>上空."""
-    for m in _CN_CENTRE_ANCHOR.finditer(text):
+    for m in _CN_CENTRE_ANCHOR.finditer(text, lo, hi):
         k = text.rfind("以", max(0, m.start() - 61), m.start())
         if k < 0:
             continue
@@ -777,6 +777,17 @@ def rules_drafts(text: str, header: Header | None = None) -> list[ZoneDraft]:
                 if ne > ns:
                     f = {"radius": _sp(text, *m.span("d")), "name": _sp(text, ns, ne)}
                     zones.append(_Zone(f, m.start(), m.end(), "named"))
+    if not zones and _CJK_RE.search(text, lo, hi):
+        # a notice with several periods, each with its own area ("（一）6月7日…至…，在A…；（二）6月14日…至…，在B…"):
+        # one named zone per period's clause (each takes the period written before it, below)
+        ranges = list(_CN_RANGE.finditer(text, lo, hi))
+        if len(ranges) >= 2:
+            seg_lo = lo
+            for seg_hi in [r.start() for r in ranges[1:]] + [hi]:
+                z = _cn_named(text, seg_lo, seg_hi)
+                if z is not None and all(z.fields["name"].text != o.fields["name"].text for o in zones):
+                    zones.append(z)
+                seg_lo = seg_hi
     if not zones:
         z = _cn_named(text, lo, hi)
         if z is not None:
