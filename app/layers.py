@@ -318,8 +318,11 @@ def bounds_of(volumes: Iterable) -> tuple[float, float, float, float] | None:
     return (min(b[0] for b in bs), min(b[1] for b in bs), max(b[2] for b in bs), max(b[3] for b in bs))
 
 
-def view_for_bounds(bounds: tuple[float, float, float, float] | None, *, pitch: float = 45.0, fly: bool = False) -> pdk.ViewState:
-    """A view that fits ``bounds`` (a world view when None). ``fly`` adds a transition so the map glides there."""
+def view_for_bounds(
+    bounds: tuple[float, float, float, float] | None, *, pitch: float = 45.0, fly: bool = False, margin: float = 1.6
+) -> pdk.ViewState:
+    """A view that fits ``bounds`` times ``margin`` (a world view when None). ``fly`` adds a transition so the map
+    glides there."""
     if bounds is None:
         return pdk.ViewState(latitude=20.0, longitude=0.0, zoom=1.0, pitch=0.0, bearing=0.0)
     minx, miny, maxx, maxy = bounds
@@ -327,7 +330,7 @@ def view_for_bounds(bounds: tuple[float, float, float, float] | None, *, pitch: 
     lon = (minx + maxx) / 2
     span = max((maxx - minx) * math.cos(math.radians(lat)), maxy - miny, 1e-4)
     # about 700 px of map width for `span` degrees, with a margin; 512-px world at zoom 0 (deck.gl)
-    zoom = math.log2(700 * 360 / (512 * span * 1.6))
+    zoom = math.log2(700 * 360 / (512 * span * margin))
     zoom = max(0.5, min(zoom, 15.0))
     extra = {"transitionDuration": 1200} if fly else {}
     return pdk.ViewState(latitude=lat, longitude=lon, zoom=round(zoom, 2), pitch=pitch if zoom > 4 else 0.0, bearing=0.0, **extra)
@@ -386,7 +389,8 @@ def build_deck(
     if route:
         layers.extend(route_layers(route, conflict_points, vscale=vscale))
     if view is None:
-        view = view_for_bounds(focus_bounds(volumes, selected), fly=bool(selected))
+        # a selected zone is shown with its surroundings (3x its size), all zones fitted snugly
+        view = view_for_bounds(focus_bounds(volumes, selected), fly=bool(selected), margin=3.0 if selected else 1.6)
     deck = CompactDeck(
         layers=layers,
         initial_view_state=view,

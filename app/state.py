@@ -158,7 +158,9 @@ def highlight_html(text: str, spans: dict) -> str:
         out.append(f'<mark title="{html.escape(field)}" data-field="{html.escape(field)}">{html.escape(text[s:e])}</mark>')
         pos = e
     out.append(html.escape(text[pos:]))
-    return '<pre class="msg" style="white-space: pre-wrap">' + "".join(out) + "</pre>"
+    # line breaks as <br/>: the block stays one line of HTML, which Markdown renderers pass through untouched
+    body = "".join(out).replace("\r\n", "\n").replace("\n", "<br/>")
+    return '<pre class="msg" style="white-space: pre-wrap">' + body + "</pre>"
 
 
 # -------------------------------------------------------------------------------------------------------------

@@ -231,6 +231,7 @@ def test_records_table_and_highlight(vols):
     assert '<mark title="center" data-field="center">5130N00007W</mark>' in html
     assert '<mark title="upper" data-field="upper">FL050</mark>' in html
     assert "&lt;b&gt;" in html  # message text is escaped
+    assert "\n" not in html and html.count("<br/>") == TEXT.count("\n")  # one line of HTML, breaks kept
 
 
 def test_time_helpers(vols):
