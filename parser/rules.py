@@ -193,8 +193,10 @@ _CN_BUFFER_ANCHOR = re.compile(
 _CN_SPREAD = re.compile(rf"\s*(?:，|,)?\s*(?:向)?\s*(?:四周|周边|周邊)?\s*(?:辐射|輻射|延伸|扩展|擴展)\s*(?P<d>{_CN_DIST})")
 # a whole administrative area: "在北京市行政区域内", "杭州市行政区域全境"
 _CN_GLOSS = r"(?:\([a-zA-Z\u00c0-\u024f\u0300-\u036f]{1,6}\))?"  # 區(qū): a pinyin gloss some mirrors add
-_CN_DISTRICT = rf"[\u4e00-\u9fff]{{1,8}}{_CN_GLOSS}[\u4e00-\u9fff]{{0,4}}{_CN_GLOSS}(?:[区區县縣旗]|新区|新區){_CN_GLOSS}"
-_CN_DISTRICTS = re.compile(rf"(?<![\u4e00-\u9fff]){_CN_DISTRICT}(?:[、,，和及]{_CN_DISTRICT}){{1,20}}(?=[。；;，,\s]|$)")
+# (each district an atomic group: a run of characters up to the first 区/县; searched only in short windows)
+_CN_DISTRICT = rf"(?>(?:[\u4e00-\u9fff]{_CN_GLOSS}){{1,12}}?[区區县縣旗]{_CN_GLOSS})"
+_CN_DISTRICTS = re.compile(rf"{_CN_DISTRICT}(?:[、,，和及]{_CN_DISTRICT}){{1,20}}(?=[。；;，,\s]|$)")
+_CN_AREA_LABEL = re.compile(r"(?:区域|區域|范围|範圍)\s*[:：]")
 _CN_ADMIN_ANCHOR = re.compile(r"(?:行政区域|行政區域|行政區[(（]q[uū][)）]域)(?:全境|全域)?|(?<=[市县縣区區省])全境")
 _CN_AREA_ANCHOR = re.compile(
     r"(?:及其?)?\s*(?:周[边邊]|附近|一带|一帶|周[围圍])(?:区域|區域|地区|地區|空域)?|(?<!城市)上空|合[围圍](?:区域|區域)"
@@ -535,10 +537,13 @@ def _phrase_limits(text: str, s: int, e: int) -> dict[str, Span]:
     return {}
 
 
+_LINE_BREAK = re.compile(r"\n| {2,}")
+
+
 def _line_end(text: str, pos: int, hi: int) -> int:
     """End of the line holding ``pos`` (a newline or a collapsed-newline run of 2+ spaces)."""
-    m = re.compile(r"\n| {2,}").search(text, pos, hi)
-    return m.start() if m else hi
+    m = _LINE_BREAK.search(text, pos, min(hi, pos + 3000))  # (a 'line' longer than that is not a line)
+    return m.start() if m else min(hi, pos + 3000)
 
 
 def _item_limit(text: str, h: Header, letter: str) -> Span | None:
@@ -671,9 +676,15 @@ def _cn_named(text: str, lo: int, hi: int) -> _Zone | None:
         ne -= len(text[ns:ne]) - len(text[ns:ne].rstrip())
         if ne - ns >= 2 and not _CN_NOT_PLACE.search(text, ns, ne) and _CJK_RE.search(text, ns, ne):
             return _Zone({"name": _sp(text, ns, ne)}, ns, ne, "named")
-    m = _CN_DISTRICTS.search(text, lo, hi)  # "兰州市城关区、七里河区、西固区、安宁区": a list of districts
-    if m:
-        return _Zone({"name": _sp(text, *m.span())}, m.start(), m.end(), "named")
+    # "…至…18时,兰州市城关区、七里河区、西固区、安宁区。" / "禁飞区域：朝阳区、海淀区": a list of districts right after a
+    # period or an area label (bounded windows: a few anchors, 200 characters each)
+    anchors = [m.end() for _, m in zip(range(4), _CN_RANGE.finditer(text, lo, hi))]
+    anchors += [m.end() for _, m in zip(range(4), _CN_AREA_LABEL.finditer(text, lo, hi))]
+    for a in sorted(anchors):
+        s0 = a + len(text[a : a + 4]) - len(text[a : a + 4].lstrip(" ，,：:；;\t"))
+        m = _CN_DISTRICTS.match(text, s0, min(hi, s0 + 200))
+        if m:
+            return _Zone({"name": _sp(text, *m.span())}, m.start(), m.end(), "named")
     for m in _CN_ADMIN_ANCHOR.finditer(text, lo, hi):
         ns, ne = _clause_start(text, m.start(), lo, 40, "，,。；;：:、\n"), m.end()
         ns += len(text[ns:ne]) - len(text[ns:ne].lstrip("在于於对對 \t"))
@@ -706,9 +717,12 @@ _AREA_HEAD = re.compile(r"^[ \t]*Area\s+[A-Z0-9]{1,2}[ \t]*$", re.M)
 _FROM_TO_PROSE = re.compile(rf"\bFrom\s+(?P<s>{_PROSE_DT})\s*\n?\s*To\s+(?P<e>{_PROSE_DT})", re.I)
 
 
-def _area_block(text: str, pos: int) -> tuple[int, int] | None:
+def _area_heads(text: str) -> list[int]:
+    return [m.start() for m in _AREA_HEAD.finditer(text)]
+
+
+def _area_block(text: str, pos: int, heads: list[int]) -> tuple[int, int] | None:
     """The ``Area X`` block of a TFR web page holding offset ``pos`` (each area states its own times and altitude)."""
-    heads = [m.start() for m in _AREA_HEAD.finditer(text)]
     if len(heads) < 2:
         return None
     k = bisect_right(heads, pos) - 1
@@ -717,9 +731,9 @@ def _area_block(text: str, pos: int) -> tuple[int, int] | None:
     return heads[k], heads[k + 1] if k + 1 < len(heads) else len(text)
 
 
-def _block_values(text: str, pos: int) -> dict[str, Span]:
+def _block_values(text: str, pos: int, heads: list[int]) -> dict[str, Span]:
     """Times (``From … To …``) and altitude (``Altitude: …``) stated in the TFR area block holding ``pos``."""
-    blk = _area_block(text, pos)
+    blk = _area_block(text, pos, heads)
     if blk is None:
         return {}
     out: dict[str, Span] = {}
@@ -849,6 +863,7 @@ def rules_drafts(text: str, header: Header | None = None) -> list[ZoneDraft]:
             sched = _sp(text, *m.span())
 
     drafts = []
+    heads = _area_heads(text)
     for i, z in enumerate(zones):
         fields = dict(z.fields)
         local: dict[str, Span] = {}
@@ -885,7 +900,7 @@ def rules_drafts(text: str, header: Header | None = None) -> list[ZoneDraft]:
             m = _TIME_PAIR.search(text, z.anchor_end, seg_end) or _ISO_PAIR.search(text, z.anchor_end, seg_end)
             if m:
                 fields["start"], fields["end"] = _sp(text, *m.span("s")), _sp(text, *m.span("e"))
-        for k, v in _block_values(text, z.anchor).items():  # a TFR page's own values per area
+        for k, v in _block_values(text, z.anchor, heads).items():  # a TFR page's own values per area
             fields[k] = v
         if z.kind == "named" and not h.item("B"):
             # a notice with several periods, each followed by its area ("8月8日0时至9月1日0时，A。9月1日0时至…，B"):

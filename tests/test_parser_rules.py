@@ -476,3 +476,10 @@ def test_chinese_two_periods_two_areas_are_two_zones():
         ("宣城中学、郎溪中学", "500米", "2024年6月7日6时", "2024年6月9日19时"),
         ("宣城二中、广德三中", "300米", "2024年6月14日6时", "2024年6月16日12时"),
     ]
+
+
+@pytest.mark.parametrize("text", ["中国北京市海淀区、" * 2200, "区、" * 9000, "1006N 12000W " * 1500])
+def test_long_repetitive_text_stays_fast(text):
+    t0 = time.perf_counter()
+    rules_zones(text)
+    assert time.perf_counter() - t0 < 8  # (was exponential for district lists, quadratic for TFR area blocks)
