@@ -22,6 +22,9 @@ from airspace.app import basemap as B
 SAMPLES_DIR = Path(__file__).resolve().parent.parent / "data" / "samples"
 SAMPLES = {"demo20": "demo20.txt", "composite5": "composite5.txt"}
 ENGINES = ("clover", "ar", "rules")
+# The page opens on the rules engine while the shipped Clover checkpoint is below the accuracy bar of issue 4
+# (see data/checkpoints/clover/metrics.json); switch to "clover" here once a checkpoint meets it.
+DEFAULT_ENGINE = "rules"
 UTC = timezone.utc
 
 st.set_page_config(page_title="Clover Airspace", page_icon="🛩", layout="wide")
@@ -117,7 +120,7 @@ def input_section() -> None:
     engines = available_engines()
     usable = [e for e in ENGINES if engines[e] is None]
     if "engine" not in st.session_state:
-        st.session_state["engine"] = usable[0] if usable else "rules"
+        st.session_state["engine"] = DEFAULT_ENGINE if DEFAULT_ENGINE in usable else "rules"
     with st.expander("Input batch", expanded="run" not in st.session_state):
         cols = st.columns([1, 1, 4])
         cols[0].button("Sample: demo20", key="sample_demo20", on_click=_load_sample, args=("demo20",))
@@ -142,8 +145,9 @@ def input_section() -> None:
             key="engine",
             horizontal=True,
             format_func=lambda e: e if engines[e] is None else f"{e} (unavailable)",
-            help="clover: block-diffusion model (default when its checkpoint is present); ar: same-size autoregressive "
-            "baseline; rules: deterministic extractor for structured NOTAM items.",
+            help="clover: block-diffusion model; ar: same-size autoregressive baseline; rules: deterministic "
+            "extractor (the default while the shipped Clover checkpoint is below its accuracy bar; model records are "
+            "cross-checked against rules and disagreements come back as review).",
         )
         for e in ENGINES:
             if engines[e] is not None and st.session_state["engine"] == e:

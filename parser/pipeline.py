@@ -202,6 +202,7 @@ def process_batch(
             headers[id(m)] = Header()
 
     drafts: dict[int, list[ZoneDraft] | None] = {}
+    errors: dict[int, str] = {}  # engine failures per message; the caller's Message objects are never mutated
     if isinstance(extractor, RulesExtractor):
         for m in live:
             try:
@@ -217,7 +218,7 @@ def process_batch(
             stats = ExtractStats(engine=name, messages=len(live))
             reason = f"engine {name} failed: {type(exc).__name__}: {exc}"[:300]
             for m in live:
-                m.error = reason
+                errors[id(m)] = reason
         for m, ans in zip(live, answers):
             if ans is None:
                 drafts[id(m)] = None
@@ -226,13 +227,14 @@ def process_batch(
                 drafts[id(m)] = ground(m.text, parse_answer(ans))
             except AnswerFormatError as exc:
                 drafts[id(m)] = None
-                m.error = f"engine answer is malformed: {exc}"
+                errors[id(m)] = f"engine answer is malformed: {exc}"
 
     records: list[ZoneRecord] = []
     for m in messages:
         h = headers.get(id(m))
-        if m.error or h is None:
-            records.append(_error(m, m.error or "message was not processed", name, h))
+        error = m.error or errors.get(id(m))
+        if error or h is None:
+            records.append(_error(m, error or "message was not processed", name, h))
             continue
         rules_recs = None
         if cross_check and not isinstance(extractor, RulesExtractor):

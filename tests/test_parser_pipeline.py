@@ -411,3 +411,38 @@ def test_malformed_vertex_keeps_the_readable_ring_when_it_is_still_an_area():
     r = recs[0]
     assert r.status == "review" and r.geometry is not None and r.geometry.type == "polygon"
     assert len(r.geometry.points) == 4 and any("5140N 000000W" in x for x in r.reasons)
+
+
+class _CrashingEngine:
+    """An engine that fails on every call (as a model engine does when its checkpoint is broken)."""
+
+    name = "crashing"
+
+    def extract(self, messages):
+        raise RuntimeError("weights are corrupt")
+
+
+class _GarbageEngine:
+    """An engine whose answers are not in the answer format."""
+
+    name = "garbage"
+
+    def extract(self, messages):
+        from airspace.parser.engine import ExtractStats
+
+        return ["center" for _ in messages], ExtractStats(engine=self.name, messages=len(messages))
+
+
+def test_a_failing_engine_gives_error_records_and_leaves_the_batch_reusable(dev_rows):
+    from airspace.parser.pipeline import process_batch
+    from airspace.parser.split import Message
+
+    messages = [Message(i, row["text"]) for i, row in enumerate(dev_rows[:4])]
+    for engine in (_CrashingEngine(), _GarbageEngine()):
+        records, _ = process_batch(messages, engine, cross_check=False)
+        assert [r.message for r in records] == [0, 1, 2, 3]
+        assert all(r.status == "error" and r.reasons for r in records)
+    # the caller's messages were not marked: the same list still parses with the rules engine
+    assert all(m.error is None for m in messages)
+    records, _ = process_batch(messages, "rules", cross_check=False)
+    assert records[0].status == "ok" and records[0].geometry.type == "circle"
