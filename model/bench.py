@@ -57,8 +57,12 @@ class PeakRSS:
         self.peak = max(self.peak, _rss_mb())
 
     @property
-    def peak_mb(self) -> float:
+    def growth_mb(self) -> float:
         return round(self.peak - self.start_mb, 1)
+
+    @property
+    def peak_mb(self) -> float:
+        return round(self.peak, 1)
 
 
 def _rss_mb() -> float:
@@ -148,7 +152,8 @@ def run_engine(engine: str, messages: list[Message], golds, batch: int) -> dict:
         "records_right": right,
         "records_total": total,
         "accuracy": round(right / total, 4) if total else None,
-        "peak_mb": mem.peak_mb,
+        "peak_mb": mem.peak_mb,  # whole-process resident set at its highest during this engine's run
+        "peak_growth_mb": mem.growth_mb,  # what this run added on top of what earlier runs had already allocated
         "messages": len(messages),
         "first_problems": problems[:8],
     }
@@ -199,6 +204,14 @@ def main(argv: list[str] | None = None) -> int:
         c, a = per_engine.get("clover", {}), per_engine.get("ar", {})
         if c.get("wall_s") and a.get("wall_s"):
             result.setdefault("speedup_clover_vs_ar", {})[set_name] = round(a["wall_s"] / c["wall_s"], 3)
+    training = {}
+    for arch in ("clover", "ar"):
+        metrics = REPO / "data" / "checkpoints" / arch / "metrics.json"
+        if metrics.exists():
+            m = json.loads(metrics.read_text())
+            keep = ("params", "steps", "examples", "train_seconds", "peak_rss_mb", "val_ce", "val_exact")
+            training[arch] = {k: m[k] for k in keep if k in m}
+    result["training"] = training
     text = json.dumps(result, indent=2, ensure_ascii=False)
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
