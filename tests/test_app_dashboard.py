@@ -196,7 +196,7 @@ def test_timing_demo_clover_vs_ar():
     assert clover["forward passes"] > 0 and ar["forward passes"] > 0
     # AR writes one token per forward (jump-forward tokens aside); Clover fills several per forward
     assert clover["tokens / forward"] > ar["tokens / forward"] >= 1.0
-    assert any("agree on" in s.value for s in at.success + at.warning)
+    assert any("agree on" in s.value for s in [*at.success, *at.warning])
     steps = at.slider(key="trace_step")
     assert steps.max >= 1
     trace = next(m.value for m in at.markdown if m.value.startswith('<pre class="trace"'))
