@@ -274,10 +274,9 @@ def _messages(rec: ZoneRecord, notes: list[str]) -> list[str]:
     return msgs
 
 
-def to_ed269(records: Iterable[ZoneRecord]) -> dict:
-    """ED-269 UAS geographical zone JSON (see the module docstring for the mapping)."""
-    alloc = _ident_allocator()
-    features: list[dict] = []
+def _shaped(records: Iterable[ZoneRecord]) -> tuple[list[tuple], list[str]]:
+    """(record, volume, vertical limits, notes) for every record with a shape, and a line for each without one."""
+    shaped: list[tuple] = []
     skipped: list[str] = []
     for rec in records:
         vol, why = _try_volume(rec)
@@ -285,6 +284,16 @@ def to_ed269(records: Iterable[ZoneRecord]) -> dict:
             skipped.append(f"{_label(rec)}: {why}")
             continue
         vert, notes = _vertical(rec)
+        shaped.append((rec, vol, vert, notes))
+    return shaped, skipped
+
+
+def to_ed269(records: Iterable[ZoneRecord]) -> dict:
+    """ED-269 UAS geographical zone JSON (see the module docstring for the mapping)."""
+    alloc = _ident_allocator()
+    features: list[dict] = []
+    shaped, skipped = _shaped(records)
+    for rec, vol, vert, notes in shaped:
         limits = {
             "uomDimensions": vert["uom"],
             "lowerLimit": vert["lower"],
@@ -334,13 +343,8 @@ def to_ed318(records: Iterable[ZoneRecord]) -> dict:
     """ED-318 GeoJSON FeatureCollection of UAS geographical zones (see the module docstring for the mapping)."""
     alloc = _ident_allocator()
     features: list[dict] = []
-    skipped: list[str] = []
-    for rec in records:
-        vol, why = _try_volume(rec)
-        if vol is None:
-            skipped.append(f"{_label(rec)}: {why}")
-            continue
-        vert, notes = _vertical(rec)
+    shaped, skipped = _shaped(records)
+    for rec, vol, vert, notes in shaped:
         layer = {
             "upper": vert["upper"],
             "upperReference": vert["upperRef"],
