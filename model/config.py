@@ -37,7 +37,7 @@ class ModelConfig:
     aux_loss_coef: float = 0.01
     norm_eps: float = 1e-6
     # block diffusion (Clover)
-    block_size: int = 16
+    block_size: int = 20  # = airspace.model.pointers.N_SLOTS: one zone per block
     tau: float = 0.9
     mask_lo: float = 0.0  # per-block mask rate t ~ U[mask_lo, mask_hi] in training (complement gets 1 - t)
     mask_hi: float = 1.0
@@ -46,7 +46,7 @@ class ModelConfig:
     calib_init_c: float = 1.0
     # context: prompts (message + SEP) longer than this many tokens are refused, never cut
     max_prompt_tokens: int = 6144
-    max_answer_tokens: int = 1536
+    max_answer_tokens: int = 320  # 16 zones of 20 slots
 
     def __post_init__(self) -> None:
         if self.arch not in ARCHS:

@@ -1,15 +1,18 @@
-"""Decoding for both engines, batched over messages.
+"""Decoding for both engines, batched over messages, in pointer slots (``airspace.model.pointers``).
 
-Clover (block diffusion): the first forward prefills the left-padded prompt (whole blocks, block-causal) and runs
-the first denoising step of answer block 0 in the same call. Each step commits every masked position whose top
-probability is >= tau (at least one per row) via ``ops.confidence_select``. When a block has no mask left it is
-committed into the GDN state / KV cache by the next call, fused with the next block's first step, so history is
-never recomputed. A committed EOA ends the row's answer (positions after it in the block are filled with EOA).
+Clover (block diffusion): the first forward prefills the left-padded prompt (whole blocks, block-causal), computes
+the prompt's pointer keys, and runs the first denoising step of answer block 0 in the same call. Each step commits
+every masked slot whose top pointer probability is >= tau (at least one per row) via ``ops.confidence_select``.
+When a block has no mask left it is committed into the GDN state / KV cache by the next call, fused with the next
+block's first step, so history is never recomputed. A block is one zone; a committed NULL ``anchor`` means "no
+(more) zone" and fills the rest of the block with NULL; a row stops after such a block or after a NULL ``next``.
 
-AR baseline: prefill, then one token per forward (greedy) with the KV cache and the recurrent GDN state.
+AR baseline: prefill, then one slot per forward (greedy) with the KV cache and the recurrent GDN state; the same
+stop rules (a NULL anchor ends the answer at once; so does a NULL ``next``).
 
 ``forwards`` counts row-forwards: a batched call over b still-running rows counts b, so tokens per forward is
-comparable between engines and independent of the batch size.
+comparable between engines and independent of the batch size. ``tokens`` counts the slots each answer holds
+(a zone block is N_SLOTS; a final NULL anchor is 1), the same number for the same answer whichever engine wrote it.
 """
 
 from __future__ import annotations
@@ -19,143 +22,153 @@ from dataclasses import dataclass, field
 import torch
 
 from airspace.kernels import ops
-from airspace.model.clover import Backbone, left_pad_prompts
-from airspace.model.constraints import CopyConstraint
-from airspace.model.tokenizer import Tokenizer
-
-MASK_GLYPH = "\u2591"  # how a still-masked position shows in a trace
+from airspace.model.ar import ar_inputs
+from airspace.model.clover import Backbone, Memory, left_pad_prompts
+from airspace.model.pointers import N_SLOTS
+from airspace.model.tokenizer import MASK_ID
 
 
 @dataclass
 class DecodeResult:
-    ids: list[list[int]]  # answer token ids per row (EOA excluded)
-    finished: list[bool]  # False: the answer hit max_answer_tokens without EOA
+    slots: list[list[int]]  # pointer slots per row (prompt indices), whole blocks; a trailing NULL block included
+    finished: list[bool]  # False: the answer hit the block limit without a stop
     forwards: int = 0  # row-forwards
     calls: int = 0  # batched model calls
-    steps_per_block: list[list[int]] = field(default_factory=list)  # per row
-    trace: list[list[str]] | None = None  # per step, per row: the answer so far with the current block
+    tokens: list[int] = field(default_factory=list)  # answer tokens per row (see module docstring)
+    steps_per_block: list[list[int]] = field(default_factory=list)  # per row (Clover)
+    trace: list[list[list[int | None]]] | None = None  # per step, per row: slots so far + current block (None=mask)
 
 
-def _cut_at_eoa(ids: list[int], eoa: int) -> tuple[list[int], bool]:
-    return (ids[:ids.index(eoa)], True) if eoa in ids else (ids, False)
+def _memory(model: Backbone, prompts: list[list[int]], multiple: int) -> Memory:
+    ids, valid = left_pad_prompts(prompts, 0, multiple)
+    off = torch.tensor([ids.shape[1] - len(p) for p in prompts], dtype=torch.long)
+    dev = model.device
+    return Memory(ids.to(dev), off.to(dev), None, valid.to(dev))
+
+
+def _max_blocks(model: Backbone, max_answer_tokens: int | None) -> int:
+    return max(1, (max_answer_tokens or model.cfg.max_answer_tokens) // model.cfg.block_size)
 
 
 @torch.no_grad()
-def _constraints(prompts, tok, model, constrain):
-    if not constrain:
-        return None
-    return [CopyConstraint(tok, p[:-1] if p and p[-1] == tok.sep_id else p, model.cfg.vocab_size,
-                           model.device) for p in prompts]
-
-
-def clover_decode(model: Backbone, prompts: list[list[int]], tok: Tokenizer, *, tau: float | None = None,
-                  max_answer_tokens: int | None = None, min_commit: int = 1, trace: bool = False,
-                  constrain: bool = False) -> DecodeResult:
-    """Block-diffusion decoding of a batch of prompts (each: message ids + SEP).
-
-    ``constrain``: apply the copy constraint (``airspace.model.constraints``) to every masked position whose left
-    context is committed."""
+def clover_decode(model: Backbone, prompts: list[list[int]], *, tau: float | None = None,
+                  max_answer_tokens: int | None = None, min_commit: int = 1, trace: bool = False) -> DecodeResult:
+    """Block-diffusion decoding of a batch of prompts (each: message ids + SEP)."""
     cfg = model.cfg
     bs = cfg.block_size
+    if bs != N_SLOTS:
+        raise ValueError(f"pointer decoding needs block_size == {N_SLOTS}")
     tau = cfg.tau if tau is None else tau
-    max_blocks = -(-(max_answer_tokens or cfg.max_answer_tokens) // bs)
     dev = model.device
     n = len(prompts)
-    clean, clean_valid = (t.to(dev) for t in left_pad_prompts(prompts, tok.pad_id, bs))
+    mem = _memory(model, prompts, bs)
+    null = mem.offset + torch.tensor([len(p) - 1 for p in prompts], device=dev)  # SEP column of each row
+    clean, clean_valid = mem.ids, mem.valid
+    clean_x = model.embed(clean)
     cache = None
     done = torch.zeros(n, dtype=torch.bool, device=dev)
-    out: list[list[int]] = [[] for _ in range(n)]
-    res = DecodeResult(out, [False] * n, steps_per_block=[[] for _ in range(n)], trace=[] if trace else None)
+    res = DecodeResult([[] for _ in range(n)], [False] * n, tokens=[0] * n,
+                       steps_per_block=[[] for _ in range(n)], trace=[] if trace else None)
     ones = torch.ones(n, bs, dtype=torch.bool, device=dev)
-    pos = torch.arange(bs, device=dev)
-    cons = _constraints(prompts, tok, model, constrain)
-    for _ in range(max_blocks):
-        x = torch.full((n, bs), tok.mask_id, dtype=torch.long, device=dev)
+    slot = torch.arange(bs, device=dev)
+    off = mem.offset[:, None]
+    for _ in range(_max_blocks(model, max_answer_tokens)):
+        x = torch.full((n, bs), -1, dtype=torch.long, device=dev)  # prompt columns; -1 = masked
         masked = (~done)[:, None].expand(n, bs).clone()
         steps = torch.zeros(n, dtype=torch.long, device=dev)
         while masked.any():
             active = masked.any(1)
             hist = torch.tensor([clean.shape[1] // bs], device=dev)
-            _, h, _, new_cache = model(clean, clean_valid, x, ones, hist, cache)
+            noisy_x = model.answer_embed(mem, torch.where(x < 0, -1, x - off), slot, MASK_ID)
+            h_clean, h, _, new_cache = model(clean_valid.long(), clean_valid, x, ones, hist, cache, clean_x=clean_x,
+                                       noisy_x=noisy_x)
+            if mem.keys is None:
+                model.set_keys(mem, h_clean[:, :mem.ids.shape[1]])
             if clean.shape[1]:
                 cache = new_cache
                 clean, clean_valid = clean[:, :0], clean_valid[:, :0]
+                clean_x = clean_x[:, :0]
             res.forwards += int(active.sum())
             res.calls += 1
-            logits = model.logits(h)
-            if cons is not None:
-                xs, ms = x.tolist(), masked.tolist()
-                for i in range(n):
-                    for p in range(bs):
-                        if ms[i][p]:
-                            a = cons[i].allowed(out[i] + xs[i][:p])
-                            if a is not None:
-                                logits[i, p].masked_fill_(~a, float("-inf"))
-            commit, token, _ = ops.confidence_select(logits, masked, tau, min_commit=min_commit)
-            x = torch.where(commit, token, x)
+            commit, col, _conf = ops.confidence_select(model.pointer_logits(h, mem), masked, tau,
+                                                       min_commit=min_commit)
+            x = torch.where(commit, col, x)
             masked &= ~commit
             steps += active.long()
-            # a committed EOA ends the answer: everything after it in the block is EOA too
-            eoa_at = torch.where((x == tok.eoa_id) & ~masked, pos[None, :], bs).amin(1)  # [n]
-            after = pos[None, :] > eoa_at[:, None]
-            x = torch.where(after, tok.eoa_id, x)
-            masked &= ~after
+            # a committed NULL anchor: no (more) zones, the whole block is NULL
+            stop = (x[:, 0] == null) & ~masked[:, 0]
+            x = torch.where(stop[:, None], null[:, None], x)
+            masked &= ~stop[:, None]
             if trace:
-                res.trace.append([
-                    tok.decode(out[i]) + "".join(MASK_GLYPH if m else tok.decode([t], stop_at_eoa=False)
-                                                 for t, m in zip(x[i].tolist(), masked[i].tolist()))
-                    for i in range(n)])
+                res.trace.append([list(r) + [None if m else v - o for v, m in zip(xr, mr)]
+                                  for r, xr, mr, o in zip(res.slots, x.tolist(), masked.tolist(),
+                                                          mem.offset.tolist())])
         xs = x.tolist()
+        offs = mem.offset.tolist()
+        nulls = null.tolist()
         for i in range(n):
             if done[i]:
                 continue
             res.steps_per_block[i].append(int(steps[i]))
-            ids, fin = _cut_at_eoa(xs[i], tok.eoa_id)
-            out[i].extend(ids)
-            if fin:
+            res.slots[i].extend(c - offs[i] for c in xs[i])
+            if xs[i][0] == nulls[i]:
+                res.tokens[i] += 1
                 res.finished[i] = True
+            else:
+                res.tokens[i] += bs
+                if xs[i][-1] == nulls[i]:
+                    res.finished[i] = True
         # the finished block becomes history in the next call (fused with the next block's first step)
-        clean, clean_valid = x, (~done)[:, None].expand(n, bs).clone()
-        done |= (x == tok.eoa_id).any(1)
+        clean_valid = (~done)[:, None].expand(n, bs).clone()
+        clean = x
+        clean_x = model.answer_embed(mem, x - off, slot, MASK_ID)
+        done |= (x[:, 0] == null) | (x[:, -1] == null)
         if bool(done.all()):
             break
     return res
 
 
 @torch.no_grad()
-def ar_decode(model: Backbone, prompts: list[list[int]], tok: Tokenizer, *,
-              max_answer_tokens: int | None = None, constrain: bool = False) -> DecodeResult:
-    """Greedy autoregressive decoding, one token per forward, KV cache + recurrent GDN state."""
+def ar_decode(model: Backbone, prompts: list[list[int]], *, max_answer_tokens: int | None = None) -> DecodeResult:
+    """Greedy autoregressive decoding, one slot per forward, KV cache + recurrent GDN state."""
     cfg = model.cfg
-    max_tokens = max_answer_tokens or cfg.max_answer_tokens
+    bs = cfg.block_size
+    max_tokens = _max_blocks(model, max_answer_tokens) * bs
     dev = model.device
     n = len(prompts)
-    ids, valid = (t.to(dev) for t in left_pad_prompts(prompts, tok.pad_id, 1))
-    h, _, _, cache = model(ids, valid)
-    res = DecodeResult([[] for _ in range(n)], [False] * n, forwards=n, calls=1)
+    mem = _memory(model, prompts, 1)
+    null = mem.offset + torch.tensor([len(p) - 1 for p in prompts], device=dev)
+    x = ar_inputs(model, mem, mem.ids, mem.ids.new_zeros(n, 0), 0)
+    h, _, _, cache = model(mem.valid.long(), mem.valid, clean_x=x)
+    model.set_keys(mem, h)
+    res = DecodeResult([[] for _ in range(n)], [False] * n, forwards=n, calls=1, tokens=[0] * n)
     done = torch.zeros(n, dtype=torch.bool, device=dev)
     last = h[:, -1:]
-    cons = _constraints(prompts, tok, model, constrain)
-    for _ in range(max_tokens):
-        logits = model.logits(last[:, 0])
-        if cons is not None:
-            for i in range(n):
-                a = cons[i].allowed(res.ids[i])
-                if a is not None:
-                    logits[i].masked_fill_(~a, float("-inf"))
-        nxt = logits.argmax(-1)  # [n]
-        for i, t in enumerate(nxt.tolist()):
+    for t in range(max_tokens):
+        nxt = model.pointer_logits(last, mem)[:, 0].argmax(-1)  # [n] prompt columns
+        s = t % bs
+        stop = torch.zeros(n, dtype=torch.bool, device=dev)
+        if s == 0:
+            stop = nxt == null  # NULL anchor: no (more) zones
+        elif s == bs - 1:
+            stop = nxt == null  # NULL next: that was the last zone
+        for i, c in enumerate(nxt.tolist()):
             if done[i]:
                 continue
-            if t == tok.eoa_id:
-                res.finished[i] = True
+            if s == 0 and bool(stop[i]):
+                res.slots[i].extend([c - int(mem.offset[i])] * bs)
+                res.tokens[i] += 1
             else:
-                res.ids[i].append(t)
-        done |= nxt == tok.eoa_id
+                res.slots[i].append(c - int(mem.offset[i]))
+                res.tokens[i] += 1
+            if bool(stop[i]):
+                res.finished[i] = True
+        done |= stop
         if bool(done.all()):
             break
         active = int((~done).sum())
-        last, _, _, cache = model(nxt[:, None], (~done)[:, None], cache=cache)
+        xin = ar_inputs(model, mem, None, (nxt - mem.offset)[:, None], t)
+        last, _, _, cache = model(xin.new_ones(n, 1, dtype=torch.long), (~done)[:, None], cache=cache, clean_x=xin)
         res.forwards += active
         res.calls += 1
     return res

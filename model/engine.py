@@ -2,8 +2,9 @@
 
 Messages are encoded whole (one token per character); a message longer than the checkpoint's context limit is
 refused with a reason (``ExtractStats.errors``) and a ``None`` answer, never cut. Messages are decoded in batches of
-similar length; ``ExtractStats`` reports row-forwards (a batched call over b messages counts b), answer tokens
-(EOA included), the denoising steps of every Clover block, wall time and peak memory.
+similar length into pointer slots (``airspace.model.pointers``) and turned into answer text whose values are spans
+of the message. ``ExtractStats`` reports row-forwards (a batched call over b messages counts b), answer tokens
+(slots), the denoising steps of every Clover block, wall time and peak memory.
 """
 
 from __future__ import annotations
@@ -17,7 +18,9 @@ import torch
 from airspace.model.checkpoint import load_checkpoint
 from airspace.model.clover import Backbone
 from airspace.model.decoding import ar_decode, clover_decode
+from airspace.model.pointers import N_SLOTS, encode_message, render_block, slots_to_answer
 from airspace.model.tokenizer import Tokenizer
+from airspace.parser.answer import ZONE_SEP
 from airspace.parser.engine import ExtractStats
 
 REPO = Path(__file__).resolve().parents[1]
@@ -34,7 +37,7 @@ class ModelExtractor:
     """Clover or AR extraction over a trained checkpoint."""
 
     def __init__(self, name: str, model: Backbone, tok: Tokenizer, *, batch_size: int = 16, tau: float | None = None,
-                 trace: bool = False, seed: int = 0, checkpoint: str | None = None, constrain: bool = True):
+                 trace: bool = False, seed: int = 0, checkpoint: str | None = None):
         if name not in ("clover", "ar") or model.cfg.arch != name:
             raise ValueError(f"engine {name!r} does not match the checkpoint's arch {model.cfg.arch!r}")
         self.name = name
@@ -45,7 +48,6 @@ class ModelExtractor:
         self.trace = trace
         self.seed = seed
         self.checkpoint = checkpoint
-        self.constrain = constrain  # copy constraint (same rule for both engines): values stay verbatim spans
 
     @property
     def cfg(self):
@@ -61,39 +63,37 @@ class ModelExtractor:
         answers: list[str | None] = [None] * len(messages)
         todo = []
         for i, m in enumerate(messages):
-            p = self.tok.encode_prompt(m)
+            p, offs = encode_message(self.tok, m)
             if len(p) > self.cfg.max_prompt_tokens:
                 stats.errors[i] = (f"message is {len(p)} tokens, over the {self.name} engine's context limit of "
                                    f"{self.cfg.max_prompt_tokens}; not cut, not read")
             else:
-                todo.append((len(p), i, p))
-        todo.sort()
+                todo.append((len(p), i, p, offs))
+        todo.sort(key=lambda t: t[:2])
         if self.trace:
             stats.trace = []
         current = ["" for _ in messages]
         for s in range(0, len(todo), self.batch_size):
             chunk = todo[s:s + self.batch_size]
-            prompts = [p for _, _, p in chunk]
+            prompts = [t[2] for t in chunk]
             if self.name == "clover":
-                res = clover_decode(self.model, prompts, self.tok, tau=self.tau, trace=self.trace,
-                                    constrain=self.constrain)
+                res = clover_decode(self.model, prompts, tau=self.tau, trace=self.trace)
             else:
-                res = ar_decode(self.model, prompts, self.tok, constrain=self.constrain)
+                res = ar_decode(self.model, prompts)
             stats.forwards += res.forwards
-            for j, (_, i, _) in enumerate(chunk):
-                ids = res.ids[j]
-                stats.answer_tokens += len(ids) + int(res.finished[j])
+            for j, (_, i, _, offs) in enumerate(chunk):
+                stats.answer_tokens += res.tokens[j]
                 if self.name == "clover":
                     stats.steps_per_block.extend(res.steps_per_block[j])
                 if res.finished[j]:
-                    answers[i] = self.tok.decode(ids)
+                    answers[i] = slots_to_answer(res.slots[j], offs)
                 else:
-                    stats.errors[i] = (f"the answer did not end within {self.cfg.max_answer_tokens} tokens "
+                    stats.errors[i] = (f"the answer did not end within {self.cfg.max_answer_tokens // N_SLOTS} zones "
                                        f"(left unread rather than cut)")
             if self.trace and res.trace:
                 for step in res.trace:
-                    for j, (_, i, _) in enumerate(chunk):
-                        current[i] = step[j]
+                    for j, (_, i, _, offs) in enumerate(chunk):
+                        current[i] = trace_text(step[j], offs)
                     stats.trace.append(list(current))
         stats.wall_s = time.perf_counter() - t0
         stats.peak_mb = _peak_mb(dev)
@@ -101,7 +101,7 @@ class ModelExtractor:
 
 
 def load_extractor(name: str, checkpoint: str | None = None, *, device: str | None = None, batch_size: int = 16,
-                   tau: float | None = None, trace: bool = False, constrain: bool = True) -> ModelExtractor:
+                   tau: float | None = None, trace: bool = False) -> ModelExtractor:
     """The ``clover`` or ``ar`` engine over ``checkpoint`` (default: the shipped ``data/checkpoints/<name>``).
 
     Runs on CUDA when available (bf16 weights), else CPU fp32. Any checkpoint of the same format loads the same way.
@@ -112,5 +112,11 @@ def load_extractor(name: str, checkpoint: str | None = None, *, device: str | No
     dev = torch.device(device or ("cuda" if torch.cuda.is_available() else "cpu"))
     dtype = torch.bfloat16 if dev.type == "cuda" else torch.float32
     model, tok = load_checkpoint(ckpt, device=dev, dtype=dtype)
-    return ModelExtractor(name, model, tok, batch_size=batch_size, tau=tau, trace=trace, checkpoint=str(ckpt),
-                          constrain=constrain)
+    return ModelExtractor(name, model, tok, batch_size=batch_size, tau=tau, trace=trace, checkpoint=str(ckpt))
+
+
+def trace_text(slots: list[int | None], offs) -> str:
+    """One row of a decoding trace (whole blocks, the last one partly masked) as answer-like text."""
+    blocks = [slots[b:b + N_SLOTS] for b in range(0, len(slots), N_SLOTS)]
+    return f" {ZONE_SEP} ".join(render_block(b, offs) for b in blocks if b[0] is None or b[0] != offs.null) \
+        or render_block(blocks[-1], offs)

@@ -33,18 +33,20 @@ from airspace.model.checkpoint import save_checkpoint
 from airspace.model.clover import clover_batch, clover_loss
 from airspace.model.config import ModelConfig
 from airspace.model.decoding import ar_decode, clover_decode
+from airspace.model.pointers import encode_example, encode_message, slots_to_answer
 from airspace.model.tokenizer import Tokenizer
+from airspace.parser.answer import AnswerFormatError
 
 PRESETS = {
     # the shipped default: learns on 2 CPU cores in about half an hour
     # GAGA rather than GGGA at this depth: two softmax hops for the copy circuit (locate the value, then read
     # the character at the block offset); every Clover mechanism lives in the two GDN layers.
     "small": dict(d_model=128, layer_pattern="GAGA", attn_heads=4, attn_head_dim=32, gdn_heads=4, gdn_head_k=32,
-                  gdn_head_v=32, n_experts=4, top_k=2, expert_ff=192, shared_ff=192, block_size=16),
+                  gdn_head_v=32, n_experts=4, top_k=2, expert_ff=192, shared_ff=192, block_size=20),
     "tiny": dict(d_model=64, layer_pattern="GA", attn_heads=2, attn_head_dim=32, gdn_heads=2, gdn_head_k=32,
-                 gdn_head_v=32, n_experts=2, top_k=1, expert_ff=64, shared_ff=64, block_size=8),
+                 gdn_head_v=32, n_experts=2, top_k=1, expert_ff=64, shared_ff=64, block_size=20),
     "base": dict(d_model=384, layer_pattern="GGGAGGGA", attn_heads=6, attn_head_dim=64, gdn_heads=6, gdn_head_k=64,
-                 gdn_head_v=64, n_experts=8, top_k=2, expert_ff=512, shared_ff=512, block_size=16),
+                 gdn_head_v=64, n_experts=8, top_k=2, expert_ff=512, shared_ff=512, block_size=20),
 }
 
 
@@ -101,7 +103,8 @@ def snapshot_corpus(out: str | Path, n_train: int, n_val: int, seed: int = 0) ->
 
 
 def encode_row(tok: Tokenizer, row: dict) -> tuple[list[int], list[int]]:
-    return tok.encode_prompt(row["text"]), tok.encode_answer(row["answer"])
+    """(prompt ids, gold pointer slots)."""
+    return encode_example(tok, row["text"], row["answer"])
 
 
 def batches(stream, tok: Tokenizer, cfg: ModelConfig, *, max_chars_fn, batch_tokens: int, rng: random.Random,
@@ -115,12 +118,16 @@ def batches(stream, tok: Tokenizer, cfg: ModelConfig, *, max_chars_fn, batch_tok
             if len(row["text"]) > limit:
                 skipped["curriculum"] = skipped.get("curriculum", 0) + 1
                 continue
-            p, a = encode_row(tok, row)
+            try:
+                p, a = encode_row(tok, row)
+            except AnswerFormatError:
+                skipped["ungrounded"] = skipped.get("ungrounded", 0) + 1
+                continue
             if len(p) > cfg.max_prompt_tokens or len(a) > cfg.max_answer_tokens:
                 skipped["too_long"] = skipped.get("too_long", 0) + 1
                 continue
             if cfg.arch == "clover":
-                cost = -(-len(p) // bs) * bs + 3 * (-(-len(a) // bs) * bs)
+                cost = -(-len(p) // bs) * bs + 3 * len(a)
             else:
                 cost = len(p) + len(a)
             items.append((cost, p, a))
@@ -146,8 +153,7 @@ def batches(stream, tok: Tokenizer, cfg: ModelConfig, *, max_chars_fn, batch_tok
 
 def make_batch(cfg, tok, prompts, answers, gen):
     if cfg.arch == "clover":
-        return clover_batch(prompts, answers, cfg, pad_id=tok.pad_id, mask_id=tok.mask_id, eoa_id=tok.eoa_id,
-                            generator=gen)
+        return clover_batch(prompts, answers, cfg, pad_id=tok.pad_id, generator=gen)
     return ar_batch(prompts, answers, cfg, pad_id=tok.pad_id)
 
 
@@ -172,20 +178,19 @@ def val_loss(model, tok, val_rows, cfg, device, autocast) -> float:
 
 
 @torch.no_grad()
-def val_exact(model, tok, val_rows, cfg, batch_size: int = 16, constrain: bool = False) -> dict:
+def val_exact(model, tok, val_rows, cfg, batch_size: int = 16) -> dict:
     """Exact answer-string match on ``val_rows`` by real decoding (the model's own engine)."""
     right, forwards, tokens = 0, 0, 0
     t0 = time.time()
     rows = sorted(val_rows, key=lambda r: len(r["text"]))
     for i in range(0, len(rows), batch_size):
         chunk = rows[i:i + batch_size]
-        prompts = [tok.encode_prompt(r["text"]) for r in chunk]
-        cap = max(len(tok.encode_answer(r["answer"])) for r in chunk) + 2 * cfg.block_size  # gold length + slack
-        res = (clover_decode(model, prompts, tok, max_answer_tokens=cap, constrain=constrain) if cfg.arch == "clover"
-               else ar_decode(model, prompts, tok, max_answer_tokens=cap, constrain=constrain))
-        for r, ids in zip(chunk, res.ids):
-            right += int(tok.decode(ids) == r["answer"])
-            tokens += len(ids) + 1
+        enc = [encode_message(tok, r["text"]) for r in chunk]
+        prompts = [p for p, _ in enc]
+        res = (clover_decode(model, prompts) if cfg.arch == "clover" else ar_decode(model, prompts))
+        for r, (_, offs), slots in zip(chunk, enc, res.slots):
+            right += int(slots_to_answer(slots, offs) == r["answer"])
+        tokens += sum(res.tokens)
         forwards += res.forwards
     return {"val_exact": right / max(len(rows), 1), "val_rows": len(rows), "val_decode_s": round(time.time() - t0, 1),
             "val_tokens_per_forward": round(tokens / max(forwards, 1), 3)}
@@ -238,7 +243,7 @@ def main(argv=None) -> int:
 
     # tokenizer: ASCII + every non-ASCII character of the first rows of the training stream
     vocab_rows = list(rows_from(args.corpus, "train", args.seed, args.vocab_rows))
-    tok = Tokenizer.from_texts(r["text"] + r["answer"] for r in vocab_rows)
+    tok = Tokenizer.from_texts(r["text"] for r in vocab_rows)
     del vocab_rows
     over = dict(PRESETS[args.preset])
     if args.config:
@@ -277,9 +282,10 @@ def main(argv=None) -> int:
         "val": f"first {args.val_n} rows of split 'val' (seed {args.seed + 1})",
         "curriculum": f"messages <= {args.short_chars} chars for the first {args.short_frac:.0%} of the budget, "
                       f"then <= {args.max_chars} chars",
-        "objective": ("BD3-LM block diffusion: clean prefix + per-block mask rate U[%g,%g] + complementary masks, "
-                      "CE on masked answer tokens" % (cfg.mask_lo, cfg.mask_hi)) if cfg.arch == "clover"
-                     else "next-token CE on the answer given the message",
+        "objective": ("BD3-LM block diffusion over pointer slots (one zone per block of 20): clean prefix + per-block "
+                      "mask rate U[%g,%g] + complementary masks, pointer CE on masked slots"
+                      % (cfg.mask_lo, cfg.mask_hi)) if cfg.arch == "clover"
+                     else "next-slot pointer CE on the answer given the message",
         "optimizer": f"AdamW lr {args.lr} (warm-up {args.warmup_steps} steps, cosine to {args.min_lr_frac}x over the "
                      f"budget) wd {args.weight_decay} betas (0.9, 0.98) clip 1.0",
         "batch_tokens": args.batch_tokens,

@@ -12,7 +12,8 @@ from airspace.model.checkpoint import load_checkpoint, save_checkpoint
 from airspace.model.config import ModelConfig
 from airspace.model.decoding import clover_decode
 from airspace.model.tokenizer import Tokenizer
-from airspace.parser.answer import FIELD_SEP, ZONE_SEP, format_answer
+from airspace.model.pointers import N_SLOTS, SLOTS, encode_example, encode_message, slots_to_answer
+from airspace.parser.answer import format_answer, parse_answer
 
 torch.set_num_threads(1)
 
@@ -21,7 +22,7 @@ def test_checkpoint_round_trip_is_bit_exact(tmp_path):
     tok = Tokenizer.from_texts(["北纬22°38′ 东经113°49′ 真高120米 大连梭鱼湾"])
     cfg = ModelConfig(arch="clover", vocab_size=tok.vocab_size, d_model=32, layer_pattern="GA", attn_heads=2,
                       attn_head_dim=16, gdn_heads=2, gdn_head_k=16, gdn_head_v=16, n_experts=2, top_k=1,
-                      expert_ff=16, shared_ff=16, block_size=4)
+                      expert_ff=16, shared_ff=16)
     torch.manual_seed(0)
     model = build_model(cfg).eval()
     with torch.no_grad():
@@ -36,9 +37,9 @@ def test_checkpoint_round_trip_is_bit_exact(tmp_path):
     for k in sd1:
         assert torch.equal(sd1[k], sd2[k]), k
     prompt = [tok.encode_prompt("PSN N480930 E0161028 RADIUS 1NM")]
-    a = clover_decode(model, prompt, tok, max_answer_tokens=8)
-    b = clover_decode(loaded, prompt, tok, max_answer_tokens=8)
-    assert a.ids == b.ids and a.steps_per_block == b.steps_per_block
+    a = clover_decode(model, prompt, max_answer_tokens=40)
+    b = clover_decode(loaded, prompt, max_answer_tokens=40)
+    assert a.slots == b.slots and a.steps_per_block == b.steps_per_block
     assert json.loads((tmp_path / "ck" / "recipe.json").read_text()) == {"seed": 0}
 
 
@@ -55,12 +56,29 @@ def test_tokenizer_copies_every_character_and_round_trips():
     assert tok.decode(ids) == msg
     assert len(tok.encode_text("N480930")) == 7 and len(tok.encode_text("北纬")) == 2  # one token per character
     assert len(tok.encode_text("✈")) == 3  # unknown -> UTF-8 bytes
-    ans = format_answer([{"center": "N480930 E0161028", "radius": "1NM"}, {"name": "大连梭鱼湾", "lower": "SFC"}])
-    aid = tok.encode_answer(ans)
-    assert aid[0] == tok.key_ids["center"] and aid[-1] == tok.eoa_id
-    assert tok.field_sep_id in aid and tok.zone_sep_id in aid
-    assert tok.decode(aid) == ans and FIELD_SEP in ans and ZONE_SEP in ans
-    assert tok.decode(tok.encode_answer("NONE")) == "NONE" and len(tok.encode_answer("NONE")) == 2
+    ids, starts = tok.encode_text_offsets(msg)
+    assert starts[msg.index("✈")] + 3 == starts[msg.index("✈") + 1] and starts[-1] == len(ids)
+
+
+def test_pointer_slots_round_trip_answers_with_byte_fallback_and_composites():
+    tok = Tokenizer()
+    msg = "✈ 1. PSN N480930 E0161028 R 1NM SFC-FL050\n2. 大连梭鱼湾 R 1NM SFC-FL050"
+    ans = format_answer([{"center": "N480930 E0161028", "radius": "1NM", "lower": "SFC", "upper": "FL050"},
+                         {"name": "大连梭鱼湾", "radius": "1NM", "lower": "SFC", "upper": "FL050"}])
+    prompt, slots = encode_example(tok, msg, ans)
+    assert len(slots) == 2 * N_SLOTS and prompt[-1] == tok.sep_id
+    null = len(prompt) - 1
+    offs = encode_message(tok, msg)[1]
+    assert slots_to_answer(slots, offs) == ans
+    # the second zone's fields point at the second line, not at the first zone's identical values
+    assert slots[N_SLOTS + SLOTS.index("lower.start")] > slots[SLOTS.index("upper.end")]
+    assert slots[N_SLOTS - 1] == slots[N_SLOTS] and slots[-1] == null  # next = following anchor; last = NULL
+    assert slots_to_answer([null] * N_SLOTS, offs) == "NONE"
+    assert encode_example(tok, msg, "NONE")[1] == [null] * N_SLOTS
+    reversed_ = list(slots[:N_SLOTS])
+    s, e = SLOTS.index("radius.start"), SLOTS.index("radius.end")
+    reversed_[s], reversed_[e] = reversed_[e], reversed_[s]
+    assert "radius" not in parse_answer(slots_to_answer(reversed_, offs))[0]  # a reversed span is dropped
 
 
 def test_tokenizer_file_round_trip(tmp_path):

@@ -6,12 +6,13 @@ import pytest
 import torch
 
 from airspace.kernels import ops
-from airspace.model.ar import build_model
-from airspace.model.clover import Cache, left_pad_prompts
+from airspace.model.ar import ar_inputs, build_model
+from airspace.model.clover import Cache, Memory, left_pad_prompts
 from airspace.model.config import ModelConfig
 from airspace.model.decoding import ar_decode, clover_decode
 from airspace.model.layers import GatedDeltaNet, MoEFFN, SegCtx
-from airspace.model.tokenizer import Tokenizer
+from airspace.model.pointers import N_SLOTS
+from airspace.model.tokenizer import MASK_ID, Tokenizer
 
 torch.set_num_threads(1)
 TOK = Tokenizer()
@@ -20,7 +21,7 @@ TOK = Tokenizer()
 def tiny_cfg(arch: str, **kw) -> ModelConfig:
     base = dict(arch=arch, vocab_size=TOK.vocab_size, d_model=32, layer_pattern="GGA", attn_heads=2,
                 attn_head_dim=16, gdn_heads=2, gdn_head_k=16, gdn_head_v=16, n_experts=3, top_k=2, expert_ff=32,
-                shared_ff=32, block_size=4, max_answer_tokens=12)
+                shared_ff=32, block_size=N_SLOTS, max_answer_tokens=3 * N_SLOTS)
     base.update(kw)
     return ModelConfig(**base)
 
@@ -40,6 +41,34 @@ def tiny_model(arch: str, seed: int = 0, dtype=torch.float64, **kw):
 def rand_ids(n, seed):
     g = torch.Generator().manual_seed(seed)
     return torch.randint(TOK.char_offset, TOK.vocab_size, (n,), generator=g).tolist()
+
+
+def rand_ptrs(n, hi, seed):
+    """n random pointer slots into a prompt of hi tokens (SEP = hi - 1 included)."""
+    g = torch.Generator().manual_seed(seed)
+    return torch.randint(0, hi, (n,), generator=g).tolist()
+
+
+def memory(prompts, multiple):
+    ids, valid = left_pad_prompts(prompts, TOK.pad_id, multiple)
+    return Memory(ids, torch.tensor([ids.shape[1] - len(p) for p in prompts]), None, valid)
+
+
+def full_clover_logits(model, prompt, blocks, query):
+    """No cache: clean = prompt + committed blocks, noisy = query block (-1 = masked), in one call -> pointer
+    logits [1, bs, P] over prompt columns."""
+    bs = model.cfg.block_size
+    mem = memory([prompt], bs)
+    slot = torch.arange(bs)
+    clean_x = torch.cat([model.embed(mem.ids)] + [model.answer_embed(mem, torch.tensor([b]), slot, MASK_ID)
+                                                  for b in blocks], 1)
+    valid = torch.cat([mem.valid, torch.ones(1, len(blocks) * bs, dtype=torch.bool)], 1)
+    q = torch.tensor([query])
+    h_c, h, _, _ = model(valid.long(), valid, q, torch.ones_like(q, dtype=torch.bool),
+                         torch.tensor([valid.shape[1] // bs]), clean_x=clean_x,
+                         noisy_x=model.answer_embed(mem, q, slot, MASK_ID))
+    model.set_keys(mem, h_c[:, :mem.ids.shape[1]])
+    return model.pointer_logits(h, mem)
 
 
 def ctx_for(T, arch="ar", bs=4, B=1):
@@ -74,57 +103,57 @@ def test_gdn_layer_chunked_equals_recurrent(decay):
 
 
 # ------------------------------------------------------------------------------------------------ caches
-def full_clover_logits(model, prompt, blocks, query):
-    """No cache: clean = prompt + committed blocks, noisy = query block, in one call."""
-    bs = model.cfg.block_size
-    p_ids, p_valid = left_pad_prompts([prompt], TOK.pad_id, bs)
-    clean = torch.cat([p_ids] + [torch.tensor([b]) for b in blocks], 1)
-    valid = torch.cat([p_valid, torch.ones(1, len(blocks) * bs, dtype=torch.bool)], 1)
-    q = torch.tensor([query])
-    _, h, _, _ = model(clean, valid, q, torch.ones_like(q, dtype=torch.bool), torch.tensor([clean.shape[1] // bs]))
-    return model.logits(h)
-
-
 def test_clover_cached_blocks_equal_recomputing_history():
     m = tiny_model("clover")
     bs = m.cfg.block_size
     prompt = rand_ids(9, 0) + [TOK.sep_id]
-    blocks = [rand_ids(bs, 10 + i) for i in range(3)]
-    query = rand_ids(bs, 99)
-    query[1] = TOK.mask_id
+    blocks = [rand_ptrs(bs, len(prompt), 10 + i) for i in range(3)]
+    query = rand_ptrs(bs, len(prompt), 99)
+    query[1] = -1
     ref = full_clover_logits(m, prompt, blocks, query)
     # incremental: prefill, then commit the blocks one call at a time (the last commit fused with the query)
-    p_ids, p_valid = left_pad_prompts([prompt], TOK.pad_id, bs)
-    _, _, _, cache = m(p_ids, p_valid)
-    for b in blocks[:-1]:
-        _, _, _, cache = m(torch.tensor([b]), torch.ones(1, bs, dtype=torch.bool), cache=cache)
-    qt = torch.tensor([query])
+    mem = memory([prompt], bs)
+    slot = torch.arange(bs)
+    h_p, _, _, cache = m(mem.valid.long(), mem.valid, clean_x=m.embed(mem.ids))
+    m.set_keys(mem, h_p)
     one = torch.ones(1, bs, dtype=torch.bool)
-    _, h, _, cache = m(torch.tensor([blocks[-1]]), one, qt, one, torch.tensor([1]), cache)
-    torch.testing.assert_close(m.logits(h), ref, rtol=1e-9, atol=1e-9)
+    emb = lambda ptrs: m.answer_embed(mem, torch.tensor([ptrs]), slot, MASK_ID)  # noqa: E731
+    for b in blocks[:-1]:
+        _, _, _, cache = m(one.long(), one, cache=cache, clean_x=emb(b))
+    qt = torch.tensor([query])
+    _, h, _, cache = m(one.long(), one, qt, one, torch.tensor([1]), cache, clean_x=emb(blocks[-1]), noisy_x=emb(query))
+    torch.testing.assert_close(m.pointer_logits(h, mem), ref, rtol=1e-9, atol=1e-9)
     # and a pure query step against the cache gives the same again, through SDPA and through the op
     from airspace.model import layers
 
     for via_op in (False, True):
         layers.PREFIX_ATTN_VIA_OP = via_op
         try:
-            _, h2, _, _ = m(qt[:, :0], one[:, :0], qt, one, torch.tensor([0]), cache)
+            _, h2, _, _ = m(qt[:, :0], one[:, :0], qt, one, torch.tensor([0]), cache, noisy_x=emb(query))
         finally:
             layers.PREFIX_ATTN_VIA_OP = None
-        torch.testing.assert_close(m.logits(h2), ref, rtol=1e-9, atol=1e-9)
+        torch.testing.assert_close(m.pointer_logits(h2, mem), ref, rtol=1e-9, atol=1e-9)
 
 
 def test_left_padding_does_not_touch_states():
     """A prompt decoded in a batch beside a longer one (so it is left-padded) gives the same logits as alone."""
     m = tiny_model("clover")
     bs = m.cfg.block_size
-    short, long_ = rand_ids(5, 1) + [TOK.sep_id], rand_ids(17, 2) + [TOK.sep_id]
-    query = [TOK.mask_id] * bs
+    short, long_ = rand_ids(5, 1) + [TOK.sep_id], rand_ids(27, 2) + [TOK.sep_id]
+    query = [-1] * bs
+    query[3] = 2
     alone = full_clover_logits(m, short, [], query)
-    ids, valid = left_pad_prompts([short, long_], TOK.pad_id, bs)
+    mem = memory([short, long_], bs)
+    slot = torch.arange(bs)
     q = torch.tensor([query, query])
-    _, h, _, _ = m(ids, valid, q, torch.ones_like(q, dtype=torch.bool), torch.tensor([ids.shape[1] // bs]))
-    torch.testing.assert_close(m.logits(h)[:1], alone, rtol=1e-9, atol=1e-9)
+    h_c, h, _, _ = m(mem.valid.long(), mem.valid, q, torch.ones_like(q, dtype=torch.bool),
+                     torch.tensor([mem.ids.shape[1] // bs]), clean_x=m.embed(mem.ids),
+                     noisy_x=m.answer_embed(mem, q, slot, MASK_ID))
+    m.set_keys(mem, h_c)
+    both = m.pointer_logits(h, mem)
+    P = alone.shape[-1]
+    torch.testing.assert_close(both[:1, :, -P:], alone, rtol=1e-9, atol=1e-9)
+    assert torch.isinf(both[0, :, :-P]).all()  # padding columns can never be pointed at
 
 
 def test_ar_cached_steps_equal_full_forward():
@@ -145,36 +174,40 @@ def test_in_block_bidirectional_and_history_untouched():
     m = tiny_model("clover")
     bs = m.cfg.block_size
     prompt = rand_ids(7, 4) + [TOK.sep_id]
-    block = rand_ids(bs, 5)
-    query = [TOK.mask_id] * bs
+    block = rand_ptrs(bs, len(prompt), 5)
+    query = [-1] * bs
     base = full_clover_logits(m, prompt, [block], query)
     q2 = list(query)
-    q2[-1] = block[0]  # change the LAST token of the block
+    q2[-1] = block[0]  # commit the LAST slot of the block
     changed = full_clover_logits(m, prompt, [block], q2)
-    assert (changed[0, 0] - base[0, 0]).abs().max() > 1e-6  # the first position saw a later one
+    P = len(prompt)
+    assert (changed[0, 0, -P:] - base[0, 0, -P:]).abs().max() > 1e-6  # the first slot saw a later one
     # committed history does not see the query block, nor a later clean block
-    p_ids, p_valid = left_pad_prompts([prompt], TOK.pad_id, bs)
-    clean = torch.cat([p_ids, torch.tensor([block])], 1)
-    valid = torch.ones_like(clean, dtype=torch.bool) & torch.cat([p_valid, torch.ones(1, bs, dtype=torch.bool)], 1)
+    mem = memory([prompt], bs)
+    slot = torch.arange(bs)
+    emb = lambda ptrs: m.answer_embed(mem, torch.tensor([ptrs]), slot, MASK_ID)  # noqa: E731
+    clean_x = torch.cat([m.embed(mem.ids), emb(block)], 1)
+    valid = torch.cat([mem.valid, torch.ones(1, bs, dtype=torch.bool)], 1)
     one = torch.ones(1, bs, dtype=torch.bool)
-    hist = torch.tensor([clean.shape[1] // bs])
-    h_a, _, _, c_a = m(clean, valid, torch.tensor([query]), one, hist)
-    h_b, _, _, c_b = m(clean, valid, torch.tensor([q2]), one, hist)
+    hist = torch.tensor([valid.shape[1] // bs])
+    h_a, _, _, c_a = m(valid.long(), valid, one.long(), one, hist, clean_x=clean_x, noisy_x=emb(query))
+    h_b, _, _, c_b = m(valid.long(), valid, one.long(), one, hist, clean_x=clean_x, noisy_x=emb(q2))
     assert torch.equal(h_a, h_b)
     for la, lb in zip(c_a.layers, c_b.layers):
         for fa, fb in zip(vars(la).values(), vars(lb).values()):
             assert torch.equal(fa, fb)
     # inside a CLEAN block it is bidirectional too, across blocks it is causal
-    clean2 = clean.clone()
-    clean2[0, -1] = block[1]
-    h_c, _, _, _ = m(clean2, valid)
+    block2 = list(block)
+    block2[-1] = (block[-1] + 1) % len(prompt)
+    clean_x2 = torch.cat([m.embed(mem.ids), emb(block2)], 1)
+    h_c, _, _, _ = m(valid.long(), valid, clean_x=clean_x2)
     assert (h_c[0, -bs] - h_a[0, -bs]).abs().max() > 1e-6
     torch.testing.assert_close(h_c[0, :-bs], h_a[0, :-bs], rtol=0, atol=0)
 
 
 def test_zero_init_right_conv_keeps_the_causal_path():
     torch.manual_seed(0)
-    cfg = tiny_cfg("clover")
+    cfg = tiny_cfg("clover", block_size=4)
     layer = GatedDeltaNet(cfg).double()
     assert torch.count_nonzero(layer.rconv_w) == 0
     T = 8
@@ -237,71 +270,77 @@ def test_moe_routing_weights_and_aux_loss():
 # ------------------------------------------------------------------------------------------------ decoding
 @torch.no_grad()
 def reference_one_per_step(model, prompt, n_blocks):
-    """Recompute everything each step; commit the single most confident masked position (lowest on ties)."""
+    """Recompute everything each step; commit the single most confident masked slot (lowest on ties)."""
     bs = model.cfg.block_size
-    blocks, out, steps = [], [], []
+    null = len(prompt) - 1
+    blocks, steps = [], []
     for _ in range(n_blocks):
-        x = [TOK.mask_id] * bs
-        masked = [True] * bs
+        x = [-1] * bs
         n = 0
-        while any(masked):
+        while -1 in x:
             logits = full_clover_logits(model, prompt, blocks, x)[0].float()
+            P = logits.shape[-1]
             conf = logits.softmax(-1).amax(-1)
-            tokn = logits.argmax(-1)
-            best = max((i for i in range(bs) if masked[i]), key=lambda i: (float(conf[i]), -i))
-            x[best] = int(tokn[best])
-            masked[best] = False
-            if x[best] == TOK.eoa_id:
-                for j in range(best + 1, bs):
-                    x[j], masked[j] = TOK.eoa_id, False
+            col = logits.argmax(-1)
+            best = max((i for i in range(bs) if x[i] < 0), key=lambda i: (float(conf[i]), -i))
+            x[best] = int(col[best]) - (P - len(prompt))
+            if x[0] == null:
+                x = [null] * bs
             n += 1
         steps.append(n)
         blocks.append(list(x))
-        if TOK.eoa_id in x:
-            out.extend(x[:x.index(TOK.eoa_id)])
-            return out, steps
-        out.extend(x)
-    return out, steps
+        if x[0] == null or x[-1] == null:
+            break
+    return [s for b in blocks for s in b], steps
 
 
 def test_one_token_per_step_decoding_matches_reference():
     m = tiny_model("clover", seed=3)
     prompts = [rand_ids(6, 7) + [TOK.sep_id], rand_ids(11, 8) + [TOK.sep_id]]
-    res = clover_decode(m, prompts, TOK, tau=2.0, max_answer_tokens=12)  # tau > 1: exactly one commit per step
+    res = clover_decode(m, prompts, tau=2.0, max_answer_tokens=3 * N_SLOTS)  # tau > 1: one commit per step
     for i, p in enumerate(prompts):
-        ids, steps = reference_one_per_step(m, p, 3)
-        assert res.ids[i] == ids
+        slots, steps = reference_one_per_step(m, p, 3)
+        assert res.slots[i] == slots
         assert res.steps_per_block[i] == steps
     assert res.forwards == sum(sum(s) for s in res.steps_per_block)
 
 
 def test_batched_clover_decoding_equals_single_and_is_deterministic():
     m = tiny_model("clover", seed=5)
-    prompts = [rand_ids(n, 20 + n) + [TOK.sep_id] for n in (3, 13, 8)]
-    batch = clover_decode(m, prompts, TOK, tau=0.05, max_answer_tokens=12, trace=True)
-    again = clover_decode(m, prompts, TOK, tau=0.05, max_answer_tokens=12)
-    assert batch.ids == again.ids
+    prompts = [rand_ids(n, 20 + n) + [TOK.sep_id] for n in (3, 23, 8)]
+    batch = clover_decode(m, prompts, tau=0.05, trace=True)
+    again = clover_decode(m, prompts, tau=0.05)
+    assert batch.slots == again.slots
     for i, p in enumerate(prompts):
-        one = clover_decode(m, [p], TOK, tau=0.05, max_answer_tokens=12)
-        assert one.ids[0] == batch.ids[i]
+        one = clover_decode(m, [p], tau=0.05)
+        assert one.slots[0] == batch.slots[i]
         assert one.steps_per_block[0] == batch.steps_per_block[i]
+        assert all(0 <= s < len(p) for s in batch.slots[i])  # pointers stay inside the row's own prompt
     assert len(batch.trace) == batch.calls and len(batch.trace[0]) == 3
 
 
 def test_ar_decoding_matches_greedy_recompute():
     m = tiny_model("ar", seed=2)
+    bs = m.cfg.block_size
     prompts = [rand_ids(5, 30) + [TOK.sep_id], rand_ids(9, 31) + [TOK.sep_id]]
-    res = ar_decode(m, prompts, TOK, max_answer_tokens=6)
+    res = ar_decode(m, prompts, max_answer_tokens=2 * bs)
     for i, p in enumerate(prompts):
-        seq = list(p)
-        for _ in range(6):
-            ids = torch.tensor([seq])
-            h, _, _, _ = m(ids, torch.ones_like(ids, dtype=torch.bool))
-            t = int(m.logits(h[:, -1]).argmax(-1))
-            if t == TOK.eoa_id:
+        mem = memory([p], 1)
+        ans: list[int] = []
+        null = len(p) - 1
+        while len(ans) < 2 * bs:
+            x = ar_inputs(m, mem, mem.ids, torch.tensor([ans], dtype=torch.long), 0)[:, :len(p) + len(ans)]
+            v = torch.ones(1, x.shape[1], dtype=torch.bool)
+            h, _, _, _ = m(v.long(), v, clean_x=x)
+            m.set_keys(mem, h[:, :len(p)])
+            t = int(m.pointer_logits(h[:, -1:], mem)[0, 0].argmax())
+            if len(ans) % bs == 0 and t == null:
+                ans += [null] * bs
                 break
-            seq.append(t)
-        assert res.ids[i] == seq[len(p):]
+            ans.append(t)
+            if len(ans) % bs == 0 and t == null:
+                break
+        assert res.slots[i] == ans
     assert isinstance(Cache, type)
 
 

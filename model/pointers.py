@@ -1,0 +1,129 @@
+"""The engine's answer as span pointers: one block of slots per zone, every slot a position of the prompt.
+
+The model copies a field by pointing at where its value starts and where it ends in the message (a pointer
+network over the prompt's positions), so every value is a verbatim span by construction and a field costs two
+tokens whatever its length. One zone is one block of ``N_SLOTS`` slots::
+
+    anchor | center.start center.end | radius.start radius.end | … | schedule.start schedule.end | next
+
+* a pointer ``j`` is an index into the prompt ``message tokens + [SEP]``; spans are half-open token ranges
+  ``[start, end)``, so ``end`` may be the SEP position (a value running to the end of the message);
+* ``NULL`` is the SEP position: a field the message does not state has ``start = end = NULL``;
+* ``anchor`` is where the zone's first value starts (``NULL`` in the first block: the message defines no zone);
+* ``next`` is the next zone's anchor, or ``NULL`` after the last zone.
+
+So a message with k zones is k blocks (one block of NULLs when it has none); Clover fills a block's slots in
+parallel, the AR baseline one slot per forward. Pointer answers convert to and from the answer text of
+``airspace.parser.answer``, which is what the rest of the pipeline reads.
+"""
+
+from __future__ import annotations
+
+from airspace.parser.answer import FIELDS, NO_ZONE, AnswerFormatError, format_answer, ground, parse_answer
+
+SLOTS: tuple[str, ...] = ("anchor",) + tuple(f"{k}.{e}" for k in FIELDS for e in ("start", "end")) + ("next",)
+N_SLOTS = len(SLOTS)
+MASK_GLYPH = "\u2591"  # how a still-masked slot shows in a trace
+
+
+class Offsets:
+    """Character <-> token positions of one message under a tokenizer (byte fallback makes some chars k tokens)."""
+
+    def __init__(self, text: str, char_to_tok: list[int]):
+        self.text = text
+        self.char_to_tok = char_to_tok  # len(text) + 1 entries; the last is the SEP position (= NULL)
+        self.null = char_to_tok[-1]
+        tok_to_char = [0] * (self.null + 1)
+        for c in range(len(text), -1, -1):  # first char of each token; tokens inside a char map to that char
+            tok_to_char[char_to_tok[c]] = c
+        for t in range(1, self.null + 1):
+            if t not in char_to_tok:
+                tok_to_char[t] = tok_to_char[t - 1]
+        self.tok_to_char = tok_to_char
+
+    def value(self, start: int, end: int) -> str | None:
+        """The message text of token span [start, end), stripped; None if the span is empty or not a span."""
+        if not (0 <= start < end <= self.null):
+            return None
+        v = self.text[self.tok_to_char[start]:self.tok_to_char[end] if end < self.null else len(self.text)].strip()
+        return v or None
+
+
+def answer_to_slots(text: str, answer: str, offsets: Offsets) -> list[int]:
+    """Gold answer text -> pointer slots (a multiple of N_SLOTS). Raises AnswerFormatError if a value is not in
+    the message."""
+    zones = parse_answer(answer)
+    null = offsets.null
+    if not zones:
+        return [null] * N_SLOTS
+    blocks = []
+    for zone, draft in zip(zones, ground(text, zones)):
+        slots = [null] * N_SLOTS
+        for fi, key in enumerate(FIELDS):
+            if key not in zone:
+                continue
+            span = draft.spans.get(key)
+            if span is None:
+                raise AnswerFormatError(f"{key}={zone[key]!r} is not a span of the message")
+            slots[1 + 2 * fi] = offsets.char_to_tok[span.start]
+            slots[2 + 2 * fi] = offsets.char_to_tok[span.end]
+        slots[0] = min(s for s in slots[1:-1:2] if s != null) if any(s != null for s in slots[1:-1:2]) else null
+        blocks.append(slots)
+    for b, nxt in zip(blocks, blocks[1:]):
+        b[-1] = nxt[0]
+    return [s for b in blocks for s in b]
+
+
+def block_zone(block: list[int], offsets: Offsets) -> dict[str, str]:
+    """One block of slots -> {field: verbatim value}; a field whose span is NULL, empty or reversed is left out."""
+    zone = {}
+    for fi, key in enumerate(FIELDS):
+        s, e = block[1 + 2 * fi], block[2 + 2 * fi]
+        if s == offsets.null:
+            continue
+        v = offsets.value(s, e)
+        if v is not None:
+            zone[key] = v
+    return zone
+
+
+def slots_to_answer(slots: list[int], offsets: Offsets) -> str:
+    """Decoded pointer slots -> answer text. Stops at a block whose anchor is NULL or after a NULL ``next``."""
+    zones = []
+    for b in range(0, len(slots) - N_SLOTS + 1, N_SLOTS):
+        block = slots[b:b + N_SLOTS]
+        if block[0] == offsets.null:
+            break
+        zone = block_zone(block, offsets)
+        if zone:
+            zones.append(zone)
+        if block[-1] == offsets.null:
+            break
+    return format_answer(zones) if zones else NO_ZONE
+
+
+def render_block(block: list[int | None], offsets: Offsets) -> str:
+    """A partly decoded block for a denoising trace: committed fields as text, masked slots as ``MASK_GLYPH``."""
+    if block[0] is not None and block[0] == offsets.null:
+        return NO_ZONE
+    parts = []
+    for fi, key in enumerate(FIELDS):
+        s, e = block[1 + 2 * fi], block[2 + 2 * fi]
+        if s is None or e is None:
+            half = "" if s is None or s == offsets.null else offsets.text[offsets.tok_to_char[s]:][:6]
+            parts.append(f"{key}={half}{MASK_GLYPH * (3 if s is None else 2)}")
+        elif s != offsets.null:
+            parts.append(f"{key}={offsets.value(s, e) or '?'}")
+    return " ".join(parts)
+
+
+def encode_message(tok, text: str) -> tuple[list[int], Offsets]:
+    """(prompt ids = message tokens + SEP, offsets); the SEP position is the NULL pointer."""
+    ids, char_to_tok = tok.encode_text_offsets(text)
+    return ids + [tok.sep_id], Offsets(text, char_to_tok)
+
+
+def encode_example(tok, text: str, answer: str) -> tuple[list[int], list[int]]:
+    """A training example: (prompt ids, gold pointer slots)."""
+    prompt, offsets = encode_message(tok, text)
+    return prompt, answer_to_slots(text, answer, offsets)
