@@ -243,7 +243,7 @@ def live_messages(text: str) -> list:
     return [m for m in msgs if not m.error]
 
 
-MASK_GLYPH = "\u2591"  # what the model's trace shows for a still-masked position (airspace.model.decoding)
+MASK_GLYPH = "\u2591"  # what the model's trace shows for a still-masked slot (airspace.model.pointers)
 
 
 def trace_html(step: str) -> str:

@@ -109,12 +109,14 @@ def _dev_path() -> Path:
     raise FileNotFoundError("shared/real-notams/dev.jsonl not found beside the checkout")
 
 
-def score(records, golds) -> tuple[int, int, list[str]]:
+def score(records, golds, groups: list[str] | None = None) -> tuple[int, int, list[str], dict]:
+    """(records right, records total, problems, per-group [right, total] when ``groups`` names each message)."""
     by_message = defaultdict(list)
     for rec in records:
         by_message[rec.message].append(rec)
     right = total = 0
     problems = []
+    per_group: dict = {}
     for i, gold in enumerate(golds):
         if gold is None:
             continue
@@ -122,11 +124,15 @@ def score(records, golds) -> tuple[int, int, list[str]]:
         ok, diffs = records_right(recs, gold)
         right += ok
         total += len(gold)
+        if groups is not None:
+            g = per_group.setdefault(groups[i], [0, 0])
+            g[0] += ok
+            g[1] += len(gold)
         problems.extend(f"message {i}: {d}" for d in diffs)
-    return right, total, problems
+    return right, total, problems, per_group
 
 
-def run_engine(engine: str, messages: list[Message], golds, batch: int) -> dict:
+def run_engine(engine: str, messages: list[Message], golds, batch: int, groups: list[str] | None = None) -> dict:
     extractor = get_extractor(engine)
     process_batch(messages[:1], extractor, cross_check=False)  # warm-up: lazy loads, allocator
     wall = 0.0
@@ -143,7 +149,7 @@ def run_engine(engine: str, messages: list[Message], golds, batch: int) -> dict:
             tokens += stats.answer_tokens
             steps.extend(stats.steps_per_block)
             records.extend(recs)
-    right, total, problems = score(records, golds)
+    right, total, problems, per_group = score(records, golds, groups)
     out = {
         "wall_s": round(wall, 4),
         "forwards": forwards,
@@ -157,6 +163,8 @@ def run_engine(engine: str, messages: list[Message], golds, batch: int) -> dict:
         "messages": len(messages),
         "first_problems": problems[:8],
     }
+    if per_group:
+        out["right_by_template"] = {k: f"{r}/{t}" for k, (r, t) in sorted(per_group.items())}
     if steps:
         out["steps_per_block"] = {
             "mean": round(sum(steps) / len(steps), 3),
@@ -193,10 +201,15 @@ def main(argv: list[str] | None = None) -> int:
     }
     for set_name in args.sets.split(","):
         messages, golds = load_set(set_name, args.heldout_n, args.seed)
+        groups = None
+        if set_name == "heldout":  # accuracy per held-out template as well
+            from airspace.data.corpus import generate
+
+            groups = [r["template"] for r in generate(args.heldout_n, args.seed, split="test")]
         per_engine = {}
         for engine in args.engines.split(","):
             try:
-                per_engine[engine] = run_engine(engine, messages, golds, args.batch)
+                per_engine[engine] = run_engine(engine, messages, golds, args.batch, groups)
             except Exception as exc:  # an engine that cannot run is reported, the others still run
                 per_engine[engine] = {"error": f"{type(exc).__name__}: {exc}"}
             print(f"[bench] {set_name:8s} {engine:6s} {json.dumps(per_engine[engine])[:300]}", file=sys.stderr)

@@ -294,6 +294,8 @@ def main(argv=None) -> int:
                      "bf16": use_bf16, "torch": torch.__version__, "python": sys.version.split()[0]},
         "command": "airspace-train " + " ".join(sys.argv[1:] if argv is None else argv),
     }
+    if args.corpus and (Path(args.corpus) / "snapshot.json").is_file():  # a frozen snapshot says what it froze
+        recipe["data_snapshot"] = json.loads((Path(args.corpus) / "snapshot.json").read_text())
 
     def metrics(final: dict | None = None) -> dict:
         m = {"params": n_params, "steps": step, "examples": examples, "tokens": tokens,
