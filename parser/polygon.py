@@ -213,10 +213,145 @@ def _radius(gap: str) -> float | None:
     return parse_distance_m(m.group(0)) if m else None
 
 
+# ------------------------------------------------------------------------------------------ sectors, semicircles
+# A sector (pie slice) of a circle: a centre, a radius and two bearings, the arc running clockwise from the first
+# bearing to the second (ICAO/Doc 8126 usage; "ANTI-CLOCKWISE" reverses it):
+#   SECTOR CENTRED ON c RADIUS 10KM BTN BRG 030 AND 120 DEG (TRUE)
+#   WI 5NM RADIUS OF c BTN THE 090 AND 180 BRG          SECTOR CENTRE c AZM 030-120 DEG RADIUS 10KM
+# A semicircle: "A SEMICIRCLE, P - A CLOCKWISE 3NM ARC CENTERED ON C" (from P half way round C, back across the
+# diameter) or "THE NORTHERN SEMICIRCLE OF A CIRCLE RADIUS 5NM CENTRED ON c" (the half north of the centre).
+SECTOR_WORD = re.compile(r"\bSECTORS?\b|\bSEMI-?\s?CIRCLE\b|\bHALF[\s-]+CIRCLE\b|扇形|半圆|半圓", re.IGNORECASE)
+_SEMI_WORD = re.compile(r"\bSEMI-?\s?CIRCLE\b|\bHALF[\s-]+CIRCLE\b|半圆|半圓", re.IGNORECASE)
+_BRG_KW = r"(?:(?:TRUE|MAG(?:NETIC)?)\s+)?(?:BRGS?|BEARINGS?|AZM(?:AG)?|AZIMUTHS?|RDLS?|RADIALS?|QDRS?)"
+_BRG_NUM = r"(?P<{0}>\d{{1,3}}(?:\.\d+)?)(?:\s*(?:DEG(?:REES?)?|°))?(?:(?<=\d)[TM]|\s*(?:TRUE|MAG(?:NETIC)?))?(?![A-Z0-9])"
+_BRG_SEP = r"\s*(?:-|–|\bTO\b|\bAND\b|\bTHRU\b)\s*"
+# "BRG 030 AND 120", "BTN BRG 030 AND BRG 120 DEG", "AZM 030-120 DEG", "BTN THE 090 AND 180 BRG", "RDL 090-180"
+BEARINGS = re.compile(
+    rf"{_BRG_KW}\s*:?\s*(?:(?:BTN|BETWEEN|FROM|FM)\s+)?{_BRG_NUM.format('a')}{_BRG_SEP}(?:{_BRG_KW}\s*)?"
+    rf"{_BRG_NUM.format('b')}"
+    rf"|(?:BTN|BETWEEN|FROM|FM)\s+(?:THE\s+)?{_BRG_NUM.format('a2')}{_BRG_SEP}(?:THE\s+)?{_BRG_NUM.format('b2')}"
+    rf"\s*(?:DEG(?:REES?)?\s+)?(?:{_BRG_KW})",
+    re.IGNORECASE,
+)
+_HALF_DIR = re.compile(
+    r"\b(?P<d>NORTH|SOUTH|EAST|WEST)(?:ERN)?\s+(?:SEMI-?\s?CIRCLE|HALF)\b|\b(?:SEMI-?\s?CIRCLE|HALF)\s+(?P<d2>NORTH|SOUTH|EAST|WEST)\b",
+    re.IGNORECASE)
+_HALF_BEARINGS = {"NORTH": (270.0, 90.0), "EAST": (0.0, 180.0), "SOUTH": (90.0, 270.0), "WEST": (180.0, 360.0)}
+_SECTOR_DIST = r"(?:\d+(?:\.\d+)?|\.\d+)\s*(?:NM|KM|M|MTR|公里|千米|米)(?![A-Za-z])"
+_SECTOR_RADIUS = re.compile(
+    rf"RADIUS\s*(?:OF\s*)?[:=-]?\s*(?P<a>{_SECTOR_DIST})|(?P<b>{_SECTOR_DIST})\s*(?:RADIUS|ARC)\b"
+    rf"|\b(?:WI|WITHIN)\s+(?:AN?\s+)?(?P<c>{_SECTOR_DIST})|半[径徑]\s*(?P<d>{_SECTOR_DIST})",
+    re.IGNORECASE)
+_MAG = re.compile(r"\bMAG(?:NETIC)?\b|\bAZMAG\b|\bRDLS?\b|\bRADIALS?\b|\bQDRS?\b", re.IGNORECASE)
+_TRUE = re.compile(r"\bTRUE\b", re.IGNORECASE)
+
+
+def is_sector(text: str) -> bool:
+    """Whether a polygon span describes a sector or semicircle (``parse_sector`` reads it): the word, or two
+    bounding bearings around a single centre."""
+    t = clean(text)
+    return bool(SECTOR_WORD.search(t) or (BEARINGS.search(t) and len(find_coords(t)) == 1))
+
+
+def _bearings(text: str) -> tuple[float, float]:
+    m = BEARINGS.search(text)
+    if m is None:
+        raise ValueError("sector without its two bounding bearings")
+    a, b = (float(m["a"]), float(m["b"])) if m["a"] is not None else (float(m["a2"]), float(m["b2"]))
+    if a > 360 or b > 360:
+        raise ValueError(f"bearing out of range in {m.group(0)!r}")
+    return a % 360.0, b % 360.0
+
+
+def _sector_radius(text: str) -> float:
+    found = {parse_distance_m(next(g for g in m.groups() if g)) for m in _SECTOR_RADIUS.finditer(text)}
+    if not found:
+        raise ValueError("sector or semicircle without a radius")
+    if len(found) > 1:
+        raise ValueError("sector with more than one radius (an annulus?) is not read: "
+                         + ", ".join(f"{r:g} m" for r in sorted(found)))
+    return found.pop()
+
+
+def _pie(centre: tuple[float, float], radius_m: float, a: float, b: float, ccw: bool
+         ) -> list[tuple[float, float]]:
+    """Centre, then the arc from bearing ``a`` to ``b`` (clockwise unless ``ccw``), endpoints included."""
+    sweep = (a - b) % 360.0 if ccw else (b - a) % 360.0
+    if sweep == 0.0:
+        raise ValueError(f"sector bearings {a:g} and {b:g} enclose nothing")
+    sign = -1.0 if ccw else 1.0
+    n = max(2, math.ceil(sweep / ARC_STEP_DEG))
+    clat, clon = centre
+    out = [centre]
+    for k in range(n + 1):
+        lon, lat, _ = GEOD.fwd(clon, clat, a + sign * sweep * k / n, radius_m)
+        out.append((lat, ((lon + 180.0) % 360.0) - 180.0))
+    return out
+
+
+def parse_sector(text: str) -> list[tuple[float, float]]:
+    """The ring ``(lat, lon)`` of a sector or semicircle span (see ``SECTOR_WORD`` / ``BEARINGS``).
+
+    - semicircle from a point: ``SEMICIRCLE, P - A CLOCKWISE 3NM ARC CENTERED ON C``: P, the half-turn arc round C
+      (the stated direction; clockwise when none is written, flagged by ``sector_notes``), back across the diameter;
+    - half a circle by compass side: ``NORTHERN SEMICIRCLE OF … RADIUS 5NM CENTRED ON c``;
+    - sector: one centre, one radius, two bearings (clockwise from the first unless ANTI-/COUNTER-CLOCKWISE).
+
+    ``ValueError`` naming what is missing (centre, radius, bearings) or ambiguous (two radii, several centres).
+    """
+    t = clean(text)
+    found = find_coords(t)
+    direction = _direction(t)
+    if _SEMI_WORD.search(t) and len(found) == 2 and _ARC.search(t[found[0].end:found[1].start]):
+        p, c = (found[0].lat, found[0].lon), (found[1].lat, found[1].lon)
+        az, _, dist = GEOD.inv(c[1], c[0], p[1], p[0])
+        if dist <= 0:
+            raise ValueError("semicircle start point and centre coincide")
+        radius = _radius(t[found[0].end:found[1].start])
+        if radius is not None and abs(radius - dist) > max(0.05 * radius, 200.0):
+            raise ValueError(f"semicircle start point is {dist:.0f} m from the centre, not the stated "
+                             f"{radius:.0f} m radius")
+        ring = _pie(c, dist, az, az + 180.0, direction == "ccw")[1:]
+        return ring
+    if len(found) != 1:
+        raise ValueError(f"a sector needs exactly one centre coordinate, found {len(found)}")
+    centre = (found[0].lat, found[0].lon)
+    radius = _sector_radius(t)
+    half = _HALF_DIR.search(t)
+    if half and _SEMI_WORD.search(t) and not BEARINGS.search(t):
+        a, b = _HALF_BEARINGS[(half["d"] or half["d2"]).upper()]
+        return _pie(centre, radius, a, b, False)
+    a, b = _bearings(t)
+    return _pie(centre, radius, a, b, direction == "ccw")
+
+
+def sector_notes(text: str) -> list[str]:
+    """Review reasons for a sector/semicircle span read by ``parse_sector`` (empty when nothing is doubtful):
+    bearings without a TRUE/MAG reference, magnetic bearings (drawn as true: the variation is not applied), a
+    semicircle arc without a stated direction."""
+    t = clean(text)
+    out = []
+    m = BEARINGS.search(t)
+    if m is not None:
+        if _MAG.search(t) or re.search(r"\d\s?M\b", m.group(0)):  # "090M": magnetic
+            out.append(f"sector bearings are magnetic ({m.group(0).strip()}); drawn as true bearings "
+                       "(the magnetic variation is not applied)")
+        elif not (_TRUE.search(t) or re.search(r"\d\s?T\b", m.group(0))):
+            out.append(f"sector bearings ({m.group(0).strip()}) state no TRUE/MAG reference; read as true, "
+                       "clockwise from the first")
+    found = find_coords(t)
+    if (_SEMI_WORD.search(t) and len(found) == 2 and _ARC.search(t[found[0].end:found[1].start])
+            and _direction(t) is None):
+        out.append("semicircle arc direction not stated; drawn clockwise")
+    return out
+
+
 def parse_polygon(text: str) -> list[tuple[float, float]]:
     """The boundary points ``(lat, lon)`` of a polygon span, arcs densified, as an open ring (>= 3 points)."""
     if not isinstance(text, str) or not text.strip():
         raise ValueError("empty polygon")
+    if is_sector(text):
+        return parse_sector(text)
     found: list[CoordMatch] = find_coords(text)
     if len(found) == 2 and _ARC.search(text[found[0].end:found[1].start]) and _CLOSE.search(text[found[1].end:]):
         # "A THEN COUNTERCLOCKWISE ON A 4.2 NM ARC CENTERED ON C TO THE POINT OF ORIGIN": a full circle through A

@@ -47,6 +47,7 @@ from airspace.parser.answer import Span, ZoneDraft, format_answer
 from airspace.parser.coords import CoordMatch, find_coords
 from airspace.parser.engine import ExtractStats
 from airspace.parser.header import Header, parse_header
+from airspace.parser.polygon import BEARINGS, SECTOR_WORD, parse_sector
 from airspace.parser.times import find_effective_range
 from airspace.parser.units import parse_limit
 
@@ -343,10 +344,93 @@ def _polygon_span(text: str, run: list[CoordMatch], lo: int, hi: int) -> tuple[i
     return start, end, named
 
 
+_SEMI_ANCHOR = re.compile(r"\bSEMI-?\s?CIRCLE\b|\bHALF[\s-]+CIRCLE\b|半圆|半圓", re.I)
+_SECTOR_RADIUS = re.compile(
+    rf"RADIUS\s*(?:OF\s*)?[:=-]?\s*{_DIST}|{_DIST}\s*(?:RADIUS|ARC)\b|\b(?:WI|WITHIN)\s+(?:AN?\s+)?{_DIST}|半[径徑]\s*{_DIST}",
+    re.I,
+)
+
+
+def _try_sector(text: str, s: int, e: int) -> bool:
+    try:
+        parse_sector(text[s:e])
+    except ValueError:
+        return False
+    return True
+
+
+def _sectors(text: str, lo: int, hi: int, coords: list[CoordMatch], claimed: set[int]) -> list[_Zone]:
+    """Sectors and semicircles: one polygon span each, read by ``polygon.parse_sector``.
+
+    - two bounding bearings (``BTN BRG 030 AND 120``, ``AZM 030-120 DEG``) with the nearest centre coordinate
+      before them (else right after) and the radius mention around them;
+    - ``SEMICIRCLE, P - A CLOCKWISE 3NM ARC CENTERED ON C``: the start point and the centre after the word;
+    - ``NORTHERN SEMICIRCLE OF A CIRCLE RADIUS 5NM CENTRED ON c``: the centre after the word.
+    A candidate that ``parse_sector`` cannot read is left to the other geometry roles."""
+    zones: list[_Zone] = []
+    brgs = list(BEARINGS.finditer(text, lo, hi))
+    for k, b in enumerate(brgs):
+        floor = max(lo, b.start() - 160, brgs[k - 1].end() if k else lo)
+        ceil = min(hi, b.end() + 120, brgs[k + 1].start() if k + 1 < len(brgs) else hi)
+        cut = text.rfind("\n\n", floor, b.start())
+        floor = cut + 2 if cut >= 0 else floor
+        cut = text.find("\n\n", b.end(), ceil)
+        ceil = cut if cut >= 0 else ceil
+        before = [i for i, c in enumerate(coords) if floor <= c.start and c.end <= b.start() and i not in claimed]
+        after = [i for i, c in enumerate(coords) if b.end() <= c.start and c.end <= ceil and i not in claimed]
+        if before:
+            ci = before[-1]
+        elif after:
+            ci = after[0]
+        else:
+            continue
+        c = coords[ci]
+        s0, e0 = min(c.start, b.start()), max(c.end, b.end())
+        rad = [m for m in _SECTOR_RADIUS.finditer(text, max(floor, s0 - 60), min(ceil, e0 + 60))]
+        # the radius nearest the centre/bearings, and never across another coordinate
+        rad = [m for m in rad if not any(i != ci and min(m.end(), s0) <= x.start < max(m.start(), e0)
+                                         for i, x in enumerate(coords))]
+        if not rad:
+            continue
+        m = min(rad, key=lambda m: max(0, s0 - m.end(), m.start() - e0))
+        s0, e0 = min(s0, m.start()), max(e0, m.end())
+        kw = SECTOR_WORD.search(text, max(floor, s0 - 40), s0)
+        if kw:
+            s0 = kw.start()
+        if _try_sector(text, s0, e0):
+            claimed.add(ci)
+            zones.append(_Zone({"polygon": _sp(text, s0, e0)}, s0, e0, "polygon"))
+    for sm in _SEMI_ANCHOR.finditer(text, lo, hi):
+        nxt = [i for i, c in enumerate(coords) if sm.end() <= c.start < min(hi, sm.end() + 150) and i not in claimed]
+        if len(nxt) >= 2 and _ARC_GAP.search(text, coords[nxt[0]].end, coords[nxt[1]].start):
+            s0, e0 = sm.start(), coords[nxt[1]].end
+            if _try_sector(text, s0, e0):
+                claimed.update(nxt[:2])
+                zones.append(_Zone({"polygon": _sp(text, s0, e0)}, s0, e0, "polygon"))
+            continue
+        if nxt:
+            c = coords[nxt[0]]
+            s0 = max(lo, sm.start() - 12)  # "NORTHERN SEMICIRCLE"
+            s0 = s0 + (len(text[s0:sm.start()]) - len(text[s0:sm.start()].lstrip())) if s0 < sm.start() else s0
+            for s1 in (s0, sm.start()):
+                e0 = c.end
+                m = _SECTOR_RADIUS.search(text, c.end, min(hi, c.end + 40))
+                if not _SECTOR_RADIUS.search(text, s1, c.start) and m:
+                    e0 = m.end()
+                if _try_sector(text, s1, e0):
+                    claimed.add(nxt[0])
+                    zones.append(_Zone({"polygon": _sp(text, s1, e0)}, s1, e0, "polygon"))
+                    break
+    return zones
+
+
 def _geometry(text: str, lo: int, hi: int) -> list[_Zone]:
     coords = [c._replace(start=c.start + lo, end=c.end + lo) for c in find_coords(text[lo:hi])]
     zones: list[_Zone] = []
     claimed: set[int] = set()
+
+    # 0. sectors and semicircles (a centre, a radius and two bearings; half a circle)
+    zones.extend(_sectors(text, lo, hi, coords, claimed))
 
     # 1. plural centres
     plurals = list(_PLURAL.finditer(text, lo, hi))
@@ -390,7 +474,7 @@ def _geometry(text: str, lo: int, hi: int) -> list[_Zone]:
 
     # 2. polygons
     rest = [c for i, c in enumerate(coords) if i not in claimed]
-    poly_spans: list[tuple[int, int]] = []
+    poly_spans: list[tuple[int, int]] = [(z.anchor, z.anchor_end) for z in zones if z.kind == "polygon"]
     for run in _polygon_runs(text, rest):
         s, e, named = _polygon_span(text, run, lo, hi)
         closes = _CLOSE.match(_nofix(text[run[-1].end : min(hi, run[-1].end + 100)])) is not None

@@ -11,7 +11,10 @@ Grammar (case-insensitive; commas, semicolons, ``AND`` and ``&`` separate freely
     times     := ["BTN"|"BETWEEN"|"FROM"] point ("-"|"TO"|"/"|"AND") point
                  | "HJ" (SR-SS) | "HN" (SS-SR) | "H24" (0000-2400)
     point     := HHMM | HH:MM | SR | SS (SUNRISE/SUNSET), optionally "PLUS n" / "MINUS n" minutes; "UTC" may follow
-    span      := [MONTH] DD HHMM "-" [MONTH] DD HHMM     one window from one day to a later one (``19 2300-20 0700``)
+    span      := [MONTH] DD HHMM ("-"|"TO"|"TIL"|"UNTIL") [MONTH] DD HHMM     one window from one day to a later one (``19 2300-20 0700``)
+
+Public holidays (``HOL``, ``PH``, ``PUBLIC HOLIDAYS``) are not knowable here: ``EXC HOL`` excludes nothing and a
+``HOL`` selector means every day, a superset of the true activity; ``holiday_note`` gives the review reason.
 
 A parenthesised local-time restatement (``DLY 0200-1400 (2000-0800 LOCAL)``) is ignored: the UTC times rule.
 
@@ -40,12 +43,12 @@ _POINT = r"(?:\d{4}Z?|SR|SS)(?:\s*(?:PLUS|MINUS|\+)\s*\d{1,3}(?:\s*MIN(?:UTES?|S
 _MON = (r"(?:JAN(?:UARY)?|FEB(?:RUARY)?|MAR(?:CH)?|APR(?:IL)?|MAY|JUNE?|JULY?|AUG(?:UST)?|"
         r"SEP(?:T(?:EMBER)?)?|OCT(?:OBER)?|NOV(?:EMBER)?|DEC(?:EMBER)?)")
 _SPAN = re.compile(
-    rf"(?:(?P<ma>{_MON})\s+)?(?P<da>\d{{1,2}})(?:\s+(?P<ma2>{_MON}))?\s+(?P<ta>\d{{4}})Z?\s*(?:-|\bTO\b)\s*"
+    rf"(?:(?P<ma>{_MON})\s+)?(?P<da>\d{{1,2}})(?:\s+(?P<ma2>{_MON}))?\s+(?P<ta>\d{{4}})Z?\s*(?:-|\b(?:TO|TILL?|UNTIL|THRU)\b)\s*"
     rf"(?:(?P<mb>{_MON})\s+)?(?P<db>\d{{1,2}})(?:\s+(?P<mb2>{_MON}))?\s+(?P<tb>\d{{4}})Z?")
 _TOKEN = re.compile(
     r"\s*(?:"
     r"(?P<dt>(?<!\d)\d{10}(?!\d))"
-    rf"|(?P<span>(?<![\dA-Z])(?:{_MON}\s+)?\d{{1,2}}(?:\s+{_MON})?\s+\d{{4}}Z?\s*(?:-|\bTO\b)\s*"
+    rf"|(?P<span>(?<![\dA-Z])(?:{_MON}\s+)?\d{{1,2}}(?:\s+{_MON})?\s+\d{{4}}Z?\s*(?:-|\b(?:TO|TILL?|UNTIL|THRU)\b)\s*"
     rf"(?:{_MON}\s+)?\d{{1,2}}(?:\s+{_MON})?\s+\d{{4}}Z?(?![\dA-Z]))"
     rf"|(?P<tr>(?<![\dA-Z])(?:(?:BTN|BETWEEN)\s+{_POINT}\s*(?:-|/|\bTO\b|\bAND\b)\s*{_POINT}"
     rf"|(?:(?:FROM|FM)\s+)?{_POINT}\s*(?:-|/|\bTO\b)\s*{_POINT})(?![\dA-Z]))"
@@ -154,8 +157,6 @@ def _tokens(text: str) -> list[_Tok]:
         tok = m.group(kind).strip()
         if kind == "sep":
             continue
-        if kind == "hol":
-            raise ValueError(f"public holidays ({tok}) are not known here; schedule not expanded")
         if kind == "tr":
             body = re.sub(r"^(?:BTN|BETWEEN|FROM|FM)\s+", "", tok)
             a, b = re.split(r"\s*(?:-|/|\bTO\b|\bAND\b)\s*(?=\d{4}|SR|SS)", body, maxsplit=1)
@@ -237,12 +238,46 @@ def _dates_between(a: date, b: date) -> set[date]:
     return {a + timedelta(days=i) for i in range((b - a).days + 1)}
 
 
+def _without_hol(tokens: list[_Tok]) -> list[_Tok]:
+    """An EXC day list without its holiday words (and a dash or nothing left dangling by their removal)."""
+    out = [t for t in tokens if t.kind != "hol"]
+    while out and out[-1].kind == "dash":
+        out.pop()
+    while out and out[0].kind == "dash":
+        out.pop(0)
+    return out
+
+
+_HOL_WORD = re.compile(r"\b(?:HOL|HOLS|HOLIDAYS?|PUBLIC\s+HOLIDAYS?|PH)\b", re.I)
+_HOL_EXC = re.compile(r"\bEXC(?:EPT)?\b[A-Z0-9,;&/\s-]{0,60}?\b(?:HOL|HOLS|HOLIDAYS?|PUBLIC\s+HOLIDAYS?|PH)\b", re.I)
+
+
+def holiday_note(text: str | None) -> str | None:
+    """The review reason for a schedule that names public holidays, else None.
+
+    Holidays are not knowable here (they differ by state and year), so ``expand_schedule`` never guesses them:
+    ``EXC HOL`` excludes nothing (the windows still include the holidays) and a ``HOL`` day selector
+    (``SAT SUN HOL 0800-1600``) applies its times to every day. Both give a superset of the true activity, which
+    is the safe side for a restriction, and this note says so."""
+    prepared = _prepare(text) if text else ""
+    total = len(_HOL_WORD.findall(prepared))
+    if not total:
+        return None
+    if len(_HOL_EXC.findall(prepared)) == total:  # every holiday word is in an EXC list
+        return ("schedule excludes public holidays (EXC HOL), which are not known here: "
+                "the windows still include them")
+    return ("schedule names public holidays (HOL), which are not known here: "
+            "the times given for holidays are applied to every day")
+
+
 def _selector(tokens: list[_Tok], ctx: _DateCtx) -> tuple[str, set]:
     """-> ("all", set()) | ("weekdays", {0..6}) | ("dates", {date})."""
     if not tokens:
         return "all", set()
     if all(t.kind == "daily" for t in tokens):
         return "all", set()
+    if any(t.kind == "hol" for t in tokens):
+        return "all", set()  # "SAT SUN HOL 0800-1600": any day may be a holiday, so every day (a superset)
     tokens = [t for t in tokens if t.kind != "daily"]  # "JAN 01-15 DAILY": the days say which
     if tokens[-1].kind == "mon" and tokens[0].kind != "mon":
         tokens = _day_first(tokens)
@@ -319,11 +354,12 @@ def _clauses(tokens: list[_Tok]) -> tuple[list[_Clause], list[_Tok]]:
         t = tokens[i]
         if t.kind == "exc":
             j = i + 1
-            while j < len(tokens) and tokens[j].kind in ("wd", "mon", "num", "dash"):
+            while j < len(tokens) and tokens[j].kind in ("wd", "mon", "num", "dash", "hol"):
                 j += 1
             if j == i + 1:
                 raise ValueError("EXC without days")
-            exc = exc + tokens[i + 1 : j]  # a second EXC list adds to the first
+            # a second EXC list adds to the first; excluded holidays are unknown days, so they stay in (superset)
+            exc = exc + _without_hol(tokens[i + 1 : j])
             if j < len(tokens) and tokens[j].kind != "tr":
                 raise ValueError(f"unexpected {tokens[j].text!r} after the EXC days")
             i = j - 1  # "DAILY EXC SUN 0800-1700": the times after the EXC days belong to the clause before it
@@ -346,7 +382,7 @@ def _clauses(tokens: list[_Tok]) -> tuple[list[_Clause], list[_Tok]]:
             if not cur.times or cur.selector:
                 raise ValueError("ON must follow the times it applies to")
             on = True
-        elif t.kind in ("wd", "mon", "num", "dash", "daily"):
+        elif t.kind in ("wd", "mon", "num", "dash", "daily", "hol"):
             if cur.times and not on:
                 clauses.append(cur)
                 cur = _Clause()

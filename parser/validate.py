@@ -16,7 +16,9 @@ import re
 from functools import lru_cache
 
 from airspace.parser.header import Header
+from airspace.parser.polygon import is_sector, sector_notes
 from airspace.parser.records import NM_TO_M, Limit, ZoneRecord
+from airspace.parser.schedule import holiday_note
 
 EARTH_R_M = 6_371_008.8
 CROSS_CHECK_CENTRE_M = 100.0  # model and rules centres further apart than this disagree
@@ -45,6 +47,7 @@ _EXC_AREA = re.compile(
     re.I,
 )
 _SEMI = re.compile(r"\bSEMI-?\s?CIRCLE|\bHALF\s+CIRCLE|半圆|半圓", re.I)
+_SECTOR = re.compile(r"\bSECTOR\b[^\n]{0,120}?\b(?:BRG|BEARINGS?|AZM|RADIUS)\b|扇形", re.I)
 
 
 def _check_text(rec: ZoneRecord) -> None:
@@ -53,8 +56,15 @@ def _check_text(rec: ZoneRecord) -> None:
         return
     if _EXC_AREA.search(rec.text):
         rec.review("the message excludes an area (EXC …) that is not subtracted from this zone")
-    if _SEMI.search(rec.text):
+    poly = rec.spans.get("polygon")
+    built = rec.geometry.type == "polygon" and poly is not None and is_sector(poly.text)
+    if built:
+        for note in sector_notes(poly.text):  # bearings without a TRUE reference, magnetic, no arc direction
+            rec.review(note)
+    elif _SEMI.search(rec.text):
         rec.review("the message describes a semicircle; this geometry only approximates it")
+    elif _SECTOR.search(rec.text):
+        rec.review("the message describes a sector that was not built; this geometry only approximates it")
 
 
 def _check_limits(rec: ZoneRecord) -> None:
@@ -143,6 +153,8 @@ def _check_times(rec: ZoneRecord, header: Header | None) -> None:
             rec.review("no end time found")
     if rec.schedule and not rec.windows and rec.start is not None and rec.end is not None:
         rec.review(f"schedule {rec.schedule!r} gave no active window inside start-end")
+    if rec.schedule and (note := holiday_note(rec.schedule)) is not None:
+        rec.review(note)  # holidays are unknowable: the windows are a superset of the true activity
 
 
 def _check_grounding(rec: ZoneRecord) -> None:
