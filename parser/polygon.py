@@ -233,7 +233,7 @@ BEARINGS = re.compile(
     rf"\s*(?:DEG(?:REES?)?\s+)?(?:{_BRG_KW})",
     re.IGNORECASE,
 )
-_HALF_DIR = re.compile(
+HALF_DIR = re.compile(
     r"\b(?P<d>NORTH|SOUTH|EAST|WEST)(?:ERN)?\s+(?:SEMI-?\s?CIRCLE|HALF)\b|\b(?:SEMI-?\s?CIRCLE|HALF)\s+(?P<d2>NORTH|SOUTH|EAST|WEST)\b",
     re.IGNORECASE)
 _HALF_BEARINGS = {"NORTH": (270.0, 90.0), "EAST": (0.0, 180.0), "SOUTH": (90.0, 270.0), "WEST": (180.0, 360.0)}
@@ -264,9 +264,9 @@ def _bearings(text: str) -> tuple[float, float]:
 
 
 def _sector_radius(text: str) -> float:
-    found = {parse_distance_m(next(g for g in m.groups() if g)) for m in _SECTOR_RADIUS.finditer(text)}
-    if not found:
+    if not _SECTOR_RADIUS.search(text):
         raise ValueError("sector or semicircle without a radius")
+    found = {parse_distance_m(m.group(0)) for m in re.finditer(_SECTOR_DIST, text, re.IGNORECASE)}
     if len(found) > 1:
         raise ValueError("sector with more than one radius (an annulus?) is not read: "
                          + ", ".join(f"{r:g} m" for r in sorted(found)))
@@ -317,7 +317,7 @@ def parse_sector(text: str) -> list[tuple[float, float]]:
         raise ValueError(f"a sector needs exactly one centre coordinate, found {len(found)}")
     centre = (found[0].lat, found[0].lon)
     radius = _sector_radius(t)
-    half = _HALF_DIR.search(t)
+    half = HALF_DIR.search(t)
     if half and _SEMI_WORD.search(t) and not BEARINGS.search(t):
         a, b = _HALF_BEARINGS[(half["d"] or half["d2"]).upper()]
         return _pie(centre, radius, a, b, False)

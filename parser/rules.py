@@ -47,7 +47,7 @@ from airspace.parser.answer import Span, ZoneDraft, format_answer
 from airspace.parser.coords import CoordMatch, find_coords
 from airspace.parser.engine import ExtractStats
 from airspace.parser.header import Header, parse_header
-from airspace.parser.polygon import BEARINGS, SECTOR_WORD, parse_sector
+from airspace.parser.polygon import BEARINGS, HALF_DIR, SECTOR_WORD, parse_sector
 from airspace.parser.times import find_effective_range
 from airspace.parser.units import parse_limit
 
@@ -410,9 +410,9 @@ def _sectors(text: str, lo: int, hi: int, coords: list[CoordMatch], claimed: set
             continue
         if nxt:
             c = coords[nxt[0]]
-            s0 = max(lo, sm.start() - 12)  # "NORTHERN SEMICIRCLE"
-            s0 = s0 + (len(text[s0:sm.start()]) - len(text[s0:sm.start()].lstrip())) if s0 < sm.start() else s0
-            for s1 in (s0, sm.start()):
+            hd = HALF_DIR.search(text, max(lo, sm.start() - 12), min(hi, sm.end() + 12))  # "NORTHERN SEMICIRCLE"
+            s0 = min(hd.start(), sm.start()) if hd else sm.start()
+            for s1 in dict.fromkeys((s0, sm.start())):
                 e0 = c.end
                 m = _SECTOR_RADIUS.search(text, c.end, min(hi, c.end + 40))
                 if not _SECTOR_RADIUS.search(text, s1, c.start) and m:

@@ -17,3 +17,62 @@ def test_vertex_labels_are_not_named_points(text):
 def test_a_real_named_point_still_needs_coordinates():
     with pytest.raises(ValueError, match="GURIN"):
         parse_polygon("PSN B: 513000N 0001000W - 514000N 0001000W - 514000N 0000000W - GURIN")
+
+
+# ---- sectors and semicircles (Doc 8126 style wording; bearings clockwise from the first to the second)
+from pyproj import Geod  # noqa: E402
+
+from airspace.parser.polygon import is_sector, parse_sector, sector_notes  # noqa: E402
+
+_G = Geod(ellps="WGS84")
+
+
+def _az_dist(c, p):
+    az, _, d = _G.inv(c[1], c[0], p[1], p[0])
+    return az % 360, d
+
+
+@pytest.mark.parametrize("text, radius_m, a, b", [
+    ("SECTOR CENTRED ON 512000N0001000W RADIUS 10KM BTN BRG 030 AND 120 DEG TRUE", 10000, 30, 120),
+    ("SECTOR CENTRE 512000N0001000W AZM 030-120 DEG RADIUS 10KM", 10000, 30, 120),
+    ("WI 5NM RADIUS OF 512000N0001000W BTN THE 090 AND 180 BRG", 9260, 90, 180),
+    ("SECTOR CENTRED ON 512000N0001000W RADIUS 10KM BTN BRG 300 AND 060", 10000, 300, 60),
+])
+def test_sector_is_the_centre_then_the_arc_clockwise_between_the_bearings(text, radius_m, a, b):
+    c = (51 + 20 / 60, -1 / 6)
+    pts = parse_polygon(text)
+    assert is_sector(text)
+    assert pts[0] == pytest.approx(c, abs=1e-12)
+    arc = [_az_dist(c, p) for p in pts[1:]]
+    assert all(abs(d - radius_m) < 1e-3 for _, d in arc)
+    assert arc[0][0] == pytest.approx(a % 360, abs=1e-6) and arc[-1][0] == pytest.approx(b % 360, abs=1e-6)
+    sweep = (b - a) % 360
+    steps = [(y[0] - x[0]) % 360 for x, y in zip(arc, arc[1:])]
+    assert sum(steps) == pytest.approx(sweep, abs=1e-6) and max(steps) <= 3.0 + 1e-9  # clockwise, densified
+
+
+def test_sector_notes_say_when_bearings_are_magnetic_or_unreferenced():
+    assert sector_notes("SECTOR CENTRED ON 512000N0001000W RADIUS 10KM BTN BRG 030 AND 120 DEG TRUE") == []
+    assert "magnetic" in sector_notes("SECTOR BTN AZMAG 030-120 DEG FROM 612800N0401500E RADIUS 10KM")[0]
+    assert "no TRUE/MAG" in sector_notes("SECTOR CENTRE 612800N0401500E AZM 030-120 DEG RADIUS 10KM")[0]
+
+
+def test_northern_semicircle_is_the_half_north_of_the_centre():
+    c = (51 + 20 / 60, -1 / 6)
+    pts = parse_polygon("NORTHERN SEMICIRCLE OF A CIRCLE RADIUS 5NM CENTRED ON 512000N0001000W")
+    assert pts[0] == pytest.approx(c, abs=1e-12)
+    arc = [_az_dist(c, p) for p in pts[1:]]
+    assert arc[0][0] == pytest.approx(270) and arc[-1][0] == pytest.approx(90)
+    assert all(abs(d - 9260) < 1e-3 for _, d in arc)
+    assert all(p[0] > c[0] for p in pts[2:-1])  # the arc between due west and due east runs north of the centre
+
+
+@pytest.mark.parametrize("text, why", [
+    ("SECTOR CENTRED ON 512000N0001000W RADIUS 10KM", "bearings"),
+    ("SECTOR CENTRED ON 512000N0001000W BTN BRG 030 AND 120", "radius"),
+    ("SECTOR BTN 5NM AND 10NM RADIUS CENTRED ON 512000N0001000W BTN BRG 030 AND 120 RADIUS 10NM", "more than one radius"),
+    ("SECTOR RADIUS 10KM BTN BRG 030 AND 120", "one centre"),
+])
+def test_incomplete_or_ambiguous_sectors_say_what_is_missing(text, why):
+    with pytest.raises(ValueError, match=why):
+        parse_sector(text)

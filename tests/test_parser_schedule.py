@@ -326,3 +326,29 @@ def test_chinese_daily_schedule_in_beijing_time():
         (utc(2024, 9, 10, 0), utc(2024, 9, 10, 4)), (utc(2024, 9, 12, 0), utc(2024, 9, 12, 4))]
     with pytest.raises(ValueError, match="sunrise"):
         expand_schedule("DAILY SR-SS", a, b, 22.0, 113.0, local_offset=bj)
+
+
+def test_holidays_are_not_known_so_the_windows_are_a_superset():
+    # Doc 8126 D-item forms with public holidays: EXC HOL excludes nothing (the holidays stay in), a HOL day
+    # selector applies its times to every day; holiday_note gives the review reason for either
+    from airspace.parser.schedule import holiday_note
+
+    a, b = t("2603020000"), t("2603082359")  # Mon 2 .. Sun 8 March 2026
+    exc = expand_schedule("MON-FRI 0700-1500 EXC HOL", a, b)
+    assert spans(exc) == [(utc(2026, 3, d, 7), utc(2026, 3, d, 15)) for d in range(2, 7)]
+    assert spans(expand_schedule("0800-1700 EXC SAT, SUN AND HOL", a, b)) == [
+        (utc(2026, 3, d, 8), utc(2026, 3, d, 17)) for d in range(2, 7)]
+    assert "EXC HOL" in holiday_note("MON-FRI 0700-1500 EXC HOL")
+    assert "EXC HOL" in holiday_note("MON-FRI 0700-2100 EXC PUBLIC HOLIDAYS")
+    both = expand_schedule("MON-FRI 0700-1500, SAT SUN HOL 0900-1200", a, b)
+    assert spans(both) == ([(utc(2026, 3, d, 7), utc(2026, 3, d, 15)) for d in range(2, 7)]
+                           + [(utc(2026, 3, d, 9), utc(2026, 3, d, 12)) for d in (7, 8)])
+    assert "applied to every day" in holiday_note("SAT SUN HOL 0900-1200")
+    assert holiday_note("MON-FRI 0700-1500") is None and holiday_note(None) is None
+
+
+def test_day_to_day_span_written_with_til_or_until():
+    a, b = t("2603010000"), t("2603312359")
+    assert spans(expand_schedule("12 0800 TIL 13 1600, 14 0800-1600", a, b)) == [
+        (utc(2026, 3, 12, 8), utc(2026, 3, 13, 16)), (utc(2026, 3, 14, 8), utc(2026, 3, 14, 16))]
+    assert spans(expand_schedule("MAR 12 0800 UNTIL MAR 13 1600", a, b)) == [(utc(2026, 3, 12, 8), utc(2026, 3, 13, 16))]

@@ -1,0 +1,92 @@
+"""Real published messages outside dev.jsonl (the 'realmore' robustness set): formats the rules path must read.
+
+Each test quotes the real text it needs inline, with its source. Expected values are worked out by hand from the
+text (coordinates, radii, bearings), not copied from the parser's output.
+"""
+
+import math
+
+import pytest
+from pyproj import Geod
+
+from airspace.parser.pipeline import process_batch
+from airspace.parser.split import Message
+
+GEOD = Geod(ellps="WGS84")
+NM = 1852.0
+
+
+def _records(text):
+    recs, _ = process_batch([Message(index=0, text=text)])
+    return recs
+
+
+def _dist(a, b):
+    return GEOD.inv(a[1], a[0], b[1], b[0])[2]
+
+
+def _area(points):
+    lats, lons = [p[0] for p in points], [p[1] for p in points]
+    return abs(GEOD.polygon_area_perimeter(lons, lats)[0])
+
+
+# RKRR E) string quoted in a public Korean NOTAM position-text plan (realmore rk-semicircle-exc)
+RKRR_SEMICIRCLE = ("E)A SEMICIRCLE, 360118N1281017E - A CLOCKWISE 3NM ARC CENTERED ON 360243N1281333E "
+                   "EXC A CIRCLE RADIUS 1.5NM CENTERED ON 360243N1281333E")
+
+
+def test_semicircle_from_a_point_is_built_half_way_round_and_the_exclusion_is_flagged():
+    recs = _records(RKRR_SEMICIRCLE)
+    assert len(recs) == 1  # the EXC circle is never a zone of its own
+    rec = recs[0]
+    assert rec.geometry.type == "polygon"
+    assert rec.spans["polygon"].text == "SEMICIRCLE, 360118N1281017E - A CLOCKWISE 3NM ARC CENTERED ON 360243N1281333E"
+    p = (36 + 1 / 60 + 18 / 3600, 128 + 10 / 60 + 17 / 3600)
+    c = (36 + 2 / 60 + 43 / 3600, 128 + 13 / 60 + 33 / 3600)
+    pts = rec.geometry.points
+    assert pts[0] == pytest.approx(p, abs=1e-9)
+    r = _dist(c, p)
+    assert abs(r - 3 * NM) < 0.02 * 3 * NM  # the start point lies on the stated 3NM circle
+    assert all(abs(_dist(c, q) - r) < 0.5 for q in pts)  # every vertex on that circle
+    # the last vertex is diametrically opposite the start: the closing edge runs through the centre
+    az_p = GEOD.inv(c[1], c[0], p[1], p[0])[0]
+    az_end = GEOD.inv(c[1], c[0], pts[-1][1], pts[-1][0])[0]
+    assert (az_end - az_p) % 360 == pytest.approx(180.0, abs=1e-6)
+    # clockwise from the south-west start: the second vertex is a little further round towards the west/north
+    az_2 = GEOD.inv(c[1], c[0], pts[1][1], pts[1][0])[0]
+    assert 0 < (az_2 - az_p) % 360 < 10
+    assert _area(pts) == pytest.approx(math.pi * r * r / 2, rel=0.01)
+    assert rec.status == "review"
+    assert any("excludes an area" in x for x in rec.reasons)
+    assert not any("approximates" in x for x in rec.reasons)  # the semicircle itself is drawn, not approximated
+
+
+# ---- format probes: Doc 8126 wording for which no real message is at hand (the real header is FDC-free ICAO)
+_HEAD = ("A1234/26 NOTAMN\nQ) EGTT/QRTCA/IV/BO/W/000/100/5120N00010W020\nA) EGTT B) 2604010600 C) 2604051800\n")
+
+
+def test_sector_message_gives_one_polygon_zone_with_its_own_span():
+    text = _HEAD + "E) RESTRICTED AREA WI 5NM RADIUS OF 512000N0001000W BTN BRG 090 AND 180 DEG TRUE\nF) SFC G) 3000FT AMSL"
+    (rec,) = _records(text)
+    assert rec.spans["polygon"].text == "WI 5NM RADIUS OF 512000N0001000W BTN BRG 090 AND 180 DEG TRUE"
+    assert rec.status == "ok", rec.reasons  # centre, radius and true bearings all stated: exact
+    assert rec.geometry.points[0] == pytest.approx((51 + 20 / 60, -1 / 6), abs=1e-12)
+    assert _area(rec.geometry.points) == pytest.approx(math.pi * (5 * NM) ** 2 / 4, rel=0.01)
+
+
+def test_magnetic_sector_and_holiday_schedule_are_review_with_reasons():
+    text = (_HEAD + "D) MON-FRI 0700-1500 EXC HOL\n"
+            "E) FIRING WI RADIUS 10KM OF 512000N0001000W IN SECTOR BTN BRG 030 AND 120 MAG\nF) SFC G) 3000FT AMSL")
+    (rec,) = _records(text)
+    assert rec.geometry.type == "polygon" and rec.status == "review"
+    assert any("magnetic" in r for r in rec.reasons)
+    assert any("EXC HOL" in r and "still include" in r for r in rec.reasons)
+    # Wed 1 .. Sun 5 April 2026: the weekdays 1-3 April, holidays not removed
+    assert [(w.start.day, w.start.hour, w.end.hour) for w in rec.windows] == [(1, 7, 15), (2, 7, 15), (3, 7, 15)]
+
+
+def test_sector_without_bearings_stays_a_circle_flagged_as_approximate():
+    text = _HEAD + "E) DANGER AREA: SECTOR OF CIRCLE CENTRED ON 512000N0001000W RADIUS 5NM\nF) SFC G) 3000FT AMSL"
+    (rec,) = _records(text)
+    assert rec.geometry.type == "circle" and rec.geometry.radius_m == pytest.approx(5 * NM)
+    assert rec.status == "review" and any("sector that was not built" in r for r in rec.reasons)
