@@ -952,13 +952,17 @@ def rules_drafts(text: str, header: Header | None = None) -> list[ZoneDraft]:
         fields = dict(z.fields)
         local: dict[str, Span] = {}
         if z.kind == "point":
-            m = _OBST_AGL.search(text, z.anchor_end, min(hi, z.anchor_end + 150))
-            if m:
-                local["upper"] = _sp(text, *m.span("agl"))
-            else:
-                m = _OBST_MSL.search(text, z.anchor_end, min(hi, z.anchor_end + 150))
-                if m:
-                    local["upper"] = _sp(text, *m.span("msl" if m.group("msl") else "msl2"))
+            # the obstacle's height after its position, else before it ("HGT 450FT AGL AT c", "HGT: 4613 FT AMSL,
+            # PSN: c") but not before the previous point's position
+            after = (z.anchor_end, min(hi, z.anchor_end + 150))
+            before = (max(lo, z.anchor - 100, zones[i - 1].anchor_end if i else lo), z.anchor)
+            for rx, a, b in ((_OBST_AGL, *after), (_OBST_MSL, *after), (_OBST_AGL, *before), (_OBST_MSL, *before)):
+                ms = list(rx.finditer(text, a, b))
+                if ms:
+                    m = ms[0] if a == after[0] else ms[-1]  # the one nearest the position
+                    g = next(k for k in ("agl", "msl", "msl2") if k in m.re.groupindex and m.group(k))
+                    local["upper"] = _sp(text, *m.span(g))
+                    break
         elif z.local_limits:
             last = i + 1 == len(zones)
             nxt = hi if last else zones[i + 1].anchor

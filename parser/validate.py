@@ -46,6 +46,8 @@ _EXC_AREA = re.compile(
     r"\d+(?:\.\d+)?\s?(?:NM|KM)\s+RADIUS|RADIUS|\d{4,6}[NS])",
     re.I,
 )
+_INCOMPLETE = re.compile(r"\(?\bINCMPL\b|\bINCOMPLETE\s+(?:MESSAGE|NOTAM|TEXT)\b", re.I)
+_COORDISH = re.compile(r"\d{4,6}(?:\.\d+)?\s?[NS]")
 _SEMI = re.compile(r"\bSEMI-?\s?CIRCLE|\bHALF\s+CIRCLE|半圆|半圓", re.I)
 _SECTOR = re.compile(r"\bSECTOR\b[^\n]{0,120}?\b(?:BRG|BEARINGS?|AZM|RADIUS)\b|扇形", re.I)
 
@@ -54,6 +56,13 @@ def _check_text(rec: ZoneRecord) -> None:
     """Shapes the record cannot represent exactly: an excluded area (not subtracted) and a semicircle."""
     if rec.geometry is None:
         return
+    geo = rec.spans.get("polygon") or rec.spans.get("center") or rec.spans.get("name")
+    inc = _INCOMPLETE.search(rec.text, geo.end) if geo is not None else None
+    if inc is not None and not _COORDISH.search(rec.text, geo.end, inc.start()):
+        # the text breaks off after this zone's geometry (no other zone in between): its own limits and times
+        # are missing, and the ones found may belong to another part of the message
+        rec.review("the message is marked incomplete (INCMPL) after this zone; its limits and times may be "
+                   "another part's")
     if _EXC_AREA.search(rec.text):
         rec.review("the message excludes an area (EXC …) that is not subtracted from this zone")
     poly = rec.spans.get("polygon")

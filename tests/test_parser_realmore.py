@@ -90,3 +90,53 @@ def test_sector_without_bearings_stays_a_circle_flagged_as_approximate():
     (rec,) = _records(text)
     assert rec.geometry.type == "circle" and rec.geometry.radius_m == pytest.approx(5 * NM)
     assert rec.status == "review" and any("sector that was not built" in r for r in rec.reasons)
+
+
+# ---- obstacles whose height is written before their position
+
+# squawk (neilcochran/squawk notam-parser.spec.ts), ICAO EGSS B0987/24
+EGSS_CRANE = """B0987/24 NOTAMN
+Q) EGSS/QABXX/IV/NBO/A/000/015/5200N00015E003
+A) EGSS
+B) 2404100600
+C) 2404302359
+D) MON-FRI 0700-1700
+E) CRANE OPERATING HGT 450FT AGL AT 52 02 44N 000 15 32E"""
+
+# notam-whisper 2026-W13, OIIX A0289/26 (one line, as published)
+OIIX_OBST = ("A0289/26 NOTAMR A3118/25  Q) OIIX/QOBCE/IV/M/AE/000/999/  A) OICS B) 2601221137 C) 2604221430 EST  "
+             "E) AN UNLGTD OBSTACLE AFFECTED CIRCLING  AREA EXIST WITH FLW SPECIFICATION:  OBSTACLE TYPE: BLDG, "
+             "HGT: 4613 FT AMSL,  PSN:351557N  0470050E, DIST: 920 M BFR THR RWY 19,  DIST:400 M  RIGHT SIDE OF "
+             "EXTD CL RWY 19.    CREATED: 22 JAN 2026 11:38  SOURCE: OIIIYNYX")
+
+
+@pytest.mark.parametrize("text, centre, ref, ft, raw", [
+    (EGSS_CRANE, (52 + 2 / 60 + 44 / 3600, 15 / 60 + 32 / 3600), "AGL", 450.0, "450FT AGL"),
+    (OIIX_OBST, (35 + 15 / 60 + 57 / 3600, 47 + 50 / 3600), "AMSL", 4613.0, "4613 FT AMSL"),
+])
+def test_obstacle_height_stated_before_its_position(text, centre, ref, ft, raw):
+    (rec,) = _records(text)
+    assert rec.geometry.type == "circle" and rec.geometry.center == pytest.approx(centre, abs=1e-9)
+    assert (rec.upper.ref, rec.upper.ft, rec.upper.raw) == (ref, ft, raw)
+    assert rec.status == "review"  # a point without lateral extent
+    assert not any("no upper limit" in r for r in rec.reasons)
+
+
+# ---- a message that breaks off (FIS-B TFR 0/6733 Dayton, as received: part 2 ends "(DQ(INCMPL)")
+FISB_DAYTON = """NOTAM-TFR 0/6733 211945Z PART 1 OF 6 OH..AIRSPACE
+     ZID PART 2 OF 6 OH..AIRSPACE DAYTON, OHIO..TEMPORARY FLIGHT
+     REGULATIONS, AIRCRAFT FLIGHT OPERATIONS ARE PROHIBITED WITHIN AN
+     AREA DEFINED AS 30 NM RADIUS OF 395408N0841310W (DQN131010.7)
+     SFC-17999FT MSL EFFECTIVE 2009211945 UTC (1545 LOCAL 09/21/20)
+     UNTIL 2009220000 UTC (2000 LOCAL 09/21/20). WITHIN AN AREA
+     DEFINED AS 10 NM RADIUS OF 395408N0841310W (DQ(INCMPL)"""
+
+
+def test_zone_cut_off_by_incmpl_is_review_and_the_complete_one_is_not():
+    recs = _records(FISB_DAYTON)
+    assert [r.geometry.radius_m for r in recs] == [30 * NM, 10 * NM]
+    full, cut = recs
+    assert (full.lower.ref, full.upper.ft) == ("SFC", 17999.0)
+    assert full.start.isoformat() == "2020-09-21T19:45:00+00:00" and full.end.isoformat() == "2020-09-22T00:00:00+00:00"
+    assert not any("INCMPL" in r for r in full.reasons)
+    assert cut.status == "review" and any("INCMPL" in r for r in cut.reasons)
