@@ -224,7 +224,7 @@ SECTOR_WORD = re.compile(r"\bSECTORS?\b|\bSEMI-?\s?CIRCLE\b|\bHALF[\s-]+CIRCLE\b
 _SEMI_WORD = re.compile(r"\bSEMI-?\s?CIRCLE\b|\bHALF[\s-]+CIRCLE\b|半圆|半圓", re.IGNORECASE)
 _BRG_KW = r"(?:(?:TRUE|MAG(?:NETIC)?)\s+)?(?:BRGS?|BEARINGS?|AZM(?:AG)?|AZIMUTHS?|RDLS?|RADIALS?|QDRS?)"
 _BRG_NUM = r"(?P<{0}>\d{{1,3}}(?:\.\d+)?)(?:\s*(?:DEG(?:REES?)?|°))?(?:(?<=\d)[TM]|\s*(?:TRUE|MAG(?:NETIC)?))?(?![A-Z0-9])"
-_BRG_SEP = r"\s*(?:-|–|\bTO\b|\bAND\b|\bTHRU\b)\s*"
+_BRG_SEP = r"\s*(?:(?:CLOCKWISE|CW)\s+)?(?:-|–|\bTO\b|\bAND\b|\bTHRU\b)\s*"
 # "BRG 030 AND 120", "BTN BRG 030 AND BRG 120 DEG", "AZM 030-120 DEG", "BTN THE 090 AND 180 BRG", "RDL 090-180"
 BEARINGS = re.compile(
     rf"{_BRG_KW}\s*:?\s*(?:(?:BTN|BETWEEN|FROM|FM)\s+)?{_BRG_NUM.format('a')}{_BRG_SEP}(?:{_BRG_KW}\s*)?"

@@ -5,12 +5,14 @@ Grammar (case-insensitive; commas, semicolons, ``AND`` and ``&`` separate freely
     schedule  := "H24" | dt_ranges | clause+ ["EXC" selector]
     dt_ranges := (YYMMDDHHMM ("TO"|"-") YYMMDDHHMM)+
     clause    := selector times+ | times+ ["ON" selector]
-    selector  := "DAILY" | weekday-list | date-list          (empty = every day)
+    selector  := "DAILY" | weekday-list | date-list [weekday-list]  (empty = every day; "APR 01-30 MON-FRI": the
+                 weekdays among the dates)
     weekday   := MON..SUN, ranges "MON-FRI" (wrapping "FRI-MON" allowed)
     date      := [MONTH] DD, ranges "27-30", "SEP 29 - OCT 03"; the month carries over to later dates
     times     := ["BTN"|"BETWEEN"|"FROM"] point ("-"|"TO"|"/"|"AND") point
                  | "HJ" (SR-SS) | "HN" (SS-SR) | "H24" (0000-2400)
     point     := HHMM | HH:MM | SR | SS (SUNRISE/SUNSET), optionally "PLUS n" / "MINUS n" minutes; "UTC" may follow
+    wspan     := WEEKDAY HHMM "-" WEEKDAY HHMM   one window a week (``FRI 1800-MON 0600``)
     span      := [MONTH] DD HHMM ("-"|"TO"|"TIL"|"UNTIL") [MONTH] DD HHMM     one window from one day to a later one (``19 2300-20 0700``)
 
 Public holidays (``HOL``, ``PH``, ``PUBLIC HOLIDAYS``) are not knowable here: ``EXC HOL`` excludes nothing and a
@@ -42,6 +44,8 @@ _WEEKDAYS = {"MON": 0, "TUE": 1, "WED": 2, "THU": 3, "FRI": 4, "SAT": 5, "SUN": 
 _POINT = r"(?:\d{4}Z?|SR|SS)(?:\s*(?:PLUS|MINUS|\+)\s*\d{1,3}(?:\s*MIN(?:UTES?|S)?)?|(?<=SR|SS)-\d{1,3}(?!\d))?"
 _MON = (r"(?:JAN(?:UARY)?|FEB(?:RUARY)?|MAR(?:CH)?|APR(?:IL)?|MAY|JUNE?|JULY?|AUG(?:UST)?|"
         r"SEP(?:T(?:EMBER)?)?|OCT(?:OBER)?|NOV(?:EMBER)?|DEC(?:EMBER)?)")
+_WD = r"(?:MON|TUE|WED|THU|FRI|SAT|SUN)(?:DAY|SDAY|NESDAY|RSDAY|URDAY)?"
+_WSPAN = re.compile(rf"(?P<wa>{_WD})\s+(?P<ta>\d{{4}})Z?\s*(?:-|\b(?:TO|TILL?|UNTIL|THRU)\b)\s*(?P<wb>{_WD})\s+(?P<tb>\d{{4}})Z?")
 _SPAN = re.compile(
     rf"(?:(?P<ma>{_MON})\s+)?(?P<da>\d{{1,2}})(?:\s+(?P<ma2>{_MON}))?\s+(?P<ta>\d{{4}})Z?\s*(?:-|\b(?:TO|TILL?|UNTIL|THRU)\b)\s*"
     rf"(?:(?P<mb>{_MON})\s+)?(?P<db>\d{{1,2}})(?:\s+(?P<mb2>{_MON}))?\s+(?P<tb>\d{{4}})Z?")
@@ -50,6 +54,7 @@ _TOKEN = re.compile(
     r"(?P<dt>(?<!\d)\d{10}(?!\d))"
     rf"|(?P<span>(?<![\dA-Z])(?:{_MON}\s+)?\d{{1,2}}(?:\s+{_MON})?\s+\d{{4}}Z?\s*(?:-|\b(?:TO|TILL?|UNTIL|THRU)\b)\s*"
     rf"(?:{_MON}\s+)?\d{{1,2}}(?:\s+{_MON})?\s+\d{{4}}Z?(?![\dA-Z]))"
+    rf"|(?P<wspan>(?<![\dA-Z]){_WD}\s+\d{{4}}Z?\s*(?:-|\b(?:TO|TILL?|UNTIL|THRU)\b)\s*{_WD}\s+\d{{4}}Z?(?![\dA-Z]))"
     rf"|(?P<tr>(?<![\dA-Z])(?:(?:BTN|BETWEEN)\s+{_POINT}\s*(?:-|/|\bTO\b|\bAND\b)\s*{_POINT}"
     rf"|(?:(?:FROM|FM)\s+)?{_POINT}\s*(?:-|/|\bTO\b)\s*{_POINT})(?![\dA-Z]))"
     r"|(?P<h24>\bH24\b)"
@@ -63,7 +68,7 @@ _TOKEN = re.compile(
     r"|(?P<num>(?<!\d)\d{1,2}(?!\d))"
     r"|(?P<hol>\b(?:HOL|HOLS|HOLIDAYS?|PUBLIC\s+HOLIDAYS?|PH)\b)"
     r"|(?P<dash>-|\b(?:TO|THRU|TIL|TILL|UNTIL)\b)"
-    r"|(?P<sep>[,;&/.:]|\b(?:AND|UTC|Z|GMT|HR|HRS|DAYS?)\b)"
+    r"|(?P<sep>[,;&/.:]|\b(?:AND|UTC|Z|GMT|HR|HRS|DAYS?|EVERY)\b)"
     r")"
 )
 _POINT_PARTS = re.compile(r"(?P<hhmm>\d{4})Z?|(?P<sun>SR|SS)(?:\s*(?P<sign>PLUS|MINUS|\+|-)\s*(?P<off>\d{1,3}))?")
@@ -88,6 +93,7 @@ class _Clause:
     selector: list[_Tok] = field(default_factory=list)
     times: list[tuple[_Point, _Point]] = field(default_factory=list)
     span: re.Match[str] | None = None  # "19 2300-20 0700": one window over a day boundary
+    wspan: tuple | None = None  # "FRI 1800-MON 0600": one window a week, from one weekday to another
 
 
 def _point(text: str) -> _Point:
@@ -163,6 +169,10 @@ def _tokens(text: str) -> list[_Tok]:
             out.append(_Tok("tr", tok, (_point(a), _point(b))))
         elif kind == "span":
             out.append(_Tok("span", tok, _SPAN.fullmatch(tok)))
+        elif kind == "wspan":
+            w = _WSPAN.fullmatch(tok)
+            out.append(_Tok("wspan", tok, (_WEEKDAYS[w["wa"][:3]], _point(w["ta"]).minutes,
+                                           _WEEKDAYS[w["wb"][:3]], _point(w["tb"]).minutes)))
         elif kind == "h24":
             out.append(_Tok("tr", tok, (_Point(0), _Point(1440))))
         elif kind == "hj":
@@ -282,9 +292,17 @@ def _selector(tokens: list[_Tok], ctx: _DateCtx) -> tuple[str, set]:
     if tokens[-1].kind == "mon" and tokens[0].kind != "mon":
         tokens = _day_first(tokens)
     kinds = {t.kind for t in tokens} - {"dash"}
-    if "wd" in kinds:
-        if kinds != {"wd"}:
+    if "wd" in kinds and kinds != {"wd"}:
+        # "APR 01-30 MON-FRI": the dates first, then the weekdays among them
+        k = next(i for i, t in enumerate(tokens) if t.kind == "wd")
+        head, tail = tokens[:k], tokens[k:]
+        if (not head or any(t.kind == "wd" for t in head) or any(t.kind not in ("wd", "dash") for t in tail)
+                or head[-1].kind == "dash"):
             raise ValueError("weekdays mixed with dates in one schedule item")
+        _, dates = _selector(head, ctx)
+        _, days = _selector(tail, ctx)
+        return "dates", {d for d in dates if d.weekday() in days}
+    if "wd" in kinds:
         days: set[int] = set()
         i = 0
         while i < len(tokens):
@@ -364,12 +382,12 @@ def _clauses(tokens: list[_Tok]) -> tuple[list[_Clause], list[_Tok]]:
                 raise ValueError(f"unexpected {tokens[j].text!r} after the EXC days")
             i = j - 1  # "DAILY EXC SUN 0800-1700": the times after the EXC days belong to the clause before it
             continue
-        if t.kind == "span":
+        if t.kind in ("span", "wspan"):
             if on or cur.selector and not cur.times:
                 raise ValueError(f"days before the day-to-day range {t.text!r}")
             if cur.times:
                 clauses.append(cur)
-            clauses.append(_Clause(span=t.value))  # type: ignore[arg-type]
+            clauses.append(_Clause(span=t.value) if t.kind == "span" else _Clause(wspan=t.value))  # type: ignore[arg-type]
             cur = _Clause()
         elif t.kind == "tr":
             if on:
@@ -393,7 +411,8 @@ def _clauses(tokens: list[_Tok]) -> tuple[list[_Clause], list[_Tok]]:
             raise ValueError(f"unexpected {t.text!r} in schedule")
     if on and not cur.selector:
         raise ValueError("ON without days")
-    if cur.selector and not cur.times and clauses and not clauses[-1].selector and clauses[-1].span is None:
+    if (cur.selector and not cur.times and clauses and not clauses[-1].selector and clauses[-1].span is None
+            and clauses[-1].wspan is None):
         clauses[-1].selector = cur.selector  # "0800-1700 MON-FRI": the days follow their times
         cur = _Clause()
     if cur.selector and not cur.times:
@@ -511,7 +530,10 @@ def expand_schedule(
     ctx = _DateCtx(start)
     resolved = []
     raw: list[tuple[datetime, datetime]] = []
+    wspans = [c.wspan for c in clauses if c.wspan is not None]
     for c in clauses:
+        if c.wspan is not None:
+            continue
         if c.span is not None:
             raw.append(_span(c.span, ctx))
         else:
@@ -525,6 +547,11 @@ def expand_schedule(
         d = first + timedelta(days=k)
         if exc_sel is not None and exc_sel[0] != "all" and _matches(exc_sel[0], exc_sel[1], d):
             continue
+        for wa, ma, wb, mb in wspans:  # a weekly window starting on this weekday
+            if d.weekday() == wa:
+                ta = datetime(d.year, d.month, d.day, tzinfo=UTC) + timedelta(minutes=ma)
+                tb = ta - timedelta(minutes=ma) + timedelta(days=(wb - wa) % 7, minutes=mb)
+                raw.append((ta, tb if tb > ta else tb + timedelta(days=7)))
         for (kind, values), times in resolved:
             if not _matches(kind, values, d):
                 continue

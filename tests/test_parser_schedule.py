@@ -352,3 +352,15 @@ def test_day_to_day_span_written_with_til_or_until():
     assert spans(expand_schedule("12 0800 TIL 13 1600, 14 0800-1600", a, b)) == [
         (utc(2026, 3, 12, 8), utc(2026, 3, 13, 16)), (utc(2026, 3, 14, 8), utc(2026, 3, 14, 16))]
     assert spans(expand_schedule("MAR 12 0800 UNTIL MAR 13 1600", a, b)) == [(utc(2026, 3, 12, 8), utc(2026, 3, 13, 16))]
+
+
+def test_weekday_to_weekday_windows_and_dates_restricted_to_weekdays():
+    a, b = t("2603010000"), t("2603222359")  # Sun 1 .. Sun 22 March 2026
+    assert spans(expand_schedule("FRI 1800-MON 0600", a, b)) == [
+        (utc(2026, 3, 6, 18), utc(2026, 3, 9, 6)), (utc(2026, 3, 13, 18), utc(2026, 3, 16, 6)),
+        (utc(2026, 3, 20, 18), b)]
+    assert spans(expand_schedule("FRI 1800-MON 0600 EXC MAR 13", a, b))[1] == (utc(2026, 3, 20, 18), b)
+    assert spans(expand_schedule("MAR 09-20 MON WED 0800-1000", a, b)) == [
+        (utc(2026, 3, d, 8), utc(2026, 3, d, 10)) for d in (9, 11, 16, 18)]
+    assert spans(expand_schedule("EVERY MON 0700-1200", a, b)) == [
+        (utc(2026, 3, d, 7), utc(2026, 3, d, 12)) for d in (2, 9, 16)]
