@@ -565,11 +565,17 @@ def expand_schedule(
     return _merge(_clip(raw, start, horizon))
 
 
+def _day_end_gap(a: datetime, b: datetime) -> bool:
+    """``…-2359`` then ``0000-…`` the next day: 2359 is how a day's end is written (no 2400), not a minute off."""
+    return a.hour == 23 and a.minute == 59 and a.second == 0 and b - a == timedelta(minutes=1)
+
+
 def _merge(windows: list[Window]) -> list[Window]:
-    """Join windows that touch or overlap (``H24`` days, ``2200-0000`` followed by ``0000-...``)."""
+    """Join windows that touch or overlap (``H24`` days, ``2200-0000`` followed by ``0000-...``, ``2300-2359``
+    followed by ``0000-0700`` the next day)."""
     out: list[Window] = []
     for w in windows:
-        if out and w.start <= out[-1].end:
+        if out and (w.start <= out[-1].end or _day_end_gap(out[-1].end, w.start)):
             if w.end > out[-1].end:
                 out[-1] = Window(start=out[-1].start, end=w.end)
         else:

@@ -140,3 +140,21 @@ def test_zone_cut_off_by_incmpl_is_review_and_the_complete_one_is_not():
     assert full.start.isoformat() == "2020-09-21T19:45:00+00:00" and full.end.isoformat() == "2020-09-22T00:00:00+00:00"
     assert not any("INCMPL" in r for r in full.reasons)
     assert cut.status == "review" and any("INCMPL" in r for r in cut.reasons)
+
+
+# ---- D) nights written as "2100-2359, 06 0000-0900" and a day-to-day span with a month (notam-whisper 2026-W20)
+RKRR_D0866 = ("D0866/26 NOTAMN    Q) RKRR/QRDCA/IV/BO/W/000/020/3536N12905E003  A) RKRR B) 2605302100 C) 2606210900  "
+              "D) MAY 30 2100-31 0900, JUN 05 2100-2359, 06 0000-0900 2100-2359, 07   0000-0900, 12 2100-2359, 13 "
+              "0000-0900 2100-2359, 14 0000-0900, 19   2100-2359, 20 0000-0900 2100-2359, 21 0000-0900  E) TEMPO "
+              "DANGER AREA ACT AS FLW  A CIRCLE RADIUS 2.2NM CENTERED ON 353623N1290438E  RMK:THIS AREA IS "
+              "ESTABLISHED FOR DRONE FLIGHT  F) SFC G) 2000FT AGL    CREATED: 14 APR 2026 08:38  SOURCE: RKRRYNYX")
+
+
+def test_night_windows_split_at_2359_are_one_window_each():
+    (rec,) = _records(RKRR_D0866)
+    nights = [((5, 30), (5, 31)), ((6, 5), (6, 6)), ((6, 6), (6, 7)), ((6, 12), (6, 13)), ((6, 13), (6, 14)),
+              ((6, 19), (6, 20)), ((6, 20), (6, 21))]
+    assert [(w.start.month, w.start.day, w.start.hour, w.end.month, w.end.day, w.end.hour) for w in rec.windows] == [
+        (a[0], a[1], 21, b[0], b[1], 9) for a, b in nights]
+    assert all(w.start.minute == 0 and w.end.minute == 0 for w in rec.windows)
+    assert rec.status == "ok" and rec.geometry.radius_m == pytest.approx(2.2 * NM)
