@@ -178,6 +178,10 @@ _R_PLACE = re.compile(
 # a named area switched on: "R5206 ACT", "SBR 217 (PIRANGI) ACT", "DANGER AREA ACT: UHD411"
 _DESIGNATOR = re.compile(
     r"\b(?P<name>[A-Z]{1,4}[- ]?\d{2,4}[A-Z]?)\s*(?:\([A-Z0-9 .,'/-]{1,40}\)\s*)?(?:ACT|ACTIVATED|ACTIVE|ACTIAVTED)\b"
+    # "VAD 8 (BERCHHA) ACT", "VOD-188 CHENGALPATTU FRNG RANGE ACT", "VOD175(A) THUMBA-1 ROCKET FRNG RANGE ACT":
+    # a danger/restricted/prohibited area designator (ICAO nationality letters + D/R/P) named before ACT
+    r"|\b(?P<name3>[A-Z]{1,2}[DRP][- ]?\d{1,4}[A-Z]?)(?:\s*\([A-Z0-9 .,'/-]{1,40}\))?(?:\s+[A-Z][A-Z0-9'-]{1,20}){0,4}"
+    r"\s+(?:ACT|ACTIVATED|ACTIVE|ACTIAVTED)\b"
     r"|\bAREAS?\s+(?:ACT|ACTIVATED|ACTIVE)\s*:?\s*(?P<name2>[A-Z]{1,4}[- ]?\d{1,4}[A-Z]?)\b"
 )
 _UNL_WORD = re.compile(r"(?<![A-Z])(?:UNL|UNLTD|UNLIMITED)(?![A-Z])|无限高|無限高", re.I)
@@ -793,7 +797,7 @@ def area_designator(text: str, header: Header | None = None) -> Span | None:
     m = _DESIGNATOR.search(text, lo, hi)
     if not m:
         return None
-    g = "name" if m.group("name") else "name2"
+    g = next(k for k in ("name", "name2", "name3") if m.group(k))
     return _sp(text, *m.span(g))
 
 

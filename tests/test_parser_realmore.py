@@ -158,3 +158,20 @@ def test_night_windows_split_at_2359_are_one_window_each():
         (a[0], a[1], 21, b[0], b[1], 9) for a, b in nights]
     assert all(w.start.minute == 0 and w.end.minute == 0 for w in rec.windows)
     assert rec.status == "ok" and rec.geometry.radius_m == pytest.approx(2.2 * NM)
+
+
+# ---- a named danger area switched on, no coordinates and no Q-line position (notam-whisper 2026-W20, VOMF/VABF)
+VOMF_A0658 = ("A0658/26 NOTAMR A3548/25  Q) VOMF/QRDCA/IV/BO/W/000/050/  A) VOMF B) 2602210030 C) 2605201430  "
+              "D) 0030-1430  E) VOD-188 CHENGALPATTU FRNG RANGE ACT  F) GND G) 5000FT AGL  CREATED: 21 FEB 2026 "
+              "00:32  SOURCE: VOMMYNYX")
+VABF_A0600 = ("A0600/26 NOTAMN  Q) VABF/QRDCA/IV/BO/W/000/140/  A) VABF B) 2605020030 C) 2606301730  D) MAY 02 "
+              "04-09 11-16 18-23 25 26 28-30     JUN 01-06 08-13 15-20 22-25 27 29 30 0030-1730  E) VAD 8 (BERCHHA) "
+              "ACT  F) GND G) 12000FT AGL    CREATED: 13 APR 2026 05:43  SOURCE: VABBYNYX")
+
+
+@pytest.mark.parametrize("text, name, n_windows", [(VOMF_A0658, "VOD-188", 89), (VABF_A0600, "VAD 8", 49)])
+def test_danger_area_designator_is_the_zone_not_the_fir(text, name, n_windows):
+    (rec,) = _records(text)
+    assert rec.geometry.type == "named" and rec.geometry.name == name
+    assert rec.status == "review" and any("could not be resolved" in r for r in rec.reasons)
+    assert len(rec.windows) == n_windows
