@@ -42,11 +42,11 @@ _FILLER = re.compile(
     r"TO\s+POINT|FM|FROM|VIA|BOUNDED\s+BY|BY|CONNECTION|RANGE|COORDINATES?|PSNS?|POS|POSITIONS?|PT)\b",
     re.IGNORECASE,
 )
-_ENUM = re.compile(r"(?<!\w)(?:\d{1,2}|[A-Z])[).:](?=\s|$)")  # "1." / "B)" labels of listed points
+_ENUM = re.compile(r"(?<!\w)(?:\d{1,2}|[A-Z]|[IVX]{2,4})[).:](?=[\s?]|$)")  # "1." / "B)" / "IV." point labels
 # a vertex label: "POINT B", "PSN 2", "PT C:", "VERTEX 3" (a letter/number naming the vertex, not a named fix)
 _LABEL = re.compile(r"\b(?:POINTS?|PSN|PT|POS(?:ITION)?|VERTEX)\s+(?:[A-Z]|\d{1,2}|[A-Z]\d)(?![A-Za-z0-9])\s*[:.)]?",
                     re.IGNORECASE)
-_SEPS = re.compile(r"[\s\-–—,;:/.、，；]+")
+_SEPS = re.compile(r"[\s\-–—,;:/.、，；?]+")
 _PARENS = re.compile(r"\([^()]*\)|（[^（）]*）")
 _ARC = re.compile(r"\bARC\b", re.IGNORECASE)
 _DIR = re.compile(r"\b(ANTI[\s-]?CLOCKWISE|COUNTER[\s-]?CLOCKWISE|CLOCKWISE)\b", re.IGNORECASE)

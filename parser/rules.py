@@ -47,6 +47,7 @@ from airspace.parser.answer import Span, ZoneDraft, format_answer
 from airspace.parser.coords import CoordMatch, find_coords
 from airspace.parser.engine import ExtractStats
 from airspace.parser.header import Header, parse_header
+from airspace.parser.places import resolve_icao
 from airspace.parser.polygon import BEARINGS, HALF_DIR, SECTOR_WORD, parse_sector
 from airspace.parser.times import find_effective_range
 from airspace.parser.units import parse_limit
@@ -86,10 +87,10 @@ _PLURAL = re.compile(
     rf"(?:\s+(?:PSNS?|POSITIONS?|POINTS?|COORD(?:INATE)?S))?\s*:?",
     re.I,
 )
-_SEP = r"[\s\-–—,;.，、；/]*"
+_SEP = r"[\s\-–—,;.，、；/?]*"  # ('?': a lost non-ASCII blank in some feeds, "I.?1200N 08440E")
 # separators between polygon vertices, optionally with a connective and a vertex label ("2)", "PSN", "POINT B:")
 _SEP_GAP = re.compile(
-    rf"^{_SEP}(?:(?:TO|THEN|AND)\b{_SEP})?(?:(?:\(?\d{{1,2}}[).:]|\(?[A-Z][).:]|(?:PSN|PT|POINT)(?:\s*[A-Z0-9]{{1,2}})?\s*:?)\s*)?$",
+    rf"^{_SEP}(?:(?:TO|THEN|AND)\b{_SEP})?(?:(?:\(?\d{{1,2}}[).:]|\(?(?:[A-Z]|[IVX]{{2,4}})[).:]|(?:PSN|PT|POINT)(?:\s*[A-Z0-9]{{1,2}})?\s*:?)[\s?]*)?$",
     re.I,
 )
 _ARC_GAP = re.compile(r"\b(?:ARC|CLOCKWISE|ANTI-?CLOCKWISE|COUNTER-?\s?CLOCKWISE)\b|圆弧|圓弧", re.I)
@@ -293,6 +294,12 @@ _EXC_AREA = re.compile(
     re.I,
 )
 _COORD_BETWEEN = re.compile(r"\d{4,6}(?:\.\d+)?\s?[NS]")
+# "A CIRCLE OF 10 NM AROUND THE LAUNCHER": a circle around a named object, not around a coordinate
+_AROUND_NAMED = re.compile(
+    rf"\bCIRCLE\s+(?:OF\s+(?:RADIUS\s+)?|WITH\s+(?:A\s+)?RADIUS\s+(?:OF\s+)?|RADIUS\s+(?:OF\s+)?)?(?P<d>{_DIST})\s+"
+    r"(?:RADIUS\s+)?(?:AROUND|ABOUT|FROM|(?:CENTRED|CENTERED)\s+(?:ON|AT))\s+(?:THE\s+)?"
+    r"(?P<name>[A-Z][A-Z/-]{1,20}(?: [A-Z][A-Z/-]{1,20}){0,3})(?=\s*[.,;:\n(]|\s{2}|$)"
+)
 
 
 def _route_point(text: str, c: CoordMatch, lo: int) -> bool:
@@ -534,6 +541,17 @@ def _geometry(text: str, lo: int, hi: int) -> list[_Zone]:
             used_c.add(ci)
             d = m.span("d") if m.group("d") else m.span("d2")
             zones.append(_Zone({"center": _sp(text, c.start, c.end), "radius": _sp(text, *d)}, c.start, c.end, "circle"))
+
+    # 3b. "A CIRCLE OF 10 NM AROUND THE LAUNCHER" whose object was located earlier ("LAUNCH PAD COORD: c"): when
+    # exactly one position is left over, the circle is centred on it; the name goes along so validation says so
+    left = [c for ci, c in enumerate(singles) if ci not in used_c and not _route_point(text, c, lo)]
+    arounds = [m for m in _AROUND_NAMED.finditer(text, lo, hi) if not in_poly(m.start())
+               and not _COORD_BETWEEN.match(text, m.start("name"))]
+    if len(left) == 1 and len(arounds) == 1:
+        c, m = left[0], arounds[0]
+        used_c.add(singles.index(c))
+        zones.append(_Zone({"center": _sp(text, c.start, c.end), "radius": _sp(text, *m.span("d")),
+                            "name": _sp(text, *m.span("name"))}, c.start, c.end, "circle"))
 
     # 4. points (only when nothing else was found: a lone reference point next to a real area is not a zone);
     # a coordinate in a route ("DCT 2925N06959E DCT"), a waypoint list, a moved point ("NEW PSN c") or a substitute
@@ -901,13 +919,16 @@ def rules_drafts(text: str, header: Header | None = None) -> list[ZoneDraft]:
         if h.qline.radius:
             f["radius"] = h.qline.radius
         zones.append(_Zone(f, h.qline.coord.start, h.qline.coord.end, "qline"))
-    if not zones and (h.kind == "faa" or (h.qline is not None and h.qline.coord is None)):
+    if not zones and (h.kind == "faa" or (h.qline is not None and (h.qline.coord is None or q999))):
         d = area_designator(text, h)
         if d is not None:
             zones.append(_Zone({"name": d}, d.start, d.end, "named"))
     if not zones and h.item("A") and zone_notice:
         a = h.item("A")
         m = _ICAO_LOC.match(a.text)
+        fir = (h.qline.fir or "").strip().upper() if h.qline else ""
+        if m and m.group() == fir and resolve_icao(fir) is not None:
+            m = None  # A) is the FIR itself (UHHH, VIDF): never an aerodrome that happens to share its code
         if m:
             zones.append(_Zone({"name": _sp(text, a.span.start, a.span.start + 4)}, a.span.start, a.span.end, "named"))
     if not zones:

@@ -118,6 +118,9 @@ def _check_geometry(rec: ZoneRecord, header: Header | None) -> None:
     pts: list[tuple[float, float]] = []
     if g.type == "circle":
         pts = [g.center]
+        if "name" in rec.spans and "center" in rec.spans:  # "A CIRCLE OF 10 NM AROUND THE LAUNCHER" + one position
+            rec.review(f"circle around {rec.spans['name'].text!r} centred on {rec.spans['center'].text}, the only "
+                       "other position the message gives; check that it is that object's")
         if not (g.radius_m > 0 and math.isfinite(g.radius_m)):
             rec.review("no radius stated: a point (obstacle?) without lateral extent")
         if g.approximate and not any("approximate" in r or "coarse" in r for r in rec.reasons):

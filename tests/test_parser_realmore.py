@@ -25,6 +25,10 @@ def _dist(a, b):
     return GEOD.inv(a[1], a[0], b[1], b[0])[2]
 
 
+def _flat(points):
+    return [x for p in points for x in p]
+
+
 def _area(points):
     lats, lons = [p[0] for p in points], [p[1] for p in points]
     return abs(GEOD.polygon_area_perimeter(lons, lats)[0])
@@ -175,3 +179,41 @@ def test_danger_area_designator_is_the_zone_not_the_fir(text, name, n_windows):
     assert rec.geometry.type == "named" and rec.geometry.name == name
     assert rec.status == "review" and any("could not be resolved" in r for r in rec.reasons)
     assert len(rec.windows) == n_windows
+
+
+# ---- a launch notice (notam-whisper 2026-W20, VOMF A1541/26 part 1, shortened after zone 3): roman-numeral vertex
+# labels with a lost blank ("I.?1200N"), and a circle "AROUND THE LAUNCHER" located by the launch pad line
+VOMF_A1541 = ("A1541/26 NOTAMN Q) VOMF/QWMLW/IV/BO/W/000/999/ A) VOMF  PART 1 OF 2  B) 2605210315  C) 2606100715  "
+              "D) 0315-0715  E) GSLV-F17 ROCKET LAUNCH FM SHAR RANGE, SRIHARIKOTA WILL TAKE   PLACE AS PER FLW "
+              "DETAILS.THE LAUNCH WILL BE ON ANY ONE   OF THE DAY DRG THIS PERIOD.ACTUAL DATE OF LAUNCH WILL BE   "
+              "INTIMATED ATLEAST 24 HR IN ADVANCE THROUGH A SEPARATE NOTAM.      LAUNCH PAD COORD: 134312N 0801348E"
+              "   NO FLT IS PERMITTED OVER THE DNG ZONES.         1) DANGER ZONE -1: IS A CIRCLE OF 10 NM AROUND THE "
+              "LAUNCHER.      2) DANGER ZONE -2: IS AN AREA BOUNDED BY FLW COORD:   I.?1200N 08440E   II.?1230N "
+              "08450E   III.?1205N 08610E   IV.?1135N 08600E   V. 1200N 08440E      3) DANGER ZONE -3: IS AN AREA "
+              "BOUNDED BY FLW COORD:   I.?1055N 08750E   II.?1135N 08800E   III.?1045N 09030E   IV.?1005N 09020E   "
+              "V. 1055N 08750E         F) GND  G) UNL")
+
+
+def test_launch_notice_gives_the_pad_circle_and_both_polygons():
+    pad, z2, z3 = _records(VOMF_A1541)
+    assert pad.geometry.type == "circle" and pad.geometry.radius_m == pytest.approx(10 * NM)
+    assert pad.geometry.center == pytest.approx((13 + 43 / 60 + 12 / 3600, 80 + 13 / 60 + 48 / 3600), abs=1e-9)
+    assert pad.status == "review" and any("'LAUNCHER'" in r for r in pad.reasons)
+    assert _flat(z2.geometry.points) == pytest.approx(_flat([(12.0, 84 + 40 / 60), (12.5, 84 + 50 / 60),
+                                                             (12 + 5 / 60, 86 + 10 / 60), (11 + 35 / 60, 86.0)]))
+    assert _flat(z3.geometry.points) == pytest.approx(_flat([(10 + 55 / 60, 87 + 50 / 60), (11 + 35 / 60, 88.0),
+                                                             (10.75, 90.5), (10 + 5 / 60, 90 + 20 / 60)]))
+    assert z2.status == z3.status == "ok"
+    assert [(w.start.hour, w.start.minute, w.end.hour, w.end.minute) for w in z2.windows[:1]] == [(3, 15, 7, 15)]
+
+
+# a danger area named in a notice whose Q-line radius is 999 (whole FIR) and whose FIR code is also an airport's
+VIDF_A0594 = ("A0594/26 NOTAMN  Q) VIDF/QRDCA/IV/BO/W/000/200/3055N07523E999  A) VIDF B) 2603160700 C) 2606150700  "
+              "E) VID 129 ACT. NO ACFT PERMITTED TO OVERFLY WI VID 129.  F) GND G) 20000FT AMSL    CREATED: 13 MAR "
+              "2026 12:35  SOURCE: VIDPYNYX")
+
+
+def test_designator_not_an_airport_that_shares_the_fir_code():
+    (rec,) = _records(VIDF_A0594)
+    assert rec.geometry.type == "named" and rec.geometry.name == "VID 129"
+    assert rec.status == "review"
