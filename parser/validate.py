@@ -153,6 +153,21 @@ def _check_geometry(rec: ZoneRecord, header: Header | None) -> None:
         )
 
 
+# ICAO Q-code subjects (second letter of the code) that are not airspace: an area found in such a notice (GNSS
+# interference volumes, a navaid's coverage, an aerodrome facility) is real, but not a restriction to fly around
+_NOT_AIRSPACE = {"G": "GNSS", "N": "navaids", "I": "instrument landing aids", "C": "communications",
+                 "L": "lighting", "P": "procedures", "S": "air traffic services", "F": "aerodrome facilities",
+                 "M": "movement area"}
+
+
+def _check_subject(rec: ZoneRecord, header: Header | None) -> None:
+    code = ((header.qline.code if header and header.qline else None) or "").strip().upper()
+    if rec.geometry is None or not re.fullmatch(r"Q[A-Z]{4}", code) or code[1] not in _NOT_AIRSPACE:
+        return
+    rec.review(f"the notice's subject is {_NOT_AIRSPACE[code[1]]} (Q-code {code}), not an airspace restriction; "
+               "the area is where it applies")
+
+
 def _check_times(rec: ZoneRecord, header: Header | None) -> None:
     if rec.start is not None and rec.end is not None and rec.start >= rec.end:
         rec.review(f"start {rec.start:%Y-%m-%d %H:%M} is not before end {rec.end:%Y-%m-%d %H:%M}")
@@ -223,6 +238,7 @@ def validate(rec: ZoneRecord, header: Header | None, *, rules_rec: ZoneRecord | 
     _check_geometry(rec, header)
     _check_limits(rec)
     _check_text(rec)
+    _check_subject(rec, header)
     _check_times(rec, header)
     if rules_rec is not None and rules_rec.status != "error":
         _cross_check(rec, rules_rec)

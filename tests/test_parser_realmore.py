@@ -217,3 +217,17 @@ def test_designator_not_an_airport_that_shares_the_fir_code():
     (rec,) = _records(VIDF_A0594)
     assert rec.geometry.type == "named" and rec.geometry.name == "VID 129"
     assert rec.status == "review"
+
+
+# ---- a GNSS interference notice (notam-whisper 2026-W20, LECM G0032/26 part 1, shortened): an area, not a
+# restriction, so never 'ok' as a no-fly zone
+LECM_G0032 = ("G0032/26 NOTAMN Q) LECM/QGWAU/IV/NBO/E /000/999/3609N00552W015 A) LECM  PART 1 OF 2  B) 2605130805  "
+              "C) 2605161100  D) 13 0805-1200, 15 1700-2100, 16 0600-1100  E) GNSS/GPS MAY BE UNAVAILABLE DUE TO "
+              "INTERFERENCE IN THE   SOUTHEAST OF CADIZ AND NEARBY AIRSPACE VOLUMES.  FM 360952N 0055257W, FM "
+              "AZIMUTH 205 UP TO 245 DEGREES:  VERY LIKELY UNAVAILABLE FM 0NM UP TO 1NM RADIUS, FM GND UP TO FL030.")
+
+
+def test_gnss_interference_area_is_review():
+    recs = _records(LECM_G0032)
+    assert recs and all(r.status == "review" for r in recs)
+    assert any("GNSS" in reason for r in recs for reason in r.reasons)
