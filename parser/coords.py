@@ -15,7 +15,8 @@ Forms read (each half may carry decimal seconds or decimal minutes):
 - signed decimal pairs without hemisphere letters, latitude first: ``22.5431, 114.0579``, ``-33.86 151.209``
 
 The arithmetic is exact: degrees + minutes/60 + seconds/3600 is done in rationals and rounded once to float.
-Each latitude half is paired with the longitude half right after it (only blanks, commas or slashes between);
+Each latitude half is paired with the longitude half right after it (only blanks, commas or slashes between, or a
+single hyphen: ``370712N-0372046E``);
 Chinese/symbol forms may also give the longitude first.
 
 A compact coordinate broken by a line wrap (``36242\n4N1262847E``, RKRR) is read through the break when neither
@@ -187,6 +188,8 @@ def find_coords(text: str) -> list[CoordMatch]:
         b = halves[i + 1]
         gap_ok = b.axis != "pair" and _PAIR_GAP.fullmatch(clean, a.end, b.start) is not None
         pair = None
+        if a.axis == "lat" and b.axis == "lon" and clean[a.end:b.start] == "-":
+            gap_ok = True  # "370712N-0372046E" (LTAA): a hyphen inside the pair, never between pairs (lon-lat)
         if gap_ok and a.axis == "lat" and b.axis == "lon":
             pair = (a.value, b.value)
         elif gap_ok and a.axis == "lon" and b.axis == "lat" and a.explicit and b.explicit:

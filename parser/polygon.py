@@ -65,7 +65,7 @@ class MalformedVertex(ValueError):
 
 
 _COORDISH = re.compile(
-    r"(?<![A-Z0-9])(?:\d{2,}(?:\.\d+)?\s?[NSEW]|[NSEW]\s?\d{2,}(?:\.\d+)?)(?:[\s/,]*(?:\d{2,}(?:\.\d+)?\s?[NSEW]|"
+    r"(?<![A-Z0-9])(?:\d{2,}(?:\.\d+)?\s?[NSEW]|[NSEW]\s?\d{2,}(?:\.\d+)?)(?:[\s/,-]*(?:\d{2,}(?:\.\d+)?\s?[NSEW]|"
     r"[NSEW]\s?\d{2,}(?:\.\d+)?))?(?![A-Z0-9])")
 
 
@@ -408,6 +408,10 @@ def parse_polygon(text: str) -> list[tuple[float, float]]:
         points[-1][1], points[0][1], abs_tol=1e-9
     ):
         points.pop()
+    for part in (lead_left, tail_left):  # a malformed first/last vertex ("…, 365852N-351722E")
+        if part and (bad := _COORDISH.search(" ".join(part.split()))) is not None:
+            token = bad.group(0)
+            raise MalformedVertex(f"malformed boundary coordinate {token!r}: {_why_malformed(token)}", token, points)
     if named:
         for _, n in sorted(named):
             if (bad := _COORDISH.search(" ".join(n.split()))) is not None:

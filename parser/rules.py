@@ -103,7 +103,11 @@ _BOUNDARY_GAP = re.compile(
 # a vertex that looks like a coordinate but does not read ("0645N 112000W": a 6-digit longitude): it stays in the
 # polygon span so that the polygon normaliser names it (review) instead of the ring breaking into points
 _BAD_VERTEX_GAP = re.compile(
-    rf"^{_SEP}(?:\d{{2,7}}(?:\.\d+)?\s?[NS]\s?\d{{2,8}}(?:\.\d+)?\s?[EW]|[NS]\s?\d{{2,7}}(?:\.\d+)?\s?[EW]\s?\d{{2,8}}(?:\.\d+)?){_SEP}$"
+    rf"^{_SEP}(?:\d{{2,7}}(?:\.\d+)?\s?[NS][\s-]?\d{{2,8}}(?:\.\d+)?\s?[EW]|[NS]\s?\d{{2,7}}(?:\.\d+)?\s?[EW]\s?\d{{2,8}}(?:\.\d+)?){_SEP}$"
+)
+_BAD_VERTEX_TAIL = re.compile(
+    rf"{_SEP}(?:\d{{2,7}}(?:\.\d+)?\s?[NS][\s-]?\d{{2,8}}(?:\.\d+)?\s?[EW]|[NS]\s?\d{{2,7}}(?:\.\d+)?\s?[EW]\s?\d{{2,8}}(?:\.\d+)?)"
+    r"(?![\dA-Z])"
 )
 _NAME_TOKEN = r"[A-Z](?:[A-Z0-9'/ ]|&[a-z]{2,6};|&#\d{1,5};){1,60}?"
 _NAMED_GAP = re.compile(rf"^\s*[-–—]\s*(?:TO\s+)?{_NAME_TOKEN}\s*[-–—]\s*$")
@@ -348,6 +352,10 @@ def _polygon_span(text: str, run: list[CoordMatch], lo: int, hi: int) -> tuple[i
     m = _NAMED_AFTER.match(text[end : min(hi, end + 100)])
     if m:
         end += m.end("np")
+        named += 1
+    m = _BAD_VERTEX_TAIL.match(text, end, min(hi, end + 60))
+    if m:  # a malformed last vertex ("…, 365852N-351722E"): in the span, so the polygon normaliser names it
+        end = m.end()
         named += 1
     m = _CLOSE.match(_nofix(text[end : min(hi, end + 100)]))
     if m:

@@ -154,10 +154,10 @@ def _check_geometry(rec: ZoneRecord, header: Header | None) -> None:
 
 
 # ICAO Q-code subjects (second letter of the code) that are not airspace: an area found in such a notice (GNSS
-# interference volumes, a navaid's coverage, an aerodrome facility) is real, but not a restriction to fly around
+# interference volumes, a navaid's coverage) is real, but not a restriction to fly around. (Aerodrome notices, F/M,
+# do carry real restrictions: "AERODROME ALL UAS RESTRICTED FROM ENTERING AREA WITHIN THESE COORDINATES".)
 _NOT_AIRSPACE = {"G": "GNSS", "N": "navaids", "I": "instrument landing aids", "C": "communications",
-                 "L": "lighting", "P": "procedures", "S": "air traffic services", "F": "aerodrome facilities",
-                 "M": "movement area"}
+                 "L": "lighting"}
 
 
 def _check_subject(rec: ZoneRecord, header: Header | None) -> None:

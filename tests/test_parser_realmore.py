@@ -231,3 +231,23 @@ def test_gnss_interference_area_is_review():
     recs = _records(LECM_G0032)
     assert recs and all(r.status == "review" for r in recs)
     assert any("GNSS" in reason for r in recs for reason in r.reasons)
+
+
+# ---- LTAA (Turkey) air defence zones: a hyphen inside each pair ("370712N-0372046E"), and a malformed closing
+# vertex "365852N-351722E" (a 6-digit longitude) that must be named, not dropped (notam-whisper 2026-W20)
+LTAA_G5394 = ("G5394/13 NOTAMR G0553/13  Q) LTAA/QRRCA/IV/BO /W /000/110/3657N03523E012  A) LTAA B) 1312131335 "
+              "C) PERM  E) ASAGIDAKI KOORDINATLARDA HAVA SAVUNMA BOLGESI OLUSTURULMUSTUR.    SAHA 1 (ADANA):  "
+              "YATAY LIMITLER:365852N-0351720E, 365846N-0352254E, 370023N-0352409E,   370015N-0353134E, "
+              "365745N-0353101E, 365527N-0352837E,   365424N-0352528E, 365358N-0352133E, 365257N-0351858E,   "
+              "365257N-0351543E, 365345N-0351330E, 365852N-351722E    DIKEY LIMITLER:  SFC- 11000FT AMSL  "
+              "F) SFC G) 11000FT AMSL    CREATED: 07 JAN 2015 07:46  SOURCE: EUECYIYN")
+
+
+def test_hyphenated_pairs_read_and_a_malformed_last_vertex_is_named():
+    (rec,) = _records(LTAA_G5394)
+    assert rec.geometry.type == "polygon" and len(rec.geometry.points) == 11
+    assert rec.geometry.points[0] == pytest.approx((36 + 58 / 60 + 52 / 3600, 35 + 17 / 60 + 20 / 3600), abs=1e-9)
+    assert rec.geometry.points[-1] == pytest.approx((36 + 53 / 60 + 45 / 3600, 35 + 13 / 60 + 30 / 3600), abs=1e-9)
+    assert rec.status == "review"
+    assert any("351722E" in r and "6 digits" in r for r in rec.reasons)
+    assert (rec.lower.ref, rec.upper.ft) == ("SFC", 11000.0)
