@@ -189,6 +189,11 @@ _DESIGNATOR = re.compile(
     r"\s+(?:ACT|ACTIVATED|ACTIVE|ACTIAVTED)\b"
     r"|\bAREAS?\s+(?:ACT|ACTIVATED|ACTIVE)\s*:?\s*(?P<name2>[A-Z]{1,4}[- ]?\d{1,4}[A-Z]?)\b"
 )
+# a FIR named with its indicator: "FIR TRIPOLI (HLLL)", "KABUL FIR (OAKX)"
+_FIR_NAMED = re.compile(
+    r"\bFIR\s+[A-Z][A-Z-]{1,20}(?: [A-Z][A-Z-]{1,20}){0,2}\s*\(\s*[A-Z]{4}\s*\)"
+    r"|\b[A-Z][A-Z-]{1,20}(?: [A-Z][A-Z-]{1,20}){0,2}\s+FIR\s*\(\s*[A-Z]{4}\s*\)"
+)
 _UNL_WORD = re.compile(r"(?<![A-Z])(?:UNL|UNLTD|UNLIMITED)(?![A-Z])|无限高|無限高", re.I)
 _CN_UPPER = re.compile(r"(?:真高|相对高度|相對高度|飞行高度|飛行高度|高度)\s*(?:为|為)?\s*\d+(?:\.\d+)?\s*(?:米|公尺|m)")
 # Chinese places: found from their anchor (为中心 / 周边500米 / ，半径3公里 / 上空) backwards to the start of the clause,
@@ -931,6 +936,10 @@ def rules_drafts(text: str, header: Header | None = None) -> list[ZoneDraft]:
         d = area_designator(text, h)
         if d is not None:
             zones.append(_Zone({"name": d}, d.start, d.end, "named"))
+    if not zones and zone_notice:  # "NOT TO ENTER FIR TRIPOLI (HLLL)": the FIR the notice is about, not A)'s
+        m = _FIR_NAMED.search(text, lo, hi)
+        if m:
+            zones.append(_Zone({"name": _sp(text, m.start(), m.end())}, m.start(), m.end(), "named"))
     if not zones and h.item("A") and zone_notice:
         a = h.item("A")
         m = _ICAO_LOC.match(a.text)

@@ -251,3 +251,18 @@ def test_hyphenated_pairs_read_and_a_malformed_last_vertex_is_named():
     assert rec.status == "review"
     assert any("351722E" in r and "6 digits" in r for r in rec.reasons)
     assert (rec.lower.ref, rec.upper.ft) == ("SFC", 11000.0)
+
+
+# ---- a security advisory about another state's FIR (notam-whisper 2026-W20, EGXX V0009/26): the zone is that FIR,
+# never the issuing FIRs listed in A)
+EGXX_V0009 = ("V0009/26 NOTAMN  Q) EGXX/QROXX/IV/NBO/W /000/999/5218N01451W999  A) EGTT EGPX EGGX B) 2602201338 "
+              "C) PERM  E) SECURITY - HAZARDOUS SITUATION IN LIBYA  UK REGISTERED AIR OPERATORS ARE RECOMMENDED NOT "
+              "TO ENTER FIR  TRIPOLI (HLLL). POTENTIAL RISK FROM ANTI-AIRCRAFT WEAPONRY.  THIS SUPERSEDES THE "
+              "ADVICE IN THE CURRENT UK AIP.  UK AIP ENR 1.1. PARA 1.4.5 REFERS.  F) SFC G) UNL  CREATED: 20 FEB "
+              "2026 13:52  SOURCE: EUECYIYN")
+
+
+def test_advisory_names_the_fir_it_is_about():
+    (rec,) = _records(EGXX_V0009)
+    assert rec.geometry.type == "named" and rec.geometry.name == "FIR TRIPOLI (HLLL)"
+    assert rec.status == "review" and rec.permanent
