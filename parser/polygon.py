@@ -64,6 +64,17 @@ class MalformedVertex(ValueError):
         self.points = points  # the readable vertices, in order (the malformed one left out)
 
 
+class PathApproximated(MalformedVertex):
+    """A boundary that follows a border between two points ("THENCE ALONG FIR BOUNDARY TO"): the border's shape is
+    not in the message, so the ring is drawn with a straight edge there. Raised with the whole ring attached (the
+    normaliser keeps a readable ring of a ``MalformedVertex`` and sends the record to review with this reason)."""
+
+
+_ALONG_BORDER = re.compile(
+    r"\b(?:THENCE\s+|THEN\s+)?(?:ALONG|FOLLOWING)\s+(?:THE\s+)?(?P<what>[A-Z/ ]{0,30}?(?:BOUNDARY|BDRY|BORDER|"
+    r"COAST(?:LINE)?))\b", re.IGNORECASE)
+
+
 _COORDISH = re.compile(
     r"(?<![A-Z0-9])(?:\d{2,}(?:\.\d+)?\s?[NSEW]|[NSEW]\s?\d{2,}(?:\.\d+)?)(?:[\s/,-]*(?:\d{2,}(?:\.\d+)?\s?[NSEW]|"
     r"[NSEW]\s?\d{2,}(?:\.\d+)?))?(?![A-Z0-9])")
@@ -381,6 +392,7 @@ def parse_polygon(text: str) -> list[tuple[float, float]]:
         named.append((found[-1].end, tail_left))
 
     points: list[tuple[float, float]] = [(found[0].lat, found[0].lon)]
+    borders: list[str] = []
     i = 0
     while i < len(found) - 1:
         gap = text[found[i].end : found[i + 1].start]
@@ -399,9 +411,13 @@ def parse_polygon(text: str) -> list[tuple[float, float]]:
                 points.append(b)
             i = b_idx
             continue
-        left = _leftover(gap)
+        border = _ALONG_BORDER.search(gap)
+        left = _leftover(_ALONG_BORDER.sub(" ", gap) if border else gap)
         if left:
             named.append((found[i].end, left))
+        if border:
+            borders.append(f"along the {' '.join(border['what'].split()).upper()} from {found[i].text.strip()} to "
+                           f"{found[i + 1].text.strip()}")
         points.append((found[i + 1].lat, found[i + 1].lon))
         i += 1
     while len(points) > 1 and math.isclose(points[-1][0], points[0][0], abs_tol=1e-9) and math.isclose(
@@ -422,6 +438,9 @@ def parse_polygon(text: str) -> list[tuple[float, float]]:
         raise ValueError(f"boundary point(s) or path without coordinates: {names}")
     if len({(round(p[0], 9), round(p[1], 9)) for p in points}) < 3:
         raise ValueError("a polygon needs at least 3 distinct points")
+    if borders:
+        raise PathApproximated("the boundary runs " + "; ".join(borders) + ", whose shape the message does not give: "
+                               "drawn as a straight edge (approximate)", "", points)
     return points
 
 

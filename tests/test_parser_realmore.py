@@ -266,3 +266,22 @@ def test_advisory_names_the_fir_it_is_about():
     (rec,) = _records(EGXX_V0009)
     assert rec.geometry.type == "named" and rec.geometry.name == "FIR TRIPOLI (HLLL)"
     assert rec.status == "review" and rec.permanent
+
+
+# ---- a boundary along a FIR border (Joey0609/notams data/notam_db/2024-08.json, WAAF A2556/24): the ring is kept
+# with a straight edge there, and the record says so
+WAAF_A2556 = ("A2556/24 NOTAMN\nQ) WAAF/QWMLW/IV/BO/W/000/999/1111S11715E056\nA) WAAF\nB) 2408290514\nC) 2408290556\n"
+              "E) REF NOTAM YBBB N3791/24 CHINESE AEROSPACE FLIGHT ACTIVITIES\nWILL TAKE PLACE FLW RECEIVED FROM CIVIL "
+              "AVIATION ADMINISTRATION \nOF CHINA : DUE TO AEROSPACE FLIGHT ACTIVITIES, THE FLIGHT SAFETY OF\n THE "
+              "AIRCRAFT IN THE FOLLOWING AREA MAY BE AFFECTED :   \n101600S1170900E - 102200S1174200E - 115959S1172253E "
+              "THENCE ALONG \nFIR BOUNDARY TO 115959S1164835E - 101600S1170900E \nTHESE ATS ROUTES MAY BE AFFECTED : \n"
+              "- B349 SEGMENT KALIV - BOPLO\n- M635 SEGMENT BLI - ATMAP\n- L511 SEGMENT SBR - BOPLO\nF) SFC\nG) UNL")
+
+
+def test_boundary_along_a_fir_border_is_kept_as_a_straight_edge_and_flagged():
+    (rec,) = _records(WAAF_A2556)
+    assert rec.geometry.type == "polygon"
+    assert _flat(rec.geometry.points) == pytest.approx(_flat([
+        (-(10 + 16 / 60), 117 + 9 / 60), (-(10 + 22 / 60), 117 + 42 / 60),
+        (-(11 + 59 / 60 + 59 / 3600), 117 + 22 / 60 + 53 / 3600), (-(11 + 59 / 60 + 59 / 3600), 116 + 48 / 60 + 35 / 3600)]))
+    assert rec.status == "review" and any("FIR BOUNDARY" in r and "straight edge" in r for r in rec.reasons)
