@@ -257,6 +257,13 @@ _MAG = re.compile(r"\bMAG(?:NETIC)?\b|\bAZMAG\b|\bRDLS?\b|\bRADIALS?\b|\bQDRS?\b
 _TRUE = re.compile(r"\bTRUE\b", re.IGNORECASE)
 
 
+# "EXC A CIRCLE RADIUS 1.5NM CENTERED ON" right after a semicircle's centre, before the same centre again
+EXC_SAME_CIRCLE = re.compile(
+    r"\s*EXC(?:EPT|L|LUDING)?\.?\s+(?:A\s+)?CIRCLE\s+(?:WITH\s+)?(?:A\s+)?RADIUS\s+(?:OF\s+)?"
+    r"(?P<r>(?:\d+(?:\.\d+)?|\.\d+)\s*(?:NM|KM|M))\s+CENT(?:ERED|RED|ER|RE)\s+(?:ON|AT)\s*:?\s*",
+    re.IGNORECASE)
+
+
 def is_sector(text: str) -> bool:
     """Whether a polygon span describes a sector or semicircle (``parse_sector`` reads it): the word, or two
     bounding bearings around a single centre."""
@@ -305,6 +312,7 @@ def parse_sector(text: str) -> list[tuple[float, float]]:
 
     - semicircle from a point: ``SEMICIRCLE, P - A CLOCKWISE 3NM ARC CENTERED ON C``: P, the half-turn arc round C
       (the stated direction; clockwise when none is written, flagged by ``sector_notes``), back across the diameter;
+      with ``EXC A CIRCLE RADIUS r CENTERED ON C`` (the same centre) back along that circle instead (a half annulus);
     - half a circle by compass side: ``NORTHERN SEMICIRCLE OF … RADIUS 5NM CENTRED ON c``;
     - sector: one centre, one radius, two bearings (clockwise from the first unless ANTI-/COUNTER-CLOCKWISE).
 
@@ -313,6 +321,12 @@ def parse_sector(text: str) -> list[tuple[float, float]]:
     t = clean(text)
     found = find_coords(t)
     direction = _direction(t)
+    inner = None
+    if (_SEMI_WORD.search(t) and len(found) == 3 and _ARC.search(t[found[0].end:found[1].start])
+            and (m := EXC_SAME_CIRCLE.fullmatch(t, found[1].end, found[2].start))
+            and abs(found[2].lat - found[1].lat) < 1e-9 and abs(found[2].lon - found[1].lon) < 1e-9):
+        inner = parse_distance_m(m["r"])  # "… EXC A CIRCLE RADIUS 1.5NM CENTERED ON C": the same centre
+        found = found[:2]
     if _SEMI_WORD.search(t) and len(found) == 2 and _ARC.search(t[found[0].end:found[1].start]):
         p, c = (found[0].lat, found[0].lon), (found[1].lat, found[1].lon)
         az, _, dist = GEOD.inv(c[1], c[0], p[1], p[0])
@@ -323,6 +337,11 @@ def parse_sector(text: str) -> list[tuple[float, float]]:
             raise ValueError(f"semicircle start point is {dist:.0f} m from the centre, not the stated "
                              f"{radius:.0f} m radius")
         ring = _pie(c, dist, az, az + 180.0, direction == "ccw")[1:]
+        if inner is not None:
+            if not 0 < inner < dist:
+                raise ValueError(f"excluded circle of {inner:.0f} m is not inside the {dist:.0f} m semicircle")
+            # a half annulus: back along the excluded circle's edge instead of across the centre
+            ring += list(reversed(_pie(c, inner, az, az + 180.0, direction == "ccw")[1:]))
         return ring
     if len(found) != 1:
         raise ValueError(f"a sector needs exactly one centre coordinate, found {len(found)}")

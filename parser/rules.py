@@ -48,7 +48,7 @@ from airspace.parser.coords import CoordMatch, find_coords
 from airspace.parser.engine import ExtractStats
 from airspace.parser.header import Header, parse_header
 from airspace.parser.places import resolve_icao
-from airspace.parser.polygon import BEARINGS, HALF_DIR, SECTOR_WORD, parse_sector
+from airspace.parser.polygon import BEARINGS, EXC_SAME_CIRCLE, HALF_DIR, SECTOR_WORD, parse_sector
 from airspace.parser.times import find_effective_range
 from airspace.parser.units import parse_limit
 
@@ -428,7 +428,13 @@ def _sectors(text: str, lo: int, hi: int, coords: list[CoordMatch], claimed: set
         nxt = [i for i, c in enumerate(coords) if sm.end() <= c.start < min(hi, sm.end() + 150) and i not in claimed]
         if len(nxt) >= 2 and _ARC_GAP.search(text, coords[nxt[0]].end, coords[nxt[1]].start):
             s0, e0 = sm.start(), coords[nxt[1]].end
-            if _try_sector(text, s0, e0):
+            # "… EXC A CIRCLE RADIUS 1.5NM CENTERED ON C" (its own centre): cut out, inside the same span
+            k = next((i for i, c in enumerate(coords) if c.start >= e0), None)
+            if (k is not None and k not in claimed and EXC_SAME_CIRCLE.fullmatch(text, e0, coords[k].start)
+                    and _try_sector(text, s0, coords[k].end)):
+                claimed.update(nxt[:2] + [k])
+                zones.append(_Zone({"polygon": _sp(text, s0, coords[k].end)}, s0, coords[k].end, "polygon"))
+            elif _try_sector(text, s0, e0):
                 claimed.update(nxt[:2])
                 zones.append(_Zone({"polygon": _sp(text, s0, e0)}, s0, e0, "polygon"))
             continue

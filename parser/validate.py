@@ -63,7 +63,9 @@ def _check_text(rec: ZoneRecord) -> None:
         # are missing, and the ones found may belong to another part of the message
         rec.review("the message is marked incomplete (INCMPL) after this zone; its limits and times may be "
                    "another part's")
-    if _EXC_AREA.search(rec.text):
+    poly = rec.spans.get("polygon")
+    exc = [m for m in _EXC_AREA.finditer(rec.text) if not (poly is not None and poly.start <= m.start() < poly.end)]
+    if exc:  # (an exclusion inside the zone's own span was cut out when the shape was built)
         rec.review("the message excludes an area (EXC …) that is not subtracted from this zone")
     poly = rec.spans.get("polygon")
     built = rec.geometry.type == "polygon" and poly is not None and is_sector(poly.text)

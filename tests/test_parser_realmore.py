@@ -39,30 +39,30 @@ RKRR_SEMICIRCLE = ("E)A SEMICIRCLE, 360118N1281017E - A CLOCKWISE 3NM ARC CENTER
                    "EXC A CIRCLE RADIUS 1.5NM CENTERED ON 360243N1281333E")
 
 
-def test_semicircle_from_a_point_is_built_half_way_round_and_the_exclusion_is_flagged():
+def test_semicircle_with_its_centre_circle_excluded_is_a_half_annulus():
     recs = _records(RKRR_SEMICIRCLE)
-    assert len(recs) == 1  # the EXC circle is never a zone of its own
+    assert len(recs) == 1  # the EXC circle is cut out, never a zone of its own
     rec = recs[0]
     assert rec.geometry.type == "polygon"
-    assert rec.spans["polygon"].text == "SEMICIRCLE, 360118N1281017E - A CLOCKWISE 3NM ARC CENTERED ON 360243N1281333E"
+    assert rec.spans["polygon"].text == RKRR_SEMICIRCLE[4:]  # the whole description, exclusion included
     p = (36 + 1 / 60 + 18 / 3600, 128 + 10 / 60 + 17 / 3600)
     c = (36 + 2 / 60 + 43 / 3600, 128 + 13 / 60 + 33 / 3600)
     pts = rec.geometry.points
     assert pts[0] == pytest.approx(p, abs=1e-9)
     r = _dist(c, p)
     assert abs(r - 3 * NM) < 0.02 * 3 * NM  # the start point lies on the stated 3NM circle
-    assert all(abs(_dist(c, q) - r) < 0.5 for q in pts)  # every vertex on that circle
-    # the last vertex is diametrically opposite the start: the closing edge runs through the centre
+    outer = [q for q in pts if abs(_dist(c, q) - r) < 0.5]
+    inner = [q for q in pts if abs(_dist(c, q) - 1.5 * NM) < 0.5]
+    assert len(outer) + len(inner) == len(pts) and len(outer) == len(inner) == 61  # every vertex on one circle
+    # the outer arc ends diametrically opposite the start, clockwise from the south-west start
     az_p = GEOD.inv(c[1], c[0], p[1], p[0])[0]
-    az_end = GEOD.inv(c[1], c[0], pts[-1][1], pts[-1][0])[0]
+    az_end = GEOD.inv(c[1], c[0], outer[-1][1], outer[-1][0])[0]
     assert (az_end - az_p) % 360 == pytest.approx(180.0, abs=1e-6)
-    # clockwise from the south-west start: the second vertex is a little further round towards the west/north
     az_2 = GEOD.inv(c[1], c[0], pts[1][1], pts[1][0])[0]
     assert 0 < (az_2 - az_p) % 360 < 10
-    assert _area(pts) == pytest.approx(math.pi * r * r / 2, rel=0.01)
-    assert rec.status == "review"
-    assert any("excludes an area" in x for x in rec.reasons)
-    assert not any("approximates" in x for x in rec.reasons)  # the semicircle itself is drawn, not approximated
+    assert _area(pts) == pytest.approx(math.pi * (r * r - (1.5 * NM) ** 2) / 2, rel=0.01)
+    assert rec.status == "review"  # a fragment: no limits, no times
+    assert not any("excludes an area" in x or "approximates" in x for x in rec.reasons)
 
 
 # ---- format probes: Doc 8126 wording for which no real message is at hand (the real header is FDC-free ICAO)
