@@ -291,6 +291,33 @@ def _sector_radius(text: str) -> float:
     return found.pop()
 
 
+_RADII = re.compile(
+    rf"(?:BTN|BETWEEN|FROM|FM)\s+(?P<r1>{_SECTOR_DIST})\s*(?:-|\bAND\b|\bTO\b|\bUP\s+TO\b)\s*(?P<r2>{_SECTOR_DIST})",
+    re.IGNORECASE)
+
+
+def _distance0(text: str) -> float:
+    """A distance in metres where ``0NM`` (the centre itself, "FM 0NM UP TO 1NM") is allowed."""
+    return 0.0 if float(re.match(r"[\d.]+", text.strip()).group()) == 0 else parse_distance_m(text)
+
+
+def _annulus_sector(t: str, centre: tuple[float, float], ccw: bool) -> list[tuple[float, float]] | None:
+    """``SECTOR … BTN 5NM AND 10NM … BTN BRG 030 AND 120``: the part of the sector between two radii (None when the
+    span states no pair of radii)."""
+    m = _RADII.search(t)
+    if m is None or not BEARINGS.search(t):
+        return None
+    r1, r2 = sorted((_distance0(m["r1"]), _distance0(m["r2"])))
+    others = {_distance0(x.group(0)) for x in re.finditer(_SECTOR_DIST, t, re.IGNORECASE)} - {r1, r2}
+    if others or r2 <= 0:
+        raise ValueError("sector with radii other than its inner and outer one is not read")
+    a, b = _bearings(t)
+    outer = _pie(centre, r2, a, b, ccw)[1:]
+    if r1 == 0:
+        return [centre] + outer
+    return outer + list(reversed(_pie(centre, r1, a, b, ccw)[1:]))
+
+
 def _pie(centre: tuple[float, float], radius_m: float, a: float, b: float, ccw: bool
          ) -> list[tuple[float, float]]:
     """Centre, then the arc from bearing ``a`` to ``b`` (clockwise unless ``ccw``), endpoints included."""
@@ -346,6 +373,9 @@ def parse_sector(text: str) -> list[tuple[float, float]]:
     if len(found) != 1:
         raise ValueError(f"a sector needs exactly one centre coordinate, found {len(found)}")
     centre = (found[0].lat, found[0].lon)
+    ring = _annulus_sector(t, centre, direction == "ccw")
+    if ring is not None:
+        return ring
     radius = _sector_radius(t)
     half = HALF_DIR.search(t)
     if half and _SEMI_WORD.search(t) and not BEARINGS.search(t):

@@ -70,9 +70,23 @@ def test_northern_semicircle_is_the_half_north_of_the_centre():
 @pytest.mark.parametrize("text, why", [
     ("SECTOR CENTRED ON 512000N0001000W RADIUS 10KM", "bearings"),
     ("SECTOR CENTRED ON 512000N0001000W BTN BRG 030 AND 120", "radius"),
-    ("SECTOR BTN 5NM AND 10NM RADIUS CENTRED ON 512000N0001000W BTN BRG 030 AND 120 RADIUS 10NM", "more than one radius"),
+    ("SECTOR CENTRED ON 512000N0001000W RADIUS 5NM BTN BRG 030 AND 120 RADIUS 10NM", "more than one radius"),
     ("SECTOR RADIUS 10KM BTN BRG 030 AND 120", "one centre"),
 ])
 def test_incomplete_or_ambiguous_sectors_say_what_is_missing(text, why):
     with pytest.raises(ValueError, match=why):
         parse_sector(text)
+
+
+def test_sector_between_two_radii_is_the_ring_part_between_them():
+    c = (51 + 20 / 60, -1 / 6)
+    pts = parse_polygon("SECTOR BTN 5NM AND 10NM RADIUS CENTRED ON 512000N0001000W BTN BRG 030 AND 120")
+    dist = [_az_dist(c, p) for p in pts]
+    outer = [az for az, d in dist if abs(d - 18520) < 1e-3]
+    inner = [az for az, d in dist if abs(d - 9260) < 1e-3]
+    assert len(outer) + len(inner) == len(pts)
+    assert outer[0] == pytest.approx(30) and outer[-1] == pytest.approx(120)
+    assert inner[0] == pytest.approx(120) and inner[-1] == pytest.approx(30)  # back along the inner arc
+    # "FM 0NM UP TO 1NM": from the centre itself, a plain sector
+    pie = parse_polygon("SECTOR CENTRED ON 512000N0001000W FROM 0NM UP TO 1NM RADIUS BTN BRG 205 AND 245 TRUE")
+    assert pie[0] == pytest.approx(c, abs=1e-12) and all(abs(_az_dist(c, p)[1] - 1852) < 1e-3 for p in pie[1:])
