@@ -46,6 +46,8 @@ _ENUM = re.compile(r"(?<!\w)(?:\d{1,2}|[A-Z]|[IVX]{2,4})[).:](?=[\s?]|$)")  # "1
 # a vertex label: "POINT B", "PSN 2", "PT C:", "VERTEX 3" (a letter/number naming the vertex, not a named fix)
 _LABEL = re.compile(r"\b(?:POINTS?|PSN|PT|POS(?:ITION)?|VERTEX)\s+(?:[A-Z]|\d{1,2}|[A-Z]\d)(?![A-Za-z0-9])\s*[:.)]?",
                     re.IGNORECASE)
+# a fix/radial/distance reference after a point, bare as on FAA TFR pages ("285116N 0804219W OMN141034.4")
+_FRD = re.compile(r"(?<![A-Z0-9])[A-Z]{2,5}\d{6}(?:\.\d{1,2})?(?![\dA-Z])")
 _SEPS = re.compile(r"[\s\-–—,;:/.、，；?]+")
 _PARENS = re.compile(r"\([^()]*\)|（[^（）]*）")
 _ARC = re.compile(r"\bARC\b", re.IGNORECASE)
@@ -162,6 +164,7 @@ def _unwrapped(points: list[tuple[float, float]]) -> list[tuple[float, float]]:
 def _leftover(gap: str) -> str:
     """What remains of the text between two points once separators, remarks and filler words are removed."""
     g = _PARENS.sub(" ", clean(gap))
+    g = _FRD.sub(" ", g)
     g = _CLOSE.sub(" ", g)
     g = _LABEL.sub(" ", g)
     g = _FILLER.sub(" ", g)

@@ -87,7 +87,7 @@ _PLURAL = re.compile(
     rf"(?:\s+(?:PSNS?|POSITIONS?|POINTS?|COORD(?:INATE)?S))?\s*:?",
     re.I,
 )
-_SEP = r"[\s\-–—,;.，、；/?]*"  # ('?': a lost non-ASCII blank in some feeds, "I.?1200N 08440E")
+_SEP = r"[\s\-–—,;:.，、；/?]*"  # ('?': a lost non-ASCII blank in some feeds, "I.?1200N 08440E")
 # separators between polygon vertices, optionally with a connective and a vertex label ("2)", "PSN", "POINT B:")
 _SEP_GAP = re.compile(
     rf"^{_SEP}(?:(?:TO|THEN|AND)\b{_SEP})?(?:(?:\(?\d{{1,2}}[).:]|\(?(?:[A-Z]|[IVX]{{2,4}})[).:]|(?:PSN|PT|POINT)(?:\s*[A-Z0-9]{{1,2}})?\s*:?)[\s?]*)?$",
@@ -114,12 +114,13 @@ _NAMED_GAP = re.compile(rf"^\s*[-–—]\s*(?:TO\s+)?{_NAME_TOKEN}\s*[-–—]\s
 _NAMED_BEFORE = re.compile(rf"(?P<np>{_NAME_TOKEN})\s*[-–—]\s*$")
 _NAMED_AFTER = re.compile(r"^\s*[-–—]\s*(?P<np>[A-Z]{2,20})(?![\dA-Z])(?=\s+BACK\b|\s+TO\s+(?:START|BEGINNING)\b|\s*[.\n])")
 # a NAVAID radial/distance reference written after an FAA point: "285116N0804219W (OMN141034.4) TO …"
-_FIXREF = re.compile(r"\(\s*[A-Z]{2,5}\s?\d{6}(?:\.\d{1,2})?\s*\)")
+# (also bare, as the FAA TFR pages write them: "From: 285116N 0804219W OMN141034.4 To: …")
+_FIXREF = re.compile(r"\(\s*[A-Z]{2,5}\s?\d{6}(?:\.\d{1,2})?\s*\)|(?<![A-Z0-9])[A-Z]{2,5}\d{6}(?:\.\d{1,2})?(?![\dA-Z])")
 
 
 def _nofix(gap: str) -> str:
     """A gap between two points with its NAVAID fix references blanked out (same length, offsets kept)."""
-    return _FIXREF.sub(lambda m: " " * len(m.group()), gap) if "(" in gap else gap
+    return _FIXREF.sub(lambda m: " " * len(m.group()), gap)
 
 
 _CLOSE = re.compile(

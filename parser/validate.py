@@ -42,7 +42,7 @@ def _fmt(lim: Limit) -> str:
 
 
 _EXC_AREA = re.compile(
-    r"\bEXC(?:EPT|LUDING|L)?\.?\s+(?:FOR\s+)?(?:THE\s+)?(?:AREA|A\s+CIRCLE|CIRCLE|WI\b|SECTOR|"
+    r"\bEXC(?:EPT|LUDING|L)?\.?\s+(?:FOR\s+)?(?:THE\s+)?(?:AREA|A\s+CIRCLE|CIRCLE|WI\b|SECTOR|AIRSPACE\s+(?:OVER|WI|WITHIN|OF)\b|"
     r"\d+(?:\.\d+)?\s?(?:NM|KM)\s+RADIUS|RADIUS|\d{4,6}[NS])",
     re.I,
 )

@@ -285,3 +285,35 @@ def test_boundary_along_a_fir_border_is_kept_as_a_straight_edge_and_flagged():
         (-(10 + 16 / 60), 117 + 9 / 60), (-(10 + 22 / 60), 117 + 42 / 60),
         (-(11 + 59 / 60 + 59 / 3600), 117 + 22 / 60 + 53 / 3600), (-(11 + 59 / 60 + 59 / 3600), 116 + 48 / 60 + 35 / 3600)]))
     assert rec.status == "review" and any("FIR BOUNDARY" in r and "straight edge" in r for r in rec.reasons)
+
+
+# ---- an FAA TFR web page flattened to one line (notam-whisper 2026-W29, FDC 6/5187, shortened): bare fix/radial/
+# distance references after each point ("OMN141034.4"), "To:" with a colon, "Clockwise on a 30 NM ARC Centered on:"
+FDC_6_5187 = ("FDC 6/5187 AIRSPACE SPACE OPERATIONS TFR. Cape Canaveral, FL, Tuesday, July 14, 2026 Local. NOTAM "
+              "Number : FDC 6/5187 Download shapefiles Issue Date : July 13, 2026 at 1347 UTC Location : Cape "
+              "Canaveral, Florida Beginning Date and Time : July 14, 2026 at 0705 UTC Ending Date and Time : July 14, "
+              "2026 at 1157 UTC Reason for NOTAM : Space Operations Area Type : Space Operations Affected Area(s) Top "
+              "Airspace Definition: Region bounded by: Latitude: Longitude: FRD: From: 285116N 0804219W OMN141034.4 "
+              "To: 290730N 0803000W OMN108033.9 Clockwise on a 30 NM ARC Centered on: 283703N 0803647W MLB009030.7 "
+              "To: 281330N 0801600W MLB077020.8 To: 282501N 0803029W MLB027019.8 To: 282501N 0803759W MLB007018.7 To: "
+              "282501N 0804144W MLB357018.9 To: 283121N 0804349W MLB356025.5 To: 283801N 0804701W ORL079029.6 To: "
+              "284910N 0805044W ORL057030.7 To: 285116N 0804714W OMN147031.8 To: 285116N 0804219W OMN141034.4 "
+              "Altitude: From the surface up to and including 18000 feet MSL Effective Date(s): From July 14, 2026 at "
+              "0705 UTC (July 14, 2026 at 0305 EDT) To July 14, 2026 at 1157 UTC (July 14, 2026 at 0757 EDT) "
+              "ENDSECTION1 Operating Restrictions and Requirements Top No pilots may operate an aircraft in the areas "
+              "covered by this NOTAM (except as described). EXCLUDING AIRSPACE OVER INTERNATIONAL WATERS.")
+
+
+def test_tfr_page_point_chain_with_bare_fix_references_is_one_polygon():
+    (rec,) = _records(FDC_6_5187)
+    assert rec.geometry.type == "polygon"
+    pts = rec.geometry.points
+    assert pts[0] == pytest.approx((28 + 51 / 60 + 16 / 3600, -(80 + 42 / 60 + 19 / 3600)), abs=1e-9)
+    assert pts[-1] == pytest.approx((28 + 51 / 60 + 16 / 3600, -(80 + 47 / 60 + 14 / 3600)), abs=1e-9)
+    c = (28 + 37 / 60 + 3 / 3600, -(80 + 36 / 60 + 47 / 3600))
+    on_arc = [q for q in pts if abs(_dist(c, q) - 30 * NM) < 0.02 * 30 * NM]
+    assert len(on_arc) >= 20  # the 30 NM arc is densified
+    assert (rec.lower.ref, rec.upper.ref, rec.upper.ft) == ("SFC", "AMSL", 18000.0)
+    assert rec.start.isoformat() == "2026-07-14T07:05:00+00:00" and rec.end.isoformat() == "2026-07-14T11:57:00+00:00"
+    # "EXCLUDING AIRSPACE OVER INTERNATIONAL WATERS": the drawn area is larger than the restriction
+    assert rec.status == "review" and any("excludes an area" in r for r in rec.reasons)
