@@ -162,8 +162,14 @@ _NOT_AIRSPACE = {"G": "GNSS", "N": "navaids", "I": "instrument landing aids", "C
                  "L": "lighting"}
 
 
+_TRIGGER = re.compile(r"\bTRIGGER\s+NOTAM\b", re.I)
+
+
 def _check_subject(rec: ZoneRecord, header: Header | None) -> None:
     code = ((header.qline.code if header and header.qline else None) or "").strip().upper()
+    if rec.geometry is not None and ((re.fullmatch(r"Q[A-Z]{4}", code) and code[3:] == "TT") or _TRIGGER.search(rec.text)):
+        rec.review("trigger NOTAM (announces an AIP supplement or amendment): the area is active only when and as "
+                   "that publication or later NOTAMs say, not necessarily for the whole period")
     if rec.geometry is None or not re.fullmatch(r"Q[A-Z]{4}", code) or code[1] not in _NOT_AIRSPACE:
         return
     rec.review(f"the notice's subject is {_NOT_AIRSPACE[code[1]]} (Q-code {code}), not an airspace restriction; "

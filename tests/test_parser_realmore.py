@@ -317,3 +317,20 @@ def test_tfr_page_point_chain_with_bare_fix_references_is_one_polygon():
     assert rec.start.isoformat() == "2026-07-14T07:05:00+00:00" and rec.end.isoformat() == "2026-07-14T11:57:00+00:00"
     # "EXCLUDING AIRSPACE OVER INTERNATIONAL WATERS": the drawn area is larger than the restriction
     assert rec.status == "review" and any("excludes an area" in r for r in rec.reasons)
+
+
+# ---- a trigger NOTAM (notam-whisper 2026-W29, LFXX R3154/25, shortened polygon): the coordinates are an AIP SUP
+# amendment; the areas are "ACTIVATED BY NOTAM AT D-7", so a year-long window must not pass as 'ok'
+LFXX_R3154 = ("R3154/25 NOTAMN  Q) LFXX/QRTTT/IV/BO /W /000/999/4551N00432W190  A) LFRR LFBB B) 2601220000 C) "
+              "2701212359  E) TRIGGER NOTAM - AIRAC AIP SUP 207/25 MODIFIED :  MISSILE FIRING IN THE ATLANTIC OCEAN "
+              "REQUIRING THE CREATION OF 6   TEMPORARY RESTRICTED AREAS (&apos;ZRT&apos;), OF 16 TEMPORARY DANGEROUS "
+              "AREAS   (&apos;ZDT&apos;) AND FLIGHT PLAN BUFFER ZONE (FBZ) ASSOCIATED.  THESE &apos;ZRT/ZDT&apos; ARE "
+              "ACTIVATED BY NOTAM AT D-7.  ----  PAGE 8 : REPLACE LFDB21Z COORDINATES BY :  455421N 0013949W - "
+              "455643N 0013942W - 455237N 0011542W -   455136N 0011253W - 454929N 0011048W - 453516N 0010344W -   "
+              "453127N 0010358W - 452845N 0011022W - 452848N 0014111W -   455421N 0013949W  ----  F) SFC G) UNL")
+
+
+def test_trigger_notam_area_is_review():
+    (rec,) = _records(LFXX_R3154)
+    assert rec.geometry.type == "polygon" and len(rec.geometry.points) == 9
+    assert rec.status == "review" and any("trigger NOTAM" in r for r in rec.reasons)
