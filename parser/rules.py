@@ -217,6 +217,10 @@ _CN_ADMIN_ANCHOR = re.compile(r"(?:行政区域|行政區域|行政區[(（]q[u�
 _CN_AREA_ANCHOR = re.compile(
     r"(?:及其?)?\s*(?:周[边邊]|附近|一带|一帶|周[围圍])(?:区域|區域|地区|地區|空域)?|(?<!城市)上空|合[围圍](?:区域|區域)"
 )
+_CN_WHOLE_AREA = re.compile(
+    r"(?P<area>(?:行政区域|行政區域)(?:全境|全域)?)(?:空域)?\s*(?:为|為|划设为|劃設為|设为|設為)\s*(?:临时|臨時)?(?:空中)?"
+    r"(?:限制区|禁飞区|管制区|限制區|禁飛區|管制區)"
+)
 _CN_NOT_PLACE = re.compile(r"禁止|严禁|嚴禁|任何|一切|无人机|無人機|航空器|期间|期間")
 # an hour: digits or Chinese numerals (零时, 二十时), a pinyin gloss left by some mirrors (18時(shí)), minutes
 _CN_T = (
@@ -932,6 +936,18 @@ def rules_drafts(text: str, header: Header | None = None) -> list[ZoneDraft]:
         z = _cn_named(text, lo, hi)
         if z is not None:
             zones.append(z)
+    elif _CJK_RE.search(text, lo, hi):
+        # "我市全市行政区域空域为临时空中限制区。其中在…(坐标…)内禁止…": the whole administrative area is a restricted
+        # area of its own besides the sub-area given by coordinates
+        m = _CN_WHOLE_AREA.search(text, lo, hi)
+        if m:
+            ns = _clause_start(text, m.start(), lo, 40, "，,。；;：:、\n")
+            ns += len(text[ns:m.start()]) - len(text[ns:m.start()].lstrip("在于於 \t"))
+            if m.end("area") - ns >= 4:
+                zones.append(_Zone({"name": _sp(text, ns, m.end("area"))}, ns, m.end("area"), "named"))
+                zones.sort(key=lambda z: z.anchor)
+                for z in zones:
+                    z.local_limits = True
     zone_notice = _zone_notice(text, h, lo, hi)
     q999 = h.qline is not None and h.qline.radius_nm is not None and h.qline.radius_nm >= 999
     if not zones and h.qline and h.qline.coord and zone_notice and not q999:  # 999 NM: "whole FIR", not a circle

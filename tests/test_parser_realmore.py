@@ -334,3 +334,23 @@ def test_trigger_notam_area_is_review():
     (rec,) = _records(LFXX_R3154)
     assert rec.geometry.type == "polygon" and len(rec.geometry.points) == 9
     assert rec.status == "review" and any("trigger NOTAM" in r for r in rec.reasons)
+
+
+# ---- a Chinese notice that makes the whole city a restricted area and bans flights in a sub-area given by
+# coordinates (realmore cn-wenchang-2026-02, 文昌市公安局通告): both areas are zones
+CN_WENCHANG = ("一、自2026年2月3日08时起至2月11日24时止,我市全市行政区域空域为临时空中限制区。其中在龙楼镇、东郊镇、文教镇和相关"
+               "海域的临时空中限制区(坐标系:E110.833° N19.496°,E111.153° N19.247°,E111.392° N19.523°,E111.072° "
+               "N19.772°)内禁止一切单位、组织和个人的轻型和超轻型飞机、轻型直升机、滑翔机、三角翼、动力三角翼、滑翔伞、动力伞、"
+               "热气球、飞艇、无人机、航空模型、空飘气球、系留气球等低空慢速小型航空器和空飘物在地面以及空中进行起降、飞行活动。")
+
+
+def test_city_wide_restricted_area_is_kept_beside_the_coordinate_area():
+    city, sub = _records(CN_WENCHANG)
+    assert city.geometry.type == "named" and city.geometry.name == "我市全市行政区域"
+    assert sub.geometry.type == "polygon"
+    assert _flat(sub.geometry.points) == pytest.approx(_flat([(19.496, 110.833), (19.247, 111.153),
+                                                              (19.523, 111.392), (19.772, 111.072)]))
+    for rec in (city, sub):  # Beijing time: 2月3日08时 = 00:00 UTC, 2月11日24时 = 2月12日 00:00 = 16:00 UTC on the 11th
+        assert rec.start.isoformat() == "2026-02-03T00:00:00+00:00"
+        assert rec.end.isoformat() == "2026-02-11T16:00:00+00:00"
+        assert rec.status == "review"
