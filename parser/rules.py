@@ -11,13 +11,18 @@ It reads the FORMATS, not particular messages:
 
 Geometry roles, decided in this order over the coordinates the coordinate finder reports:
 
+0. *sector / semicircle* — a centre, a radius and two bounding bearings (``SECTOR CENTRE c AZM 030-120 DEG RADIUS
+   10KM``, ``WI 5NM RADIUS OF c BTN BRG 090 AND 180``), or ``SEMICIRCLE, P - A CLOCKWISE 3NM ARC CENTERED ON C``
+   (with ``EXC A CIRCLE RADIUS r CENTERED ON C`` in the same span): one polygon span, built by
+   ``polygon.parse_sector``;
 1. *plural centres* — ``WI 1KM RADIUS CENTERED PSNS c1 c2 …``: every coordinate after the phrase is the centre of
    its own circle with that radius (a limit on a centre's own line, ``UP TO 1,600FT AMSL``, is that zone's own);
 2. *polygon* — a run of three or more vertices joined only by separators (``-``, ``TO``, ``,``, blanks), by arc
    clauses (``ARC RADIUS OF 5KM CENTRED ON c``) or by named points (``-GURIN-``); closing words
    (``BACK TO START``) and named points at either end are kept in the span so the polygon normaliser sees them
    (and sends unresolvable named points to review);
-3. *circle* — a coordinate and the nearest ``RADIUS`` / ``WI <dist> OF`` / 半径 mention around it;
+3. *circle* — a coordinate and the nearest ``RADIUS`` / ``WI <dist> OF`` / 半径 mention around it; a circle
+   ``AROUND THE LAUNCHER`` takes the one position left over (the name goes along; validation says so);
 4. *point* — a coordinate with no extent (obstacles: ``TOWER … 1152FT (155FT AGL)``): a zone with a centre and no
    radius, its AGL height as upper limit; validation sends it to review because it has no lateral extent. We keep
    it rather than drop it: an obstacle is still a hazard the operator should see.
@@ -29,8 +34,10 @@ message's free-text statements) are shared by all zones.
 With no coordinates in the text, in this order: an aerodrome identifier with a radius (``.5NM RADIUS OF ATL``,
 ``14KM RADIUS RJTT AERODROME``); a place name in prose (``within 0.4NM of Wembley Stadium``) or Chinese
 (``以X为中心``, ``X及周边500米``, ``X，半径3公里``, ``X周边``, ``X上空``); the Q-line circle (coarse); a named area
-switched on (``R5206 ACT``) when the Q-line has no coordinate; the A) location indicator (the pipeline resolves
-identifiers through ``airportsdata``: approximate, review). The Q-line and A) fallbacks apply only to notices about
+switched on (``R5206 ACT``, ``VAD 8 (BERCHHA) ACT``) when the Q-line has no coordinate or a 999 NM radius; a FIR
+named with its indicator (``NOT TO ENTER FIR TRIPOLI (HLLL)``); the A) location indicator (the pipeline resolves
+identifiers through ``airportsdata``: approximate, review; never when A) is the Q-line's own FIR, whose code an
+airport may share). The Q-line and A) fallbacks apply only to notices about
 an area: a Q-code subject M/F/I/L/N/C/P/S/G/O (movement area, facilities, navaids, procedures, services…) without
 coordinates is an aerodrome/procedure notice and yields no zone (the record says so). Place names are never
 geocoded.
