@@ -3,7 +3,11 @@
 Checks: coordinate ranges, radius > 0, polygon vertex count, lower < upper (when the references are comparable),
 start < end, estimated end (``EST``), missing times, grounding (every span is the text it claims to be), the coarse
 Q-line circle (a precise geometry far outside it), geometry that is only coarse (Q-line, aerodrome indicator) or has
-no extent (a point obstacle), and — for model engines — a cross-check against the rules extractor's record.
+no extent (a point obstacle), what the text says the shape cannot (an excluded area not cut out, a semicircle or
+sector that was not built, magnetic or unreferenced sector bearings, a message marked INCMPL after the zone), what
+the notice is (a trigger NOTAM, a Q-code subject that is not airspace: GNSS, navaids…), public holidays in the
+schedule (not knowable: the windows are a superset), and — for model engines — a cross-check against the rules
+extractor's record.
 
 Reasons that start with ``note:`` inform without changing the status (e.g. AGL and AMSL limits that cannot be
 compared without terrain data).
