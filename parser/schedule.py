@@ -86,6 +86,7 @@ class _Tok:
     kind: str
     text: str
     value: object = None
+    after_comma: bool = False  # a ',' or ';' came right before it (clause boundaries inside EXC lists)
 
 
 @dataclass
@@ -139,6 +140,9 @@ def _prepare(text: str) -> str:
     s = re.sub(r"\s+", " ", _cn_schedule(clean(text)).upper()).strip()
     s = re.sub(r"\([^()]*\b(?:LOCAL|LCL|LT)\b[^()]*\)", " ", s)
     s = re.sub(r"(?<![\d:])(\d{1,2}):(\d{2})(?![\d:])", lambda m: f"{int(m[1]):02d}{m[2]}", s)
+    # Spanish month abbreviations of Latin-American D) items ("21 ABR 0100-0300"); the others are spelt alike
+    s = re.sub(r"\b(ENE(?:RO)?|ABR(?:IL)?|AGO(?:STO)?|DIC(?:IEMBRE)?)\b",
+               lambda m: {"E": "JAN", "A": "APR" if m[1][1] == "B" else "AUG", "D": "DEC"}[m[1][0]], s)
     s = re.sub(r"\bSUNRISE\b", "SR", s)
     s = re.sub(r"\bSUNSET\b", "SS", s)
     s = re.sub(r"(?:(?<=\d)|\b)\s*(?:UTC|GMT)\b", " ", s)
@@ -151,6 +155,7 @@ def _tokens(text: str) -> list[_Tok]:
     s = _prepare(text)
     out: list[_Tok] = []
     pos = 0
+    comma = False
     while pos < len(s):
         m = _TOKEN.match(s, pos)
         if m is None or m.end() == pos:
@@ -162,7 +167,9 @@ def _tokens(text: str) -> list[_Tok]:
         kind = m.lastgroup
         tok = m.group(kind).strip()
         if kind == "sep":
+            comma = comma or tok in (",", ";")
             continue
+        n_before = len(out)
         if kind == "tr":
             body = re.sub(r"^(?:BTN|BETWEEN|FROM|FM)\s+", "", tok)
             a, b = re.split(r"\s*(?:-|/|\bTO\b|\bAND\b)\s*(?=\d{4}|SR|SS)", body, maxsplit=1)
@@ -186,6 +193,9 @@ def _tokens(text: str) -> list[_Tok]:
             out.append(_Tok("num", tok, int(tok)))
         else:
             out.append(_Tok(kind, tok))
+        if len(out) > n_before:
+            out[-1].after_comma = comma
+            comma = False
     return out
 
 
@@ -246,6 +256,14 @@ def _dates_between(a: date, b: date) -> set[date]:
     if b < a:
         raise ValueError(f"date range {a} - {b} runs backwards")
     return {a + timedelta(days=i) for i in range((b - a).days + 1)}
+
+
+def _starts_clause(tokens: list[_Tok], j: int) -> bool:
+    """Whether the day tokens from ``j`` are followed by times (a clause of their own, not more EXC days)."""
+    k = j
+    while k < len(tokens) and tokens[k].kind in ("wd", "mon", "num", "dash", "hol", "daily"):
+        k += 1
+    return k < len(tokens) and tokens[k].kind == "tr"
 
 
 def _without_hol(tokens: list[_Tok]) -> list[_Tok]:
@@ -373,12 +391,14 @@ def _clauses(tokens: list[_Tok]) -> tuple[list[_Clause], list[_Tok]]:
         if t.kind == "exc":
             j = i + 1
             while j < len(tokens) and tokens[j].kind in ("wd", "mon", "num", "dash", "hol"):
+                if j > i + 1 and tokens[j].after_comma and _starts_clause(tokens, j):
+                    break  # "… EXC HOL, APR 07-APR 30 MON-THU 1300-0400": a new clause after the comma
                 j += 1
             if j == i + 1:
                 raise ValueError("EXC without days")
             # a second EXC list adds to the first; excluded holidays are unknown days, so they stay in (superset)
             exc = exc + _without_hol(tokens[i + 1 : j])
-            if j < len(tokens) and tokens[j].kind != "tr":
+            if j < len(tokens) and tokens[j].kind != "tr" and not (tokens[j].after_comma and _starts_clause(tokens, j)):
                 raise ValueError(f"unexpected {tokens[j].text!r} after the EXC days")
             i = j - 1  # "DAILY EXC SUN 0800-1700": the times after the EXC days belong to the clause before it
             continue

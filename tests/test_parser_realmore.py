@@ -354,3 +354,36 @@ def test_city_wide_restricted_area_is_kept_beside_the_coordinate_area():
         assert rec.start.isoformat() == "2026-02-03T00:00:00+00:00"
         assert rec.end.isoformat() == "2026-02-11T16:00:00+00:00"
         assert rec.status == "review"
+
+
+# ---- a real schedule with public holidays (notam-whisper 2026-W16, CZUL H1576/26): "EXC HOL, APR 07-…" — the
+# comma ends the EXC list and starts a clause of its own; holidays are not knowable, so they stay in (review)
+CZUL_H1576 = ("H1576/26 NOTAMR H1375/26  Q) CZUL/QRRCA/IV/BO/W/310/999/4957N06932W096  A) CZUL B) 2603301312 C) "
+              "2605152200  D) MAR 30-APR 06 MON-FRI 1300-2200 EXC HOL, APR 07-APR 30 MON-THU   1300-0400 FRI "
+              "1300-2200, MAY 01-MAY 15 MON-FRI 1300-2200 EXC HOL  E) RESTRICTED AREA CYR666 BAGOTVILLE ACT FM ABV "
+              "FL310 TO UNL.  F) FL310 G) UNL    CREATED: 30 MAR 2026 13:12  SOURCE: CYHQYNYX")
+
+
+def test_holiday_schedule_keeps_every_clause_and_says_holidays_are_included():
+    (rec,) = _records(CZUL_H1576)
+    w = [(x.start.strftime("%m%d %H%M"), x.end.strftime("%m%d %H%M")) for x in rec.windows]
+    assert len(w) == 35
+    assert w[:2] == [("0330 1312", "0330 2200"), ("0331 1300", "0331 2200")]  # MAR 30-APR 06 MON-FRI 1300-2200
+    assert ("0407 1300", "0408 0400") in w and ("0410 1300", "0410 2200") in w  # APR: MON-THU overnight, FRI
+    assert ("0430 1300", "0501 0400") in w and w[-1] == ("0515 1300", "0515 2200")  # MAY 01-15 MON-FRI
+    assert rec.status == "review" and any("EXC HOL" in r and "still include" in r for r in rec.reasons)
+
+
+# ---- Spanish month names in D) (notam-whisper 2026-W16, SCIZ R0095/26, shortened): "21 ABR 0100-0300"
+SCIZ_R0095 = ("R0095/26 NOTAMN   Q) SCIZ/QRDCA/IV/BO/W/000/999/5000S11800W715  A) SCIZ B) 2604210100 C) 2604220400  "
+              "D) 21 ABR 0100-0300,22 ABR 0200-0400  E) ZONE ...D... SECT WEST PACIFIC DUE TO ROSCOSMOS THE  AREA IS "
+              "BOUNDED BY GEO COORD:  APR 21  474700S / 1310000W  480200S / 1300100W  503800S / 1134600W  523000S / "
+              "1131100W  502800S / 1300200W  501600S / 1310000W  474700S / 1310000W  INSTRUCTIONS: SANTIAGO OCEANIC "
+              "CONTROL 10024KHZ  F) SFC G) UNL")
+
+
+def test_spanish_month_abbreviations_in_the_schedule():
+    (rec,) = _records(SCIZ_R0095)
+    assert [(w.start.isoformat(), w.end.isoformat()) for w in rec.windows] == [
+        ("2026-04-21T01:00:00+00:00", "2026-04-21T03:00:00+00:00"), ("2026-04-22T02:00:00+00:00", "2026-04-22T04:00:00+00:00")]
+    assert rec.geometry.type == "polygon" and len(rec.geometry.points) == 6
