@@ -498,7 +498,8 @@ def parse_polygon(text: str) -> list[tuple[float, float]]:
 
 _EITHER_SIDE = re.compile(
     r"(?P<w>(?:\d+(?:\.\d+)?|\.\d+)\s*(?:NM|KM|M|MTR|FT|公里|千米|米))\s+(?:EITHER|EACH|BOTH)\s+SIDES?\s+OF\s+"
-    r"(?:THE\s+)?(?:(?:STRAIGHT\s+)?LINE|CENT(?:RE|ER)\s?LINE|ROUTE|TRACK|COURSE)?(?:\s+(?:JOINING|BETWEEN|FROM|FM))?",
+    r"(?:THE\s+|AN?\s+)?(?:(?:STRAIGHT\s+)?LINES?|CENT(?:RE|ER)\s?LINE|ROUTE|TRACK|COURSE)?"
+    r"(?:\s+(?:JOINING|BETWEEN|FROM|FM|DEFINED\s+BY|CONNECTING|THROUGH))?",
     re.IGNORECASE)
 
 
@@ -507,9 +508,10 @@ def corridor_polygon(line: list[tuple[float, float]], half_width_m: float, quad_
     """The area within ``half_width_m`` either side of a line ``[(lat, lon), ...]`` -> an open ring ``(lat, lon)``.
 
     "Either side of line A-B" is read literally: flat ends at A and B (no half-discs beyond them), rounded outer
-    corners where the line bends. The buffer is built in an azimuthal-equidistant plane centred on the line, so
-    distances are true to well under a metre over corridors of a few hundred km; chords of the rounded corners lie
-    inside the true arc by at most ``w * (1 - cos(pi / (4 * quad_segs)))`` (0.05 % of the width at 16).
+    corners where the line bends. The buffer is built in an azimuthal-equidistant plane centred on the line and
+    widened by that plane's largest cross-radial stretch on the corridor, so it is never narrower than stated (wider
+    by under a metre for corridors of a few tens of km, by ~0.3 % at 800 km from the centre); chords of the rounded
+    corners lie inside the true arc by at most ``w * (1 - cos(pi / (4 * quad_segs)))`` (0.05 % of the width at 16).
     """
     if half_width_m is None or not half_width_m > 0:
         raise ValueError(f"corridor half-width must be positive, got {half_width_m!r}")
@@ -523,7 +525,12 @@ def corridor_polygon(line: list[tuple[float, float]], half_width_m: float, quad_
     fwd = Transformer.from_crs("EPSG:4326", aeqd, always_xy=True)
     inv = Transformer.from_crs(aeqd, "EPSG:4326", always_xy=True)
     plane = [fwd.transform(lon, lat) for lon, lat in xs]
-    area = LineString(plane).buffer(half_width_m, quad_segs=quad_segs, cap_style="flat", join_style="round")
+    # the plane stretches distances across the radial direction by k = c / sin(c) (c: angular distance from its
+    # centre), so a buffer drawn in it is too narrow on the ground far from the centre: widen it by the largest k
+    # on the corridor, so that it is never narrower than stated (at most that much wider near the centre)
+    c = (max(math.hypot(x, y) for x, y in plane) + half_width_m) / 6_371_008.8
+    stretch = c / math.sin(c) if c > 1e-9 else 1.0
+    area = LineString(plane).buffer(half_width_m * stretch, quad_segs=quad_segs, cap_style="flat", join_style="round")
     ring = list(area.exterior.coords)[:-1]
     out = []
     for x, y in ring:

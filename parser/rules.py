@@ -78,8 +78,10 @@ _R_WITHIN = re.compile(
 )
 # a radius mention that directly introduces a list of coordinates ("1NM RADIUS CENTERED ON:\n c1\n c2")
 _EITHER_SIDE = re.compile(
-    rf"(?<![\w.])(?:{_DIST})\s+(?:EITHER|EACH|BOTH)\s+SIDES?\s+OF\s+(?:THE\s+)?"
-    r"(?:(?:STRAIGHT\s+)?LINE|CENT(?:RE|ER)\s?LINE|ROUTE|TRACK|COURSE)?(?:\s+(?:JOINING|BETWEEN|FROM|FM))?",
+    rf"(?<![\w.])(?:{_DIST})\s+(?:EITHER|EACH|BOTH)\s+SIDES?\s+OF\s+(?:THE\s+|AN?\s+)?"
+    r"(?:(?:STRAIGHT\s+)?LINES?|CENT(?:RE|ER)\s?LINE|ROUTE|TRACK|COURSE)?"
+    r"(?:\s+(?:JOINING|BETWEEN|FROM|FM|DEFINED\s+BY|CONNECTING|THROUGH))?"
+    r"(?:\s+(?:THE\s+)?(?:FOLLOWING\s+|FLW\s+)?(?:POINTS?|PSNS?|POSITIONS?|COORD(?:INATE)?S))?",
     re.I,
 )
 _INTRO_GAP = re.compile(r"^\s*(?:(?:CENTERED|CENTRED)\s*(?:ON|AT)?|OF|AT|ON|AROUND)?\s*(?:PSN|POSITIONS?)?\s*:?\s*$", re.I)
@@ -202,6 +204,8 @@ _FIR_NAMED = re.compile(
     r"\bFIR\s+[A-Z][A-Z-]{1,20}(?: [A-Z][A-Z-]{1,20}){0,2}\s*\(\s*[A-Z]{4}\s*\)"
     r"|\b[A-Z][A-Z-]{1,20}(?: [A-Z][A-Z-]{1,20}){0,2}\s+FIR\s*\(\s*[A-Z]{4}\s*\)"
 )
+_FIR_LIST_HEAD = re.compile(r"\bFLIGHT\s+INFORMATION\s+REGIONS\s*(?:\(FIRS?\))?\s*:|\bFIRS\s*:")
+_FIR_ITEM = re.compile(r"\s*(?:,|\bAND\b)?\s*(?P<item>[A-Z][A-Z-]{1,20}(?: [A-Z][A-Z-]{1,20}){0,2}\s*\(\s*[A-Z]{4}\s*\))")
 _UNL_WORD = re.compile(r"(?<![A-Z])(?:UNL|UNLTD|UNLIMITED)(?![A-Z])|无限高|無限高", re.I)
 _CN_UPPER = re.compile(r"(?:真高|相对高度|相對高度|飞行高度|飛行高度|高度)\s*(?:为|為)?\s*\d+(?:\.\d+)?\s*(?:米|公尺|m)")
 # Chinese places: found from their anchor (为中心 / 周边500米 / ，半径3公里 / 上空) backwards to the start of the clause,
@@ -957,15 +961,24 @@ def rules_drafts(text: str, header: Header | None = None) -> list[ZoneDraft]:
                     z.local_limits = True
     zone_notice = _zone_notice(text, h, lo, hi)
     q999 = h.qline is not None and h.qline.radius_nm is not None and h.qline.radius_nm >= 999
-    if not zones and h.qline and h.qline.coord and zone_notice and not q999:  # 999 NM: "whole FIR", not a circle
+    # a Q-line position of 0000N00000E is a placeholder (UHHH writes it for named areas), not a place
+    q_null = h.qline is not None and h.qline.coord is not None and re.fullmatch(r"0000[NS]00000[EW]", h.qline.coord.text)
+    if not zones and h.qline and h.qline.coord and zone_notice and not q999 and not q_null:  # 999: "whole FIR"
         f = {"center": h.qline.coord}
         if h.qline.radius:
             f["radius"] = h.qline.radius
         zones.append(_Zone(f, h.qline.coord.start, h.qline.coord.end, "qline"))
-    if not zones and (h.kind == "faa" or (h.qline is not None and (h.qline.coord is None or q999))):
+    if not zones and (h.kind == "faa" or (h.qline is not None and (h.qline.coord is None or q999 or q_null))):
         d = area_designator(text, h)
         if d is not None:
             zones.append(_Zone({"name": d}, d.start, d.end, "named"))
+    if not zones and zone_notice:
+        # "IN THE FLW FLIGHT INFORMATION REGIONS (FIR): DNIPRO (UKDV), …, ROSTOV (URRV) AND MOLDOVA (LUUU)": each FIR
+        head = _FIR_LIST_HEAD.search(text, lo, hi)
+        pos = head.end() if head else hi
+        while head is not None and len(zones) < 30 and (m := _FIR_ITEM.match(text, pos, hi)):
+            zones.append(_Zone({"name": _sp(text, *m.span("item"))}, m.start("item"), m.end("item"), "named"))
+            pos = m.end()
     if not zones and zone_notice:  # "NOT TO ENTER FIR TRIPOLI (HLLL)": the FIR the notice is about, not A)'s
         m = _FIR_NAMED.search(text, lo, hi)
         if m:

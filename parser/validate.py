@@ -52,6 +52,7 @@ _EXC_AREA = re.compile(
 )
 _INCOMPLETE = re.compile(r"\(?\bINCMPL\b|\bINCOMPLETE\s+(?:MESSAGE|NOTAM|TEXT)\b", re.I)
 _COORDISH = re.compile(r"\d{4,6}(?:\.\d+)?\s?[NS]")
+_EITHER_TEXT = re.compile(r"\b(?:EITHER|EACH|BOTH)\s+SIDES?\s+OF\b", re.I)
 _SEMI = re.compile(r"\bSEMI-?\s?CIRCLE|\bHALF\s+CIRCLE|半圆|半圓", re.I)
 _SECTOR = re.compile(r"\bSECTOR\b[^\n]{0,120}?\b(?:BRG|BEARINGS?|AZM|RADIUS)\b|扇形", re.I)
 
@@ -73,6 +74,8 @@ def _check_text(rec: ZoneRecord) -> None:
         rec.review("the message excludes an area (EXC …) that is not subtracted from this zone")
     poly = rec.spans.get("polygon")
     built = rec.geometry.type == "polygon" and poly is not None and is_sector(poly.text)
+    if _EITHER_TEXT.search(rec.text) and not (poly is not None and _EITHER_TEXT.search(poly.text)):
+        rec.review("the message describes a corridor (either side of a line) that this geometry is not")
     if built:
         for note in sector_notes(poly.text):  # bearings without a TRUE reference, magnetic, no arc direction
             rec.review(note)
@@ -148,7 +151,7 @@ def _check_geometry(rec: ZoneRecord, header: Header | None) -> None:
     if "center" in rec.spans and q.coord.start <= rec.spans["center"].start < q.coord.end + 4:
         return  # the geometry IS the Q-line circle
     qc = _q_coord(q.coord.text)
-    if qc is None:  # an unreadable Q coordinate just means no coarse check
+    if qc is None or qc == (0.0, 0.0):  # unreadable, or the 0000N00000E placeholder: no coarse check
         return
     reach = max(haversine_m(qc, p) for p in pts) + (g.radius_m if g.type == "circle" else 0.0)
     limit = q.radius_nm * NM_TO_M * QLINE_FACTOR + QLINE_SLACK_M

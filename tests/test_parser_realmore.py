@@ -387,3 +387,45 @@ def test_spanish_month_abbreviations_in_the_schedule():
     assert [(w.start.isoformat(), w.end.isoformat()) for w in rec.windows] == [
         ("2026-04-21T01:00:00+00:00", "2026-04-21T03:00:00+00:00"), ("2026-04-22T02:00:00+00:00", "2026-04-22T04:00:00+00:00")]
     assert rec.geometry.type == "polygon" and len(rec.geometry.points) == 6
+
+
+# ---- notam-whisper 2026-W29: a corridor "EITHER SIDE OF A STRAIGHT LINE DEFINED BY:" (UAAA K1569), a Q-line
+# placeholder position 0000N00000E (UHHH P0059) and a list of FIRs in a security advisory (OIIX A4460)
+UAAA_K1569 = ("K1569/26 NOTAMN  Q) UAXX/QRPCA/IV/NBO/W /000/999/4859N07306E435  A) UACN UAAA UAII B) 2607141447 C) "
+              "2607141522  E) PROHIBITED AREA ACTIVATED 40.5 NM EITHER SIDE OF A STRAIGHT LINE   DEFINED BY:  455946N "
+              "0633351E - 473200N 0680000E - 503000N 0801200E -   505600N 0834100E  F) GND G) UNL")
+UHHH_P0059 = ("P0059/26 NOTAMN  Q)UHHH/QRDCA/IV/BO/W/000/080/0000N00000E001  A)UHHH B)2607010200 C)2607311600  D)01-03 "
+              "06-10 13-17 20-24 27-31 0200-1600  E)DANGER AREA ACT UHD418.  F)SFC  G)2450M AMSL")
+OIIX_A4460 = ("A4460/24 NOTAMR A2844/24  Q) OIIX/QAFXX/IV/NBO/E/000/999/3220N05324E999  A) OIIX  B) 2411110717 C) "
+              "2502092030EST  E) AIRSPACE SECURITY WARNING ISSUED   BY IRAN CAA IN RESPONSE TO   THE VOLATILE SECURITY "
+              "SITUATION IN UKRAINE.  IRANIAN REGISTERED AIR OPERATORS ARE ADVISED   TO TAKE ALL POTENTIAL RISK INTO "
+              "ACCOUNT IN RISK ASSESSMENT   AND FLT PLANNING DECISIONS WHEN OPERATING  IN THE FLW FLIGHT INFORMATION "
+              "REGIONS (FIR):  DNIPRO (UKDV), SIMFEROPOL (UKFV), LVIV (UKLV), ODESA (UKOV),  KYIV (UKBV), ROSTOV (URRV) "
+              "AND MOLDOVA (LUUU).  FROM GND TO UNL)")
+
+
+def test_corridor_either_side_of_a_straight_line_is_buffered():
+    (rec,) = _records(UAAA_K1569)
+    assert rec.geometry.type == "polygon"
+    line = [(45 + 59 / 60 + 46 / 3600, 63 + 33 / 60 + 51 / 3600), (47 + 32 / 60, 68.0), (50.5, 80.2),
+            (50 + 56 / 60, 83 + 41 / 60)]
+    from shapely.geometry import LineString, Polygon
+    ring = Polygon([(lon, lat) for lat, lon in rec.geometry.points])
+    assert ring.is_valid and all(ring.contains(LineString([(b, a) for a, b in line]).interpolate(f, normalized=True))
+                                 for f in (0.05, 0.3, 0.6, 0.95))
+    # 40.5 NM either side: never narrower than that (the flat end at the first point), and not much wider
+    near = sorted(_dist(line[0], q) for q in rec.geometry.points)[:2]
+    assert all(40.5 * NM <= d <= 40.5 * NM * 1.004 for d in near), near
+    assert rec.status == "ok", rec.reasons
+
+
+def test_placeholder_q_position_is_not_a_place():
+    (rec,) = _records(UHHH_P0059)
+    assert rec.geometry.type == "named" and rec.geometry.name == "UHD418"
+
+
+def test_security_advisory_lists_each_fir():
+    recs = _records(OIIX_A4460)
+    assert [r.geometry.name for r in recs] == ["DNIPRO (UKDV)", "SIMFEROPOL (UKFV)", "LVIV (UKLV)", "ODESA (UKOV)",
+                                                "KYIV (UKBV)", "ROSTOV (URRV)", "MOLDOVA (LUUU)"]
+    assert all(r.status == "review" for r in recs)
