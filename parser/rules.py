@@ -987,8 +987,11 @@ def rules_drafts(text: str, header: Header | None = None) -> list[ZoneDraft]:
         a = h.item("A")
         m = _ICAO_LOC.match(a.text)
         fir = (h.qline.fir or "").strip().upper() if h.qline else ""
-        if m and m.group() == fir and resolve_icao(fir) is not None:
-            m = None  # A) is the FIR itself (UHHH, VIDF): never an aerodrome that happens to share its code
+        scope = (h.qline.scope or "").strip().upper() if h.qline else ""
+        if m and (m.group() == fir or (scope and "A" not in scope)) and resolve_icao(m.group()) is not None:
+            # A) is the FIR itself (UHHH, VIDF), or a FIR of an en-route/warning notice (scope without A): never an
+            # aerodrome that happens to share its code
+            m = None
         if m:
             zones.append(_Zone({"name": _sp(text, a.span.start, a.span.start + 4)}, a.span.start, a.span.end, "named"))
     if not zones:

@@ -429,3 +429,17 @@ def test_security_advisory_lists_each_fir():
     assert [r.geometry.name for r in recs] == ["DNIPRO (UKDV)", "SIMFEROPOL (UKFV)", "LVIV (UKLV)", "ODESA (UKOV)",
                                                 "KYIV (UKBV)", "ROSTOV (URRV)", "MOLDOVA (LUUU)"]
     assert all(r.status == "review" for r in recs)
+
+
+# ---- an airspace use plan for two FIRs (notam-whisper 2026-W29, VIXX A1510/26 part 1, shortened): A) lists FIRs
+# (scope W), and VIDF is also an airport's code — never a circle around that airport
+VIXX_A1510 = ("A1510/26 NOTAMN Q) VIXX/QRTCA/IV/BO/W/000/999/2834N07707E999 A) VIDF VABF  PART 1 OF 7  B) 2607130000  "
+              "C) 2607132359  E) AIRSPACE USE PLAN (AUP)   TSA/TRA /AMC-MANAGEABLE AIRSPACE ACT AS FLW :   NR AIRSPACE "
+              "ID TIME FM TIME TO LOWER FL UPPER FL   1 TRA503(A) ?PUNE? 0130 1200 FL325 FL460   2 TRA503(A) ?PUNE? "
+              "1330 1730 FL325 FL460   7 TRA509A 0000 2359 SFC FL270   END PART 1 OF 7")
+
+
+def test_fir_in_a_of_an_en_route_notice_is_never_an_airport():
+    recs = _records(VIXX_A1510)
+    assert all(r.geometry is None or r.geometry.type != "circle" for r in recs)
+    assert all(r.status == "review" for r in recs)
