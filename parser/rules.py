@@ -241,6 +241,11 @@ _CN_T = (
 _CN_DT = rf"(?:\d{{4}}\s*年\s*)?\d{{1,2}}\s*月\s*\d{{1,2}}\s*日\s*(?:[（(][^）)]{{1,6}}[）)]\s*)?{_CN_T}"
 _CN_DAY_T = rf"\d{{1,2}}\s*日\s*{_CN_T}"  # "…至26日18时": the end in the same month
 _CN_RANGE = re.compile(rf"(?P<s>{_CN_DT})\s*起?\s*(?:至|到|—|–|-|～|~)\s*(?P<e>{_CN_DT}|{_CN_DAY_T}|{_CN_T})")
+# dates without hours ("2024年6月6日至6月10日"): from the start of the first day to the end of the last
+_CN_DATE_RANGE = re.compile(
+    r"(?P<s>(?:\d{4}\s*年\s*)?\d{1,2}\s*月\s*\d{1,2}\s*[日号號])\s*起?\s*(?:至|到|—|–|-|～|~)\s*"
+    r"(?P<e>(?:\d{4}\s*年\s*)?(?:\d{1,2}\s*月\s*)?\d{1,2}\s*[日号號])(?!\s*(?:\d|[零〇一二两兩三四五六七八九十]+\s*[时時点點]))"
+)
 # "自3月2日0时至全国两会闭幕次日12时期间": the start is a date, the end an event (no end stated)
 _CN_FROM = re.compile(rf"(?:自|从|從)\s*(?P<s>{_CN_DT})\s*起?\s*(?:至|到)")
 # a daily period in a Chinese notice (每日8时至18时, 每天08:00-18:00): the schedule (Beijing time)
@@ -655,7 +660,9 @@ _PHRASE_SEP = re.compile(r"\s*(?:[-–—~～]|\bUP\s+TO\b|\bTO\b|\bTHROUGH\b|�
 # and Chinese notices (高度从地面至无限高, 真高0米至120米)
 _ALT_LINE = re.compile(r"\bAltitude\s*:\s*(?P<v>[^\n]{3,120})", re.I)
 _CN_LIMIT_PHRASE = re.compile(
-    r"(?:真高|相对高度|相對高度|飞行高度|飛行高度|高度)\s*(?:为|為)?\s*(?:从|從|自)?[^，,。；;、\n]{1,30}?(?:至|到)[^，,。；;、\n]{1,20}"
+    r"(?:(?:管控|管制|限制|禁飞|禁飛)?高度\s*[:：]\s*)?"  # a label ("管控高度：") before the phrase itself
+    r"(?P<v>(?:真高|相对高度|相對高度|飞行高度|飛行高度|高度)\s*(?:为|為)?\s*(?:从|從|自)?[^，,。；;、\n]{1,30}?(?:至|到)"
+    r"[^，,。；;、\n]{1,20})"
 )
 
 
@@ -741,6 +748,9 @@ def _times(text: str, h: Header, lo: int, hi: int) -> dict[str, Span]:
             out["end"] = _sp(text, *e.span("v"))
         return out
     m = _CN_RANGE.search(text)
+    if m:
+        return {"start": _sp(text, *m.span("s")), "end": _sp(text, *m.span("e"))}
+    m = _CN_DATE_RANGE.search(text)  # "2024年6月6日至6月10日(每日8时至18时)": whole days, Beijing time
     if m:
         return {"start": _sp(text, *m.span("s")), "end": _sp(text, *m.span("e"))}
     m = _CN_FROM.search(text)
@@ -1006,7 +1016,7 @@ def rules_drafts(text: str, header: Header | None = None) -> list[ZoneDraft]:
     if len(msg_limits) < 2:
         # a Chinese pair written as a phrase first (高度从地面至无限高, 真高0米至120米: one reference word for both)
         m = _CN_LIMIT_PHRASE.search(text)
-        found = _phrase_limits(text, *m.span()) if m else {}
+        found = _phrase_limits(text, *m.span("v")) if m else {}
         if not found:
             found = _limits_in(text, lo, hi)
         if "upper" not in found:  # "Altitude: From the surface up to but not including FL(180)"

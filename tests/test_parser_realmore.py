@@ -443,3 +443,14 @@ def test_fir_in_a_of_an_en_route_notice_is_never_an_airport():
     recs = _records(VIXX_A1510)
     assert all(r.geometry is None or r.geometry.type != "circle" for r in recs)
     assert all(r.status == "review" for r in recs)
+
+
+# ---- format probes for Chinese notices (the wording of municipal notices; no real message at hand): a labelled
+# height pair "管控高度：真高0米至500米", and a date-only period with a daily schedule
+def test_labelled_chinese_height_pair_and_date_only_period():
+    (rec,) = _records("管控时间：2023年7月28日18时至8月8日24时；管控区域：成都市行政区域内；管控高度：真高0米至500米。")
+    assert (rec.lower.ref, rec.lower.ft, rec.upper.ref, rec.upper.raw) == ("AGL", 0.0, "AGL", "500米")
+    assert rec.upper.ft == pytest.approx(500 / 0.3048)
+    (rec,) = _records("管控时间为2024年6月6日至6月10日每日8时至18时，管控范围为北纬30.1234度、东经120.5678度为中心半径2公里范围。")
+    assert rec.start.isoformat() == "2024-06-05T16:00:00+00:00" and rec.end.isoformat() == "2024-06-10T16:00:00+00:00"
+    assert [(w.start.day, w.start.hour, w.end.hour) for w in rec.windows] == [(d, 0, 10) for d in range(6, 11)]
