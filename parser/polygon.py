@@ -456,6 +456,7 @@ def parse_polygon(text: str) -> list[tuple[float, float]]:
             b_idx = i + 2
             b = (found[b_idx].lat, found[b_idx].lon) if b_idx < len(found) else (found[0].lat, found[0].lon)
             after = text[found[i + 1].end : found[b_idx].start] if b_idx < len(found) else ""
+            after = BEARINGS.sub(" ", clean(after))  # "CENTRED ON C FROM BRG 090 TO BRG 180 - D": the arc's extent
             if _leftover(after):
                 named.append((found[i + 1].end, _leftover(after)))
             points.extend(_arc(centre, a, b, _radius(gap), _direction(gap)))

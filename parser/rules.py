@@ -344,14 +344,20 @@ def _route_point(text: str, c: CoordMatch, lo: int) -> bool:
     return _ROUTE_NEAR.search(text, max(lo, c.start - 100), c.start) is not None
 
 
+_ARC_EXTENT = re.compile(rf"(?:\b(?:FROM|FM|BTN|BETWEEN)\s+)?(?:{BEARINGS.pattern})", re.I)
+
+
 def _polygon_runs(text: str, coords: list[CoordMatch]) -> list[list[CoordMatch]]:
     runs: list[list[CoordMatch]] = []
     for c in coords:
         if runs:
             prev = runs[-1][-1]
             gap = _nofix(text[prev.end : c.start])
+            # after an arc's centre, "FROM BRG 000 TO BRG 180 -" states the arc's extent
+            after_arc = len(runs[-1]) >= 2 and _ARC_GAP.search(text, runs[-1][-2].end, prev.start) is not None
             joined = (
                 _SEP_GAP.match(gap)
+                or (after_arc and _SEP_GAP.match(_ARC_EXTENT.sub(lambda m: " " * len(m.group()), gap)))
                 or (len(gap) <= 200 and _ARC_GAP.search(gap) and "\n\n" not in gap and not _CLOSE_IN_GAP.search(gap))
                 or _NAMED_GAP.match(gap)
                 or _BOUNDARY_GAP.match(gap)
@@ -430,6 +436,9 @@ def _sectors(text: str, lo: int, hi: int, coords: list[CoordMatch], claimed: set
         else:
             continue
         c = coords[ci]
+        prev = [x for x in coords if x.end <= c.start and c.start - x.end < 200]
+        if prev and _ARC_GAP.search(text, prev[-1].end, c.start):
+            continue  # "… B - CLOCKWISE ARC RADIUS 10NM CENTRED ON C FROM BRG 090 TO BRG 180 - D …": a polygon's arc
         s0, e0 = min(c.start, b.start()), max(c.end, b.end())
         rad = [m for m in _SECTOR_RADIUS.finditer(text, max(floor, s0 - 60), min(ceil, e0 + 60))]
         # the radius nearest the centre/bearings, and never across another coordinate

@@ -90,3 +90,14 @@ def test_sector_between_two_radii_is_the_ring_part_between_them():
     # "FM 0NM UP TO 1NM": from the centre itself, a plain sector
     pie = parse_polygon("SECTOR CENTRED ON 512000N0001000W FROM 0NM UP TO 1NM RADIUS BTN BRG 205 AND 245 TRUE")
     assert pie[0] == pytest.approx(c, abs=1e-12) and all(abs(_az_dist(c, p)[1] - 1852) < 1e-3 for p in pie[1:])
+
+
+def test_arc_whose_extent_is_also_given_by_bearings_stays_one_polygon():
+    # "… CLOCKWISE ARC RADIUS 10NM CENTRED ON C FROM BRG 000 TO BRG 180 - D …": the bearings restate the arc's ends
+    pts = parse_polygon("513000N0001000W - 513000N0000000E - CLOCKWISE ARC RADIUS 10NM CENTRED ON 512000N0000000E "
+                        "FROM BRG 000 TO BRG 180 - 511000N0000000E - 511000N0001000W")
+    c = (51 + 20 / 60, 0.0)
+    arc = [_az_dist(c, p) for p in pts[1:-1]]
+    assert arc[0][0] == pytest.approx(0.0, abs=1e-6) and arc[-1][0] == pytest.approx(180.0, abs=1e-6)
+    assert all(abs(d - 18520) < 30 for _, d in arc)  # the two ends are 10' of latitude away, about 10 NM
+    assert all(0 <= az <= 180 for az, _ in arc)  # clockwise through the east
