@@ -271,7 +271,11 @@ def is_sector(text: str) -> bool:
     """Whether a polygon span describes a sector or semicircle (``parse_sector`` reads it): the word, or two
     bounding bearings around a single centre."""
     t = clean(text)
-    return bool(SECTOR_WORD.search(t) or (BEARINGS.search(t) and len(find_coords(t)) == 1))
+    if not (SECTOR_WORD.search(t) or BEARINGS.search(t)):
+        return False
+    n = len(find_coords(t))
+    # one centre; a semicircle from a point: start point and centre (and the centre again when its circle is cut out)
+    return n == 1 or (_SEMI_WORD.search(t) is not None and n in (2, 3))
 
 
 def _bearings(text: str) -> tuple[float, float]:

@@ -101,3 +101,8 @@ def test_arc_whose_extent_is_also_given_by_bearings_stays_one_polygon():
     assert arc[0][0] == pytest.approx(0.0, abs=1e-6) and arc[-1][0] == pytest.approx(180.0, abs=1e-6)
     assert all(abs(d - 18520) < 30 for _, d in arc)  # the two ends are 10' of latitude away, about 10 NM
     assert all(0 <= az <= 180 for az, _ in arc)  # clockwise through the east
+
+
+def test_the_word_sector_inside_a_point_chain_is_not_a_sector():
+    assert not is_sector("513000N0001000W - 513000N0000000E (SECTOR A) - 511000N0000000E - 511000N0001000W")
+    assert len(parse_polygon("513000N0001000W - 513000N0000000E (SECTOR A) - 511000N0000000E - 511000N0001000W")) == 4
