@@ -41,7 +41,10 @@ def load_engine(name: str):
     try:
         from airspace.parser.pipeline import get_extractor
 
-        return get_extractor(name), None
+        extractor = get_extractor(name)
+        # one tiny extraction at load time, so the operator's first Run does not pay torch's first-call costs
+        extractor.extract(["Q) ZGZU/QRDCA/IV/BO/W/000/010/2232N11356E001"])
+        return extractor, None
     except Exception as exc:  # missing checkpoint, not yet built: the page offers the others
         return None, f"{type(exc).__name__}: {exc}"
 

@@ -36,7 +36,7 @@ def _peak_mb(device: torch.device) -> float:
 class ModelExtractor:
     """Clover or AR extraction over a trained checkpoint."""
 
-    def __init__(self, name: str, model: Backbone, tok: Tokenizer, *, batch_size: int = 16, tau: float | None = None,
+    def __init__(self, name: str, model: Backbone, tok: Tokenizer, *, batch_size: int = 32, tau: float | None = None,
                  trace: bool = False, seed: int = 0, checkpoint: str | None = None):
         if name not in ("clover", "ar") or model.cfg.arch != name:
             raise ValueError(f"engine {name!r} does not match the checkpoint's arch {model.cfg.arch!r}")
@@ -100,7 +100,7 @@ class ModelExtractor:
         return answers, stats
 
 
-def load_extractor(name: str, checkpoint: str | None = None, *, device: str | None = None, batch_size: int = 16,
+def load_extractor(name: str, checkpoint: str | None = None, *, device: str | None = None, batch_size: int = 32,
                    tau: float | None = None, trace: bool = False) -> ModelExtractor:
     """The ``clover`` or ``ar`` engine over ``checkpoint`` (default: the shipped ``data/checkpoints/<name>``).
 
