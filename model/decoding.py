@@ -17,6 +17,7 @@ comparable between engines and independent of the batch size. ``tokens`` counts 
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 
 import torch
@@ -33,6 +34,7 @@ class DecodeResult:
     slots: list[list[int]]  # pointer slots per row (prompt indices), whole blocks; a trailing NULL block included
     finished: list[bool]  # False: the answer hit the block limit without a stop
     forwards: int = 0  # row-forwards
+    prefill_s: float = 0.0  # wall seconds of the first call (reads the prompts; Clover fuses its first step)
     calls: int = 0  # batched model calls
     tokens: list[int] = field(default_factory=list)  # answer tokens per row (see module docstring)
     steps_per_block: list[list[int]] = field(default_factory=list)  # per row (Clover)
@@ -79,11 +81,13 @@ def clover_decode(model: Backbone, prompts: list[list[int]], *, tau: float | Non
         while masked.any():
             active = masked.any(1)
             hist = torch.tensor([clean.shape[1] // bs], device=dev)
+            t_call = time.perf_counter()
             noisy_x = model.answer_embed(mem, torch.where(x < 0, -1, x - off), slot, MASK_ID)
             h_clean, h, _, new_cache = model(clean_valid.long(), clean_valid, x, ones, hist, cache, clean_x=clean_x,
                                        noisy_x=noisy_x)
             if mem.keys is None:
                 model.set_keys(mem, h_clean[:, :mem.ids.shape[1]])
+                res.prefill_s = time.perf_counter() - t_call
             if clean.shape[1]:
                 cache = new_cache
                 clean, clean_valid = clean[:, :0], clean_valid[:, :0]
@@ -138,10 +142,12 @@ def ar_decode(model: Backbone, prompts: list[list[int]], *, max_answer_tokens: i
     n = len(prompts)
     mem = _memory(model, prompts, 1)
     null = mem.offset + torch.tensor([len(p) - 1 for p in prompts], device=dev)
+    t_call = time.perf_counter()
     x = ar_inputs(model, mem, mem.ids, mem.ids.new_zeros(n, 0), 0)
     h, _, _, cache = model(mem.valid.long(), mem.valid, clean_x=x)
     model.set_keys(mem, h)
-    res = DecodeResult([[] for _ in range(n)], [False] * n, forwards=n, calls=1, tokens=[0] * n)
+    res = DecodeResult([[] for _ in range(n)], [False] * n, forwards=n, calls=1, tokens=[0] * n,
+                       prefill_s=time.perf_counter() - t_call)
     done = torch.zeros(n, dtype=torch.bool, device=dev)
     last = h[:, -1:]
     for t in range(max_tokens):

@@ -81,6 +81,7 @@ class ModelExtractor:
             else:
                 res = ar_decode(self.model, prompts)
             stats.forwards += res.forwards
+            stats.prefill_s += res.prefill_s
             for j, (_, i, _, offs) in enumerate(chunk):
                 stats.answer_tokens += res.tokens[j]
                 if self.name == "clover":

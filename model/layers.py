@@ -128,6 +128,8 @@ def l2norm(x: torch.Tensor, eps: float = 1e-6) -> torch.Tensor:
 
 def depthwise_conv(x: torch.Tensor, w: torch.Tensor) -> torch.Tensor:
     """'Valid' depthwise conv along time: x [N, T, C], w [C, k] -> [N, T - k + 1, C]."""
+    if not torch.is_grad_enabled():  # inference: one grouped conv1d is about twice as fast on CPU
+        return F.conv1d(x.transpose(1, 2), w[:, None, :].to(x.dtype), groups=w.shape[0]).transpose(1, 2)
     k = w.shape[1]
     L = x.shape[1] - k + 1
     y = x[:, 0:L] * w[:, 0]

@@ -21,6 +21,7 @@ class ExtractStats:
     answer_tokens: int = 0  # tokens written (pre-filled/jumped tokens included, counted once)
     steps_per_block: list[int] = field(default_factory=list)  # clover: denoising steps each block took
     peak_mb: float = 0.0
+    prefill_s: float = 0.0  # model engines: wall seconds of the first (prompt-reading) forward of each batch
     trace: list[list[str]] | None = None  # optional: per step, the partially denoised answer (for the UI)
     errors: dict[int, str] = field(default_factory=dict)  # message index -> why its answer is None (too long...)
 
