@@ -39,7 +39,7 @@ CHROME_ARGS = [
     "--no-first-run",
 ]
 LOCAL_HOSTS = {"127.0.0.1", "localhost"}
-ENGINE = os.environ.get("AIRSPACE_BROWSER_ENGINE", "rules")
+ENGINE = os.environ.get("AIRSPACE_BROWSER_ENGINE", "clover")
 
 
 def _free_port() -> int:
