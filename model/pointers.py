@@ -33,11 +33,11 @@ class Offsets:
         self.text = text
         self.char_to_tok = char_to_tok  # len(text) + 1 entries; the last is the SEP position (= NULL)
         self.null = char_to_tok[-1]
-        tok_to_char = [0] * (self.null + 1)
-        for c in range(len(text), -1, -1):  # first char of each token; tokens inside a char map to that char
+        tok_to_char = [-1] * (self.null + 1)
+        for c in range(len(text), -1, -1):  # the char each token starts; byte tokens inside a char map to that char
             tok_to_char[char_to_tok[c]] = c
         for t in range(1, self.null + 1):
-            if t not in char_to_tok:
+            if tok_to_char[t] < 0:
                 tok_to_char[t] = tok_to_char[t - 1]
         self.tok_to_char = tok_to_char
 
