@@ -147,7 +147,7 @@ def run_engine(engine: str, messages: list[Message], golds, batch: int, groups: 
             recs, stats = process_batch(chunk, extractor, cross_check=False)
             wall += time.perf_counter() - t0
             forwards += stats.forwards
-            prefill += getattr(stats, "prefill_s", 0.0)
+            prefill += stats.prefill_s
             tokens += stats.answer_tokens
             steps.extend(stats.steps_per_block)
             records.extend(recs)

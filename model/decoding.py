@@ -26,7 +26,7 @@ from airspace.kernels import ops
 from airspace.model.ar import ar_inputs
 from airspace.model.clover import Backbone, Memory, left_pad_prompts
 from airspace.model.pointers import N_SLOTS
-from airspace.model.tokenizer import MASK_ID
+from airspace.model.tokenizer import MASK_ID, PAD_ID
 
 
 @dataclass
@@ -41,11 +41,13 @@ class DecodeResult:
     trace: list[list[list[int | None]]] | None = None  # per step, per row: slots so far + current block (None=mask)
 
 
-def _memory(model: Backbone, prompts: list[list[int]], multiple: int) -> Memory:
-    ids, valid = left_pad_prompts(prompts, 0, multiple)
+def _memory(model: Backbone, prompts: list[list[int]], multiple: int) -> tuple[Memory, torch.Tensor]:
+    """(the left-padded prompts as pointer memory, each row's NULL column = its SEP position)."""
+    ids, valid = left_pad_prompts(prompts, PAD_ID, multiple)
     off = torch.tensor([ids.shape[1] - len(p) for p in prompts], dtype=torch.long)
     dev = model.device
-    return Memory(ids.to(dev), off.to(dev), None, valid.to(dev))
+    null = off + torch.tensor([len(p) - 1 for p in prompts], dtype=torch.long)
+    return Memory(ids.to(dev), off.to(dev), None, valid.to(dev)), null.to(dev)
 
 
 def _max_blocks(model: Backbone, max_answer_tokens: int | None) -> int:
@@ -63,8 +65,7 @@ def clover_decode(model: Backbone, prompts: list[list[int]], *, tau: float | Non
     tau = cfg.tau if tau is None else tau
     dev = model.device
     n = len(prompts)
-    mem = _memory(model, prompts, bs)
-    null = mem.offset + torch.tensor([len(p) - 1 for p in prompts], device=dev)  # SEP column of each row
+    mem, null = _memory(model, prompts, bs)
     clean, clean_valid = mem.ids, mem.valid
     clean_x = model.embed(clean)
     cache = None
@@ -140,8 +141,7 @@ def ar_decode(model: Backbone, prompts: list[list[int]], *, max_answer_tokens: i
     max_tokens = _max_blocks(model, max_answer_tokens) * bs
     dev = model.device
     n = len(prompts)
-    mem = _memory(model, prompts, 1)
-    null = mem.offset + torch.tensor([len(p) - 1 for p in prompts], device=dev)
+    mem, null = _memory(model, prompts, 1)
     t_call = time.perf_counter()
     x = ar_inputs(model, mem, mem.ids, mem.ids.new_zeros(n, 0), 0)
     h, _, _, cache = model(mem.valid.long(), mem.valid, clean_x=x)
@@ -153,22 +153,14 @@ def ar_decode(model: Backbone, prompts: list[list[int]], *, max_answer_tokens: i
     for t in range(max_tokens):
         nxt = model.pointer_logits(last, mem)[:, 0].argmax(-1)  # [n] prompt columns
         s = t % bs
-        stop = torch.zeros(n, dtype=torch.bool, device=dev)
-        if s == 0:
-            stop = nxt == null  # NULL anchor: no (more) zones
-        elif s == bs - 1:
-            stop = nxt == null  # NULL next: that was the last zone
-        for i, c in enumerate(nxt.tolist()):
+        # a NULL anchor (no more zones) or a NULL next (that was the last zone) ends the row
+        stop = (nxt == null) & (s in (0, bs - 1))
+        for i, (c, o, st) in enumerate(zip(nxt.tolist(), mem.offset.tolist(), stop.tolist())):
             if done[i]:
                 continue
-            if s == 0 and bool(stop[i]):
-                res.slots[i].extend([c - int(mem.offset[i])] * bs)
-                res.tokens[i] += 1
-            else:
-                res.slots[i].append(c - int(mem.offset[i]))
-                res.tokens[i] += 1
-            if bool(stop[i]):
-                res.finished[i] = True
+            res.slots[i].extend([c - o] * (bs if s == 0 and st else 1))  # a NULL anchor stands for its block
+            res.tokens[i] += 1
+            res.finished[i] = st
         done |= stop
         if bool(done.all()):
             break
