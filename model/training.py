@@ -15,6 +15,7 @@ counted, never cut). Writes the checkpoint (safetensors) with ``recipe.json`` an
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import itertools
 import json
 import math
@@ -29,7 +30,7 @@ from pathlib import Path
 import torch
 
 from airspace.model.ar import ar_batch, ar_loss, build_model
-from airspace.model.checkpoint import save_checkpoint
+from airspace.model.checkpoint import load_checkpoint, read_json, save_checkpoint
 from airspace.model.clover import clover_batch, clover_loss
 from airspace.model.config import ModelConfig
 from airspace.model.decoding import ar_decode, clover_decode
@@ -100,6 +101,23 @@ def snapshot_corpus(out: str | Path, n_train: int, n_val: int, seed: int = 0) ->
         pass
     (out / "snapshot.json").write_text(json.dumps(info, indent=1) + "\n")
     return info
+
+
+def init_from(ckpt_dir: str | Path, arch: str, texts) -> tuple[torch.nn.Module, Tokenizer]:
+    """A checkpoint to continue training: its model (train mode, fp32) and its tokenizer with the characters of
+    ``texts`` it lacks appended (old ids unchanged; new embedding rows drawn like a fresh model's)."""
+    model, old_tok = load_checkpoint(ckpt_dir, dtype=torch.float32)
+    if model.cfg.arch != arch:
+        raise ValueError(f"{ckpt_dir} is a {model.cfg.arch} checkpoint, not {arch}")
+    grown = Tokenizer.from_texts(texts)
+    tok = Tokenizer(old_tok.chars + [c for c in grown.chars if c not in old_tok.char_to_id])
+    if tok.vocab_size > old_tok.vocab_size:
+        old = model.embed.weight.data
+        fresh = build_model(dataclasses.replace(model.cfg, vocab_size=tok.vocab_size)).embed.weight.data
+        fresh[: old.shape[0]] = old
+        model.embed = torch.nn.Embedding.from_pretrained(fresh, freeze=False)
+        model.cfg = dataclasses.replace(model.cfg, vocab_size=tok.vocab_size)
+    return model.train(), tok
 
 
 def encode_row(tok: Tokenizer, row: dict) -> tuple[list[int], list[int]]:
@@ -224,6 +242,9 @@ def parse_args(argv=None):
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--device", default="auto")
     ap.add_argument("--no-final-eval", action="store_true")
+    ap.add_argument("--init", default=None,
+                    help="continue from this checkpoint directory (its config; its tokenizer grown by the new "
+                         "characters of --vocab-rows, new embedding rows initialised like fresh ones)")
     return ap.parse_args(argv)
 
 
@@ -243,13 +264,23 @@ def main(argv=None) -> int:
 
     # tokenizer: ASCII + every non-ASCII character of the first rows of the training stream
     vocab_rows = list(rows_from(args.corpus, "train", args.seed, args.vocab_rows))
-    tok = Tokenizer.from_texts(r["text"] for r in vocab_rows)
+    init_info = None
+    if args.init:
+        model, tok = init_from(args.init, args.arch, (r["text"] for r in vocab_rows))
+        cfg = model.cfg
+        init_info = {"from": args.init, "vocab_grown_to": tok.vocab_size,
+                     **{k: v for k, v in read_json(args.init, "recipe.json").items()
+                        if k in ("command", "budget_minutes", "train_seconds", "steps", "examples", "data_snapshot",
+                                 "hardware", "init")}}
+    else:
+        tok = Tokenizer.from_texts(r["text"] for r in vocab_rows)
+        over = dict(PRESETS[args.preset])
+        if args.config:
+            over.update(json.loads(Path(args.config).read_text()))
+        cfg = ModelConfig(arch=args.arch, vocab_size=tok.vocab_size, **over)
+        model = build_model(cfg)
     del vocab_rows
-    over = dict(PRESETS[args.preset])
-    if args.config:
-        over.update(json.loads(Path(args.config).read_text()))
-    cfg = ModelConfig(arch=args.arch, vocab_size=tok.vocab_size, **over)
-    model = build_model(cfg).to(device)
+    model = model.to(device)
     n_params = model.num_params()
     log(f"arch={cfg.arch} params={n_params} vocab={tok.vocab_size} device={device} threads={args.threads}")
 
@@ -294,6 +325,9 @@ def main(argv=None) -> int:
                      "bf16": use_bf16, "torch": torch.__version__, "python": sys.version.split()[0]},
         "command": "airspace-train " + " ".join(sys.argv[1:] if argv is None else argv),
     }
+    if init_info:
+        recipe["init"] = init_info
+        recipe["preset"] = "from --init"
     if args.corpus and (Path(args.corpus) / "snapshot.json").is_file():  # a frozen snapshot says what it froze
         recipe["data_snapshot"] = json.loads((Path(args.corpus) / "snapshot.json").read_text())
 

@@ -130,3 +130,44 @@ def test_shipped_checkpoint_loads_with_recipe_and_metrics(name):
         assert r2["budget_minutes"] == recipe["budget_minutes"] and r2["data"] == recipe["data"]
         n2 = json.loads((other / "metrics.json").read_text())["params"]
         assert abs(n2 - metrics["params"]) / metrics["params"] < 0.01
+
+
+def test_init_from_grows_the_vocabulary_and_keeps_what_was_learnt(tmp_path):
+    """Continuing from a checkpoint keeps every old id and embedding row, appends unseen characters, and the grown
+    model reads old text exactly as before (the new rows only serve the new characters)."""
+    import json
+
+    from airspace.model.checkpoint import load_checkpoint
+    from airspace.model.training import init_from, main
+
+    tok = Tokenizer.from_texts(["PSN 2231N11403E RADIUS 2NM"])
+    cfg = ModelConfig(arch="clover", vocab_size=tok.vocab_size, d_model=32, layer_pattern="GA", attn_heads=2,
+                      attn_head_dim=16, gdn_heads=2, gdn_head_k=16, gdn_head_v=16, n_experts=2, top_k=1, expert_ff=32,
+                      shared_ff=32, block_size=20)
+    torch.manual_seed(0)
+    save_checkpoint(tmp_path / "a", build_model(cfg), tok, recipe={"command": "x", "budget_minutes": 1}, metrics={})
+    old, _ = load_checkpoint(tmp_path / "a")
+    model, grown = init_from(tmp_path / "a", "clover", ["以深圳湾体育中心为中心"])
+    assert grown.vocab_size > tok.vocab_size and grown.chars[: len(tok.chars)] == tok.chars
+    assert "湾" in grown.char_to_id and tok.encode_text("湾") != grown.encode_text("湾")
+    assert torch.equal(model.embed.weight[: tok.vocab_size], old.embed.weight)
+    assert model.embed.weight.shape[0] == grown.vocab_size == model.cfg.vocab_size
+    prompt, _ = encode_message(tok, "PSN 2231N11403E RADIUS 2NM")
+    model.eval()
+    a = clover_decode(old, [prompt]).slots
+    b = clover_decode(model, [prompt]).slots
+    assert a == b
+    with pytest.raises(ValueError, match="not ar"):
+        init_from(tmp_path / "a", "ar", ["x"])
+    # the CLI continues from it and records where it started
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    rows = [{"text": "PSN 2231N11403E RADIUS 2NM 北纬", "answer": "center=2231N11403E\u241fradius=2NM"}] * 8
+    for split in ("train", "val"):
+        (corpus / f"{split}.jsonl").write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows))
+    assert main(["--arch", "clover", "--minutes", "0.02", "--out", str(tmp_path / "b"), "--corpus", str(corpus),
+                 "--init", str(tmp_path / "a"), "--val-n", "2", "--no-final-eval"]) == 0
+    recipe = json.loads((tmp_path / "b" / "recipe.json").read_text())
+    assert recipe["init"]["from"] == str(tmp_path / "a") and recipe["init"]["command"] == "x"
+    again, tok_b = load_checkpoint(tmp_path / "b")
+    assert "北" in tok_b.char_to_id and again.cfg.vocab_size == tok_b.vocab_size

@@ -11,6 +11,8 @@ computes its gold, ``base`` assembles messages from tagged parts, ``noise`` pert
 - ``chinese``: 通告 with venue (named), coordinate circle or polygon, short 禁飞 notices, venue lists.
 - ``freetext``: dispatcher messages in English and Chinese.
 - ``composite``: 2–8 zones in one message (dispatcher lists, FAA areas A–H, Chinese numbered areas).
+- ``mix``: compositional messages (random field phrasings, order, list markers, shared values; EN+ZH, 1–8 zones),
+  train/val only: it teaches what a field looks like wherever it stands rather than one template's layout.
 
 ``pool(split)`` gives each split its (family, template, weight); ``HELD_OUT`` names the template variants that only
 the family-held-out test split uses, so its score measures generalisation to phrasings never seen in training.
@@ -18,12 +20,12 @@ the family-held-out test split uses, so its score measures generalisation to phr
 
 from __future__ import annotations
 
-from . import chinese, composite, faa, freetext, icao, tfr
+from . import chinese, composite, faa, freetext, icao, mix, tfr
 
-MODULES = {"icao": icao, "faa": faa, "tfr": tfr, "chinese": chinese, "freetext": freetext, "composite": composite}
+MODULES = {"icao": icao, "faa": faa, "tfr": tfr, "chinese": chinese, "freetext": freetext, "composite": composite, "mix": mix}
 
 # family weight (share of rows) and per-template relative weights (default 1.0)
-FAMILY_WEIGHTS = {"icao": 38, "faa": 12, "tfr": 6, "chinese": 16, "freetext": 16, "composite": 12}
+FAMILY_WEIGHTS = {"icao": 38, "faa": 12, "tfr": 6, "chinese": 16, "freetext": 16, "composite": 12, "mix": 30}
 TEMPLATE_WEIGHTS = {
     "icao.notamc": 0.5, "icao.aerodrome_none": 0.4, "icao.qline_only": 0.5, "faa.domestic_none": 0.4,
     "icao.multi_psn": 0.8, "icao.multi_area": 0.8, "icao.multi_psn_inline": 0.6,
