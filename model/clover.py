@@ -21,6 +21,7 @@ masked positions over the prompt's positions (plus the MoE load-balancing loss).
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 
@@ -43,6 +44,11 @@ class Cache:
     @property
     def length(self) -> int:
         return self.valid.shape[1]
+
+    def select(self, rows: torch.Tensor) -> "Cache":
+        """The history of some rows of the batch only (decoding drops finished rows from later calls)."""
+        return Cache([type(c)(*(getattr(c, f.name)[rows] for f in dataclasses.fields(c))) for c in self.layers],
+                     self.valid[rows])
 
 
 N_POS_FEATURES = 32  # sinusoidal features of a prompt position (pointer embeddings and pointer keys)

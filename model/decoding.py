@@ -10,6 +10,9 @@ block's first step, so history is never recomputed. A block is one zone; a commi
 AR baseline: prefill, then one slot per forward (greedy) with the KV cache and the recurrent GDN state; the same
 stop rules (a NULL anchor ends the answer at once; so does a NULL ``next``).
 
+Both engines drop a finished message's row from the batch (its prompt, pointer keys, GDN state and KV cache with
+it), so a long composite does not make every short message in its batch pay for its extra blocks or slots.
+
 ``forwards`` counts row-forwards: a batched call over b still-running rows counts b, so tokens per forward is
 comparable between engines and independent of the batch size. ``tokens`` counts the slots each answer holds
 (a zone block is N_SLOTS; a final NULL anchor is 1), the same number for the same answer whichever engine wrote it.
@@ -38,6 +41,7 @@ class DecodeResult:
     calls: int = 0  # batched model calls
     tokens: list[int] = field(default_factory=list)  # answer tokens per row (see module docstring)
     steps_per_block: list[list[int]] = field(default_factory=list)  # per row (Clover)
+    rows_per_call: list[int] = field(default_factory=list)  # batch rows each call computed (finished rows leave)
     trace: list[list[list[int | None]]] | None = None  # per step, per row: slots so far + current block (None=mask)
 
 
@@ -69,23 +73,24 @@ def clover_decode(model: Backbone, prompts: list[list[int]], *, tau: float | Non
     clean, clean_valid = mem.ids, mem.valid
     clean_x = model.embed(clean)
     cache = None
-    done = torch.zeros(n, dtype=torch.bool, device=dev)
+    rows = torch.arange(n, device=dev)  # the message of each batch row: finished rows leave the batch
     res = DecodeResult([[] for _ in range(n)], [False] * n, tokens=[0] * n,
                        steps_per_block=[[] for _ in range(n)], trace=[] if trace else None)
-    ones = torch.ones(n, bs, dtype=torch.bool, device=dev)
     slot = torch.arange(bs, device=dev)
-    off = mem.offset[:, None]
     for _ in range(_max_blocks(model, max_answer_tokens)):
-        x = torch.full((n, bs), -1, dtype=torch.long, device=dev)  # prompt columns; -1 = masked
-        masked = (~done)[:, None].expand(n, bs).clone()
-        steps = torch.zeros(n, dtype=torch.long, device=dev)
+        m = rows.numel()
+        ones = torch.ones(m, bs, dtype=torch.bool, device=dev)
+        off = mem.offset[:, None]
+        x = torch.full((m, bs), -1, dtype=torch.long, device=dev)  # prompt columns; -1 = masked
+        masked = ones.clone()
+        steps = torch.zeros(m, dtype=torch.long, device=dev)
         while masked.any():
             active = masked.any(1)
             hist = torch.tensor([clean.shape[1] // bs], device=dev)
             t_call = time.perf_counter()
             noisy_x = model.answer_embed(mem, torch.where(x < 0, -1, x - off), slot, MASK_ID)
             h_clean, h, _, new_cache = model(clean_valid.long(), clean_valid, x, ones, hist, cache, clean_x=clean_x,
-                                       noisy_x=noisy_x)
+                                             noisy_x=noisy_x)
             if mem.keys is None:
                 model.set_keys(mem, h_clean[:, :mem.ids.shape[1]])
                 res.prefill_s = time.perf_counter() - t_call
@@ -95,6 +100,7 @@ def clover_decode(model: Backbone, prompts: list[list[int]], *, tau: float | Non
                 clean_x = clean_x[:, :0]
             res.forwards += int(active.sum())
             res.calls += 1
+            res.rows_per_call.append(m)
             commit, col, _conf = ops.confidence_select(model.pointer_logits(h, mem), masked, tau,
                                                        min_commit=min_commit)
             x = torch.where(commit, col, x)
@@ -105,31 +111,30 @@ def clover_decode(model: Backbone, prompts: list[list[int]], *, tau: float | Non
             x = torch.where(stop[:, None], null[:, None], x)
             masked &= ~stop[:, None]
             if trace:
-                res.trace.append([list(r) + [None if m else v - o for v, m in zip(xr, mr)]
-                                  for r, xr, mr, o in zip(res.slots, x.tolist(), masked.tolist(),
-                                                          mem.offset.tolist())])
-        xs = x.tolist()
-        offs = mem.offset.tolist()
-        nulls = null.tolist()
-        for i in range(n):
-            if done[i]:
-                continue
-            res.steps_per_block[i].append(int(steps[i]))
-            res.slots[i].extend(c - offs[i] for c in xs[i])
-            if xs[i][0] == nulls[i]:
+                now = [list(r) for r in res.slots]  # finished messages as they ended
+                for i, xr, mr, o in zip(rows.tolist(), x.tolist(), masked.tolist(), mem.offset.tolist()):
+                    now[i] += [None if mk else v - o for v, mk in zip(xr, mr)]
+                res.trace.append(now)
+        xs, offs, nulls = x.tolist(), mem.offset.tolist(), null.tolist()
+        for j, i in enumerate(rows.tolist()):
+            res.steps_per_block[i].append(int(steps[j]))
+            res.slots[i].extend(c - offs[j] for c in xs[j])
+            if xs[j][0] == nulls[j]:
                 res.tokens[i] += 1
                 res.finished[i] = True
             else:
                 res.tokens[i] += bs
-                if xs[i][-1] == nulls[i]:
+                if xs[j][-1] == nulls[j]:
                     res.finished[i] = True
-        # the finished block becomes history in the next call (fused with the next block's first step)
-        clean_valid = (~done)[:, None].expand(n, bs).clone()
-        clean = x
-        clean_x = model.answer_embed(mem, x - off, slot, MASK_ID)
-        done |= (x[:, 0] == null) | (x[:, -1] == null)
-        if bool(done.all()):
+        keep = (~((x[:, 0] == null) | (x[:, -1] == null))).nonzero()[:, 0]
+        if keep.numel() == 0:
             break
+        if keep.numel() < m:  # finished rows leave the batch (their history, prompt and keys with them)
+            rows, mem, null, x, cache = rows[keep], mem.select(keep), null[keep], x[keep], cache.select(keep)
+        # the finished block becomes history in the next call (fused with the next block's first step)
+        clean_valid = torch.ones(keep.numel(), bs, dtype=torch.bool, device=dev)
+        clean = x
+        clean_x = model.answer_embed(mem, x - mem.offset[:, None], slot, MASK_ID)
     return res
 
 
@@ -147,26 +152,28 @@ def ar_decode(model: Backbone, prompts: list[list[int]], *, max_answer_tokens: i
     h, _, _, cache = model(mem.valid.long(), mem.valid, clean_x=x)
     model.set_keys(mem, h)
     res = DecodeResult([[] for _ in range(n)], [False] * n, forwards=n, calls=1, tokens=[0] * n,
-                       prefill_s=time.perf_counter() - t_call)
-    done = torch.zeros(n, dtype=torch.bool, device=dev)
+                       prefill_s=time.perf_counter() - t_call, rows_per_call=[n])
+    rows = torch.arange(n, device=dev)  # the message of each batch row: finished rows leave the batch
     last = h[:, -1:]
     for t in range(max_tokens):
-        nxt = model.pointer_logits(last, mem)[:, 0].argmax(-1)  # [n] prompt columns
+        nxt = model.pointer_logits(last, mem)[:, 0].argmax(-1)  # [rows] prompt columns
         s = t % bs
         # a NULL anchor (no more zones) or a NULL next (that was the last zone) ends the row
         stop = (nxt == null) & (s in (0, bs - 1))
-        for i, (c, o, st) in enumerate(zip(nxt.tolist(), mem.offset.tolist(), stop.tolist())):
-            if done[i]:
-                continue
+        for i, c, o, st in zip(rows.tolist(), nxt.tolist(), mem.offset.tolist(), stop.tolist()):
             res.slots[i].extend([c - o] * (bs if s == 0 and st else 1))  # a NULL anchor stands for its block
             res.tokens[i] += 1
             res.finished[i] = st
-        done |= stop
-        if bool(done.all()):
+        if bool(stop.all()):
             break
-        active = int((~done).sum())
+        if bool(stop.any()):
+            keep = (~stop).nonzero()[:, 0]
+            rows, mem, null, nxt, cache = rows[keep], mem.select(keep), null[keep], nxt[keep], cache.select(keep)
+        m = rows.numel()
         xin = ar_inputs(model, mem, None, (nxt - mem.offset)[:, None], t)
-        last, _, _, cache = model(xin.new_ones(n, 1, dtype=torch.long), (~done)[:, None], cache=cache, clean_x=xin)
-        res.forwards += active
+        last, _, _, cache = model(xin.new_ones(m, 1, dtype=torch.long), xin.new_ones(m, 1, dtype=torch.bool),
+                                  cache=cache, clean_x=xin)
+        res.forwards += m
         res.calls += 1
+        res.rows_per_call.append(m)
     return res

@@ -171,3 +171,28 @@ def test_init_from_grows_the_vocabulary_and_keeps_what_was_learnt(tmp_path):
     assert recipe["init"]["from"] == str(tmp_path / "a") and recipe["init"]["command"] == "x"
     again, tok_b = load_checkpoint(tmp_path / "b")
     assert "北" in tok_b.char_to_id and again.cfg.vocab_size == tok_b.vocab_size
+
+
+@pytest.mark.parametrize("name", ["clover", "ar"])
+def test_finished_rows_leave_the_batch_without_changing_any_answer(name):
+    """Messages with one zone finish before a five-zone composite: their rows leave the batch (fewer row-forwards
+    than calls x rows) and every answer equals the one that message gets decoded alone."""
+    from pathlib import Path
+
+    from airspace.parser.split import split_batch
+
+    if not (SHIPPED[name] / "model.safetensors").is_file():
+        pytest.skip(f"no shipped checkpoint at {SHIPPED[name]}")
+    ex = load_extractor(name, device="cpu")
+    samples = Path(__file__).resolve().parents[1] / "data" / "samples"
+    msgs = [m.text for m in split_batch((samples / "demo20.txt").read_text(encoding="utf-8"))][:5]
+    msgs.append((samples / "composite5.txt").read_text(encoding="utf-8").split("\n\n")[0])
+    prompts = [encode_message(ex.tok, m)[0] for m in msgs]
+    decode = clover_decode if name == "clover" else ar_decode
+    batch = decode(ex.model, prompts)
+    zones = [sum(1 for k in range(0, len(s), N_SLOTS) if s[k] != len(p) - 1) for s, p in zip(batch.slots, prompts)]
+    assert max(zones) >= 2 and min(zones) <= 1, zones
+    assert batch.rows_per_call[0] == len(prompts) and batch.rows_per_call[-1] == 1  # only the composite is left
+    assert len(batch.rows_per_call) == batch.calls
+    for i, p in enumerate(prompts):
+        assert decode(ex.model, [p]).slots[0] == batch.slots[i]
