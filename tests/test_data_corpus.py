@@ -261,3 +261,19 @@ def test_leak_filter_catches_any_real_window(dev_rows):
             b = rng.randrange(0, len(squashed) - 40)
             assert leaks_real_text("q " + squashed[b:b + 40].replace(" ", "  ") + " z"), (d["id"], b)
     assert not leaks_real_text("A1234/26 NOTAMN\nE) UAS OPS WI 1NM RADIUS OF 5130N00007W")
+
+
+def test_mix_family_avoids_the_held_out_templates_cues():
+    """The compositional family is train/val only and never writes a phrase that only held-out templates use."""
+    import random
+
+    from airspace.data.gen import mix
+
+    assert not any(f"mix.{t}" in gen.HELD_OUT for t in mix.TEMPLATES)
+    held = [r["text"] for r in generate(150, seed=3, split="test")]
+    used = [c for c in mix.HELD_OUT_CUES if any(c in t for t in held)]
+    assert len(used) >= 6  # the cues are real: the held-out texts do use them
+    for t in mix.TEMPLATES:
+        for k in range(300):
+            text = mix.generate(random.Random(k), t).text()
+            assert not [c for c in mix.HELD_OUT_CUES if c in text], (t, k, text)

@@ -6,6 +6,10 @@ coordinate after ``centred on`` or before ``为中心``, a radius before or afte
 ceiling or ``以下``, a time range, an end alone (``until``) or a start alone, a schedule, a venue without a radius,
 1–8 zones behind numbered, lettered or bulleted markers with shared values repeated in every zone. Every value is
 printed by ``values`` (so its gold is known by construction), every phrase around it is neutral text.
+
+Cues that only the family-held-out templates use (``HELD_OUT_CUES``: ``AND BLW``, ``A CIRCLE OF``, ``Boundary
+points``, ``上空``, ``及周边区域``, ``时间为``, the ``一、`` / ``（1）`` zone markers) never appear here, so the held-out
+split still measures phrasings the model has not seen (checked in ``tests/test_data_corpus.py``).
 """
 
 from __future__ import annotations
@@ -17,6 +21,8 @@ from .base import Doc, Example, circle, named, polygon, zone
 from .chinese import BANS, CITIES, EVENTS
 from .freetext import LANDMARKS, PLACES_EN
 from .icao import POLY_STYLES, _poly_points, polygon_doc
+
+HELD_OUT_CUES = ("AND BLW", "A CIRCLE OF", "CIRCLE OF", "Boundary points", "上空", "及周边区域", "时间为", "一、", "（1）")
 
 TEMPLATES = {"en_mix": "mixed", "zh_mix": "mixed", "en_multi_mix": "multi", "zh_multi_mix": "multi"}
 
@@ -33,14 +39,15 @@ EN_TAILS = ("All UAS flights prohibited.", "Operators must remain clear.", "Cont
 EN_FILLERS = ("due to {place}", "near {place}", "for the event at {place}", "(police request)", "- security ops -",
               "for aerial filming", "for a fireworks display", "ref {n}", "tel {p}")
 ZH_INTROS = ("关于实施临时空域管制的通告", "临时禁飞通知", "【空域管制】", "调度通知：", "重要提示：",
-             "{city}市公安局通告", "{event}期间无人机管控措施", "各飞手注意：", "")
+             "{city}市公安局通告", "{event}期间无人机管控措施", "各飞手注意：", "",
+             "{city}市人民政府关于{venue}{event}期间实施临时禁飞的通告", "{venue}周边临时管控通知")
 ZH_TAILS = BANS + ("请各单位相互转告。", "举报电话：{p}。", "特此通告。", "收到请回复。", "")
 
 
-def _fill(rng: random.Random, s: str, city: str = "") -> str:
+def _fill(rng: random.Random, s: str, city: str = "", venues: tuple[str, ...] = ("",)) -> str:
     return s.format(place=rng.choice(PLACES_EN + LANDMARKS), n=rng.randint(10, 9999),
                     p=f"{rng.randint(100, 999)}-{rng.randint(100, 999)}-{rng.randint(1000, 9999)}",
-                    city=city, event=rng.choice(EVENTS))
+                    city=city, event=rng.choice(EVENTS), venue=rng.choice(venues))
 
 
 # ------------------------------------------------------------------------------------------------ field values
@@ -79,7 +86,7 @@ def _en_geometry(rng: random.Random, d: Doc, z: int, lat: float, lon: float, kin
     if kind == "polygon":
         pts = _poly_points(rng, lat, lon, rng.uniform(0.5, 20), rng.randint(3, 6))
         style = rng.choice(POLY_STYLES + ("decimal_hemi",))
-        d.add(rng.choice(("area bounded by ", "polygon ", "Boundary: ", "within the area ", "points ",
+        d.add(rng.choice(("area bounded by ", "polygon ", "Perimeter: ", "within the area ", "points ",
                           "WI AN AREA DEFINED AS ", "coordinates ", "area: ", "")))
         phr = rng.choice(("dash", "comma", "to", "lines"))
         if style == "decimal_hemi" and phr in ("comma", "dash"):
@@ -108,8 +115,8 @@ def _en_geometry(rng: random.Random, d: Doc, z: int, lat: float, lon: float, kin
         d.field(c_t, z, "center").add(rng.choice((" radius ", ", radius ", " RADIUS ", " with a radius of ", " r=")))
         d.field(r_t, z, "radius")
     elif form == 2:
-        d.add(rng.choice(("a circle of ", "A CIRCLE WITH RADIUS ", "circle r ")))
-        d.field(r_t, z, "radius").add(rng.choice((" centred at ", " CENTRE ", " around the point ", " AROUND ")))
+        d.add(rng.choice(("a ring of ", "A CIRCLE WITH RADIUS ", "circle r ")))
+        d.field(r_t, z, "radius").add(rng.choice((" centred at ", " CENTRE ", " around the point ", " about ")))
         d.field(c_t, z, "center")
     elif form == 3:
         d.field(c_t, z, "center").add(rng.choice((" (", " / ", " - "))).field(r_t, z, "radius")
@@ -130,7 +137,7 @@ def _en_limit_phrase(rng: random.Random, d: Doc, zs, lower, upper) -> None:
                               ("", " TO ", "")))
         d.add(a).field(lower[0], zs, "lower").add(b).field(upper[0], zs, "upper").add(c)
     elif upper is not None:
-        a, b = rng.choice((("up to ", ""), ("below ", ""), ("max ", ""), ("AND BLW ", ""), ("BLW ", ""),
+        a, b = rng.choice((("up to ", ""), ("below ", ""), ("max ", ""), ("BLW ", ""),
                            ("at or below ", ""), ("ceiling ", ""), ("", " and below"), ("not above ", ""),
                            ("height limit ", "")))
         d.add(a).field(upper[0], zs, "upper").add(b)
@@ -294,7 +301,7 @@ def _zh_geometry(rng: random.Random, d: Doc, z: int, lat: float, lon: float, kin
     if kind == "named":
         venue = rng.choice(venues)
         if rng.random() < 0.4:
-            d.field(venue, z, "name").add(rng.choice(("及周边区域", "上空", "周边", "一带", "附近", "")))
+            d.field(venue, z, "name").add(rng.choice(("周围", "周边", "一带", "附近", "")))
             return named(venue)
         a, b, c = rng.choice((("以", "为中心，半径", "范围内"), ("", "周边", "范围"), ("", "半径", "以内"),
                               ("距", "", "范围内")))
@@ -330,7 +337,7 @@ def _zh_upper_phrase(rng: random.Random, d: Doc, zs, up) -> None:
 
 
 def _zh_time_phrase(rng: random.Random, d: Doc, zs, s_t, joiner, e_t) -> None:
-    a, b = rng.choice((("", ""), ("时间：", ""), ("管控时间为", ""), ("自", "止"), ("", "（北京时间）"),
+    a, b = rng.choice((("", ""), ("时间：", ""), ("管控时间：", ""), ("自", "止"), ("", "（北京时间）"),
                        ("管控时段：", ""), ("", "期间")))
     d.add(a).field(s_t, zs, "start").add(joiner).field(e_t, zs, "end").add(b)
 
@@ -340,7 +347,7 @@ def _zh(rng: random.Random, multi: bool) -> Example:
     nz = rng.randint(2, 8) if multi else 1
     d = Doc()
     gold = []
-    intro = _fill(rng, rng.choice(ZH_INTROS), city)
+    intro = _fill(rng, rng.choice(ZH_INTROS), city, venues)
     if intro:
         d.add(intro + rng.choice(("\n", "", "\n\n")))
     shared_time = (not multi) or rng.random() < 0.75
@@ -357,10 +364,10 @@ def _zh(rng: random.Random, multi: bool) -> Example:
         _zh_time_phrase(rng, d, everyone, t_shared[0], t_shared[1], t_shared[2])
         d.add(rng.choice(("。\n", "，", "；\n", "\n")))
         d.add(rng.choice(("管控区域：\n", "禁飞区域如下：\n", "范围：", "")))
-    marks = rng.choice(("{c}、", "（{c}）", "（{i}）", "{i}、", "{i}.", "区域{c}：", "第{c}区：", "{a}区：", ""))
+    marks = rng.choice(("（{c}）", "{i}、", "{i}.", "{i})", "区域{c}：", "第{c}区：", "{a}区：", "第{i}处：", ""))
     for z in range(nz):
         if multi:
-            m = marks if rng.random() < 0.9 else rng.choice(("{c}、", "（{i}）"))
+            m = marks if rng.random() < 0.9 else rng.choice(("{i}、", "（{c}）"))
             d.add(m.format(c="一二三四五六七八"[z], i=z + 1, a="ABCDEFGH"[z]))
         lat, lon = V.near(rng, clat, clon, 30)
         kind = rng.choices(("circle", "polygon", "named"), weights=(6, 2, 3))[0]
@@ -386,7 +393,7 @@ def _zh(rng: random.Random, multi: bool) -> Example:
         d.add(rng.choice(("；\n", "。\n", "\n", "；")) if multi else rng.choice(("禁飞。", "。", "禁止无人机飞行。", "")))
         gold.append(zone(geo, None, up[1] if up else None, V.iso(tt[3]), V.iso(tt[4])))
     if multi and shared_time and not time_first:
-        d.add(rng.choice(("以上区域", "上述区域", ""))).add(rng.choice(("管控时间：", "禁飞时间为", "")))
+        d.add(rng.choice(("以上区域", "上述区域", ""))).add(rng.choice(("管控时间：", "禁飞时段：", "")))
         _zh_time_phrase(rng, d, everyone, t_shared[0], t_shared[1], t_shared[2])
         d.add("。")
     if shared_up:
