@@ -85,9 +85,20 @@ def _en_geometry(rng: random.Random, d: Doc, z: int, lat: float, lon: float, kin
     """Write zone ``z``'s geometry phrase into ``d``; return its gold geometry."""
     if kind == "polygon":
         pts = _poly_points(rng, lat, lon, rng.uniform(0.5, 20), rng.randint(3, 6))
-        style = rng.choice(POLY_STYLES + ("decimal_hemi",))
         d.add(rng.choice(("area bounded by ", "polygon ", "Perimeter: ", "within the area ", "points ",
                           "WI AN AREA DEFINED AS ", "coordinates ", "area: ", "")))
+        if rng.random() < 0.4:  # decimal degrees / degree-symbol points, one separator throughout
+            style = rng.choice(("decimal_deg", "dms_symbols", "decimal_hemi", "hemi_decimal"))
+            sep = rng.choice((" to ", "; ", "\n", " TO "))
+            gp = []
+            for i, p in enumerate(pts):
+                t, g = V.fmt_coord(rng, p[0], p[1], style)
+                if i:
+                    d.add(sep, (z, "polygon"))
+                d.add(t, (z, "polygon"))
+                gp.append(g)
+            return polygon(gp)
+        style = rng.choice(POLY_STYLES + ("decimal_hemi",))
         phr = rng.choice(("dash", "comma", "to", "lines"))
         if style == "decimal_hemi" and phr in ("comma", "dash"):
             phr = "to"
