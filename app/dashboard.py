@@ -9,6 +9,7 @@ each (batch, engine) parse (``st.cache_data``). Nothing here makes a network req
 from __future__ import annotations
 
 import json
+import os
 import time
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -35,11 +36,29 @@ st.set_page_config(page_title="Clover Airspace", page_icon="🛩", layout="wide"
 # ------------------------------------------------------------------------------------------------------------------
 
 
+def torch_threads() -> int:
+    """Threads torch may use in this server: ``AIRSPACE_APP_THREADS``, else half the cores (at least one).
+
+    The browser that draws the map (software WebGL where there is no GPU) needs CPU at the same moment the model
+    runs. With as many torch threads as cores, every OpenMP barrier waits on a thread the OS has parked, and a
+    demo20 Run measured 0.4 s alone went to 1.7 s beside the browser and ~19 s beside another busy process on 2
+    cores; with one thread it stays at 0.6-0.8 s in all three cases."""
+    env = os.environ.get("AIRSPACE_APP_THREADS", "").strip()
+    if env:
+        return max(1, int(env))
+    return max(1, (os.cpu_count() or 2) // 2)
+
+
 @st.cache_resource(show_spinner="Loading engine…")
 def load_engine(name: str):
     """(extractor or None, reason when it cannot be loaded). Loaded once per server process."""
     try:
         from airspace.parser.pipeline import get_extractor
+
+        if name in ("clover", "ar"):
+            import torch
+
+            torch.set_num_threads(torch_threads())
 
         extractor = get_extractor(name)
         # one tiny extraction at load time, so the operator's first Run does not pay torch's first-call costs
@@ -465,6 +484,10 @@ def downloads(records, t) -> None:
 
 # ------------------------------------------------------------------------------------------------------------------
 
+# While a Run is on the server, Streamlit fades the previous results (after 0.5 s, over 1 s): every frame of that
+# fade re-composites the page, map canvas included, which with software rendering takes CPU from the model. The
+# results still dim after 0.5 s, in one step.
+st.html("<style>[data-stale='true']{transition: opacity 0s linear 0.5s !important;}</style>")
 st.title("Clover Airspace")
 st.caption("Air-traffic messages → validated 3D no-fly volumes. Offline: no request leaves this machine.")
 warm_basemap()

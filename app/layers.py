@@ -41,13 +41,12 @@ COAST_COLOR = [150, 165, 175, 255]
 ROUTE_COLOR = [0, 230, 255, 255]
 CONFLICT_COLOR = [255, 0, 255, 255]
 
-# An empty Mapbox GL style, inline. Streamlit's map falls back to a Carto tile style whenever a MapView has no
-# mapStyle; handing it this one instead means the map library loads a style with no sources from a data: URL, so no
-# request leaves the machine (the browser test records every request and checks this).
-EMPTY_MAP_STYLE = (
-    "data:application/json;charset=utf-8,"
-    "%7B%22version%22%3A8%2C%22name%22%3A%22offline%22%2C%22sources%22%3A%7B%7D%2C%22layers%22%3A%5B%5D%7D"
-)
+# No base-map library at all: ``map_provider=None`` makes pydeck write its default-style sentinel, on which
+# Streamlit's map renders deck.gl alone (no Mapbox/MapLibre canvas under it, no Carto tile style): the basemap is our
+# own GeoJSON, so there is one WebGL context to draw and composite per frame, and no request leaves the machine (the
+# browser test records every request and checks this). An empty map style instead would still create a second,
+# empty WebGL map that repaints on every view change; with software WebGL every canvas costs.
+NO_BASE_MAP_STYLE = "__MAP_STYLE__"
 
 TOOLTIP = {
     "html": "{tip}",
@@ -260,10 +259,12 @@ def basemap_layers(basemap: dict) -> list[pdk.Layer]:
             parameters=FLAT,
         )
     ]
+    # One pair of layer ids whichever level of detail is shown: the browser then swaps the data of layers it has
+    # already built (programs compiled, buffers allocated) instead of tearing them down and building new ones.
     if "land_overview" in basemap:
-        layers.append(_flat_geojson("land_overview", basemap["land_overview"], fill=LAND_COLOR))
-        layers.append(_flat_geojson("coastline_overview", basemap["coast_overview"], line=COAST_COLOR))
-    if "land" in basemap:
+        layers.append(_flat_geojson("land", basemap["land_overview"], fill=LAND_COLOR))
+        layers.append(_flat_geojson("coastline", basemap["coast_overview"], line=COAST_COLOR))
+    elif "land" in basemap:
         layers.append(_flat_geojson("land", basemap["land"], fill=LAND_COLOR))
         layers.append(_flat_geojson("coastline", basemap["coast"], line=COAST_COLOR))
     return layers
@@ -378,7 +379,7 @@ def build_deck(
 ) -> pdk.Deck:
     """The whole map: basemap, volumes, markers, optional route; fitted to the selection or all volumes.
 
-    No map provider, no token, an inline empty style (``EMPTY_MAP_STYLE``): nothing leaves the machine."""
+    No map provider, no token, no map style (``NO_BASE_MAP_STYLE``): nothing leaves the machine."""
     layers = basemap_layers(basemap)
     vol_rows = volume_rows(volumes, t, selected=selected, vscale=vscale)
     mark_rows = marker_rows(volumes, t, selected=selected)
@@ -395,9 +396,8 @@ def build_deck(
         layers=layers,
         initial_view_state=view,
         map_provider=None,
-        map_style=None,
         tooltip=TOOLTIP,
         views=[pdk.View(type="MapView", controller=True)],
     )
-    deck.map_style = EMPTY_MAP_STYLE  # set after construction: pydeck would map it to a provider's style name
+    deck.map_style = NO_BASE_MAP_STYLE  # explicit, whatever a pydeck version makes of map_provider=None
     return deck

@@ -56,11 +56,15 @@ def demo() -> AppTest:
 def test_world_map_before_any_run():
     at = _app()
     spec = _deck(at)
-    assert [layer["id"] for layer in spec["layers"]] == ["sea", "land_overview", "coastline_overview", "volumes", "markers"]
+    # the same layer ids as after a Run (the browser swaps their data instead of building new layers)
+    assert [layer["id"] for layer in spec["layers"]] == ["sea", "land", "coastline", "volumes", "markers"]
+    land = _layer(spec, "land")["data"]  # the world overview: a same-origin URL when static serving is on, else inline
+    assert land == "app/static/land_overview.geojson" if isinstance(land, str) else len(land["features"]) == 1
     # no zones yet: one invisible warm-up object per zone layer (so the browser compiles their shaders now)
     assert [r["fill"][3] for r in _layer(spec, "volumes")["data"]] == [0]
     assert [r["fill"][3] for r in _layer(spec, "markers")["data"]] == [0]
-    assert "mapProvider" not in spec and spec["mapStyle"].startswith("data:")
+    # no base-map library (no MapLibre canvas, no Carto fallback): pydeck's no-style sentinel
+    assert "mapProvider" not in spec and spec["mapStyle"] == L.NO_BASE_MAP_STYLE
 
 
 def test_demo20_table_and_metrics(demo):

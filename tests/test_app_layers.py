@@ -136,15 +136,17 @@ def test_deck_json_has_no_tile_server_and_real_layers(vols):
     text = deck.to_json()
     assert "\n" not in text  # compact JSON
     spec = json.loads(text)
-    # no tile provider, no token; the style is an inline empty one (a data: URL), never a server
-    assert "mapProvider" not in spec and spec["mapStyle"].startswith("data:application/json")
+    # no tile provider, no token, no map style: no base-map library under deck.gl, never a server
+    assert "mapProvider" not in spec and spec["mapStyle"] == L.NO_BASE_MAP_STYLE
     assert "http" not in text
     ids = [layer["id"] for layer in spec["layers"]]
     assert ids == ["sea", "land", "coastline", "volumes", "markers"]
     by_id = {layer["id"]: layer for layer in spec["layers"]}
     assert by_id["land"]["data"]["features"] and by_id["land"]["parameters"]["depthCompare"] == "always"
     world = json.loads(L.build_deck(vs, None, basemap=basemap_for(None)).to_json())
-    assert [layer["id"] for layer in world["layers"]][:3] == ["sea", "land_overview", "coastline_overview"]
+    # the world overview goes in layers of the same ids, so the browser swaps data instead of building new layers
+    assert [layer["id"] for layer in world["layers"]][:3] == ["sea", "land", "coastline"]
+    assert world["layers"][1]["data"] == basemap_for(None)["land_overview"] != by_id["land"]["data"]
     assert by_id["volumes"]["@@type"] == "PolygonLayer" and by_id["volumes"]["extruded"] is True
     sel = [r for r in by_id["volumes"]["data"] if r["key"] == "1:0"][0]
     assert sel["line"] == L.LINE_SELECTED and sel["fill"][3] == 255
