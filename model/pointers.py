@@ -117,13 +117,15 @@ def render_block(block: list[int | None], offsets: Offsets) -> str:
     return " ".join(parts)
 
 
-def encode_message(tok, text: str) -> tuple[list[int], Offsets]:
-    """(prompt ids = message tokens + SEP, offsets); the SEP position is the NULL pointer."""
-    ids, char_to_tok = tok.encode_text_offsets(text)
+def encode_message(tok, text: str, as_bytes: frozenset[int] | set[int] = frozenset()) -> tuple[list[int], Offsets]:
+    """(prompt ids = message tokens + SEP, offsets); the SEP position is the NULL pointer. ``as_bytes``: character
+    indices written as bytes (see ``Tokenizer.encode_text_offsets``)."""
+    ids, char_to_tok = tok.encode_text_offsets(text, as_bytes)
     return ids + [tok.sep_id], Offsets(text, char_to_tok)
 
 
-def encode_example(tok, text: str, answer: str) -> tuple[list[int], list[int]]:
+def encode_example(tok, text: str, answer: str, as_bytes: frozenset[int] | set[int] = frozenset()
+                   ) -> tuple[list[int], list[int]]:
     """A training example: (prompt ids, gold pointer slots)."""
-    prompt, offsets = encode_message(tok, text)
+    prompt, offsets = encode_message(tok, text, as_bytes)
     return prompt, answer_to_slots(text, answer, offsets)

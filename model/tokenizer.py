@@ -53,14 +53,16 @@ class Tokenizer:
         """Message text, one token per character (UTF-8 bytes for characters outside the vocabulary)."""
         return self.encode_text_offsets(text)[0]
 
-    def encode_text_offsets(self, text: str) -> tuple[list[int], list[int]]:
+    def encode_text_offsets(self, text: str, as_bytes: frozenset[int] | set[int] = frozenset()
+                            ) -> tuple[list[int], list[int]]:
         """(ids, char_to_tok): ``char_to_tok[c]`` is the token index where character c starts; one more entry for
-        the end of the text."""
+        the end of the text. Characters at the indices ``as_bytes`` are written as bytes even when the vocabulary
+        has them (training shows the model what an unknown character looks like)."""
         out: list[int] = []
         starts: list[int] = []
-        for ch in text:
+        for c, ch in enumerate(text):
             starts.append(len(out))
-            i = self.char_to_id.get(ch)
+            i = None if c in as_bytes else self.char_to_id.get(ch)
             if i is not None:
                 out.append(i)
             else:

@@ -120,14 +120,24 @@ def init_from(ckpt_dir: str | Path, arch: str, texts) -> tuple[torch.nn.Module, 
     return model.train(), tok
 
 
-def encode_row(tok: Tokenizer, row: dict) -> tuple[list[int], list[int]]:
+def byte_dropout(text: str, rate: float, rng: random.Random) -> frozenset[int]:
+    """Indices of non-ASCII characters to write as bytes, each with probability ``rate``: real messages carry
+    characters the vocabulary lacks (a title's 设立, a traditional form), and a model that never saw a byte run in
+    training points at it as if it were a value."""
+    if rate <= 0:
+        return frozenset()
+    return frozenset(i for i, ch in enumerate(text) if ord(ch) > 127 and rng.random() < rate)
+
+
+def encode_row(tok: Tokenizer, row: dict, as_bytes: frozenset[int] = frozenset()) -> tuple[list[int], list[int]]:
     """(prompt ids, gold pointer slots)."""
-    return encode_example(tok, row["text"], row["answer"])
+    return encode_example(tok, row["text"], row["answer"], as_bytes)
 
 
 def batches(stream, tok: Tokenizer, cfg: ModelConfig, *, max_chars_fn, batch_tokens: int, rng: random.Random,
-            pool: int = 256, skipped: dict):
-    """Length-bucketed batches: fill a pool, sort by cost, cut into batches under ``batch_tokens``, shuffle."""
+            pool: int = 256, skipped: dict, byte_rate: float = 0.0):
+    """Length-bucketed batches: fill a pool, sort by cost, cut into batches under ``batch_tokens``, shuffle.
+    ``byte_rate``: see ``byte_dropout``."""
     bs = cfg.block_size
     while True:
         items = []
@@ -137,7 +147,7 @@ def batches(stream, tok: Tokenizer, cfg: ModelConfig, *, max_chars_fn, batch_tok
                 skipped["curriculum"] = skipped.get("curriculum", 0) + 1
                 continue
             try:
-                p, a = encode_row(tok, row)
+                p, a = encode_row(tok, row, byte_dropout(row["text"], byte_rate, rng))
             except AnswerFormatError:
                 skipped["ungrounded"] = skipped.get("ungrounded", 0) + 1
                 continue
@@ -242,6 +252,9 @@ def parse_args(argv=None):
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--device", default="auto")
     ap.add_argument("--no-final-eval", action="store_true")
+    ap.add_argument("--byte-dropout", type=float, default=0.0,
+                    help="probability that a non-ASCII character of a training message is written as bytes, as an "
+                         "unknown character would be (0 = off)")
     ap.add_argument("--init", default=None,
                     help="continue from this checkpoint directory (its config; its tokenizer grown by the new "
                          "characters of --vocab-rows, new embedding rows initialised like fresh ones)")
@@ -300,7 +313,8 @@ def main(argv=None) -> int:
     def max_chars():
         return args.short_chars if train_time < args.short_frac * budget else args.max_chars
 
-    it = batches(stream, tok, cfg, max_chars_fn=max_chars, batch_tokens=args.batch_tokens, rng=rng, skipped=skipped)
+    it = batches(stream, tok, cfg, max_chars_fn=max_chars, batch_tokens=args.batch_tokens, rng=rng, skipped=skipped,
+                 byte_rate=args.byte_dropout)
     curve, val_curve = [], []
     step, examples, tokens = 0, 0, 0
     ema = None
@@ -320,6 +334,7 @@ def main(argv=None) -> int:
         "optimizer": f"AdamW lr {args.lr} (warm-up {args.warmup_steps} steps, cosine to {args.min_lr_frac}x over the "
                      f"budget) wd {args.weight_decay} betas (0.9, 0.98) clip 1.0",
         "batch_tokens": args.batch_tokens,
+        "byte_dropout": args.byte_dropout,
         "hardware": {"device": str(device), "cpu": platform.processor() or platform.machine(),
                      "threads": args.threads, "cuda": torch.cuda.get_device_name(0) if device.type == "cuda" else None,
                      "bf16": use_bf16, "torch": torch.__version__, "python": sys.version.split()[0]},

@@ -86,3 +86,21 @@ def test_tokenizer_file_round_trip(tmp_path):
     tok.save(tmp_path / "t.json")
     t2 = Tokenizer.load(tmp_path / "t.json")
     assert t2.chars == tok.chars and t2.vocab_size == tok.vocab_size
+
+
+def test_byte_dropout_writes_known_characters_as_bytes_and_answers_still_round_trip():
+    import random
+
+    from airspace.model.training import byte_dropout
+
+    tok = Tokenizer.from_texts(["关于设立临时禁飞区的通告 以北纬22°33′为中心、半径1公里"])
+    msg = "关于设立临时禁飞区的通告\n以北纬22°33′ 东经113°56′为中心、半径1公里"
+    ans = format_answer([{"center": "北纬22°33′ 东经113°56′", "radius": "1公里"}])
+    plain, _ = encode_example(tok, msg, ans)
+    drop = byte_dropout(msg, 0.5, random.Random(0))
+    assert drop and all(ord(msg[i]) > 127 for i in drop)
+    prompt, slots = encode_example(tok, msg, ans, drop)
+    assert len(prompt) == len(plain) + sum(len(msg[i].encode()) - 1 for i in drop)  # 1 token -> its UTF-8 bytes
+    assert tok.decode(prompt) == msg
+    assert slots_to_answer(slots, encode_message(tok, msg, drop)[1]) == ans
+    assert byte_dropout(msg, 0.0, random.Random(0)) == frozenset()
