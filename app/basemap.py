@@ -36,6 +36,11 @@ FILES = {
 DETAIL_MAX_SPAN_DEG = 25.0  # zones spread wider than this: the overview is all one can see anyway
 MIN_MARGIN_DEG = 8.0
 MAX_MARGIN_DEG = 12.0
+# The coastline is drawn as lines (deck.gl PathLayer), which costs far more per vertex than the land fill: under
+# software WebGL the 1:10m coast of the 8-degree land box (~3 000 vertices around Shenzhen) took ~100 ms of every
+# frame. So the coastline lines cover a tighter box (the zones plus COAST_MARGIN_DEG, or their span when larger):
+# the whole first view and a zoom step or two out; beyond it the 1:10m land fill still draws the coast's shape.
+COAST_MARGIN_DEG = 2.0
 STATIC_PREFIX = "app/static/"  # where Streamlit serves <script dir>/static/ (app/static links to data/basemap)
 
 
@@ -87,6 +92,19 @@ def region_box(bounds: tuple[float, float, float, float] | None) -> tuple[float,
     )
 
 
+def coast_box(bounds: tuple[float, float, float, float], region: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
+    """The box that gets 1:10m coastline lines: ``bounds`` grown by ``COAST_MARGIN_DEG`` (or by their span when
+    larger), snapped outward to whole degrees and kept inside ``region`` (the land box)."""
+    minx, miny, maxx, maxy = bounds
+    m = max(COAST_MARGIN_DEG, maxx - minx, maxy - miny)
+    return (
+        max(region[0], float(math.floor(minx - m))),
+        max(region[1], float(math.floor(miny - m))),
+        min(region[2], float(math.ceil(maxx + m))),
+        min(region[3], float(math.ceil(maxy + m))),
+    )
+
+
 def _round(obj, nd: int = 3):
     if isinstance(obj, (list, tuple)):
         if obj and isinstance(obj[0], float):
@@ -105,15 +123,15 @@ def _collection(geoms: list) -> dict:
 
 
 @lru_cache(maxsize=64)
-def detail_clip(region: tuple[float, float, float, float]) -> tuple[dict, dict]:
-    """(land, coastline) of the 1:10m detail inside ``region`` as GeoJSON FeatureCollections."""
-    b = box(*region)
-    out = []
-    for kind in ("land", "coast"):
-        parts, tree = _parts(kind)
-        hits = [parts[i] for i in tree.query(b)]
-        out.append(_collection([shapely.clip_by_rect(g, *region) for g in hits]))
-    return out[0], out[1]
+def _clip(kind: str, region: tuple[float, float, float, float]) -> dict:
+    """The 1:10m ``land`` or ``coast`` inside ``region`` as a GeoJSON FeatureCollection."""
+    parts, tree = _parts(kind)
+    return _collection([shapely.clip_by_rect(parts[i], *region) for i in tree.query(box(*region))])
+
+
+def detail_clip(region: tuple[float, float, float, float], coast_region: tuple[float, float, float, float] | None = None) -> tuple[dict, dict]:
+    """(land inside ``region``, coastline inside ``coast_region`` or ``region``) of the 1:10m detail."""
+    return _clip("land", region), _clip("coast", coast_region or region)
 
 
 def warm() -> None:
@@ -126,16 +144,18 @@ def warm() -> None:
 
 def basemap_for(bounds: tuple[float, float, float, float] | None, *, served: bool = False) -> dict:
     """Everything ``layers.basemap_layers`` draws for zones within ``bounds``: either the world overview
-    (``land_overview``/``coast_overview``) or, when a detail region applies, ``region`` (the box) with ``land`` and
-    ``coast``, the 1:10m data clipped to it (embedded: a few kB to a few hundred kB).
+    (``land_overview``/``coast_overview``) or, when a detail region applies, ``region`` (the box) with ``land``, the
+    1:10m land clipped to it, and ``coast``, the 1:10m coastline clipped to the tighter ``coast_region``
+    (``coast_box``); embedded, a few kB to a hundred kB.
 
     The overview is given as same-origin URLs when ``served`` (fetched once, kept by deck.gl across reruns), else
     as GeoJSON dicts. It is left out in region mode: seen zoomed-in and tilted, the continent-sized overview
     polygons cost seconds per frame under software WebGL, while the clipped detail costs milliseconds."""
     region = region_box(bounds)
     if region is not None:
-        land, coast = detail_clip(region)
-        return {"region": region, "land": land, "coast": coast}
+        coast_region = coast_box(bounds, region)
+        land, coast = detail_clip(region, coast_region)
+        return {"region": region, "coast_region": coast_region, "land": land, "coast": coast}
     if served:
         return {"land_overview": STATIC_PREFIX + FILES["land_overview"], "coast_overview": STATIC_PREFIX + FILES["coast_overview"]}
     return {"land_overview": load_geojson(FILES["land_overview"]), "coast_overview": load_geojson(FILES["coast_overview"])}

@@ -57,7 +57,7 @@ def test_world_map_before_any_run():
     at = _app()
     spec = _deck(at)
     # the same layer ids as after a Run (the browser swaps their data instead of building new layers)
-    assert [layer["id"] for layer in spec["layers"]] == ["sea", "land", "coastline", "volumes", "markers"]
+    assert [layer["id"] for layer in spec["layers"]] == ["sea", "land", "coastline", "volumes", "selection", "markers"]
     land = _layer(spec, "land")["data"]  # the world overview: a same-origin URL when static serving is on, else inline
     assert land == "app/static/land_overview.geojson" if isinstance(land, str) else len(land["features"]) == 1
     # no zones yet: one invisible warm-up object per zone layer (so the browser compiles their shaders now)
@@ -87,7 +87,7 @@ def test_demo20_deck_volumes_floors_ceilings_colours(demo):
     spec = _deck(demo)
     ids = [layer["id"] for layer in spec["layers"]]
     # Shenzhen is small: the 1:10m detail is clipped around it
-    assert ids == ["sea", "land", "coastline", "volumes", "markers"]
+    assert ids == ["sea", "land", "coastline", "volumes", "selection", "markers"]
     assert _layer(spec, "land")["data"]["features"]
     vols = _volumes(spec)
     # every located zone is a volume: 21 records - NOTAMC - named place = 19
@@ -128,7 +128,11 @@ def test_focus_highlights_spans_and_flies(demo):
     assert view["zoom"] > 10 and view["transitionDuration"] > 0
     sel = _volumes(spec)["0:0"]
     assert sel["line"] == L.LINE_SELECTED and sel["fill"][3] == 255
+    # its edges, and only its edges, in the selection layer
+    edges = _layer(spec, "selection")
+    assert [r["key"] for r in edges["data"]] == ["0:0"] and edges["wireframe"] is True and edges["filled"] is False
     demo.selectbox(key="focus").set_value(None).run()
+    assert [r["key"] for r in _layer(_deck(demo), "selection")["data"]] == ["warmup"]
 
 
 def test_route_check_finds_the_sports_centre_zone(demo):

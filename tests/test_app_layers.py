@@ -140,7 +140,7 @@ def test_deck_json_has_no_tile_server_and_real_layers(vols):
     assert "mapProvider" not in spec and spec["mapStyle"] == L.NO_BASE_MAP_STYLE
     assert "http" not in text
     ids = [layer["id"] for layer in spec["layers"]]
-    assert ids == ["sea", "land", "coastline", "volumes", "markers"]
+    assert ids == ["sea", "land", "coastline", "volumes", "selection", "markers"]
     by_id = {layer["id"]: layer for layer in spec["layers"]}
     assert by_id["land"]["data"]["features"] and by_id["land"]["parameters"]["depthCompare"] == "always"
     world = json.loads(L.build_deck(vs, None, basemap=basemap_for(None)).to_json())
@@ -148,8 +148,11 @@ def test_deck_json_has_no_tile_server_and_real_layers(vols):
     assert [layer["id"] for layer in world["layers"]][:3] == ["sea", "land", "coastline"]
     assert world["layers"][1]["data"] == basemap_for(None)["land_overview"] != by_id["land"]["data"]
     assert by_id["volumes"]["@@type"] == "PolygonLayer" and by_id["volumes"]["extruded"] is True
+    assert by_id["volumes"]["wireframe"] is False  # edges for the selected volume only (selection layer)
     sel = [r for r in by_id["volumes"]["data"] if r["key"] == "1:0"][0]
     assert sel["line"] == L.LINE_SELECTED and sel["fill"][3] == 255
+    assert by_id["selection"]["data"] == [r for r in by_id["volumes"]["data"] if r["key"] == "1:0"]
+    assert by_id["selection"]["wireframe"] is True and by_id["selection"]["filled"] is False
     # the view flies to the selected polygon (centre of 51.6..51.7, -0.3..0.1)
     vs_ = spec["initialViewState"]
     assert vs_["latitude"] == pytest.approx(51.65, abs=0.01) and vs_["longitude"] == pytest.approx(-0.1, abs=0.01)
@@ -190,8 +193,13 @@ def test_basemap_levels_of_detail():
 
     # London zones: 1:10m detail in a box around them (and nothing else: see basemap_for)
     bm = basemap_for((-0.3, 51.4, 0.3, 51.7))
-    assert set(bm) == {"region", "land", "coast"}
+    assert set(bm) == {"region", "coast_region", "land", "coast"}
     assert bm["region"] == region_box((-0.3, 51.4, 0.3, 51.7)) == (-9.0, 43.0, 9.0, 60.0)
+    # coastline lines in a tighter box (zones + 2 degrees), inside the land box
+    assert bm["coast_region"] == (-3.0, 49.0, 3.0, 54.0)
+    coast = [shape(f["geometry"]) for f in bm["coast"]["features"]]
+    assert all(-3.0 <= g.bounds[0] and g.bounds[2] <= 3.0 and 49.0 <= g.bounds[1] and g.bounds[3] <= 54.0 for g in coast)
+    assert any(g.distance(Point(1.4, 51.4)) < 0.1 for g in coast)  # the Kent coast is drawn
     detail = [shape(f["geometry"]) for f in bm["land"]["features"]]
     assert any(g.contains(Point(-0.1, 51.5)) for g in detail)  # London is land
     assert any(g.contains(Point(2.35, 48.85)) for g in detail)  # so is Paris
