@@ -36,19 +36,6 @@ st.set_page_config(page_title="Clover Airspace", page_icon="🛩", layout="wide"
 # ------------------------------------------------------------------------------------------------------------------
 
 
-def torch_threads() -> int:
-    """Threads torch may use in this server: ``AIRSPACE_APP_THREADS``, else half the cores (at least one).
-
-    The browser that draws the map (software WebGL where there is no GPU) needs CPU at the same moment the model
-    runs. With as many torch threads as cores, every OpenMP barrier waits on a thread the OS has parked, and a
-    demo20 Run measured 0.4 s alone went to 1.7 s beside the browser and ~19 s beside another busy process on 2
-    cores; with one thread it stays at 0.6-0.8 s in all three cases."""
-    env = os.environ.get("AIRSPACE_APP_THREADS", "").strip()
-    if env:
-        return max(1, int(env))
-    return max(1, (os.cpu_count() or 2) // 2)
-
-
 @st.cache_resource(show_spinner="Loading engine…")
 def load_engine(name: str):
     """(extractor or None, reason when it cannot be loaded). Loaded once per server process."""
@@ -58,7 +45,8 @@ def load_engine(name: str):
         if name in ("clover", "ar"):
             import torch
 
-            torch.set_num_threads(torch_threads())
+            # half the cores (see state.torch_threads): the browser drawing the map needs the rest
+            torch.set_num_threads(S.torch_threads(os.environ.get("AIRSPACE_APP_THREADS"), os.cpu_count()))
 
         extractor = get_extractor(name)
         # one tiny extraction at load time, so the operator's first Run does not pay torch's first-call costs

@@ -55,6 +55,14 @@ def demo() -> AppTest:
 
 def test_world_map_before_any_run():
     at = _app()
+    # the engines were loaded at page load with torch limited to half the cores (the browser needs the rest)
+    import os
+
+    import torch
+
+    from airspace.app.state import torch_threads
+
+    assert torch.get_num_threads() == torch_threads(os.environ.get("AIRSPACE_APP_THREADS"), os.cpu_count())
     spec = _deck(at)
     # the same layer ids as after a Run (the browser swaps their data instead of building new layers)
     assert [layer["id"] for layer in spec["layers"]] == ["sea", "land", "coastline", "volumes", "selection", "markers"]

@@ -21,6 +21,7 @@ from airspace.app.state import (
     live_messages,
     records_frame,
     time_range,
+    torch_threads,
     trace_html,
 )
 from airspace.geo.volumes import volumes_from_records
@@ -272,3 +273,10 @@ def test_trace_html_and_live_messages():
     live = live_messages("A0001/26 NOTAMN\nE) ONE\n\nA0002/26 NOTAMN\nE) TWO")
     assert [m.index for m in live] == [0, 1] and live[1].text.endswith("TWO")
     assert [m.text for m in live_messages('{"text": "a"}\n{"nope": 1}\n{"text": "b"}')] == ["a", "b"]
+
+
+def test_torch_threads_leave_cores_to_the_browser():
+    assert torch_threads(None, 2) == 1 and torch_threads("", 16) == 8 and torch_threads(None, 1) == 1
+    assert torch_threads(None, None) == 1  # cpu count unknown: one thread
+    assert torch_threads("3", 2) == 3 and torch_threads(" 2 ", 16) == 2  # the operator's choice wins
+    assert torch_threads("zero", 4) == 2 and torch_threads("0", 4) == 2 and torch_threads("-1", 4) == 2
