@@ -51,6 +51,18 @@ def _fill(rng: random.Random, s: str, city: str = "", venues: tuple[str, ...] = 
 
 
 # ------------------------------------------------------------------------------------------------ field values
+def _points(rng: random.Random, d: Doc, z: int, pts, style: str, sep: str) -> list[tuple[float, float]]:
+    """Write ``pts`` in ``style`` joined by ``sep`` as zone ``z``'s polygon span; return the gold points."""
+    gold = []
+    for i, p in enumerate(pts):
+        t, g = V.fmt_coord(rng, p[0], p[1], style)
+        if i:
+            d.add(sep, (z, "polygon"))
+        d.add(t, (z, "polygon"))
+        gold.append(g)
+    return gold
+
+
 def _en_limits(rng: random.Random):
     """(lower (text, gold) | None, upper (text, gold) | None)."""
     lower = None
@@ -90,14 +102,7 @@ def _en_geometry(rng: random.Random, d: Doc, z: int, lat: float, lon: float, kin
         if rng.random() < 0.4:  # decimal degrees / degree-symbol points, one separator throughout
             style = rng.choice(("decimal_deg", "dms_symbols", "decimal_hemi", "hemi_decimal"))
             sep = rng.choice((" to ", "; ", "\n", " TO "))
-            gp = []
-            for i, p in enumerate(pts):
-                t, g = V.fmt_coord(rng, p[0], p[1], style)
-                if i:
-                    d.add(sep, (z, "polygon"))
-                d.add(t, (z, "polygon"))
-                gp.append(g)
-            return polygon(gp)
+            return polygon(_points(rng, d, z, pts, style, sep))
         style = rng.choice(POLY_STYLES + ("decimal_hemi",))
         phr = rng.choice(("dash", "comma", "to", "lines"))
         if style == "decimal_hemi" and phr in ("comma", "dash"):
@@ -295,13 +300,7 @@ def _zh_geometry(rng: random.Random, d: Doc, z: int, lat: float, lon: float, kin
         # whole-minute styles need vertices a few km apart to stay distinct when printed
         pts = _poly_points(rng, lat, lon, rng.uniform(1 if style == "cn_dms" else 4, 15), rng.randint(3, 6))
         d.add(rng.choice(("由", "范围：", "", "坐标点", "以下各点连线范围内：")))
-        gp = []
-        for i, p in enumerate(pts):
-            t, g = V.fmt_coord(rng, p[0], p[1], style)
-            if i:
-                d.add(sep, (z, "polygon"))
-            d.add(t, (z, "polygon"))
-            gp.append(g)
+        gp = _points(rng, d, z, pts, style, sep)
         d.add(rng.choice(("连线围成的区域", "围成的范围", "依次连线范围内", "")))
         return polygon(gp)
     unit = rng.choices(("cn_km", "cn_qianmi", "cn_m"), weights=(60, 15, 25))[0]
