@@ -21,6 +21,7 @@ from typing import Any, Iterable, Sequence
 
 import pydeck as pdk
 from pydeck.bindings.json_tools import default_serialize
+import shapely
 from shapely.geometry import MultiPolygon, Polygon
 
 UNL_CAP_M = 18_288.0  # FL600: where an unlimited ceiling is drawn
@@ -120,6 +121,33 @@ def tooltip_html(v, active: bool) -> str:
     return "<br/>".join(lines)
 
 
+# Drawn footprints: circles and arcs come from geo.volumes with 70-240 vertices, and under software WebGL every
+# vertex of an extruded polygon costs (demo20's 2 100 footprint vertices took ~50 ms of each frame). Dense outlines
+# are drawn with fewer vertices, never inside the true zone (see ``display_polygon``). Tooltips, exports and the route
+# check use the true geometry.
+DENSE_VERTICES = 32  # outlines with at most this many vertices (NOTAM polygons) are drawn exactly
+DRAW_TOL_FRACTION = 0.002  # of the footprint's extent ...
+DRAW_TOL_M = 10.0  # ... and never more than this
+M_PER_DEG = 111_320.0
+
+
+def display_polygon(poly: Polygon) -> Polygon:
+    """The footprint as drawn. A dense outline (more than ``DENSE_VERTICES`` vertices: circles, arcs) is
+    simplified within ``tol`` = min(``DRAW_TOL_FRACTION`` × extent, ``DRAW_TOL_M``) and grown back out by ``tol``
+    (mitred corners), so the drawing covers the whole zone and lies at most 2·tol outside it: demo20's 1 NM circles
+    are drawn with 65 vertices instead of 137, at most 7.5 m outside their true edge (a fraction of a pixel at
+    the views the page opens). Anything else, or a result that would not cover the zone, is returned unchanged."""
+    if shapely.get_num_coordinates(poly) <= DENSE_VERTICES:
+        return poly
+    minx, miny, maxx, maxy = poly.bounds
+    extent_m = max((maxx - minx) * math.cos(math.radians((miny + maxy) / 2)), maxy - miny) * M_PER_DEG
+    tol = min(DRAW_TOL_FRACTION * extent_m, DRAW_TOL_M) / M_PER_DEG  # degrees (shorter than tol_m east-west)
+    drawn = poly.simplify(tol, preserve_topology=True).buffer(tol, join_style="mitre")
+    if drawn.is_empty or not drawn.is_valid or not drawn.covers(poly):
+        return poly
+    return drawn
+
+
 def _rings(poly: Polygon, z: float) -> list[list[list[float]]]:
     """Outer ring then holes, each vertex ``[lon, lat, z]`` (closing vertex dropped; deck.gl closes rings)."""
     out = []
@@ -143,7 +171,8 @@ def volume_rows(
         sel = selected == k
         floor = float(v.floor_m) * vscale
         height = (ceiling_drawn_m(v) - float(v.floor_m)) * vscale
-        parts = list(v.polygon.geoms) if isinstance(v.polygon, MultiPolygon) else [v.polygon]
+        poly = display_polygon(v.polygon) if isinstance(v.polygon, Polygon) else v.polygon
+        parts = list(poly.geoms) if isinstance(poly, MultiPolygon) else [poly]
         tip = tooltip_html(v, active)
         for part in parts:
             rows.append(

@@ -6,7 +6,7 @@ import json
 from datetime import datetime, timezone
 
 import pytest
-from shapely.geometry import shape
+from shapely.geometry import Polygon, shape
 
 from airspace.app import layers as L
 from airspace.app.basemap import BASEMAP_DIR, basemap_for, load_geojson, region_box
@@ -91,6 +91,11 @@ def test_volume_rows_floor_and_extrusion(vols):
     ring = r0["polygon"][0]
     assert len(ring) >= 32
     assert min(p[1] for p in ring) == pytest.approx(51.5 - 9260 / 111_250, abs=0.01)
+    # drawn with fewer vertices than geo made, covering the true circle and at most 2 x 10 m outside it
+    drawn = Polygon([(x, y) for x, y, _ in ring])
+    true = vs[0].polygon
+    assert len(ring) < len(true.exterior.coords) - 1
+    assert drawn.buffer(1e-7).covers(true) and drawn.hausdorff_distance(true) * L.M_PER_DEG <= 2 * L.DRAW_TOL_M
     # UNL drawn at the cap, from the surface
     assert {p[2] for p in r1["polygon"][0]} == {0.0}
     assert r1["height"] == pytest.approx(L.UNL_CAP_M)
@@ -280,3 +285,15 @@ def test_torch_threads_leave_cores_to_the_browser():
     assert torch_threads(None, None) == 1  # cpu count unknown: one thread
     assert torch_threads("3", 2) == 3 and torch_threads(" 2 ", 16) == 2  # the operator's choice wins
     assert torch_threads("zero", 4) == 2 and torch_threads("0", 4) == 2 and torch_threads("-1", 4) == 2
+
+
+def test_display_polygon_keeps_sparse_outlines_and_covers_dense_ones():
+    from shapely.geometry import Point
+
+    square = Polygon([(113.9, 22.5), (113.95, 22.5), (113.95, 22.55), (113.9, 22.55)])
+    assert L.display_polygon(square) is square  # a NOTAM polygon is drawn exactly
+    circle = Point(113.94, 22.52).buffer(0.0167, quad_segs=64)  # ~1 NM, 257 vertices
+    drawn = L.display_polygon(circle)
+    assert len(drawn.exterior.coords) < 100
+    assert drawn.covers(circle)  # never drawn smaller than the zone
+    assert drawn.hausdorff_distance(circle) * L.M_PER_DEG <= 2 * L.DRAW_TOL_M
