@@ -10,7 +10,8 @@ block's first step, so history is never recomputed. A block is one zone; a commi
 AR baseline: prefill, then one slot per forward (greedy) with the KV cache and the recurrent GDN state; the same
 stop rules (a NULL anchor ends the answer at once; so does a NULL ``next``).
 
-Both engines drop a finished message's row from the batch (its prompt, pointer keys, GDN state and KV cache with
+A later denoising step of a block runs only the rows that still have masks (it adds nothing to the history), and
+both engines drop a finished message's row from the batch (its prompt, pointer keys, GDN state and KV cache with
 it), so a long composite does not make every short message in its batch pay for its extra blocks or slots.
 
 ``forwards`` counts row-forwards: a batched call over b still-running rows counts b, so tokens per forward is
@@ -80,7 +81,6 @@ def clover_decode(model: Backbone, prompts: list[list[int]], *, tau: float | Non
     for _ in range(_max_blocks(model, max_answer_tokens)):
         m = rows.numel()
         ones = torch.ones(m, bs, dtype=torch.bool, device=dev)
-        off = mem.offset[:, None]
         x = torch.full((m, bs), -1, dtype=torch.long, device=dev)  # prompt columns; -1 = masked
         masked = ones.clone()
         steps = torch.zeros(m, dtype=torch.long, device=dev)
@@ -88,9 +88,15 @@ def clover_decode(model: Backbone, prompts: list[list[int]], *, tau: float | Non
             active = masked.any(1)
             hist = torch.tensor([clean.shape[1] // bs], device=dev)
             t_call = time.perf_counter()
-            noisy_x = model.answer_embed(mem, torch.where(x < 0, -1, x - off), slot, MASK_ID)
-            h_clean, h, _, new_cache = model(clean_valid.long(), clean_valid, x, ones, hist, cache, clean_x=clean_x,
-                                             noisy_x=noisy_x)
+            # a later step of a block commits nothing to the history, so only the rows with masks left run it
+            sub = None if clean.shape[1] or bool(active.all()) else active.nonzero()[:, 0]
+            if sub is None:
+                xs_, mem_, cache_, cv_, cx_, ones_ = x, mem, cache, clean_valid, clean_x, ones
+            else:
+                xs_, mem_, cache_ = x[sub], mem.select(sub), cache.select(sub)
+                cv_, cx_, ones_ = clean_valid[sub], clean_x[sub], ones[sub]
+            noisy_x = model.answer_embed(mem_, torch.where(xs_ < 0, -1, xs_ - mem_.offset[:, None]), slot, MASK_ID)
+            h_clean, h, _, new_cache = model(cv_.long(), cv_, xs_, ones_, hist, cache_, clean_x=cx_, noisy_x=noisy_x)
             if mem.keys is None:
                 model.set_keys(mem, h_clean[:, :mem.ids.shape[1]])
                 res.prefill_s = time.perf_counter() - t_call
@@ -100,9 +106,13 @@ def clover_decode(model: Backbone, prompts: list[list[int]], *, tau: float | Non
                 clean_x = clean_x[:, :0]
             res.forwards += int(active.sum())
             res.calls += 1
-            res.rows_per_call.append(m)
-            commit, col, _conf = ops.confidence_select(model.pointer_logits(h, mem), masked, tau,
+            res.rows_per_call.append(xs_.shape[0])
+            commit, col, _conf = ops.confidence_select(model.pointer_logits(h, mem_),
+                                                       masked if sub is None else masked[sub], tau,
                                                        min_commit=min_commit)
+            if sub is not None:
+                commit = torch.zeros_like(masked).index_copy_(0, sub, commit)
+                col = torch.zeros_like(x).index_copy_(0, sub, col)
             x = torch.where(commit, col, x)
             masked &= ~commit
             steps += active.long()

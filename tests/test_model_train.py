@@ -200,5 +200,8 @@ def test_finished_rows_leave_the_batch_without_changing_any_answer(name):
     assert max(zones) >= 2 and min(zones) <= 1, zones
     assert batch.rows_per_call[0] == len(prompts) and batch.rows_per_call[-1] == 1  # only the composite is left
     assert len(batch.rows_per_call) == batch.calls
+    assert batch.rows_per_call == sorted(batch.rows_per_call, reverse=True)  # rows only ever leave
+    if name == "clover":  # a row whose block is complete sits out the block's later steps
+        assert max(s[0] for s in batch.steps_per_block) >= 2 and batch.rows_per_call[1] < len(prompts)
     for i, p in enumerate(prompts):
         assert decode(ex.model, [p]).slots[0] == batch.slots[i]
