@@ -198,44 +198,21 @@ def volume_layer(rows: list[dict[str, Any]]) -> pdk.Layer:
 
     No wireframe here: the edges of every volume (a line per footprint vertex, floor to ceiling) cost about a third
     of each frame under software WebGL; the selected volume alone gets its edges (``selection_layer``)."""
-    return pdk.Layer(
-        "PolygonLayer",
-        data=rows,
-        id="volumes",
-        get_polygon="polygon",
-        extruded=True,
-        wireframe=False,
-        filled=True,
-        stroked=True,
-        get_elevation="height",
-        elevation_scale=1,
-        get_fill_color="fill",
-        get_line_color="line",
-        line_width_min_pixels=1,
-        pickable=True,
-        auto_highlight=True,
-        material=False,
-    )
+    return _extruded(rows, "volumes", wireframe=False, filled=True, stroked=True, get_fill_color="fill",
+                     get_line_color="line", line_width_min_pixels=1, pickable=True, auto_highlight=True)
 
 
 def selection_layer(rows: list[dict[str, Any]]) -> pdk.Layer:
     """The edges (wireframe, ``line`` colour) of the selected volume's rows, nothing filled. Always in the deck (an
     invisible warm-up row when nothing is selected), so selecting a zone changes data, not the set of layers."""
-    return pdk.Layer(
-        "PolygonLayer",
-        data=rows,
-        id="selection",
-        get_polygon="polygon",
-        extruded=True,
-        wireframe=True,
-        filled=False,
-        stroked=False,
-        get_elevation="height",
-        elevation_scale=1,
-        get_line_color="line",
-        pickable=False,
-        material=False,
-    )
+    return _extruded(rows, "selection", wireframe=True, filled=False, stroked=False, get_line_color="line",
+                     pickable=False)
+
+
+def _extruded(rows: list[dict[str, Any]], layer_id: str, **style: Any) -> pdk.Layer:
+    """A PolygonLayer of footprints at floor altitude extruded by ``height`` (volumes and the selection's edges)."""
+    return pdk.Layer("PolygonLayer", data=rows, id=layer_id, get_polygon="polygon", extruded=True,
+                     get_elevation="height", elevation_scale=1, material=False, **style)
 
 
 def marker_rows(volumes: Iterable, t: datetime | None, *, selected: str | None = None) -> list[dict[str, Any]]:
