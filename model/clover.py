@@ -51,6 +51,7 @@ class Cache:
                      self.valid[rows])
 
 
+INIT_STD = 0.02  # embeddings and projections (output projections are scaled down by depth)
 N_POS_FEATURES = 32  # sinusoidal features of a prompt position (pointer embeddings and pointer keys)
 
 
@@ -93,7 +94,7 @@ class Backbone(nn.Module):
         self._init_weights()
 
     def _init_weights(self) -> None:
-        std = 0.02
+        std = INIT_STD
         for w in (self.embed.weight, self.slot_embed.weight, self.ptr_embed_pos.weight, self.ptr_q.weight,
                   self.ptr_k.weight, self.ptr_k_pos.weight):
             nn.init.normal_(w, std=std)
@@ -105,6 +106,17 @@ class Backbone(nn.Module):
                     if mod.bias is not None:
                         nn.init.zeros_(mod.bias)
             nn.init.normal_(layer.ffn.w_down, std=out_std)
+
+    def grow_vocab(self, vocab_size: int) -> None:
+        """Append embedding rows (initialised like a fresh model's) for a tokenizer grown to ``vocab_size``; the
+        existing rows, and so every id the model already knows, are unchanged."""
+        old = self.embed.weight.data
+        if vocab_size < old.shape[0]:
+            raise ValueError(f"cannot shrink the vocabulary from {old.shape[0]} to {vocab_size}")
+        new = old.new_empty(vocab_size - old.shape[0], old.shape[1])
+        nn.init.normal_(new, std=INIT_STD)
+        self.embed = nn.Embedding.from_pretrained(torch.cat([old, new]), freeze=False)
+        self.cfg = dataclasses.replace(self.cfg, vocab_size=vocab_size)
 
     # ------------------------------------------------------------------ pointers
     def answer_embed(self, mem: Memory, ptr: torch.Tensor, slot: torch.Tensor, mask_id: int) -> torch.Tensor:

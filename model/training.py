@@ -15,7 +15,6 @@ counted, never cut). Writes the checkpoint (safetensors) with ``recipe.json`` an
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import itertools
 import json
 import math
@@ -111,12 +110,7 @@ def init_from(ckpt_dir: str | Path, arch: str, texts) -> tuple[torch.nn.Module, 
         raise ValueError(f"{ckpt_dir} is a {model.cfg.arch} checkpoint, not {arch}")
     grown = Tokenizer.from_texts(texts)
     tok = Tokenizer(old_tok.chars + [c for c in grown.chars if c not in old_tok.char_to_id])
-    if tok.vocab_size > old_tok.vocab_size:
-        old = model.embed.weight.data
-        fresh = build_model(dataclasses.replace(model.cfg, vocab_size=tok.vocab_size)).embed.weight.data
-        fresh[: old.shape[0]] = old
-        model.embed = torch.nn.Embedding.from_pretrained(fresh, freeze=False)
-        model.cfg = dataclasses.replace(model.cfg, vocab_size=tok.vocab_size)
+    model.grow_vocab(tok.vocab_size)
     return model.train(), tok
 
 

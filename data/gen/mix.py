@@ -208,7 +208,7 @@ def _joiner(rng: random.Random) -> str:
 
 
 def _en(rng: random.Random, multi: bool) -> Example:
-    fir, ad, alat, alon, _, _ = V.pick_aerodrome(rng)
+    _, _, alat, alon, _, _ = V.pick_aerodrome(rng)
     nz = rng.randint(2, 8) if multi else 1
     d = Doc()
     gold = []
@@ -234,8 +234,8 @@ def _en(rng: random.Random, multi: bool) -> Example:
         else:
             _en_limit_phrase(rng, d, everyone, lower, upper)
         d.add(_joiner(rng) if not multi else rng.choice((":\n", ".\n", "\n")))
-    marks = rng.choice((["{i}) "], ["{i}. "], ["({i}) "], ["- "], ["* "], ["AREA {a}: "], ["Area {a} - "], ["ZONE {i} "],
-                        ["{a}. "], ["#{i} "]))[0] if multi else ""
+    marks = rng.choice(("{i}) ", "{i}. ", "({i}) ", "- ", "* ", "AREA {a}: ", "Area {a} - ", "ZONE {i} ", "{a}. ",
+                        "#{i} ")) if multi else ""
     for z in range(nz):
         if multi:
             d.add(marks.format(i=z + 1, a="ABCDEFGH"[z]))
@@ -253,10 +253,9 @@ def _en(rng: random.Random, multi: bool) -> Example:
             parts.append("sch")
         if rng.random() < 0.25:
             parts.append("fill")
-        first = parts[0]
         rest = parts[1:]
         rng.shuffle(rest)
-        order = [first] + rest if rng.random() < 0.75 else rest + [first]
+        order = ["geo"] + rest if rng.random() < 0.75 else rest + ["geo"]  # the place usually first
         geo = None
         for j, p in enumerate(order):
             if j:
