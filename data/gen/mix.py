@@ -41,6 +41,8 @@ EN_FILLERS = ("due to {place}", "near {place}", "for the event at {place}", "(po
 ZH_INTROS = ("关于实施临时空域管制的通告", "临时禁飞通知", "【空域管制】", "调度通知：", "重要提示：",
              "{city}市公安局通告", "{event}期间无人机管控措施", "各飞手注意：", "",
              "{city}市人民政府关于{venue}{event}期间实施临时禁飞的通告", "{venue}周边临时管控通知")
+ZH_ACTIONS = ("实施临时禁飞", "设立临时禁飞区", "临时禁止无人机飞行", "实行临时空域管制", "禁飞", "实施管控",
+              "划设临时管控区")
 ZH_TAILS = BANS + ("请各单位相互转告。", "举报电话：{p}。", "特此通告。", "收到请回复。", "")
 
 
@@ -310,7 +312,9 @@ def _zh_geometry(rng: random.Random, d: Doc, z: int, lat: float, lon: float, kin
     if kind == "named":
         venue = rng.choice(venues)
         if rng.random() < 0.4:
-            d.field(venue, z, "name").add(rng.choice(("周围", "周边", "一带", "附近", "")))
+            d.field(venue, z, "name").add(rng.choice(("周围", "周边", "一带", "附近", "", "范围内", "区域", "周边地区")))
+            if rng.random() < 0.5:  # the name runs straight into what is done there
+                d.add(rng.choice(ZH_ACTIONS))
             return named(venue)
         a, b, c = rng.choice((("以", "为中心，半径", "范围内"), ("", "周边", "范围"), ("", "半径", "以内"),
                               ("距", "", "范围内")))
@@ -359,6 +363,8 @@ def _zh(rng: random.Random, multi: bool) -> Example:
     intro = _fill(rng, rng.choice(ZH_INTROS), city, venues)
     if intro:
         d.add(intro + rng.choice(("\n", "", "\n\n")))
+    if not multi and rng.random() < 0.3:
+        d.add(rng.choice(("{e}期间，", "为保障{e}安全，", "{e}举办期间，", "因{e}需要，")).format(e=rng.choice(EVENTS)))
     shared_time = (not multi) or rng.random() < 0.75
     everyone = list(range(nz))
 

@@ -9,8 +9,11 @@ from . import values as V
 from .base import Doc, Example, circle, polygon, zone
 from .faa import STATES, _frd
 from .icao import _poly_points
+from .mix import _en_geometry
 
-TEMPLATES = {"page_circle": "circle", "page_polygon": "polygon", "page_short": "circle"}
+# page_mixed: the page layout around any geometry phrase of the ``mix`` family (circle, polygon or named place), so
+# that training never pairs the page layout with one geometry kind only.
+TEMPLATES = {"page_circle": "circle", "page_polygon": "polygon", "page_short": "circle", "page_mixed": "mixed"}
 REASONS_HTML = ("Temporary flight restrictions for &quot;Special Security&quot; reasons",
                 "Hazards - Fire fighting &amp; rescue operations", "VIP movement &#8211; security",
                 "Space operations (launch &amp; recovery)", "Sporting event &apos;stadium&apos; restriction")
@@ -101,6 +104,9 @@ def generate(rng: random.Random, template: str) -> Example:
                 d.add(sep, (0, "polygon"))
             d.add(t, (0, "polygon"))
         geo = polygon(gpts)
+        d.add("\n")
+    elif template == "page_mixed":
+        geo = _en_geometry(rng, d, 0, clat, clon, rng.choices(("circle", "polygon", "named"), weights=(2, 3, 1))[0])
         d.add("\n")
     else:
         c_t, c_g = V.fmt_coord(rng, clat, clon, style)
