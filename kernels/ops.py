@@ -132,15 +132,16 @@ def _run(op: str, module: str, name: str, reference, tensors, *args, **kwargs):
 
 
 def chunk_gated_delta_rule(q, k, v, g, beta, *, scale=None, initial_state=None, chunk_size=64,
-                           output_chunk_states=False):
-    """Chunked gated delta rule -> (o [B,T,H,V], final_state [B,H,K,V] fp32, chunk_states [B,H,NC,K,V] | None).
+                           output_chunk_states=False, output_o=True):
+    """Chunked gated delta rule -> (o [B,T,H,V] | None, final_state [B,H,K,V] fp32, chunk_states [B,H,NC,K,V] | None).
 
     q, k [B,T,H,K] (caller L2-normalises), v [B,T,H,V], g [B,T,H] log-decay <= 0, beta [B,T,H] in (0,1),
-    initial_state [B,H,K,V] or None. chunk_states[:, :, n] is the state before chunk n. See gdn/naive.py.
+    initial_state [B,H,K,V] or None. chunk_states[:, :, n] is the state before chunk n. ``output_o=False``: the
+    caller needs the states only (o is None). See gdn/naive.py.
     """
     return _run("chunk_gated_delta_rule", "gdn.chunk", "chunk_gated_delta_rule_fwd", naive_chunk_gated_delta_rule,
                 (q, k, v, g, beta, initial_state), q, k, v, g, beta, scale=scale, initial_state=initial_state,
-                chunk_size=chunk_size, output_chunk_states=output_chunk_states)
+                chunk_size=chunk_size, output_chunk_states=output_chunk_states, output_o=output_o)
 
 
 def fused_recurrent_gated_delta_rule(q, k, v, g, beta, *, scale=None, initial_state=None):

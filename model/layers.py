@@ -19,7 +19,7 @@ goes through ``airspace.kernels.ops``.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import torch
 import torch.nn as nn
@@ -42,6 +42,8 @@ class SegCtx:
     positions: torch.Tensor  # [Tc + Tn] long (RoPE)
     prefix_valid: torch.Tensor | None  # [B, P] bool: cached tokens (None = no cache)
     attn_mask: torch.Tensor | None = None  # [B, 1, Tc+Tn, P+Tc+Tn] bool, built lazily
+    _bias: dict = field(default_factory=dict)  # dtype -> additive mask (0 / -inf), built lazily
+    _rope: dict = field(default_factory=dict)  # (theta, D, dtype) -> (cos, sin) at ``positions``
 
     @property
     def Tc(self) -> int:
@@ -61,6 +63,21 @@ class SegCtx:
         if self.attn_mask is None:
             self.attn_mask = build_attn_mask(self)
         return self.attn_mask
+
+    def bias(self, dtype: torch.dtype) -> torch.Tensor:
+        """The mask as an additive bias (0 where allowed, -inf elsewhere): SDPA's float-mask path is faster on CPU
+        than its boolean one, and every attention layer of the call shares it."""
+        if dtype not in self._bias:
+            m = self.mask()
+            self._bias[dtype] = torch.zeros(m.shape, dtype=dtype, device=m.device).masked_fill_(~m, float("-inf"))
+        return self._bias[dtype]
+
+    def rope_tables(self, theta: float, D: int, dtype: torch.dtype) -> tuple[torch.Tensor, torch.Tensor]:
+        """(cos, sin) [T, D/2] of this call's positions, computed once for every attention layer, q and k."""
+        key = (theta, D, dtype)
+        if key not in self._rope:
+            self._rope[key] = rope_tables(self.positions, theta, D, dtype)
+        return self._rope[key]
 
 
 def build_attn_mask(ctx: SegCtx) -> torch.Tensor:
@@ -101,8 +118,7 @@ class RMSNorm(nn.Module):
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         xf = upcast(x)
-        y = xf * torch.rsqrt(xf.pow(2).mean(-1, keepdim=True) + self.eps)
-        return (y * self.weight.to(xf.dtype)).to(x.dtype)
+        return F.rms_norm(xf, (xf.shape[-1],), self.weight.to(xf.dtype), self.eps).to(x.dtype)
 
 
 def upcast(x: torch.Tensor) -> torch.Tensor:
@@ -110,14 +126,20 @@ def upcast(x: torch.Tensor) -> torch.Tensor:
     return x if x.dtype == torch.float64 else x.float()
 
 
-def rope(x: torch.Tensor, positions: torch.Tensor, theta: float) -> torch.Tensor:
-    """Rotary embedding on x [B, H, T, D] at integer positions [T] (half-split layout)."""
-    D = x.shape[-1]
+def rope_tables(positions: torch.Tensor, theta: float, D: int, dtype: torch.dtype):
+    """(cos, sin) [T, D/2] in ``dtype`` for integer positions [T] (angles computed in fp32, fp64 for fp64)."""
     half = D // 2
-    dt = upcast(x).dtype
-    inv = 1.0 / (theta ** (torch.arange(half, device=x.device, dtype=dt) / half))
+    dt = torch.float64 if dtype == torch.float64 else torch.float32
+    inv = 1.0 / (theta ** (torch.arange(half, device=positions.device, dtype=dt) / half))
     ang = positions.to(dt)[:, None] * inv[None, :]  # [T, half]
-    cos, sin = ang.cos().to(x.dtype), ang.sin().to(x.dtype)
+    return ang.cos().to(dtype), ang.sin().to(dtype)
+
+
+def rope(x: torch.Tensor, positions: torch.Tensor, theta: float, tables=None) -> torch.Tensor:
+    """Rotary embedding on x [B, H, T, D] at integer positions [T] (half-split layout); ``tables`` = precomputed
+    ``rope_tables`` of those positions."""
+    half = x.shape[-1] // 2
+    cos, sin = tables if tables is not None else rope_tables(positions, theta, x.shape[-1], x.dtype)
     x1, x2 = x[..., :half], x[..., half:]
     return torch.cat([x1 * cos - x2 * sin, x1 * sin + x2 * cos], -1)
 
@@ -192,6 +214,12 @@ class GatedDeltaNet(nn.Module):
     def _anti_conv(self, xb: torch.Tensor) -> torch.Tensor:
         """Anti-causal conv inside blocks: xb [N, bs, C] -> [N, bs, C]; out_t = Σ_j w_j x_{t+j}, j = 1..k-1."""
         kr = self.rconv_w.shape[1]
+        if not torch.is_grad_enabled():  # inference: shifted multiply-adds in place, no padded copy of the blocks
+            w = self.rconv_w.to(xb.dtype)
+            y = torch.zeros_like(xb)
+            for j in range(min(kr, xb.shape[1] - 1)):
+                y[:, :xb.shape[1] - j - 1].addcmul_(xb[:, j + 1:], w[:, j])
+            return y
         xr = F.pad(xb, (0, 0, 0, kr))[:, 1:]
         return depthwise_conv(xr, self.rconv_w)
 
@@ -202,7 +230,7 @@ class GatedDeltaNet(nn.Module):
         B, T, _ = x.shape
         Tc, Tn, bs = ctx.Tc, ctx.Tn, ctx.block_size
         valid = torch.cat([ctx.clean_valid, ctx.noisy_valid], 1)
-        u = self.in_proj(x) * valid[..., None].to(x.dtype)  # padding contributes nothing to any conv
+        u = self.in_proj(x * valid[..., None].to(x.dtype))  # padding contributes nothing to any conv (no bias)
         seq = torch.cat([cache.conv.to(u.dtype), u[:, :Tc]], 1)  # [B, cs-1+Tc, C]
         conv_c = depthwise_conv(seq, self.conv_w) if Tc else u[:, :0]  # [B, Tc, C]
         new_conv = seq[:, seq.shape[1] - (self.cs - 1):]
@@ -261,7 +289,7 @@ class GatedDeltaNet(nn.Module):
         if Tc:
             _, S_final, before = ops.chunk_gated_delta_rule(
                 q[:, :Tc], k[:, :Tc], v[:, :Tc], g[:, :Tc], beta[:, :Tc],
-                initial_state=cache.state, chunk_size=bs, output_chunk_states=True)
+                initial_state=cache.state, chunk_size=bs, output_chunk_states=True, output_o=False)
             hist = torch.cat([before, S_final[:, :, None]], 2)  # [B, H, ncb+1, K, V]: state before block n
         else:
             S_final = cache.state
@@ -315,8 +343,9 @@ class GatedAttention(nn.Module):
         B, T, _ = x.shape
         H, Dh = self.H, self.Dh
         q, k, v, gate = self.qkvg(x).reshape(B, T, 4, H, Dh).permute(2, 0, 3, 1, 4)  # each [B, H, T, Dh]
-        q = rope(self.q_norm(q), ctx.positions, self.theta)
-        k = rope(self.k_norm(k), ctx.positions, self.theta)
+        tables = ctx.rope_tables(self.theta, Dh, x.dtype)
+        q = rope(self.q_norm(q), ctx.positions, self.theta, tables)
+        k = rope(self.k_norm(k), ctx.positions, self.theta, tables)
         if cache is None:
             cache = self.empty_cache(B, x.device, x.dtype)
         use_op = PREFIX_ATTN_VIA_OP if PREFIX_ATTN_VIA_OP is not None else x.is_cuda
@@ -326,7 +355,7 @@ class GatedAttention(nn.Module):
         else:
             kk = torch.cat([cache.k, k], 2)
             vv = torch.cat([cache.v, v], 2)
-            o = F.scaled_dot_product_attention(q, kk, vv, attn_mask=ctx.mask())
+            o = F.scaled_dot_product_attention(q, kk, vv, attn_mask=ctx.bias(q.dtype))
         o = o * torch.sigmoid(gate)
         y = self.out_proj(o.transpose(1, 2).reshape(B, T, H * Dh))
         Tc = ctx.Tc

@@ -52,6 +52,18 @@ def test_chunked_reference_equals_recurrent_fp64(T, with_h0):
         torch.testing.assert_close(cs[:, :, n], states[:, 16 * n - 1], atol=1e-10, rtol=0)
 
 
+def test_states_only_gives_the_same_states_without_outputs():
+    """Clover reads a prompt's history through the chunk states alone: skipping o changes no state bit."""
+    x, h0 = make(2, 45, 3, 8, 4, dtype=torch.float64, device="cpu", seed=11)
+    _, s_full, cs_full = naive_chunk_gated_delta_rule(**x, initial_state=h0, chunk_size=10, output_chunk_states=True)
+    o, s, cs = naive_chunk_gated_delta_rule(**x, initial_state=h0, chunk_size=10, output_chunk_states=True,
+                                            output_o=False)
+    assert o is None
+    assert torch.equal(s, s_full) and torch.equal(cs, cs_full)
+    o_op, s_op, _ = ops.chunk_gated_delta_rule(**{n: t.float() for n, t in x.items()}, chunk_size=10, output_o=False)
+    assert o_op is None and s_op.shape == (2, 3, 8, 4)
+
+
 def test_recurrent_continues_chunked_final_state():
     x, h0 = make(1, 40, 2, 8, 4, dtype=torch.float64, device="cpu", seed=3)
     o_all, s_all, _ = naive_chunk_gated_delta_rule(**x, initial_state=h0, chunk_size=16)

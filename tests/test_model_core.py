@@ -231,6 +231,34 @@ def test_zero_init_right_conv_keeps_the_causal_path():
 
 
 # ------------------------------------------------------------------------------------------------ MoE
+def test_inference_fast_paths_equal_the_training_paths():
+    """Without autograd the layers take faster routes (grouped conv1d, in-place in-block anti-causal conv, states-only
+    chunk scan for Clover's history): the logits are those of the differentiable training path."""
+    for arch in ("clover", "ar"):
+        m = tiny_model(arch, seed=3)
+        bs = m.cfg.block_size
+        prompt = rand_ids(2 * bs + 7, 5) + [TOK.sep_id]
+        blocks = [rand_ptrs(bs, len(prompt), 20 + i) for i in range(2)]
+        query = rand_ptrs(bs, len(prompt), 77)
+        query[3] = query[5] = -1
+        if arch == "clover":
+            with torch.enable_grad():
+                train = full_clover_logits(m, prompt, blocks, query)
+            with torch.no_grad():
+                infer = full_clover_logits(m, prompt, blocks, query)
+        else:
+            mem = memory([prompt], 1)
+            outs = []
+            for grad in (True, False):
+                with torch.set_grad_enabled(grad):
+                    h, _, _, _ = m(mem.valid.long(), mem.valid, clean_x=m.embed(mem.ids))
+                    m.set_keys(mem, h)
+                    outs.append(m.pointer_logits(h, mem))
+            train, infer = outs
+        assert train.requires_grad and not infer.requires_grad
+        torch.testing.assert_close(infer, train.detach(), rtol=1e-9, atol=1e-9)
+
+
 def test_moe_routing_weights_and_aux_loss():
     torch.manual_seed(0)
     cfg = tiny_cfg("clover")

@@ -85,8 +85,9 @@ def _chunk_gdn_fwd_kernel(q, k, v, g, beta, o, h0, ht, hs, T, H, K, V, SUB, NS, 
 
 
 def chunk_gated_delta_rule_fwd(q, k, v, g, beta, *, scale=None, initial_state=None, chunk_size=64,
-                               output_chunk_states=False):
-    """Same contract as ``naive_chunk_gated_delta_rule``: (o, final_state fp32, chunk_states or None)."""
+                               output_chunk_states=False, output_o=True):
+    """Same contract as ``naive_chunk_gated_delta_rule``: (o, final_state fp32, chunk_states or None); with
+    ``output_o=False`` the kernel still writes o (one pass computes both) and None is returned for it."""
     _check(q, k, v, g, beta, initial_state)
     if chunk_size < 1:
         raise ValueError("chunk_size must be >= 1")
@@ -109,4 +110,4 @@ def chunk_gated_delta_rule_fwd(q, k, v, g, beta, *, scale=None, initial_state=No
                                 scale, BC=16, BK=BK, BV=BV, HAS_H0=initial_state is not None,
                                 STORE_STATES=output_chunk_states, DOT_PREC="tf32" if low else "tf32x3",
                                 num_warps=8)
-    return o, ht, (hs if output_chunk_states else None)
+    return (o if output_o else None), ht, (hs if output_chunk_states else None)

@@ -79,11 +79,13 @@ def naive_recurrent_gated_delta_rule(q, k, v, g, beta, *, scale=None, initial_st
 
 
 def naive_chunk_gated_delta_rule(q, k, v, g, beta, *, scale=None, initial_state=None, chunk_size=64,
-                                 output_chunk_states=False):
+                                 output_chunk_states=False, output_o=True):
     """Chunked (WY/UT) gated delta rule; same results as the recurrent loop.
 
     Returns ``(o [B,T,H,V], final_state [B,H,K,V], chunk_states [B,H,NC,K,V] or None)`` where
     ``chunk_states[:, :, n]`` is the state *before* chunk n (n = 0: the initial state, or zeros).
+    With ``output_o=False`` only the states are computed (Clover reads a prompt's history through the chunk states
+    alone) and ``o`` is None.
     """
     _check(q, k, v, g, beta, initial_state)
     if chunk_size < 1:
@@ -115,20 +117,23 @@ def naive_chunk_gated_delta_rule(q, k, v, g, beta, *, scale=None, initial_state=
     L = eye + A
     U_tilde = torch.linalg.solve_triangular(L, bc[..., None] * vc, upper=False, unitriangular=True)
     W = torch.linalg.solve_triangular(L, (bc * G.exp())[..., None] * kc, upper=False, unitriangular=True)
-    attn = (qc @ kc.transpose(-1, -2)) * gamma                           # [B,H,NC,C,C], zero above diagonal
+    attn = (qc @ kc.transpose(-1, -2)) * gamma if output_o else None     # [B,H,NC,C,C], zero above diagonal
     decay_to_end = (G[..., -1:] - G).exp()                               # exp(G_C - G_j)
-
+    k_end = (kc * decay_to_end[..., None]).transpose(-1, -2)             # [B,H,NC,K,C]
     S = q.new_zeros(B, H, K, V, dtype=dt) if initial_state is None else initial_state.to(dt)
     outs, before = [], []
     for n in range(NC):
         before.append(S)
         U = U_tilde[:, :, n] - W[:, :, n] @ S                            # [B,H,C,V]
-        o = G[:, :, n].exp()[..., None] * (qc[:, :, n] @ S) + attn[:, :, n] @ U
-        outs.append(scale * o)
-        S = G[:, :, n, -1].exp()[..., None, None] * S + (kc[:, :, n] * decay_to_end[:, :, n, :, None]).transpose(-1, -2) @ U
-    if NC:
+        if output_o:
+            o = G[:, :, n].exp()[..., None] * (qc[:, :, n] @ S) + attn[:, :, n] @ U
+            outs.append(scale * o)
+        S = G[:, :, n, -1].exp()[..., None, None] * S + k_end[:, :, n] @ U
+    if not output_o:
+        o = None
+    elif NC:
         o = torch.stack(outs, 2).reshape(B, H, NC * C, V)[:, :, :T].transpose(1, 2)
     else:
         o = q.new_zeros(B, 0, H, V, dtype=dt)
     chunk_states = (torch.stack(before, 2) if NC else S.new_zeros(B, H, 0, K, V)) if output_chunk_states else None
-    return o.to(v.dtype), S, chunk_states
+    return (None if o is None else o.to(v.dtype)), S, chunk_states
