@@ -44,6 +44,22 @@ class DecodeResult:
     steps_per_block: list[list[int]] = field(default_factory=list)  # per row (Clover)
     rows_per_call: list[int] = field(default_factory=list)  # batch rows each call computed (finished rows leave)
     trace: list[list[list[int | None]]] | None = None  # per step, per row: slots so far + current block (None=mask)
+    # per row, per slot: the model's N_ALTS likeliest prompt indices with their log-probabilities when the slot was
+    # written (the first is the one written), for ``pointers.repair_block``
+    alts: list[list[list[tuple[int, float]]]] = field(default_factory=list)
+
+
+N_ALTS = 4  # alternatives kept per slot
+
+
+def _top(logits: torch.Tensor, offset: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """(prompt indices [.., N_ALTS], log-probs [.., N_ALTS]) of the likeliest columns of pointer logits [B, .., P]."""
+    lp, col = logits.log_softmax(-1).topk(min(N_ALTS, logits.shape[-1]), -1)
+    return col - offset.view(-1, *([1] * (col.dim() - 1))), lp
+
+
+def _alts(cols: list, lps: list) -> list[tuple[int, float]]:
+    return [(c, round(v, 4)) for c, v in zip(cols, lps) if v > float("-inf")]
 
 
 def _memory(model: Backbone, prompts: list[list[int]], multiple: int) -> tuple[Memory, torch.Tensor]:
@@ -76,12 +92,14 @@ def clover_decode(model: Backbone, prompts: list[list[int]], *, tau: float | Non
     cache = None
     rows = torch.arange(n, device=dev)  # the message of each batch row: finished rows leave the batch
     res = DecodeResult([[] for _ in range(n)], [False] * n, tokens=[0] * n,
-                       steps_per_block=[[] for _ in range(n)], trace=[] if trace else None)
+                       steps_per_block=[[] for _ in range(n)], trace=[] if trace else None, alts=[[] for _ in range(n)])
     slot = torch.arange(bs, device=dev)
     for _ in range(_max_blocks(model, max_answer_tokens)):
         m = rows.numel()
         ones = torch.ones(m, bs, dtype=torch.bool, device=dev)
         x = torch.full((m, bs), -1, dtype=torch.long, device=dev)  # prompt columns; -1 = masked
+        alt_i = torch.zeros(m, bs, N_ALTS, dtype=torch.long, device=dev)  # each slot's alternatives at its commit
+        alt_v = torch.zeros(m, bs, N_ALTS, dtype=torch.float32, device=dev)
         masked = ones.clone()
         steps = torch.zeros(m, dtype=torch.long, device=dev)
         while masked.any():
@@ -107,13 +125,18 @@ def clover_decode(model: Backbone, prompts: list[list[int]], *, tau: float | Non
             res.forwards += int(active.sum())
             res.calls += 1
             res.rows_per_call.append(xs_.shape[0])
-            commit, col, _conf = ops.confidence_select(model.pointer_logits(h, mem_),
-                                                       masked if sub is None else masked[sub], tau,
+            logits = model.pointer_logits(h, mem_)
+            commit, col, _conf = ops.confidence_select(logits, masked if sub is None else masked[sub], tau,
                                                        min_commit=min_commit)
+            ti, tv = _top(logits, mem_.offset)
             if sub is not None:
                 commit = torch.zeros_like(masked).index_copy_(0, sub, commit)
                 col = torch.zeros_like(x).index_copy_(0, sub, col)
+                ti = torch.zeros_like(alt_i).index_copy_(0, sub, ti)
+                tv = torch.zeros_like(alt_v).index_copy_(0, sub, tv)
             x = torch.where(commit, col, x)
+            alt_i = torch.where(commit[..., None], ti, alt_i)
+            alt_v = torch.where(commit[..., None], tv, alt_v)
             masked &= ~commit
             steps += active.long()
             # a committed NULL anchor: no (more) zones, the whole block is NULL
@@ -126,9 +149,14 @@ def clover_decode(model: Backbone, prompts: list[list[int]], *, tau: float | Non
                     now[i] += [None if mk else v - o for v, mk in zip(xr, mr)]
                 res.trace.append(now)
         xs, offs, nulls = x.tolist(), mem.offset.tolist(), null.tolist()
+        ai, av = alt_i.tolist(), alt_v.tolist()
         for j, i in enumerate(rows.tolist()):
             res.steps_per_block[i].append(int(steps[j]))
             res.slots[i].extend(c - offs[j] for c in xs[j])
+            # a NULL anchor that stopped the block wrote its other slots without a choice of their own
+            stopped = xs[j][0] == nulls[j]
+            res.alts[i].extend([(c - offs[j], 0.0)] if stopped and k else _alts(ai[j][k], av[j][k])
+                               for k, c in enumerate(xs[j]))
             if xs[j][0] == nulls[j]:
                 res.tokens[i] += 1
                 res.finished[i] = True
@@ -162,16 +190,21 @@ def ar_decode(model: Backbone, prompts: list[list[int]], *, max_answer_tokens: i
     h, _, _, cache = model(mem.valid.long(), mem.valid, clean_x=x)
     model.set_keys(mem, h)
     res = DecodeResult([[] for _ in range(n)], [False] * n, forwards=n, calls=1, tokens=[0] * n,
-                       prefill_s=time.perf_counter() - t_call, rows_per_call=[n])
+                       prefill_s=time.perf_counter() - t_call, rows_per_call=[n], alts=[[] for _ in range(n)])
     rows = torch.arange(n, device=dev)  # the message of each batch row: finished rows leave the batch
     last = h[:, -1:]
     for t in range(max_tokens):
-        nxt = model.pointer_logits(last, mem)[:, 0].argmax(-1)  # [rows] prompt columns
+        logits = model.pointer_logits(last, mem)[:, 0]
+        nxt = logits.argmax(-1)  # [rows] prompt columns
+        ti, tv = _top(logits, mem.offset)
         s = t % bs
         # a NULL anchor (no more zones) or a NULL next (that was the last zone) ends the row
         stop = (nxt == null) & (s in (0, bs - 1))
-        for i, c, o, st in zip(rows.tolist(), nxt.tolist(), mem.offset.tolist(), stop.tolist()):
-            res.slots[i].extend([c - o] * (bs if s == 0 and st else 1))  # a NULL anchor stands for its block
+        for i, c, o, st, ai, av in zip(rows.tolist(), nxt.tolist(), mem.offset.tolist(), stop.tolist(), ti.tolist(),
+                                       tv.tolist()):
+            k = bs if s == 0 and st else 1  # a NULL anchor stands for its block
+            res.slots[i].extend([c - o] * k)
+            res.alts[i].extend([_alts(ai, av)] + [[(c - o, 0.0)]] * (k - 1))
             res.tokens[i] += 1
             res.finished[i] = st
         if bool(stop.all()):

@@ -18,7 +18,7 @@ import torch
 from airspace.model.checkpoint import load_checkpoint
 from airspace.model.clover import Backbone
 from airspace.model.decoding import ar_decode, clover_decode
-from airspace.model.pointers import N_SLOTS, encode_message, render_block, slots_to_answer
+from airspace.model.pointers import N_SLOTS, encode_message, render_block, repair_slots, slots_to_answer
 from airspace.model.tokenizer import Tokenizer
 from airspace.parser.answer import ZONE_SEP
 from airspace.parser.engine import ExtractStats
@@ -37,7 +37,7 @@ class ModelExtractor:
     """Clover or AR extraction over a trained checkpoint."""
 
     def __init__(self, name: str, model: Backbone, tok: Tokenizer, *, batch_size: int = 32, tau: float | None = None,
-                 trace: bool = False, seed: int = 0, checkpoint: str | None = None):
+                 trace: bool = False, seed: int = 0, checkpoint: str | None = None, repair: bool = True):
         if name not in ("clover", "ar") or model.cfg.arch != name:
             raise ValueError(f"engine {name!r} does not match the checkpoint's arch {model.cfg.arch!r}")
         self.name = name
@@ -48,6 +48,7 @@ class ModelExtractor:
         self.trace = trace
         self.seed = seed
         self.checkpoint = checkpoint
+        self.repair = repair  # span-constrained choice among the model's alternatives (pointers.repair_slots)
 
     @property
     def cfg(self):
@@ -87,7 +88,11 @@ class ModelExtractor:
                 if self.name == "clover":
                     stats.steps_per_block.extend(res.steps_per_block[j])
                 if res.finished[j]:
-                    answers[i] = slots_to_answer(res.slots[j], offs)
+                    slots = res.slots[j]
+                    if self.repair:
+                        slots, changed = repair_slots(slots, res.alts[j], offs)
+                        stats.repaired += changed
+                    answers[i] = slots_to_answer(slots, offs)
                 else:
                     stats.errors[i] = (f"the answer did not end within {self.cfg.max_answer_tokens // N_SLOTS} zones "
                                        f"(left unread rather than cut)")

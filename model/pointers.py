@@ -87,6 +87,50 @@ def block_zone(block: list[int], offsets: Offsets) -> dict[str, str]:
     return zone
 
 
+def repair_block(block: list[int], alts: list[list[tuple[int, float]]], offsets: Offsets) -> tuple[list[int], int]:
+    """Span-constrained choice: a field whose written span does not read as that field (``parser.fieldcheck``) takes
+    the likeliest (start, end) pair of the model's own alternatives that does (a NULL pair drops the field, if the
+    model itself ranked NULL among both ends' alternatives). A field no alternative can mend is kept as written, so
+    the pipeline flags it. -> (block, number of fields changed)."""
+    from airspace.parser.fieldcheck import reads_as
+
+    block = list(block)
+    null = offsets.null
+    changed = 0
+    for fi, key in enumerate(FIELDS):
+        si, ei = 1 + 2 * fi, 2 + 2 * fi
+        s, e = block[si], block[ei]
+        if s == null:
+            continue
+        v = offsets.value(s, e)
+        if v is not None and reads_as(key, v):
+            continue
+        best = None
+        for s2, ls in alts[si]:
+            for e2, le in alts[ei]:
+                if s2 == null or e2 == null:
+                    ok = s2 == e2
+                else:
+                    v2 = offsets.value(s2, e2)
+                    ok = v2 is not None and reads_as(key, v2)
+                if ok and (best is None or ls + le > best[0]):
+                    best = (ls + le, s2, e2)
+        if best is not None:
+            block[si], block[ei] = best[1], best[2]
+            changed += 1
+    return block, changed
+
+
+def repair_slots(slots: list[int], alts: list[list[tuple[int, float]]], offsets: Offsets) -> tuple[list[int], int]:
+    """``repair_block`` on every zone block of a decoded answer -> (slots, fields changed)."""
+    out, changed = [], 0
+    for b in range(0, len(slots) - N_SLOTS + 1, N_SLOTS):
+        block, c = repair_block(slots[b:b + N_SLOTS], alts[b:b + N_SLOTS], offsets)
+        out.extend(block)
+        changed += c
+    return out + slots[len(out):], changed
+
+
 def slots_to_answer(slots: list[int], offsets: Offsets) -> str:
     """Decoded pointer slots -> answer text. Stops at a block whose anchor is NULL or after a NULL ``next``."""
     zones = []

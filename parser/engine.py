@@ -24,6 +24,7 @@ class ExtractStats:
     prefill_s: float = 0.0  # model engines: wall seconds of the first (prompt-reading) forward of each batch
     trace: list[list[str]] | None = None  # optional: per step, the partially denoised answer (for the UI)
     errors: dict[int, str] = field(default_factory=dict)  # message index -> why its answer is None (too long...)
+    repaired: int = 0  # model engines: fields whose span was re-chosen so that it reads as its field
 
     @property
     def tokens_per_forward(self) -> float:

@@ -12,7 +12,8 @@ from airspace.model.checkpoint import load_checkpoint, save_checkpoint
 from airspace.model.config import ModelConfig
 from airspace.model.decoding import clover_decode
 from airspace.model.tokenizer import Tokenizer
-from airspace.model.pointers import N_SLOTS, SLOTS, encode_example, encode_message, slots_to_answer
+from airspace.model.pointers import (N_SLOTS, SLOTS, encode_example, encode_message, repair_block, repair_slots,
+                                     slots_to_answer)
 from airspace.parser.answer import format_answer, parse_answer
 
 torch.set_num_threads(1)
@@ -79,6 +80,44 @@ def test_pointer_slots_round_trip_answers_with_byte_fallback_and_composites():
     s, e = SLOTS.index("radius.start"), SLOTS.index("radius.end")
     reversed_[s], reversed_[e] = reversed_[e], reversed_[s]
     assert "radius" not in parse_answer(slots_to_answer(reversed_, offs))[0]  # a reversed span is dropped
+
+
+def test_repair_takes_the_likeliest_alternative_span_that_reads_as_its_field():
+    """The held-out failure modes: a venue name running on into the next clause, a centre starting at the Q-line's
+    coordinate. Each field takes its likeliest (start, end) among the model's alternatives that reads as the field;
+    a field that reads is never touched, and one no alternative mends stays as written (the pipeline flags it)."""
+    tok = Tokenizer()
+    msg = ("Q) LFFF/QWMLW/V/M/A/000/005/4902N00227E001\nE) WI 0.7 NM AROUND 490134N 0022706E.\n"
+           "烟花燃放期间，龙兴足球场上空实施临时禁飞，时间为3月13日23时至5时。")
+    ans = format_answer([{"center": "490134N 0022706E", "radius": "0.7 NM", "name": "龙兴足球场"}])
+    prompt, gold = encode_example(tok, msg, ans)
+    offs = encode_message(tok, msg)[1]
+    null = offs.null
+    i = {k: SLOTS.index(k) for k in SLOTS}
+    q_coord = offs.char_to_tok[msg.index("4902N")]
+    run_on = offs.char_to_tok[msg.index("，时间")]
+    bad = list(gold[:N_SLOTS])
+    bad[i["center.start"]] = q_coord  # from the Q-line through "E) WI 0.7 NM AROUND" to the real end
+    bad[i["name.end"]] = offs.char_to_tok[msg.index("，时间")] + 3
+    alts = [[(c, 0.0)] for c in bad]
+    alts[i["center.start"]] = [(q_coord, -0.1), (gold[i["center.start"]], -2.5), (null, -4.0)]
+    alts[i["name.end"]] = [(bad[i["name.end"]], -0.2), (run_on, -1.0), (gold[i["name.end"]], -1.5)]
+    alts[i["radius.start"]] = [(gold[i["radius.start"]], 0.0), (q_coord, -0.5)]
+    fixed, changed = repair_block(bad, alts, offs)
+    assert changed == 2
+    assert parse_answer(slots_to_answer(fixed, offs)) == [{"center": "490134N 0022706E", "radius": "0.7 NM",
+                                                          "name": "龙兴足球场上空实施临时禁飞"}]
+    # "上空实施临时禁飞" still reads as a name (no clause break): the likeliest readable span wins, not the gold one
+    alts[i["name.end"]] = [(bad[i["name.end"]], -0.2), (gold[i["name.end"]], -1.0), (run_on, -1.5)]
+    assert parse_answer(slots_to_answer(repair_block(bad, alts, offs)[0], offs))[0]["name"] == "龙兴足球场"
+    # nothing to mend with: kept as written; a NULL pair among both ends' alternatives drops the field instead
+    alts[i["center.start"]] = [(q_coord, -0.1)]
+    assert repair_block(bad, alts, offs)[0][i["center.start"]] == q_coord
+    alts[i["center.start"]] = [(q_coord, -0.1), (null, -3.0)]
+    alts[i["center.end"]] = [(gold[i["center.end"]], -0.1), (null, -2.0)]
+    assert "center" not in parse_answer(slots_to_answer(repair_block(bad, alts, offs)[0], offs))[0]
+    # an answer whose fields all read is returned unchanged, whole blocks at a time
+    assert repair_slots(gold, [[(c, 0.0)] for c in gold], offs) == (gold, 0)
 
 
 def test_tokenizer_file_round_trip(tmp_path):

@@ -204,4 +204,10 @@ def test_finished_rows_leave_the_batch_without_changing_any_answer(name):
     if name == "clover":  # a row whose block is complete sits out the block's later steps
         assert max(s[0] for s in batch.steps_per_block) >= 2 and batch.rows_per_call[1] < len(prompts)
     for i, p in enumerate(prompts):
-        assert decode(ex.model, [p]).slots[0] == batch.slots[i]
+        alone = decode(ex.model, [p])
+        assert alone.slots[0] == batch.slots[i]
+        # every slot keeps the model's alternatives; the first is the pointer it wrote
+        assert len(batch.alts[i]) == len(batch.slots[i])
+        assert [a[0][0] for a in batch.alts[i]] == batch.slots[i]
+        assert all(len(a) == 1 or (len(a) >= 2 and a[0][1] >= a[1][1]) for a in batch.alts[i])
+        assert [[c for c, _ in a] for a in alone.alts[0]] == [[c for c, _ in a] for a in batch.alts[i]]

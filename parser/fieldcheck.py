@@ -1,0 +1,63 @@
+"""Does a verbatim span read as the field it was copied for?
+
+A model engine copies every value as a span of the message; a span that runs on past its value (``龙兴足球场上空实施临时
+禁飞，时间``) or starts at the wrong coordinate (a Q-line's ``4902N00227E001`` … through to item E) does not read as
+its field. ``reads_as(field, value)`` answers with the same parsers the normaliser uses, so a value it accepts is one
+the normaliser can read; the decoder uses it to prefer, among its own likeliest spans, one that reads
+(``airspace.model.pointers.repair_block``). Times are read without their context (the year or the start they may
+lean on), so only a value no context could make readable is refused.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timezone
+
+from airspace.parser.coords import parse_coord
+from airspace.parser.polygon import parse_corridor, parse_polygon
+from airspace.parser.times import BEIJING, parse_time
+from airspace.parser.units import parse_distance_m, parse_limit
+
+_EITHER_SIDE = re.compile(r"\b(?:EITHER|EACH|BOTH)\s+SIDES?\s+OF\b", re.IGNORECASE)
+_REF = datetime(2026, 1, 1, tzinfo=timezone.utc)  # any reference: only readability is asked, not the value
+_NAME_BREAKS = re.compile(r"[，。；！？\n]|[,;:] ")  # a place name does not run across a clause
+
+
+def _time(value: str) -> None:
+    for kw in ({}, {"year": 2026}, {"ref": _REF}, {"ref": _REF, "local_tz": BEIJING}):
+        try:
+            parse_time(value, **kw)
+            return
+        except ValueError:
+            continue
+    raise ValueError(f"not a time: {value[:40]!r}")
+
+
+def _polygon(value: str) -> None:
+    if _EITHER_SIDE.search(value):
+        parse_corridor(value)
+    else:
+        parse_polygon(value)
+
+
+def _name(value: str) -> None:
+    if _NAME_BREAKS.search(value.strip()):
+        raise ValueError(f"a name does not run across a clause: {value[:40]!r}")
+
+
+_READERS = {
+    "center": parse_coord, "radius": parse_distance_m, "polygon": _polygon, "lower": parse_limit,
+    "upper": parse_limit, "start": _time, "end": _time, "name": _name,
+}
+
+
+def reads_as(field: str, value: str) -> bool:
+    """True if ``value`` reads as ``field`` (fields without a reader, e.g. ``schedule``, always do)."""
+    reader = _READERS.get(field)
+    if reader is None:
+        return True
+    try:
+        reader(value)
+    except (ValueError, TypeError, IndexError, KeyError, ArithmeticError):
+        return False
+    return True
