@@ -21,6 +21,7 @@ from airspace.parser.units import parse_distance_m, parse_limit
 _EITHER_SIDE = re.compile(r"\b(?:EITHER|EACH|BOTH)\s+SIDES?\s+OF\b", re.IGNORECASE)
 _REF = datetime(2026, 1, 1, tzinfo=timezone.utc)  # any reference: only readability is asked, not the value
 _NAME_BREAKS = re.compile(r"[，。；！？\n]|[,;:] ")  # a place name does not run across a clause
+_NAME_DANGLING = tuple("及和与或的在于设")  # nor end on a conjunction, particle or the verb that follows it ("…中心及")
 
 
 def _time(value: str) -> None:
@@ -41,8 +42,11 @@ def _polygon(value: str) -> None:
 
 
 def _name(value: str) -> None:
-    if _NAME_BREAKS.search(value.strip()):
+    v = value.strip()
+    if _NAME_BREAKS.search(v):
         raise ValueError(f"a name does not run across a clause: {value[:40]!r}")
+    if v.endswith(_NAME_DANGLING):
+        raise ValueError(f"a name does not end on {v[-1]!r}: {value[:40]!r}")
 
 
 _READERS = {
