@@ -87,11 +87,37 @@ def block_zone(block: list[int], offsets: Offsets) -> dict[str, str]:
     return zone
 
 
+def _best_pair(key: str, si: int, ei: int, alts, offsets: Offsets, exclude: tuple[int, int] | None = None):
+    """(log-prob, start, end) of the likeliest alternative pair for field ``key`` that reads as it (a NULL pair: the
+    field is absent), other than ``exclude``; None if there is none."""
+    from airspace.parser.fieldcheck import reads_as
+
+    null = offsets.null
+    best = None
+    for s2, ls in alts[si]:
+        for e2, le in alts[ei]:
+            if (s2, e2) == exclude:
+                continue
+            if s2 == null or e2 == null:
+                ok = s2 == e2
+            else:
+                v2 = offsets.value(s2, e2)
+                ok = v2 is not None and reads_as(key, v2)
+            if ok and (best is None or ls + le > best[0]):
+                best = (ls + le, s2, e2)
+    return best
+
+
+def _logp(alts: list[tuple[int, float]], pos: int) -> float:
+    return next((v for c, v in alts if c == pos), float("-inf"))
+
+
 def repair_block(block: list[int], alts: list[list[tuple[int, float]]], offsets: Offsets) -> tuple[list[int], int]:
     """Span-constrained choice: a field whose written span does not read as that field (``parser.fieldcheck``) takes
     the likeliest (start, end) pair of the model's own alternatives that does (a NULL pair drops the field, if the
     model itself ranked NULL among both ends' alternatives). A field no alternative can mend is kept as written, so
-    the pipeline flags it. -> (block, number of fields changed)."""
+    the pipeline flags it. One span cannot be both the floor and the ceiling: when lower and upper point at the same
+    span, the one whose best other reading costs less log-probability moves. -> (block, number of fields changed)."""
     from airspace.parser.fieldcheck import reads_as
 
     block = list(block)
@@ -105,18 +131,23 @@ def repair_block(block: list[int], alts: list[list[tuple[int, float]]], offsets:
         v = offsets.value(s, e)
         if v is not None and reads_as(key, v):
             continue
-        best = None
-        for s2, ls in alts[si]:
-            for e2, le in alts[ei]:
-                if s2 == null or e2 == null:
-                    ok = s2 == e2
-                else:
-                    v2 = offsets.value(s2, e2)
-                    ok = v2 is not None and reads_as(key, v2)
-                if ok and (best is None or ls + le > best[0]):
-                    best = (ls + le, s2, e2)
+        best = _best_pair(key, si, ei, alts, offsets)
         if best is not None:
             block[si], block[ei] = best[1], best[2]
+            changed += 1
+    lo, up = FIELDS.index("lower"), FIELDS.index("upper")
+    span = (block[1 + 2 * lo], block[2 + 2 * lo])
+    if span[0] != null and span == (block[1 + 2 * up], block[2 + 2 * up]):
+        moves = []
+        for fi in (lo, up):
+            si, ei = 1 + 2 * fi, 2 + 2 * fi
+            best = _best_pair(FIELDS[fi], si, ei, alts, offsets, exclude=span)
+            if best is not None:
+                cost = _logp(alts[si], span[0]) + _logp(alts[ei], span[1]) - best[0]
+                moves.append((cost, si, ei, best[1], best[2]))
+        if moves:
+            _, si, ei, s2, e2 = min(moves)
+            block[si], block[ei] = s2, e2
             changed += 1
     return block, changed
 

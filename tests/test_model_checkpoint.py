@@ -120,6 +120,28 @@ def test_repair_takes_the_likeliest_alternative_span_that_reads_as_its_field():
     assert repair_slots(gold, [[(c, 0.0)] for c in gold], offs) == (gold, 0)
 
 
+def test_repair_moves_the_cheaper_of_lower_and_upper_when_both_point_at_one_span():
+    """``AND BLW 3000FT AGL``: one span copied as both floor and ceiling; the side whose other reading the model
+    found likelier moves (here the floor, to NULL: the message states none)."""
+    tok = Tokenizer()
+    msg = "STADIUM. FLIGHT RESTRICTIONS WI 3NM RADIUS OF 4211N08812W AND BLW 2000FT AGL EFFECTIVE 2307020500-2307021100"
+    ans = format_answer([{"center": "4211N08812W", "radius": "3NM", "upper": "2000FT AGL", "start": "2307020500",
+                          "end": "2307021100"}])
+    _, gold = encode_example(tok, msg, ans)
+    offs = encode_message(tok, msg)[1]
+    i = {k: SLOTS.index(k) for k in SLOTS}
+    bad = list(gold)
+    bad[i["lower.start"]], bad[i["lower.end"]] = gold[i["upper.start"]], gold[i["upper.end"]]
+    alts = [[(c, 0.0)] for c in bad]
+    alts[i["lower.start"]] = [(bad[i["lower.start"]], -0.4), (offs.null, -1.2)]
+    alts[i["lower.end"]] = [(bad[i["lower.end"]], -0.1), (offs.null, -2.0)]
+    alts[i["upper.start"]] = [(gold[i["upper.start"]], -0.01), (gold[i["start.start"]], -6.0)]
+    alts[i["upper.end"]] = [(gold[i["upper.end"]], -0.01), (gold[i["start.end"]], -6.0)]
+    fixed, changed = repair_block(bad, alts, offs)
+    assert changed == 1 and fixed == gold
+    assert parse_answer(slots_to_answer(fixed, offs)) == parse_answer(ans)
+
+
 def test_tokenizer_file_round_trip(tmp_path):
     tok = Tokenizer.from_texts(["空域 限制 ±"])
     tok.save(tmp_path / "t.json")
