@@ -183,18 +183,28 @@ def _sync_focus_from_table(keys: list[str]) -> None:
             st.session_state["focus"] = keys[rows[0]]
 
 
-def time_control(volumes) -> datetime | None:
+def selected_time(volumes) -> datetime | None:
+    """The map's time: the slider's value when it lies within the batch's time range, else the busiest moment
+    (stored for the slider, which ``time_control`` draws later in the run)."""
     if not volumes:
         return None
     lo, hi = S.time_range(volumes)
     default = S.busiest_time(volumes) or lo
     lo_n, hi_n = lo.replace(tzinfo=None), hi.replace(tzinfo=None)
     default_n = min(max(default.replace(tzinfo=None), lo_n), hi_n)
-    span = hi_n - lo_n
-    step = timedelta(minutes=15) if span <= timedelta(days=3) else timedelta(hours=1)
     if not (lo_n <= st.session_state.get("t_slider", lo_n - timedelta(1)) <= hi_n):
         st.session_state["t_slider"] = default_n
-    t = st.slider(
+    return st.session_state["t_slider"].replace(tzinfo=UTC)
+
+
+def time_control(volumes) -> None:
+    """The time slider (its value was fixed by ``selected_time`` before the map was drawn)."""
+    if not volumes:
+        return
+    lo, hi = S.time_range(volumes)
+    lo_n, hi_n = lo.replace(tzinfo=None), hi.replace(tzinfo=None)
+    step = timedelta(minutes=15) if hi_n - lo_n <= timedelta(days=3) else timedelta(hours=1)
+    st.slider(
         "Time (UTC): zones active at this moment are red (ok) or amber (review); inactive ones blue/khaki",
         min_value=lo_n,
         max_value=hi_n,
@@ -202,7 +212,6 @@ def time_control(volumes) -> datetime | None:
         format="YYYY-MM-DD HH:mm",
         key="t_slider",
     )
-    return t.replace(tzinfo=UTC)
 
 
 def _route_placeholder(volumes) -> str:
@@ -214,8 +223,27 @@ def _route_placeholder(volumes) -> str:
     return f"{lat:.4f}, {b[0]:.4f}, 100\n{lat:.4f}, {b[2]:.4f}, 100"
 
 
-def route_section(volumes, t: datetime | None):
-    """Route inputs in the sidebar (departure defaults to the map's time); returns the last check's result."""
+def _request_route_check() -> None:
+    st.session_state["route_check_requested"] = True
+
+
+def route_result(volumes, t: datetime | None):
+    """The last route check's result; a click on "Check route" (a callback flag) is checked here, before the map
+    is built, so the route is drawn in the same run. Departure defaults to the map's time."""
+    start = (t or datetime.now(UTC)).replace(second=0, microsecond=0)
+    st.session_state.setdefault("route_date", start.date())
+    st.session_state.setdefault("route_time", start.time().replace(tzinfo=None))
+    if st.session_state.pop("route_check_requested", False):
+        depart = datetime.combine(st.session_state["route_date"], st.session_state["route_time"]).replace(tzinfo=UTC)
+        st.session_state["route_result"] = check_route(
+            st.session_state.get("route_text", ""), st.session_state.get("route_ref", "AGL"), depart,
+            st.session_state.get("route_speed", 15.0), volumes,
+        )
+    return st.session_state.get("route_result")
+
+
+def route_section(volumes) -> None:
+    """Route inputs in the sidebar."""
     sb = st.sidebar
     sb.header("Route check")
     sb.text_area(
@@ -225,18 +253,10 @@ def route_section(volumes, t: datetime | None):
         placeholder=_route_placeholder(volumes),
     )
     sb.radio("Altitude reference", ["AGL", "AMSL"], key="route_ref", horizontal=True)
-    start = (t or datetime.now(UTC)).replace(second=0, microsecond=0)
-    st.session_state.setdefault("route_date", start.date())
-    st.session_state.setdefault("route_time", start.time().replace(tzinfo=None))
-    d = sb.date_input("Departure date (UTC)", key="route_date")
-    tm = sb.time_input("Departure time (UTC)", key="route_time", step=300)
+    sb.date_input("Departure date (UTC)", key="route_date")
+    sb.time_input("Departure time (UTC)", key="route_time", step=300)
     sb.number_input("Speed (m/s)", min_value=0.5, max_value=150.0, value=15.0, step=0.5, key="route_speed")
-    if sb.button("Check route", key="route_button"):
-        depart = datetime.combine(d, tm).replace(tzinfo=UTC)
-        st.session_state["route_result"] = check_route(
-            st.session_state.get("route_text", ""), st.session_state["route_ref"], depart, st.session_state["route_speed"], volumes
-        )
-    return st.session_state.get("route_result")
+    sb.button("Check route", key="route_button", on_click=_request_route_check)
 
 
 def check_route(text: str, ref: str, depart: datetime, speed: float, volumes) -> dict:
@@ -294,11 +314,16 @@ def load_results():
 def page() -> None:
     """Everything below the input: the map is always there (the world before the first Run), the rest after it.
 
-    The blocks above the map are containers created on every run, whatever they hold, so the map keeps its place
-    in the element tree: the browser then updates the same deck.gl canvas instead of building a new one (a new
-    WebGL context costs seconds with software rendering)."""
+    The blocks are created first, on every run and whatever they hold, so the map keeps its place in the element
+    tree: the browser then updates the same deck.gl canvas instead of building a new one (a new WebGL context costs
+    seconds with software rendering). They are filled in a different order: the run's metrics, then the map, then
+    the widgets around it (slider, route inputs, focus), the table and the tabs. Streamlit sends each element as
+    the script reaches it, so the map's data is on its way to the browser (and being parsed and drawn there) while
+    the server is still writing the rest; the widgets' values are read from the session state before they are
+    drawn."""
     top = st.container()
     controls = st.container()
+    c1, c2 = st.columns([2, 1])
     with top:
         res = load_results()
     text, engine, records, wall, volumes = res if res else ("", "", [], 0.0, [])
@@ -315,21 +340,15 @@ def page() -> None:
 
     df = S.records_frame(records)
     keys = list(df["key"])
-    _sync_focus_from_table(keys)
-    with controls:
-        t = time_control(volumes)
-    route = route_section(volumes, t)
-
     by_key = {S.record_key(r): r for r in records}
-    c1, c2 = st.columns([2, 1])
-    focus = c2.selectbox(
-        "Focus zone (or select a table row)",
-        [None] + keys,
-        format_func=lambda k: "all zones" if k is None else f"{k} · {by_key[k].id or 'no id'} · {by_key[k].status}",
-        key="focus",
-    )
-    vscale = c2.select_slider("Vertical exaggeration", options=[1, 2, 5, 10, 20], value=1, key="vscale",
-                              help="1 = true scale. Floors and ceilings are both multiplied.")
+    _sync_focus_from_table(keys)
+    if st.session_state.get("focus") not in by_key:
+        st.session_state["focus"] = None
+    focus = st.session_state["focus"]
+    vscale = st.session_state.get("vscale", 1)
+    t = selected_time(volumes)
+    route = route_result(volumes, t)
+
     basemap = B.basemap_for(L.focus_bounds(volumes, focus), served=bool(st.get_option("server.enableStaticServing")))
     route_path = route.get("path", []) if route and "error" not in route else []
     route_pts = route.get("points", []) if route and "error" not in route else []
@@ -341,6 +360,17 @@ def page() -> None:
             f"UNL ceilings drawn at {L.UNL_CAP_M:,.0f} m (FL600). AGL heights drawn above the sea-level plane. "
             f"Legend: red = active ok, amber = active review, blue = inactive ok, khaki = inactive review."
         )
+    with controls:
+        time_control(volumes)
+    route_section(volumes)
+    c2.selectbox(
+        "Focus zone (or select a table row)",
+        [None] + keys,
+        format_func=lambda k: "all zones" if k is None else f"{k} · {by_key[k].id or 'no id'} · {by_key[k].status}",
+        key="focus",
+    )
+    c2.select_slider("Vertical exaggeration", options=[1, 2, 5, 10, 20], value=1, key="vscale",
+                     help="1 = true scale. Floors and ceilings are both multiplied.")
     with c2:
         if focus is not None:
             rec = by_key[focus]
@@ -475,7 +505,7 @@ def downloads(records, t) -> None:
 # While a Run is on the server, Streamlit fades the previous results (after 0.5 s, over 1 s): every frame of that
 # fade re-composites the page, map canvas included, which with software rendering takes CPU from the model. The
 # results still dim after 0.5 s, in one step.
-st.html("<style>[data-stale='true']{transition: opacity 0s linear 0.5s !important;}</style>")
+st.html("<style>[data-stale='true']{transition: opacity 0s linear 0.5s !important;}</style>" + L.map_css())
 st.title("Clover Airspace")
 st.caption("Air-traffic messages → validated 3D no-fly volumes. Offline: no request leaves this machine.")
 warm_basemap()

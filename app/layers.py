@@ -253,7 +253,7 @@ def marker_layer(rows: list[dict[str, Any]]) -> pdk.Layer:
 
 
 # The basemap lies flat at 0 m, where AGL volumes start: it must neither hide zones nor fight them (or itself) for
-# depth, so it is drawn in order (sea, land, coast) without depth test or depth writes (luma.gl 9 parameters).
+# depth, so it is drawn in order (land, coast) without depth test or depth writes (luma.gl 9 parameters).
 FLAT = {"depthCompare": "always", "depthWriteEnabled": False}
 
 
@@ -274,29 +274,28 @@ def _flat_geojson(layer_id: str, data: dict, *, fill: list[int] | None = None, l
 
 
 def basemap_layers(basemap: dict) -> list[pdk.Layer]:
-    """Sea, then Natural Earth land and coastline: the world overview, or the 1:10m detail of a region (see
+    """Natural Earth land and coastline: the world overview, or the 1:10m detail of a region (see
     ``app.basemap.basemap_for``). Drawn in this order without depth test; none is pickable, so tooltips belong to
-    zones only. No tile service anywhere."""
-    layers = [
-        pdk.Layer(
-            "SolidPolygonLayer",
-            data=[{"polygon": [[-180, -85], [180, -85], [180, 85], [-180, 85]]}],
-            id="sea",
-            get_polygon="polygon",
-            get_fill_color=SEA_COLOR,
-            pickable=False,
-            parameters=FLAT,
-        )
-    ]
+    zones only. No tile service anywhere. The sea is not a layer: it is the colour behind the transparent map
+    canvas (``map_css``), so no frame rasterises a polygon over the whole canvas for it."""
     # One pair of layer ids whichever level of detail is shown: the browser then swaps the data of layers it has
     # already built (programs compiled, buffers allocated) instead of tearing them down and building new ones.
     if "land_overview" in basemap:
-        layers.append(_flat_geojson("land", basemap["land_overview"], fill=LAND_COLOR))
-        layers.append(_flat_geojson("coastline", basemap["coast_overview"], line=COAST_COLOR))
-    elif "land" in basemap:
-        layers.append(_flat_geojson("land", basemap["land"], fill=LAND_COLOR))
-        layers.append(_flat_geojson("coastline", basemap["coast"], line=COAST_COLOR))
-    return layers
+        return [_flat_geojson("land", basemap["land_overview"], fill=LAND_COLOR),
+                _flat_geojson("coastline", basemap["coast_overview"], line=COAST_COLOR)]
+    if "land" in basemap:
+        return [_flat_geojson("land", basemap["land"], fill=LAND_COLOR),
+                _flat_geojson("coastline", basemap["coast"], line=COAST_COLOR)]
+    return []
+
+
+def map_css() -> str:
+    """The page style that paints the sea: ``SEA_COLOR`` behind the map canvas, which deck.gl clears to transparent.
+
+    Under software WebGL every frame rasterises each covered pixel of every layer; a sea polygon covered the whole
+    canvas in every frame. Behind the canvas the same colour costs the compositor nothing extra."""
+    r, g, b, _ = SEA_COLOR
+    return f'<style>[data-testid="stDeckGlJsonChart"] canvas {{background-color: rgb({r}, {g}, {b});}}</style>'
 
 
 def route_layers(points: Sequence[tuple[float, float, float]], conflict_points: Sequence[tuple[float, float, float]] = (), *, vscale: float = 1.0) -> list[pdk.Layer]:

@@ -65,7 +65,7 @@ def test_world_map_before_any_run():
     assert torch.get_num_threads() == torch_threads(os.environ.get("AIRSPACE_APP_THREADS"), os.cpu_count())
     spec = _deck(at)
     # the same layer ids as after a Run (the browser swaps their data instead of building new layers)
-    assert [layer["id"] for layer in spec["layers"]] == ["sea", "land", "coastline", "volumes", "selection", "markers"]
+    assert [layer["id"] for layer in spec["layers"]] == ["land", "coastline", "volumes", "selection", "markers"]
     land = _layer(spec, "land")["data"]  # the world overview: a same-origin URL when static serving is on, else inline
     assert land == "app/static/land_overview.geojson" if isinstance(land, str) else len(land["features"]) == 1
     # no zones yet: one invisible warm-up object per zone layer (so the browser compiles their shaders now)
@@ -73,6 +73,8 @@ def test_world_map_before_any_run():
     assert [r["fill"][3] for r in _layer(spec, "markers")["data"]] == [0]
     # no base-map library (no MapLibre canvas, no Carto fallback): pydeck's no-style sentinel
     assert "mapProvider" not in spec and spec["mapStyle"] == L.NO_BASE_MAP_STYLE
+    # the sea is the page's colour behind the map canvas
+    assert any(L.map_css() in h.proto.body for h in at.get("html"))
 
 
 def test_demo20_table_and_metrics(demo):
@@ -95,7 +97,7 @@ def test_demo20_deck_volumes_floors_ceilings_colours(demo):
     spec = _deck(demo)
     ids = [layer["id"] for layer in spec["layers"]]
     # Shenzhen is small: the 1:10m detail is clipped around it
-    assert ids == ["sea", "land", "coastline", "volumes", "selection", "markers"]
+    assert ids == ["land", "coastline", "volumes", "selection", "markers"]
     assert _layer(spec, "land")["data"]["features"]
     vols = _volumes(spec)
     # every located zone is a volume: 21 records - NOTAMC - named place = 19

@@ -146,13 +146,16 @@ def test_deck_json_has_no_tile_server_and_real_layers(vols):
     assert "mapProvider" not in spec and spec["mapStyle"] == L.NO_BASE_MAP_STYLE
     assert "http" not in text
     ids = [layer["id"] for layer in spec["layers"]]
-    assert ids == ["sea", "land", "coastline", "volumes", "selection", "markers"]
+    assert ids == ["land", "coastline", "volumes", "selection", "markers"]
     by_id = {layer["id"]: layer for layer in spec["layers"]}
     assert by_id["land"]["data"]["features"] and by_id["land"]["parameters"]["depthCompare"] == "always"
     world = json.loads(L.build_deck(vs, None, basemap=basemap_for(None)).to_json())
     # the world overview goes in layers of the same ids, so the browser swaps data instead of building new layers
-    assert [layer["id"] for layer in world["layers"]][:3] == ["sea", "land", "coastline"]
-    assert world["layers"][1]["data"] == basemap_for(None)["land_overview"] != by_id["land"]["data"]
+    assert [layer["id"] for layer in world["layers"]][:2] == ["land", "coastline"]
+    assert world["layers"][0]["data"] == basemap_for(None)["land_overview"] != by_id["land"]["data"]
+    # the sea is the colour behind the (transparent) map canvas, not a polygon drawn over the whole canvas
+    r, g, b, _ = L.SEA_COLOR
+    assert f"rgb({r}, {g}, {b})" in L.map_css() and "stDeckGlJsonChart" in L.map_css()
     assert by_id["volumes"]["@@type"] == "PolygonLayer" and by_id["volumes"]["extruded"] is True
     assert by_id["volumes"]["wireframe"] is False  # edges for the selected volume only (selection layer)
     sel = [r for r in by_id["volumes"]["data"] if r["key"] == "1:0"][0]
