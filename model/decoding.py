@@ -21,6 +21,7 @@ comparable between engines and independent of the batch size. ``tokens`` counts 
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from dataclasses import dataclass, field
 
@@ -28,7 +29,8 @@ import torch
 
 from airspace.kernels import ops
 from airspace.model.ar import ar_inputs
-from airspace.model.clover import Backbone, Memory, left_pad_prompts
+from airspace.model.clover import Backbone, Cache, Memory, left_pad_prompts
+from airspace.model.layers import AttnCache, rope
 from airspace.model.pointers import N_SLOTS
 from airspace.model.tokenizer import MASK_ID, PAD_ID
 
@@ -71,6 +73,72 @@ def _memory(model: Backbone, prompts: list[list[int]], multiple: int) -> tuple[M
     return Memory(ids.to(dev), off.to(dev), None, valid.to(dev)), null.to(dev)
 
 
+BUCKET_OVERHEAD = 64  # a prompt-reading call's fixed cost, in padded prompt tokens (one row-token ≈ 65 µs on CPU)
+
+
+def length_buckets(lengths: list[int], multiple: int, overhead: int | None = None) -> list[list[int]]:
+    """Rows grouped by prompt length for reading the prompts: each group is left-padded to its own longest prompt
+    (a multiple of ``multiple``) instead of the batch's, minimising padded tokens + ``overhead`` per group (exact,
+    by dynamic programming over the rows sorted by length). Returns row indices, shortest group first."""
+    overhead = BUCKET_OVERHEAD if overhead is None else overhead
+    order = sorted(range(len(lengths)), key=lambda i: lengths[i])
+    padded = [-(-lengths[i] // multiple) * multiple for i in order]
+    n = len(order)
+    best = [0.0] + [float("inf")] * n  # best[j]: cost of grouping the j shortest rows
+    cut = [0] * (n + 1)
+    for j in range(1, n + 1):
+        for i in range(j):  # rows i..j-1 form the last group, padded to padded[j-1]
+            c = best[i] + (j - i) * padded[j - 1] + overhead
+            if c < best[j]:
+                best[j], cut[j] = c, i
+    groups, j = [], n
+    while j:
+        groups.append(order[cut[j]:j])
+        j = cut[j]
+    return groups[::-1]
+
+
+def _left_pad(t: torch.Tensor, extra: int, dim: int, value=0) -> torch.Tensor:
+    if not extra:
+        return t
+    shape = list(t.shape)
+    shape[dim] = extra
+    return torch.cat([t.new_full(shape, value), t], dim)
+
+
+def merge_prompt_reads(model: Backbone, parts: list[tuple[Memory, torch.Tensor, Cache]]
+                       ) -> tuple[Memory, torch.Tensor, Cache, list[int]]:
+    """Join prompt groups read separately into one batch: every group is left-padded to the longest (padding is
+    invalid everywhere: prompt, pointer keys, KV cache) and its cached attention keys are rotated on by the columns
+    they moved (RoPE angles add), so each row's history is what reading it in the joined batch would have given.
+    GDN states and conv tails carry no positions and are joined as they are. -> (memory, NULL columns, cache,
+    column shift of each group)."""
+    P = max(mem.ids.shape[1] for mem, _, _ in parts)
+    shifts = [P - mem.ids.shape[1] for mem, _, _ in parts]
+    if len(parts) == 1:
+        mem, null, cache = parts[0]
+        return mem, null, cache, shifts
+    theta = model.cfg.rope_theta
+    mems, nulls, caches = [], [], []
+    for (mem, null, cache), e in zip(parts, shifts):
+        keys = None if mem.keys is None else _left_pad(mem.keys, e, 1)
+        mems.append(Memory(_left_pad(mem.ids, e, 1, PAD_ID), mem.offset + e, keys, _left_pad(mem.valid, e, 1, False)))
+        nulls.append(null + e)
+        layers = []
+        for c in cache.layers:
+            if isinstance(c, AttnCache):
+                k = c.k if not e else rope(c.k, torch.full((c.k.shape[2],), e, device=c.k.device), theta)
+                c = AttnCache(_left_pad(k, e, 2), _left_pad(c.v, e, 2))
+            layers.append(c)
+        caches.append(Cache(layers, _left_pad(cache.valid, e, 1, False)))
+    keys = None if mems[0].keys is None else torch.cat([m.keys for m in mems])
+    mem = Memory(torch.cat([m.ids for m in mems]), torch.cat([m.offset for m in mems]), keys,
+                 torch.cat([m.valid for m in mems]))
+    layers = [type(cs[0])(*(torch.cat([getattr(c, f.name) for c in cs]) for f in dataclasses.fields(cs[0])))
+              for cs in zip(*(c.layers for c in caches))]
+    return mem, torch.cat(nulls), Cache(layers, torch.cat([c.valid for c in caches])), shifts
+
+
 def _max_blocks(model: Backbone, max_answer_tokens: int | None) -> int:
     return max(1, (max_answer_tokens or model.cfg.max_answer_tokens) // model.cfg.block_size)
 
@@ -86,14 +154,36 @@ def clover_decode(model: Backbone, prompts: list[list[int]], *, tau: float | Non
     tau = cfg.tau if tau is None else tau
     dev = model.device
     n = len(prompts)
-    mem, null = _memory(model, prompts, bs)
-    clean, clean_valid = mem.ids, mem.valid
-    clean_x = model.embed(clean)
-    cache = None
-    rows = torch.arange(n, device=dev)  # the message of each batch row: finished rows leave the batch
     res = DecodeResult([[] for _ in range(n)], [False] * n, tokens=[0] * n,
                        steps_per_block=[[] for _ in range(n)], trace=[] if trace else None, alts=[[] for _ in range(n)])
     slot = torch.arange(bs, device=dev)
+    # The first call, per length group: read the prompts (whole blocks, block-causal) and run answer block 0's first
+    # denoising step; then the groups join into one batch for the rest of the decoding.
+    t_call = time.perf_counter()
+    parts, first, order = [], [], []
+    for g in length_buckets([len(p) for p in prompts], bs):
+        mem_g, null_g = _memory(model, [prompts[i] for i in g], bs)
+        m = len(g)
+        masked_x = torch.full((m, bs), -1, dtype=torch.long, device=dev)
+        ones = torch.ones(m, bs, dtype=torch.bool, device=dev)
+        h_clean, h, _, cache_g = model(mem_g.valid.long(), mem_g.valid, masked_x, ones,
+                                       torch.tensor([mem_g.ids.shape[1] // bs], device=dev), None,
+                                       clean_x=model.embed(mem_g.ids),
+                                       noisy_x=model.answer_embed(mem_g, masked_x, slot, MASK_ID))
+        model.set_keys(mem_g, h_clean)
+        parts.append((mem_g, null_g, cache_g))
+        first.append(model.pointer_logits(h, mem_g))
+        order += g
+        res.forwards += m
+        res.calls += 1
+        res.rows_per_call.append(m)
+    mem, null, cache, shifts = merge_prompt_reads(model, parts)
+    pending = torch.cat([_left_pad(lg, e, 2, float("-inf")) for lg, e in zip(first, shifts)])
+    res.prefill_s = time.perf_counter() - t_call
+    rows = torch.tensor(order, dtype=torch.long, device=dev)  # the message of each batch row: finished rows leave
+    clean = mem.ids[:, :0]  # committed answer blocks not yet in the cache (none before block 0)
+    clean_valid = mem.valid[:, :0]
+    clean_x = model.embed(clean)
     for _ in range(_max_blocks(model, max_answer_tokens)):
         m = rows.numel()
         ones = torch.ones(m, bs, dtype=torch.bool, device=dev)
@@ -104,28 +194,28 @@ def clover_decode(model: Backbone, prompts: list[list[int]], *, tau: float | Non
         steps = torch.zeros(m, dtype=torch.long, device=dev)
         while masked.any():
             active = masked.any(1)
-            hist = torch.tensor([clean.shape[1] // bs], device=dev)
-            t_call = time.perf_counter()
-            # a later step of a block commits nothing to the history, so only the rows with masks left run it
-            sub = None if clean.shape[1] or bool(active.all()) else active.nonzero()[:, 0]
-            if sub is None:
-                xs_, mem_, cache_, cv_, cx_, ones_ = x, mem, cache, clean_valid, clean_x, ones
+            if pending is not None:  # block 0's first step ran with the prompt reading
+                logits, sub, mem_, pending = pending, None, mem, None
             else:
-                xs_, mem_, cache_ = x[sub], mem.select(sub), cache.select(sub)
-                cv_, cx_, ones_ = clean_valid[sub], clean_x[sub], ones[sub]
-            noisy_x = model.answer_embed(mem_, torch.where(xs_ < 0, -1, xs_ - mem_.offset[:, None]), slot, MASK_ID)
-            h_clean, h, _, new_cache = model(cv_.long(), cv_, xs_, ones_, hist, cache_, clean_x=cx_, noisy_x=noisy_x)
-            if mem.keys is None:
-                model.set_keys(mem, h_clean[:, :mem.ids.shape[1]])
-                res.prefill_s = time.perf_counter() - t_call
-            if clean.shape[1]:
-                cache = new_cache
-                clean, clean_valid = clean[:, :0], clean_valid[:, :0]
-                clean_x = clean_x[:, :0]
-            res.forwards += int(active.sum())
-            res.calls += 1
-            res.rows_per_call.append(xs_.shape[0])
-            logits = model.pointer_logits(h, mem_)
+                hist = torch.tensor([clean.shape[1] // bs], device=dev)  # after this call's clean blocks
+                # a later step of a block commits nothing to the history, so only the rows with masks left run it
+                sub = None if clean.shape[1] or bool(active.all()) else active.nonzero()[:, 0]
+                if sub is None:
+                    xs_, mem_, cache_, cv_, cx_, ones_ = x, mem, cache, clean_valid, clean_x, ones
+                else:
+                    xs_, mem_, cache_ = x[sub], mem.select(sub), cache.select(sub)
+                    cv_, cx_, ones_ = clean_valid[sub], clean_x[sub], ones[sub]
+                noisy_x = model.answer_embed(mem_, torch.where(xs_ < 0, -1, xs_ - mem_.offset[:, None]), slot,
+                                             MASK_ID)
+                _, h, _, new_cache = model(cv_.long(), cv_, xs_, ones_, hist, cache_, clean_x=cx_, noisy_x=noisy_x)
+                if clean.shape[1]:
+                    cache = new_cache
+                    clean, clean_valid = clean[:, :0], clean_valid[:, :0]
+                    clean_x = clean_x[:, :0]
+                res.forwards += int(active.sum())
+                res.calls += 1
+                res.rows_per_call.append(xs_.shape[0])
+                logits = model.pointer_logits(h, mem_)
             commit, col, _conf = ops.confidence_select(logits, masked if sub is None else masked[sub], tau,
                                                        min_commit=min_commit)
             ti, tv = _top(logits, mem_.offset)
@@ -184,15 +274,23 @@ def ar_decode(model: Backbone, prompts: list[list[int]], *, max_answer_tokens: i
     max_tokens = _max_blocks(model, max_answer_tokens) * bs
     dev = model.device
     n = len(prompts)
-    mem, null = _memory(model, prompts, 1)
     t_call = time.perf_counter()
-    x = ar_inputs(model, mem, mem.ids, mem.ids.new_zeros(n, 0), 0)
-    h, _, _, cache = model(mem.valid.long(), mem.valid, clean_x=x)
-    model.set_keys(mem, h)
-    res = DecodeResult([[] for _ in range(n)], [False] * n, forwards=n, calls=1, tokens=[0] * n,
-                       prefill_s=time.perf_counter() - t_call, rows_per_call=[n], alts=[[] for _ in range(n)])
-    rows = torch.arange(n, device=dev)  # the message of each batch row: finished rows leave the batch
-    last = h[:, -1:]
+    # the prompts are read per length group (causal), then the groups join into one batch
+    parts, lasts, order = [], [], []
+    for g in length_buckets([len(p) for p in prompts], 1):
+        mem_g, null_g = _memory(model, [prompts[i] for i in g], 1)
+        x = ar_inputs(model, mem_g, mem_g.ids, mem_g.ids.new_zeros(len(g), 0), 0)
+        h, _, _, cache_g = model(mem_g.valid.long(), mem_g.valid, clean_x=x)
+        model.set_keys(mem_g, h)
+        parts.append((mem_g, null_g, cache_g))
+        lasts.append(h[:, -1:])
+        order += g
+    mem, null, cache, _ = merge_prompt_reads(model, parts)
+    res = DecodeResult([[] for _ in range(n)], [False] * n, forwards=n, calls=len(parts), tokens=[0] * n,
+                       prefill_s=time.perf_counter() - t_call, rows_per_call=[len(m.ids) for m, _, _ in parts],
+                       alts=[[] for _ in range(n)])
+    rows = torch.tensor(order, dtype=torch.long, device=dev)  # the message of each batch row: finished rows leave
+    last = torch.cat(lasts)
     for t in range(max_tokens):
         logits = model.pointer_logits(last, mem)[:, 0]
         nxt = logits.argmax(-1)  # [rows] prompt columns
