@@ -93,6 +93,27 @@ def volumes_of(text: str, engine: str):
     return volumes_from_records(records)
 
 
+#: batches up to this size are located before they are run (``preview_bounds``); bigger ones wait for Run
+PREVIEW_MAX_BYTES = 200_000
+
+
+@st.cache_data(show_spinner=False, max_entries=8)
+def preview_bounds(text: str):
+    """Where the zones of a batch that is on the page but not yet run lie, located by the rules extractor (tens of
+    milliseconds for demo20, cached per text), or None.
+
+    The map looks there before Run (camera and basemap only, no volumes): when the Run's zones lie where the
+    rules found them, the Run does not move the camera, and the browser draws the volumes in one frame. Streamlit's
+    chart applies a new camera in an effect after the render that brings the new layers, so a Run that moves the
+    camera costs a second software-WebGL frame (new data at the old camera, then the new camera)."""
+    if not text.strip() or len(text.encode("utf-8", "surrogatepass")) > PREVIEW_MAX_BYTES:
+        return None
+    try:
+        return L.bounds_of(volumes_of(text, "rules"))
+    except Exception:  # a batch the rules cannot read is located by its Run
+        return None
+
+
 @st.cache_resource(show_spinner=False)
 def warm_basemap() -> bool:
     """Read and index the basemap once per server, at page load rather than on the first Run."""
@@ -131,7 +152,12 @@ def input_section() -> None:
     usable = [e for e in ENGINES if engines[e] is None]
     if "engine" not in st.session_state:
         st.session_state["engine"] = DEFAULT_ENGINE if DEFAULT_ENGINE in usable else "rules"
-    with st.expander("Input batch", expanded="run" not in st.session_state):
+    # The expander closes when a batch is run. Streamlit animates a collapse (its height, over 0.5 s, with a relayout
+    # and repaint of the whole page on every frame: most of a core while the model runs on the other) unless the
+    # label changes at the same time, which closes it at once: so the label says which engine ran last.
+    run = st.session_state.get("run")
+    label = "Input batch" if run is None else f"Input batch (last run: {run['engine']})"
+    with st.expander(label, expanded=run is None):
         cols = st.columns([1, 1, 4])
         cols[0].button("Sample: demo20", key="sample_demo20", on_click=_load_sample, args=("demo20",))
         cols[1].button("Sample: composite5", key="sample_composite5", on_click=_load_sample, args=("composite5",))
@@ -349,12 +375,20 @@ def page() -> None:
     t = selected_time(volumes)
     route = route_result(volumes, t)
 
-    basemap = B.basemap_for(L.focus_bounds(volumes, focus), served=bool(st.get_option("server.enableStaticServing")))
+    # a batch on the page that has not been run (a sample just loaded, a new paste): the map looks where it lies
+    batch = st.session_state.get("batch_text", "")
+    pending = preview_bounds(batch) if batch != text else None
+    frame = pending if pending is not None else L.focus_bounds(volumes, focus)
+    view = L.fit_view(pending) if pending is not None else None
+    basemap = B.basemap_for(frame, served=bool(st.get_option("server.enableStaticServing")))
     route_path = route.get("path", []) if route and "error" not in route else []
     route_pts = route.get("points", []) if route and "error" not in route else []
-    deck = L.build_deck(volumes, t, basemap=basemap, selected=focus, vscale=vscale, route=route_path, conflict_points=route_pts)
+    deck = L.build_deck(volumes, t, basemap=basemap, selected=focus, vscale=vscale, route=route_path,
+                        conflict_points=route_pts, view=view)
     with c1:
         st.pydeck_chart(deck, height=560, key="map")
+        if pending is not None:
+            st.caption("The map shows where the batch's zones lie (located by the rules extractor); Run draws them.")
         st.caption(
             f"{len(volumes)} volumes drawn from their floor to their ceiling over Natural Earth 1:10m land (offline). "
             f"UNL ceilings drawn at {L.UNL_CAP_M:,.0f} m (FL600). AGL heights drawn above the sea-level plane. "
@@ -502,10 +536,14 @@ def downloads(records, t) -> None:
 
 # ------------------------------------------------------------------------------------------------------------------
 
-# While a Run is on the server, Streamlit fades the previous results (after 0.5 s, over 1 s): every frame of that
-# fade re-composites the page, map canvas included, which with software rendering takes CPU from the model. The
-# results still dim after 0.5 s, in one step.
-st.html("<style>[data-stale='true']{transition: opacity 0s linear 0.5s !important;}</style>" + L.map_css())
+# While a Run is on the server, Streamlit fades the previous results (after 0.5 s, over 1 s). Every frame of that
+# fade re-composites the page, map canvas included, and even a fade shortened to one step after the 0.5 s delay is
+# a transition the compositor cannot run: the browser's main thread then restyles and repaints the page on every
+# frame of the delay (measured in a Chrome trace: ~80% of a core for the first 0.6 s after Run, the time the model
+# runs on the other core). So stale results are not dimmed at all: the spinner and Streamlit's running indicator
+# say that a run is on.
+STALE_CSS = "<style>[data-stale='true']{opacity: 1 !important; transition: none !important;}</style>"
+st.html(STALE_CSS + L.map_css())
 st.title("Clover Airspace")
 st.caption("Air-traffic messages → validated 3D no-fly volumes. Offline: no request leaves this machine.")
 warm_basemap()

@@ -365,6 +365,12 @@ def view_for_bounds(
     return pdk.ViewState(latitude=lat, longitude=lon, zoom=round(zoom, 2), pitch=pitch if zoom > 4 else 0.0, bearing=0.0, **extra)
 
 
+def fit_view(bounds: tuple[float, float, float, float] | None, *, selected: bool = False) -> pdk.ViewState:
+    """The view the map opens on: a selected zone with its surroundings (3x its size, flown to), or all zones
+    fitted snugly (a world view when there are none)."""
+    return view_for_bounds(bounds, fly=selected, margin=3.0 if selected else 1.6)
+
+
 # With no zones yet (the page before the first Run) the volume and marker layers get one invisible object each, so
 # the browser builds their programs then, not when the operator clicks Run: compiling the extruded-polygon and
 # scatterplot shaders costs seconds under software WebGL. Fully transparent, off in a corner of Antarctica.
@@ -420,8 +426,7 @@ def build_deck(
     if route:
         layers.extend(route_layers(route, conflict_points, vscale=vscale))
     if view is None:
-        # a selected zone is shown with its surroundings (3x its size), all zones fitted snugly
-        view = view_for_bounds(focus_bounds(volumes, selected), fly=bool(selected), margin=3.0 if selected else 1.6)
+        view = fit_view(focus_bounds(volumes, selected), selected=bool(selected))
     deck = CompactDeck(
         layers=layers,
         initial_view_state=view,

@@ -63,6 +63,7 @@ def test_world_map_before_any_run():
     from airspace.app.state import torch_threads
 
     assert torch.get_num_threads() == torch_threads(os.environ.get("AIRSPACE_APP_THREADS"), os.cpu_count())
+    assert at.expander[0].label == "Input batch" and at.expander[0].proto.expanded is True
     spec = _deck(at)
     # the same layer ids as after a Run (the browser swaps their data instead of building new layers)
     assert [layer["id"] for layer in spec["layers"]] == ["land", "coastline", "volumes", "selection", "markers"]
@@ -78,6 +79,8 @@ def test_world_map_before_any_run():
 
 
 def test_demo20_table_and_metrics(demo):
+    # the input closes after the Run, at once: its label changes with it (Streamlit animates a collapse otherwise)
+    assert demo.expander[0].label == "Input batch (last run: rules)" and demo.expander[0].proto.expanded is False
     metrics = {m.label: m.value for m in demo.metric}
     assert metrics["Messages"] == "20" and metrics["Zones (records)"] == "21"
     assert metrics["review"] == "2" and metrics["error"] == "0"
