@@ -78,6 +78,24 @@ def test_world_map_before_any_run():
     assert any(L.map_css() in h.proto.body for h in at.get("html"))
 
 
+def test_batch_is_located_before_run_so_the_run_keeps_the_camera():
+    at = _app()
+    at.button(key="sample_demo20").click().run()
+    before = _deck(at)
+    # nothing is drawn before Run, but the map already looks over Shenzhen, with its 1:10m coast
+    assert [r["key"] for r in _layer(before, "volumes")["data"]] == ["warmup"]
+    view = before["initialViewState"]
+    assert 22.4 < view["latitude"] < 22.8 and 113.7 < view["longitude"] < 114.7 and view["pitch"] > 0
+    assert _layer(before, "land")["data"]["features"]
+    assert any("located by the rules extractor" in c.value for c in at.caption)
+    at.radio(key="engine").set_value("rules")
+    at.button(key="run_button").click().run()
+    after = _deck(at)
+    # the Run's zones lie where the rules located them: the same camera, so the browser draws them in one frame
+    assert after["initialViewState"] == before["initialViewState"] and len(_volumes(after)) == 19
+    assert not any("located by the rules extractor" in c.value for c in at.caption)
+
+
 def test_demo20_table_and_metrics(demo):
     # the input closes after the Run, at once: its label changes with it (Streamlit animates a collapse otherwise)
     assert demo.expander[0].label == "Input batch (last run: rules)" and demo.expander[0].proto.expanded is False
