@@ -94,7 +94,7 @@ def volumes_of(text: str, engine: str):
 
 
 #: batches up to this size are located before they are run (``preview_bounds``); bigger ones wait for Run
-PREVIEW_MAX_BYTES = 200_000
+PREVIEW_MAX_BYTES = 50_000
 
 
 @st.cache_data(show_spinner=False, max_entries=8)
