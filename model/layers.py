@@ -349,6 +349,8 @@ class GatedAttention(nn.Module):
         if cache is None:
             cache = self.empty_cache(B, x.device, x.dtype)
         use_op = PREFIX_ATTN_VIA_OP if PREFIX_ATTN_VIA_OP is not None else x.is_cuda
+        Tc = ctx.Tc
+        new = cache if not Tc else None  # a call with no clean tokens leaves the cache as it is (no copy)
         if use_op and ctx.single_block_query() and ctx.prefix_valid is not None:
             o = ops.block_attention(q, k, v, prefix_k=cache.k, prefix_v=cache.v, prefix_mask=ctx.prefix_valid,
                                     key_mask=torch.cat([ctx.clean_valid, ctx.noisy_valid], 1))
@@ -356,10 +358,14 @@ class GatedAttention(nn.Module):
             kk = torch.cat([cache.k, k], 2)
             vv = torch.cat([cache.v, v], 2)
             o = F.scaled_dot_product_attention(q, kk, vv, attn_mask=ctx.bias(q.dtype))
+            if new is None:  # the clean tokens come first: the new cache is a prefix of what attention just read
+                P = cache.k.shape[2]
+                new = AttnCache(kk[:, :, :P + Tc], vv[:, :, :P + Tc])
+        if new is None:
+            new = AttnCache(torch.cat([cache.k, k[:, :, :Tc]], 2), torch.cat([cache.v, v[:, :, :Tc]], 2))
         o = o * torch.sigmoid(gate)
         y = self.out_proj(o.transpose(1, 2).reshape(B, T, H * Dh))
-        Tc = ctx.Tc
-        return y, AttnCache(torch.cat([cache.k, k[:, :, :Tc]], 2), torch.cat([cache.v, v[:, :, :Tc]], 2))
+        return y, new
 
 
 # ---------------------------------------------------------------------------------------------------- MoE
