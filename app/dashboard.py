@@ -388,7 +388,8 @@ def page() -> None:
     with c1:
         st.pydeck_chart(deck, height=560, key="map")
         if pending is not None:
-            st.caption("The map shows where the batch's zones lie (located by the rules extractor); Run draws them.")
+            st.caption("The map shows where the batch's zones lie (located by the rules extractor); Run draws them."
+                       + (" The zones drawn now are the last run's." if res else ""))
         st.caption(
             f"{len(volumes)} volumes drawn from their floor to their ceiling over Natural Earth 1:10m land (offline). "
             f"UNL ceilings drawn at {L.UNL_CAP_M:,.0f} m (FL600). AGL heights drawn above the sea-level plane. "
