@@ -96,6 +96,37 @@ def test_batch_is_located_before_run_so_the_run_keeps_the_camera():
     assert not any("located by the rules extractor" in c.value for c in at.caption)
 
 
+RUN_IMPORTS_SCRIPT = """
+import gc, json, sys
+from streamlit.testing.v1 import AppTest
+at = AppTest.from_file(sys.argv[1], default_timeout=180)
+at.run()
+frozen = gc.get_freeze_count()
+at.button(key="sample_demo20").click().run()
+at.radio(key="engine").set_value("rules")
+before = set(sys.modules)
+at.button(key="run_button").click().run()
+print(json.dumps({"frozen": frozen, "new": sorted(set(sys.modules) - before), "errors": [str(e.value) for e in at.exception],
+                  "downloads": len(at.get("download_button"))}))
+"""
+
+
+def test_a_run_imports_no_new_module_and_the_startup_heap_is_frozen():
+    """After a run that imported a module, Streamlit's file watcher re-scans all of sys.modules (~0.3 s with torch)
+    and its full garbage collection after every run walked the whole startup heap: both while the browser draws.
+    In a fresh process, so that no other test has imported the modules a Run needs."""
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-c", RUN_IMPORTS_SCRIPT, SCRIPT], capture_output=True, text=True, timeout=300,
+                         cwd=REPO)
+    assert out.returncode == 0, out.stderr[-2000:]
+    res = json.loads(out.stdout.strip().splitlines()[-1])
+    assert res["errors"] == [] and res["downloads"] == 4  # the Run went through to the exports
+    assert res["frozen"] > 100_000
+    assert res["new"] == []
+
+
 def test_demo20_table_and_metrics(demo):
     # the input closes after the Run, at once: its label changes with it (Streamlit animates a collapse otherwise)
     assert demo.expander[0].label == "Input batch (last run: rules)" and demo.expander[0].proto.expanded is False
