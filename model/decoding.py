@@ -1,18 +1,24 @@
 """Decoding for both engines, batched over messages, in pointer slots (``airspace.model.pointers``).
 
-Clover (block diffusion): the first forward prefills the left-padded prompt (whole blocks, block-causal), computes
-the prompt's pointer keys, and runs the first denoising step of answer block 0 in the same call. Each step commits
+Both engines read the prompts in groups of similar length (``length_buckets``: each group left-padded to its own
+longest, not the batch's) and join the groups into one batch for decoding (``merge_prompt_reads``).
+
+Clover (block diffusion): the first forward of a group reads its left-padded prompts (whole blocks, block-causal),
+computes the prompts' pointer keys, and runs the first denoising step of answer block 0 in the same call. Each step commits
 every masked slot whose top pointer probability is >= tau (at least one per row) via ``ops.confidence_select``.
 When a block has no mask left it is committed into the GDN state / KV cache by the next call, fused with the next
 block's first step, so history is never recomputed. A block is one zone; a committed NULL ``anchor`` means "no
 (more) zone" and fills the rest of the block with NULL; a row stops after such a block or after a NULL ``next``.
 
-AR baseline: prefill, then one slot per forward (greedy) with the KV cache and the recurrent GDN state; the same
+AR baseline: the prompt read (per group), then one slot per forward (greedy) with the KV cache and the recurrent GDN state; the same
 stop rules (a NULL anchor ends the answer at once; so does a NULL ``next``).
 
 A later denoising step of a block runs only the rows that still have masks (it adds nothing to the history), and
 both engines drop a finished message's row from the batch (its prompt, pointer keys, GDN state and KV cache with
 it), so a long composite does not make every short message in its batch pay for its extra blocks or slots.
+
+Each written slot keeps the model's ``N_ALTS`` likeliest pointers with their log-probabilities (``alts``), for the
+span-constrained choice of ``pointers.repair_block``.
 
 ``forwards`` counts row-forwards: a batched call over b still-running rows counts b, so tokens per forward is
 comparable between engines and independent of the batch size. ``tokens`` counts the slots each answer holds
