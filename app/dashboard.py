@@ -552,10 +552,10 @@ def downloads(records, t) -> None:
 
 # While a Run is on the server, Streamlit fades the previous results (after 0.5 s, over 1 s). Every frame of that
 # fade re-composites the page, map canvas included, and even a fade shortened to one step after the 0.5 s delay is
-# a transition the compositor cannot run: the browser's main thread then restyles and repaints the page on every
-# frame of the delay (measured in a Chrome trace: ~80% of a core for the first 0.6 s after Run, the time the model
-# runs on the other core). So stale results are not dimmed at all: the spinner and Streamlit's running indicator
-# say that a run is on.
+# a transition Chrome cannot hand to the compositor (zero duration): its main thread services the ~30 faded
+# elements on every frame of the delay. A Chrome trace showed that, with the input's collapse animation (see
+# ``input_section``), as 80-100% of a core for the first 0.6 s after Run, while the model runs on the other core.
+# So stale results are not dimmed at all: the spinner and Streamlit's running indicator say that a run is on.
 STALE_CSS = "<style>[data-stale='true']{opacity: 1 !important; transition: none !important;}</style>"
 st.html(STALE_CSS + L.map_css())
 st.title("Clover Airspace")
