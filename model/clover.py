@@ -50,6 +50,13 @@ class Cache:
         return Cache([type(c)(*(getattr(c, f.name)[rows] for f in dataclasses.fields(c))) for c in self.layers],
                      self.valid[rows])
 
+    @staticmethod
+    def join(caches: list["Cache"]) -> "Cache":
+        """The histories of several batches of equal length as one batch (rows in the given order)."""
+        layers = [type(cs[0])(*(torch.cat([getattr(c, f.name) for c in cs]) for f in dataclasses.fields(cs[0])))
+                  for cs in zip(*(c.layers for c in caches))]
+        return Cache(layers, torch.cat([c.valid for c in caches]))
+
 
 INIT_STD = 0.02  # embeddings and projections (output projections are scaled down by depth)
 N_POS_FEATURES = 32  # sinusoidal features of a prompt position (pointer embeddings and pointer keys)
@@ -74,6 +81,13 @@ class Memory:
     def select(self, rows: torch.Tensor) -> "Memory":
         return Memory(self.ids[rows], self.offset[rows], None if self.keys is None else self.keys[rows],
                       self.valid[rows])
+
+    @staticmethod
+    def join(mems: list["Memory"]) -> "Memory":
+        """Several prompt batches of equal padded length as one batch (rows in the given order)."""
+        keys = None if mems[0].keys is None else torch.cat([m.keys for m in mems])
+        return Memory(torch.cat([m.ids for m in mems]), torch.cat([m.offset for m in mems]), keys,
+                      torch.cat([m.valid for m in mems]))
 
 
 class Backbone(nn.Module):

@@ -4,14 +4,15 @@ Both engines read the prompts in groups of similar length (``length_buckets``: e
 longest, not the batch's) and join the groups into one batch for decoding (``merge_prompt_reads``).
 
 Clover (block diffusion): the first forward of a group reads its left-padded prompts (whole blocks, block-causal),
-computes the prompts' pointer keys, and runs the first denoising step of answer block 0 in the same call. Each step commits
-every masked slot whose top pointer probability is >= tau (at least one per row) via ``ops.confidence_select``.
+computes the prompts' pointer keys, and runs the first denoising step of answer block 0 in the same call. Each
+step commits every masked slot whose top pointer probability is >= tau (at least one per row) via
+``ops.confidence_select``.
 When a block has no mask left it is committed into the GDN state / KV cache by the next call, fused with the next
 block's first step, so history is never recomputed. A block is one zone; a committed NULL ``anchor`` means "no
 (more) zone" and fills the rest of the block with NULL; a row stops after such a block or after a NULL ``next``.
 
-AR baseline: the prompt read (per group), then one slot per forward (greedy) with the KV cache and the recurrent GDN state; the same
-stop rules (a NULL anchor ends the answer at once; so does a NULL ``next``).
+AR baseline: the prompt read (per group), then one slot per forward (greedy) with the KV cache and the recurrent
+GDN state; the same stop rules (a NULL anchor ends the answer at once; so does a NULL ``next``).
 
 A later denoising step of a block runs only the rows that still have masks (it adds nothing to the history), and
 both engines drop a finished message's row from the batch (its prompt, pointer keys, GDN state and KV cache with
@@ -27,7 +28,6 @@ comparable between engines and independent of the batch size. ``tokens`` counts 
 
 from __future__ import annotations
 
-import dataclasses
 import time
 from dataclasses import dataclass, field
 
@@ -137,12 +137,7 @@ def merge_prompt_reads(model: Backbone, parts: list[tuple[Memory, torch.Tensor, 
                 c = AttnCache(_left_pad(k, e, 2), _left_pad(c.v, e, 2))
             layers.append(c)
         caches.append(Cache(layers, _left_pad(cache.valid, e, 1, False)))
-    keys = None if mems[0].keys is None else torch.cat([m.keys for m in mems])
-    mem = Memory(torch.cat([m.ids for m in mems]), torch.cat([m.offset for m in mems]), keys,
-                 torch.cat([m.valid for m in mems]))
-    layers = [type(cs[0])(*(torch.cat([getattr(c, f.name) for c in cs]) for f in dataclasses.fields(cs[0])))
-              for cs in zip(*(c.layers for c in caches))]
-    return mem, torch.cat(nulls), Cache(layers, torch.cat([c.valid for c in caches])), shifts
+    return Memory.join(mems), torch.cat(nulls), Cache.join(caches), shifts
 
 
 def _max_blocks(model: Backbone, max_answer_tokens: int | None) -> int:

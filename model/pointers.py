@@ -20,6 +20,7 @@ parallel, the AR baseline one slot per forward. Pointer answers convert to and f
 from __future__ import annotations
 
 from airspace.parser.answer import FIELDS, NO_ZONE, AnswerFormatError, format_answer, ground, parse_answer
+from airspace.parser.fieldcheck import reads_as
 
 SLOTS: tuple[str, ...] = ("anchor",) + tuple(f"{k}.{e}" for k in FIELDS for e in ("start", "end")) + ("next",)
 N_SLOTS = len(SLOTS)
@@ -90,8 +91,6 @@ def block_zone(block: list[int], offsets: Offsets) -> dict[str, str]:
 def _best_pair(key: str, si: int, ei: int, alts, offsets: Offsets, exclude: tuple[int, int] | None = None):
     """(log-prob, start, end) of the likeliest alternative pair for field ``key`` that reads as it (a NULL pair: the
     field is absent), other than ``exclude``; None if there is none."""
-    from airspace.parser.fieldcheck import reads_as
-
     null = offsets.null
     best = None
     for s2, ls in alts[si]:
@@ -118,8 +117,6 @@ def repair_block(block: list[int], alts: list[list[tuple[int, float]]], offsets:
     model itself ranked NULL among both ends' alternatives). A field no alternative can mend is kept as written, so
     the pipeline flags it. One span cannot be both the floor and the ceiling: when lower and upper point at the same
     span, the one whose best other reading costs less log-probability moves. -> (block, number of fields changed)."""
-    from airspace.parser.fieldcheck import reads_as
-
     block = list(block)
     null = offsets.null
     changed = 0

@@ -290,13 +290,13 @@ def test_prompts_read_in_length_groups_decode_as_one_batch(arch):
     m = tiny_model(arch, seed=5)
     prompts = [rand_ids(n, 40 + n) + [TOK.sep_id] for n in (3, 50, 8, 47, 21, 95)]
     dec = decoding.clover_decode if arch == "clover" else decoding.ar_decode
-    runs = {}
+    runs, default = {}, decoding.BUCKET_OVERHEAD
     for ov in (10**9, 0):
         decoding.BUCKET_OVERHEAD = ov
         try:
             runs[ov] = dec(m, prompts)
         finally:
-            decoding.BUCKET_OVERHEAD = 64
+            decoding.BUCKET_OVERHEAD = default
     one, grouped = runs[10**9], runs[0]
     assert one.rows_per_call[0] == len(prompts) and len(grouped.rows_per_call) > len(one.rows_per_call)
     assert grouped.slots == one.slots

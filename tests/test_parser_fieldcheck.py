@@ -23,7 +23,8 @@ def test_every_gold_value_reads_as_its_field(split):
 
 
 @pytest.mark.parametrize("field, value", [
-    ("center", "4902N00227E001\nA) LFPG\nB) 2610290445\nE) FIREWORKS WI A CIRCLE OF 0.7 NM RADIUS AROUND 490134N 0022706E"),
+    ("center", "4902N00227E001\nA) LFPG\nB) 2610290445\nE) FIREWORKS WI A CIRCLE OF 0.7 NM RADIUS AROUND "
+               "490134N 0022706E"),
     ("center", "N361945 E1033357 AND RADIUS .2NM AD ARP 362604N1033656E"),
     ("center", "34.451836ºN 118.186798ºW to 34.48° N, 118.25° W to 34.45123°N / 118.30669°W"),
     ("radius", "动期间，重庆奥体中心周边实施临时禁飞"),
