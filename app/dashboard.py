@@ -266,6 +266,9 @@ def _route_placeholder(volumes) -> str:
     return f"{lat:.4f}, {b[0]:.4f}, 100\n{lat:.4f}, {b[2]:.4f}, 100"
 
 
+ROUTE_SPEED_MPS = 15.0  # the route's default ground speed (the input's value before the operator sets one)
+
+
 def _request_route_check() -> None:
     st.session_state["route_check_requested"] = True
 
@@ -280,7 +283,7 @@ def route_result(volumes, t: datetime | None):
         depart = datetime.combine(st.session_state["route_date"], st.session_state["route_time"]).replace(tzinfo=UTC)
         st.session_state["route_result"] = check_route(
             st.session_state.get("route_text", ""), st.session_state.get("route_ref", "AGL"), depart,
-            st.session_state.get("route_speed", 15.0), volumes,
+            st.session_state.get("route_speed", ROUTE_SPEED_MPS), volumes,
         )
     return st.session_state.get("route_result")
 
@@ -298,7 +301,7 @@ def route_section(volumes) -> None:
     sb.radio("Altitude reference", ["AGL", "AMSL"], key="route_ref", horizontal=True)
     sb.date_input("Departure date (UTC)", key="route_date")
     sb.time_input("Departure time (UTC)", key="route_time", step=300)
-    sb.number_input("Speed (m/s)", min_value=0.5, max_value=150.0, value=15.0, step=0.5, key="route_speed")
+    sb.number_input("Speed (m/s)", min_value=0.5, max_value=150.0, value=ROUTE_SPEED_MPS, step=0.5, key="route_speed")
     sb.button("Check route", key="route_button", on_click=_request_route_check)
 
 

@@ -14,11 +14,10 @@ import re
 from datetime import datetime, timezone
 
 from airspace.parser.coords import parse_coord
-from airspace.parser.polygon import parse_corridor, parse_polygon
+from airspace.parser.polygon import area_points
 from airspace.parser.times import BEIJING, parse_time
 from airspace.parser.units import parse_distance_m, parse_limit
 
-_EITHER_SIDE = re.compile(r"\b(?:EITHER|EACH|BOTH)\s+SIDES?\s+OF\b", re.IGNORECASE)
 _REF = datetime(2026, 1, 1, tzinfo=timezone.utc)  # any reference: only readability is asked, not the value
 _NAME_BREAKS = re.compile(r"[，。；！？\n]|[,;:] ")  # a place name does not run across a clause
 _NAME_DANGLING = tuple("及和与或的在于设")  # nor end on a conjunction, particle or the verb that follows it ("…中心及")
@@ -34,13 +33,6 @@ def _time(value: str) -> None:
     raise ValueError(f"not a time: {value[:40]!r}")
 
 
-def _polygon(value: str) -> None:
-    if _EITHER_SIDE.search(value):
-        parse_corridor(value)
-    else:
-        parse_polygon(value)
-
-
 def _name(value: str) -> None:
     v = value.strip()
     if _NAME_BREAKS.search(v):
@@ -50,7 +42,7 @@ def _name(value: str) -> None:
 
 
 _READERS = {
-    "center": parse_coord, "radius": parse_distance_m, "polygon": _polygon, "lower": parse_limit,
+    "center": parse_coord, "radius": parse_distance_m, "polygon": area_points, "lower": parse_limit,
     "upper": parse_limit, "start": _time, "end": _time, "name": _name,
 }
 

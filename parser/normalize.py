@@ -15,9 +15,7 @@ from airspace.parser.answer import ZoneDraft
 from airspace.parser.coords import parse_coord
 from airspace.parser.polygon import (
     MalformedVertex,
-    corridor_polygon,
-    parse_corridor,
-    parse_polygon,
+    area_points,
     ring_problems,
     seen_points,
 )
@@ -51,9 +49,6 @@ def _centroid(points: list[tuple[float, float]]) -> tuple[float, float]:
     return lat, math.degrees(math.atan2(y, x))
 
 
-_EITHER_SIDE = re.compile(r"\b(?:EITHER|EACH|BOTH)\s+SIDES?\s+OF\b", re.IGNORECASE)
-
-
 def _geometry(rec: ZoneRecord, v: dict[str, str]) -> tuple[float, float] | None:
     """Fill ``rec.geometry``; return a representative position (for SR/SS) or None."""
     radius_m: float | None = None
@@ -64,11 +59,7 @@ def _geometry(rec: ZoneRecord, v: dict[str, str]) -> tuple[float, float] | None:
             _fail(rec, "radius", v["radius"], exc)
     if v.get("polygon") is not None:
         try:
-            if _EITHER_SIDE.search(v["polygon"]):  # "1NM EITHER SIDE OF LINE a-b": the buffered line
-                line, half_width = parse_corridor(v["polygon"])
-                pts = corridor_polygon(line, half_width)
-            else:
-                pts = parse_polygon(v["polygon"])
+            pts = area_points(v["polygon"])  # a polygon, or "1NM EITHER SIDE OF LINE a-b" as the buffered line
             rec.geometry = PolygonGeometry(points=pts)
             for problem in ring_problems(pts):  # bow-tie or repeated vertex: kept as written, flagged
                 rec.review(problem)

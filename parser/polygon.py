@@ -561,3 +561,17 @@ def parse_corridor(text: str) -> tuple[list[tuple[float, float]], float]:
     if len(line) < 2:
         raise ValueError(f"a corridor needs at least 2 line points after the width, found {len(line)}")
     return line, width
+
+
+_IS_CORRIDOR = re.compile(r"\b(?:EITHER|EACH|BOTH)\s+SIDES?\s+OF\b", re.IGNORECASE)
+
+
+def area_points(text: str) -> list[tuple[float, float]]:
+    """An area span as its ring ``(lat, lon)``: ``1NM EITHER SIDE OF LINE a-b`` is the buffered line
+    (``parse_corridor`` + ``corridor_polygon``), anything else a polygon (``parse_polygon``, which raises
+    ``MalformedVertex`` for an unreadable vertex). ``ValueError`` when it reads as neither."""
+    if isinstance(text, str) and _IS_CORRIDOR.search(text):
+        line, half_width = parse_corridor(text)
+        return corridor_polygon(line, half_width)
+    return parse_polygon(text)
+

@@ -40,6 +40,8 @@ def test_run_on_spans_do_not_read(field, value):
 @pytest.mark.parametrize("field, value", [
     ("center", "490134N 0022706E"), ("radius", "0.7 NM"), ("name", "济南奥体中心"), ("name", "MetLife Stadium"),
     ("upper", "真高300米"), ("start", "2306152015"), ("end", "8时"), ("schedule", "anything at all"),
+    ("polygon", "1NM EITHER SIDE OF LINE 355540N1292941E-360539N1293055E"),
+    ("polygon", "N4807 E01610 - N4815 E01622 - N4802 E01635"),
 ])
 def test_values_read(field, value):
     assert reads_as(field, value)
