@@ -1,7 +1,9 @@
 """Decoding for both engines, batched over messages, in pointer slots (``airspace.model.pointers``).
 
 Both engines read the prompts in groups of similar length (``length_buckets``: each group left-padded to its own
-longest, not the batch's) and join the groups into one batch for decoding (``merge_prompt_reads``).
+longest, not the batch's) and join the groups into one batch for decoding (``merge_prompt_reads``). On a CPU the
+groups are read side by side, one worker thread per core with one torch thread each (``read_groups``): the groups
+are independent, so no core waits on another at every op the way torch's own threads do.
 
 Clover (block diffusion): the first forward of a group reads its left-padded prompts (whole blocks, block-causal),
 computes the prompts' pointer keys, and runs the first denoising step of answer block 0 in the same call. Each
@@ -28,7 +30,10 @@ comparable between engines and independent of the batch size. ``tokens`` counts 
 
 from __future__ import annotations
 
+import os
+import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import torch
@@ -104,6 +109,60 @@ def length_buckets(lengths: list[int], multiple: int, overhead: int | None = Non
     return groups[::-1]
 
 
+MAX_READ_WORKERS = 8
+
+
+def read_workers(device: torch.device, n_groups: int) -> int:
+    """How many prompt groups to read at once: 1 on CUDA (one stream does it), else one per core (at most
+    ``MAX_READ_WORKERS``) and never more than there are groups. ``AIRSPACE_READ_WORKERS`` overrides (1 = in turn)."""
+    env = os.environ.get("AIRSPACE_READ_WORKERS", "").strip()
+    if env:
+        try:
+            n = int(env)
+        except ValueError:
+            raise ValueError(f"AIRSPACE_READ_WORKERS must be a whole number, got {env!r}") from None
+    else:
+        n = 1 if device.type == "cuda" else min(os.cpu_count() or 1, MAX_READ_WORKERS)
+    return max(1, min(n, n_groups))
+
+
+_pools: dict[tuple[int, int], ThreadPoolExecutor] = {}
+_pools_lock = threading.Lock()
+
+
+def _pool(workers: int, threads: int) -> ThreadPoolExecutor:
+    """A process-wide pool of ``workers`` threads, each running torch ops on ``threads`` intra-op threads."""
+    with _pools_lock:
+        if (workers, threads) not in _pools:
+            _pools[workers, threads] = ThreadPoolExecutor(workers, thread_name_prefix="airspace-read",
+                                                          initializer=torch.set_num_threads, initargs=(threads,))
+        return _pools[workers, threads]
+
+
+def read_groups(read, groups: list[list[int]], cost: list[int], device: torch.device) -> list:
+    """``[read(g) for g in groups]``, computed side by side on a CPU (``read_workers``): the costliest group first,
+    each worker taking the next group when it is free, so a core another process holds slows only its own worker.
+    The workers run one torch thread each (the caller's thread count is unchanged); each group's numbers are those
+    of reading it alone, whichever worker read it."""
+    workers = read_workers(device, len(groups))
+    if workers == 1:
+        return [read(g) for g in groups]
+    threads = max(1, torch.get_num_threads() // workers)
+    before = torch.get_num_threads()
+    order = sorted(range(len(groups)), key=lambda i: -cost[i])
+    try:
+        futures = {i: _pool(workers, threads).submit(_no_grad_call, read, groups[i]) for i in order}
+        return [futures[i].result() for i in range(len(groups))]
+    finally:
+        if torch.get_num_threads() != before:  # a worker's start set its own count, which torch also reports here
+            torch.set_num_threads(before)
+
+
+def _no_grad_call(fn, *args):
+    with torch.no_grad():  # grad mode is per thread: the decoding's no_grad does not reach the workers
+        return fn(*args)
+
+
 def _left_pad(t: torch.Tensor, extra: int, dim: int, value=0) -> torch.Tensor:
     if not extra:
         return t
@@ -140,6 +199,11 @@ def merge_prompt_reads(model: Backbone, parts: list[tuple[Memory, torch.Tensor, 
     return Memory.join(mems), torch.cat(nulls), Cache.join(caches), shifts
 
 
+def _group_costs(prompts: list[list[int]], groups: list[list[int]], multiple: int) -> list[int]:
+    """Padded prompt tokens of each group (what reading it costs), for ordering the reads."""
+    return [len(g) * -(-max(len(prompts[i]) for i in g) // multiple) * multiple for g in groups]
+
+
 def _max_blocks(model: Backbone, max_answer_tokens: int | None) -> int:
     return max(1, (max_answer_tokens or model.cfg.max_answer_tokens) // model.cfg.block_size)
 
@@ -161,8 +225,8 @@ def clover_decode(model: Backbone, prompts: list[list[int]], *, tau: float | Non
     # The first call, per length group: read the prompts (whole blocks, block-causal) and run answer block 0's first
     # denoising step; then the groups join into one batch for the rest of the decoding.
     t_call = time.perf_counter()
-    parts, first, order = [], [], []
-    for g in length_buckets([len(p) for p in prompts], bs):
+
+    def read(g: list[int]):
         mem_g, null_g = _memory(model, [prompts[i] for i in g], bs)
         m = len(g)
         masked_x = torch.full((m, bs), -1, dtype=torch.long, device=dev)
@@ -172,12 +236,15 @@ def clover_decode(model: Backbone, prompts: list[list[int]], *, tau: float | Non
                                        clean_x=model.embed(mem_g.ids),
                                        noisy_x=model.answer_embed(mem_g, masked_x, slot, MASK_ID))
         model.set_keys(mem_g, h_clean)
-        parts.append((mem_g, null_g, cache_g))
-        first.append(model.pointer_logits(h, mem_g))
-        order += g
-        res.forwards += m
-        res.calls += 1
-        res.rows_per_call.append(m)
+        return (mem_g, null_g, cache_g), model.pointer_logits(h, mem_g)
+
+    groups = length_buckets([len(p) for p in prompts], bs)
+    reads = read_groups(read, groups, _group_costs(prompts, groups, bs), dev)
+    parts, first = [r[0] for r in reads], [r[1] for r in reads]
+    order = [i for g in groups for i in g]
+    res.forwards += n
+    res.calls += len(groups)
+    res.rows_per_call += [len(g) for g in groups]
     mem, null, cache, shifts = merge_prompt_reads(model, parts)
     pending = torch.cat([_left_pad(lg, e, 2, float("-inf")) for lg, e in zip(first, shifts)])
     res.prefill_s = time.perf_counter() - t_call
@@ -277,15 +344,18 @@ def ar_decode(model: Backbone, prompts: list[list[int]], *, max_answer_tokens: i
     n = len(prompts)
     t_call = time.perf_counter()
     # the prompts are read per length group (causal), then the groups join into one batch
-    parts, lasts, order = [], [], []
-    for g in length_buckets([len(p) for p in prompts], 1):
+
+    def read(g: list[int]):
         mem_g, null_g = _memory(model, [prompts[i] for i in g], 1)
         x = ar_inputs(model, mem_g, mem_g.ids, mem_g.ids.new_zeros(len(g), 0), 0)
         h, _, _, cache_g = model(mem_g.valid.long(), mem_g.valid, clean_x=x)
         model.set_keys(mem_g, h)
-        parts.append((mem_g, null_g, cache_g))
-        lasts.append(h[:, -1:])
-        order += g
+        return (mem_g, null_g, cache_g), h[:, -1:]
+
+    groups = length_buckets([len(p) for p in prompts], 1)
+    reads = read_groups(read, groups, _group_costs(prompts, groups, 1), dev)
+    parts, lasts = [r[0] for r in reads], [r[1] for r in reads]
+    order = [i for g in groups for i in g]
     mem, null, cache, _ = merge_prompt_reads(model, parts)
     res = DecodeResult([[] for _ in range(n)], [False] * n, forwards=n, calls=len(parts), tokens=[0] * n,
                        prefill_s=time.perf_counter() - t_call, rows_per_call=[len(m.ids) for m, _, _ in parts],
