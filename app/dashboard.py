@@ -57,8 +57,12 @@ def load_engine(name: str):
             torch.set_num_threads(S.torch_threads(os.environ.get("AIRSPACE_APP_THREADS"), os.cpu_count()))
 
         extractor = get_extractor(name)
-        # one tiny extraction at load time, so the operator's first Run does not pay torch's first-call costs
-        extractor.extract(["Q) ZGZU/QRDCA/IV/BO/W/000/010/2232N11356E001"])
+        # a few extractions at load time, so the operator's first Run pays no first-call costs (for the model
+        # engines also those of the prompt-reading worker threads: ModelExtractor.warm_up)
+        if hasattr(extractor, "warm_up"):
+            extractor.warm_up()
+        else:
+            extractor.extract(["Q) ZGZU/QRDCA/IV/BO/W/000/010/2232N11356E001"])
         return extractor, None
     except Exception as exc:  # missing checkpoint, not yet built: the page offers the others
         return None, f"{type(exc).__name__}: {exc}"

@@ -355,8 +355,9 @@ class GatedAttention(nn.Module):
             o = ops.block_attention(q, k, v, prefix_k=cache.k, prefix_v=cache.v, prefix_mask=ctx.prefix_valid,
                                     key_mask=torch.cat([ctx.clean_valid, ctx.noisy_valid], 1))
         else:
-            kk = torch.cat([cache.k, k], 2)
-            vv = torch.cat([cache.v, v], 2)
+            empty = cache.k.shape[2] == 0  # a prompt read: no history to put before the keys
+            kk = k if empty else torch.cat([cache.k, k], 2)
+            vv = v if empty else torch.cat([cache.v, v], 2)
             o = F.scaled_dot_product_attention(q, kk, vv, attn_mask=ctx.bias(q.dtype))
             if new is None:  # the clean tokens come first: the new cache is a prefix of what attention just read
                 P = cache.k.shape[2]
@@ -423,5 +424,5 @@ class Layer(nn.Module):
         B, T, D = x.shape
         h = self.norm2(x).reshape(B * T, D).index_select(0, flat_valid_idx)
         f, aux, _, _ = self.ffn(h)
-        x = x + torch.zeros(B * T, D, dtype=x.dtype, device=x.device).index_copy(0, flat_valid_idx, f.to(x.dtype)).reshape(B, T, D)
+        x = x.reshape(B * T, D).index_add(0, flat_valid_idx, f.to(x.dtype)).reshape(B, T, D)  # padding rows: + 0
         return x, new_cache, aux

@@ -53,7 +53,7 @@ def naive_moe_ffn(x, router_logits, w_gate, w_up, w_down, top_k):
         xe = x[tok].to(dt)
         h = F.silu(xe @ w_gate[e].to(dt)) * (xe @ w_up[e].to(dt))
         ye = (h @ w_down[e].to(dt)) * w[tok, slot][:, None]
-        y = y.index_add(0, tok, ye)
+        y.index_add_(0, tok, ye)  # in place: one pass per expert, no copy of y
     return y.to(x.dtype), w, idx
 
 
