@@ -33,6 +33,7 @@ from __future__ import annotations
 import os
 import threading
 import time
+from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
@@ -60,6 +61,7 @@ class DecodeResult:
     # per row, per slot: the model's N_ALTS likeliest prompt indices with their log-probabilities when the slot was
     # written (the first is the one written), for ``pointers.repair_block``
     alts: list[list[list[tuple[int, float]]]] = field(default_factory=list)
+    cached: int = 0  # prompts whose read came from a ``ReadCache`` (read by an earlier call, not this one)
 
 
 N_ALTS = 4  # alternatives kept per slot
@@ -199,6 +201,77 @@ def merge_prompt_reads(model: Backbone, parts: list[tuple[Memory, torch.Tensor, 
     return Memory.join(mems), torch.cat(nulls), Cache.join(caches), shifts
 
 
+class ReadCache:
+    """Prompt reads kept per message, least recently used first out, keyed by the prompt's token ids.
+
+    A read is what a decoder's first call computes for one row from the message alone: its pointer memory, NULL
+    column, GDN states / conv tails / KV cache, and the output the answer starts from (Clover: block 0's first
+    denoising step; AR: the last prompt position). A later batch that holds the message joins the kept row to the
+    rows it reads itself (``merge_prompt_reads``, as it joins its own length groups), so an operator's re-run, a
+    batch with one message edited, or a batch read ahead before Run (``read_ahead``) reads only what is new. One
+    cache serves one model. Thread-safe."""
+
+    def __init__(self, max_messages: int = 256):
+        self.max_messages = max_messages
+        self._rows: OrderedDict = OrderedDict()
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    def get(self, prompt: list[int]):
+        with self._lock:
+            row = self._rows.get(tuple(prompt))
+            if row is not None:
+                self._rows.move_to_end(tuple(prompt))
+            return row
+
+    def put(self, prompt: list[int], row) -> None:
+        with self._lock:
+            self._rows[tuple(prompt)] = row
+            self._rows.move_to_end(tuple(prompt))
+            while len(self._rows) > self.max_messages:
+                self._rows.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._rows.clear()
+
+
+def _read_prompts(model: Backbone, prompts: list[list[int]], multiple: int, read, cache: ReadCache | None):
+    """Read every prompt (``read`` on length groups, side by side) or take its read from ``cache``, and join them
+    into one batch. -> (memory, NULL columns, KV/state cache, per-part start outputs each left-padded by its column
+    shift, batch row -> prompt index, the groups read here, how many came from the cache)."""
+    kept = {i: r for i, p in enumerate(prompts) if cache is not None and (r := cache.get(p)) is not None}
+    todo = [i for i in range(len(prompts)) if i not in kept]
+    groups = [[todo[j] for j in g] for g in length_buckets([len(prompts[i]) for i in todo], multiple)] if todo else []
+    reads = read_groups(read, groups, _group_costs(prompts, groups, multiple), model.device)
+    parts, starts = [r[0] for r in reads], [r[1] for r in reads]
+    if cache is not None:  # each row of a group on its own, with the group's padding (it is joined as a group)
+        for g, ((mem_g, null_g, kv_g), start_g) in zip(groups, reads):
+            for j, i in enumerate(g):
+                sel = torch.tensor([j], device=model.device)
+                cache.put(prompts[i], ((mem_g.select(sel), null_g[sel], kv_g.select(sel)), start_g[sel]))
+    for part, start in kept.values():
+        parts.append(part)
+        starts.append(start)
+    order = [i for g in groups for i in g] + list(kept)
+    mem, null, kv, shifts = merge_prompt_reads(model, parts)
+    return mem, null, kv, [(s_, e) for s_, e in zip(starts, shifts)], order, groups, len(kept)
+
+
+def read_ahead(model: Backbone, prompts: list[list[int]], cache: ReadCache) -> int:
+    """Read the prompts not yet in ``cache`` into it (what the decoder's first call would), without decoding; ->
+    how many were read. The dashboard calls this for a batch on the page before its Run."""
+    todo = [p for p in prompts if cache.get(p) is None]
+    if todo:
+        if model.cfg.arch == "clover":
+            clover_decode(model, todo, max_answer_tokens=0, read_cache=cache)
+        else:
+            ar_decode(model, todo, max_answer_tokens=0, read_cache=cache)
+    return len(todo)
+
+
 def _group_costs(prompts: list[list[int]], groups: list[list[int]], multiple: int) -> list[int]:
     """Padded prompt tokens of each group (what reading it costs), for ordering the reads."""
     return [len(g) * -(-max(len(prompts[i]) for i in g) // multiple) * multiple for g in groups]
@@ -210,8 +283,10 @@ def _max_blocks(model: Backbone, max_answer_tokens: int | None) -> int:
 
 @torch.no_grad()
 def clover_decode(model: Backbone, prompts: list[list[int]], *, tau: float | None = None,
-                  max_answer_tokens: int | None = None, min_commit: int = 1, trace: bool = False) -> DecodeResult:
-    """Block-diffusion decoding of a batch of prompts (each: message ids + SEP)."""
+                  max_answer_tokens: int | None = None, min_commit: int = 1, trace: bool = False,
+                  read_cache: ReadCache | None = None) -> DecodeResult:
+    """Block-diffusion decoding of a batch of prompts (each: message ids + SEP). ``max_answer_tokens=0`` reads the
+    prompts and writes nothing (``read_ahead``); ``read_cache`` keeps and reuses the prompt reads."""
     cfg = model.cfg
     bs = cfg.block_size
     if bs != N_SLOTS:
@@ -238,16 +313,14 @@ def clover_decode(model: Backbone, prompts: list[list[int]], *, tau: float | Non
         model.set_keys(mem_g, h_clean)
         return (mem_g, null_g, cache_g), model.pointer_logits(h, mem_g)
 
-    groups = length_buckets([len(p) for p in prompts], bs)
-    reads = read_groups(read, groups, _group_costs(prompts, groups, bs), dev)
-    parts, first = [r[0] for r in reads], [r[1] for r in reads]
-    order = [i for g in groups for i in g]
-    res.forwards += n
+    mem, null, cache, first, order, groups, res.cached = _read_prompts(model, prompts, bs, read, read_cache)
+    res.forwards += n  # a kept read was a row-forward too, of an earlier call
     res.calls += len(groups)
     res.rows_per_call += [len(g) for g in groups]
-    mem, null, cache, shifts = merge_prompt_reads(model, parts)
-    pending = torch.cat([_left_pad(lg, e, 2, float("-inf")) for lg, e in zip(first, shifts)])
+    pending = torch.cat([_left_pad(lg, e, 2, float("-inf")) for lg, e in first])
     res.prefill_s = time.perf_counter() - t_call
+    if max_answer_tokens == 0:
+        return res
     rows = torch.tensor(order, dtype=torch.long, device=dev)  # the message of each batch row: finished rows leave
     clean = mem.ids[:, :0]  # committed answer blocks not yet in the cache (none before block 0)
     clean_valid = mem.valid[:, :0]
@@ -335,8 +408,10 @@ def clover_decode(model: Backbone, prompts: list[list[int]], *, tau: float | Non
 
 
 @torch.no_grad()
-def ar_decode(model: Backbone, prompts: list[list[int]], *, max_answer_tokens: int | None = None) -> DecodeResult:
-    """Greedy autoregressive decoding, one slot per forward, KV cache + recurrent GDN state."""
+def ar_decode(model: Backbone, prompts: list[list[int]], *, max_answer_tokens: int | None = None,
+              read_cache: ReadCache | None = None) -> DecodeResult:
+    """Greedy autoregressive decoding, one slot per forward, KV cache + recurrent GDN state. ``max_answer_tokens=0``
+    reads the prompts and writes nothing (``read_ahead``); ``read_cache`` keeps and reuses the prompt reads."""
     cfg = model.cfg
     bs = cfg.block_size
     max_tokens = _max_blocks(model, max_answer_tokens) * bs
@@ -352,16 +427,14 @@ def ar_decode(model: Backbone, prompts: list[list[int]], *, max_answer_tokens: i
         model.set_keys(mem_g, h)
         return (mem_g, null_g, cache_g), h[:, -1:]
 
-    groups = length_buckets([len(p) for p in prompts], 1)
-    reads = read_groups(read, groups, _group_costs(prompts, groups, 1), dev)
-    parts, lasts = [r[0] for r in reads], [r[1] for r in reads]
-    order = [i for g in groups for i in g]
-    mem, null, cache, _ = merge_prompt_reads(model, parts)
-    res = DecodeResult([[] for _ in range(n)], [False] * n, forwards=n, calls=len(parts), tokens=[0] * n,
-                       prefill_s=time.perf_counter() - t_call, rows_per_call=[len(m.ids) for m, _, _ in parts],
-                       alts=[[] for _ in range(n)])
+    mem, null, cache, lasts, order, groups, cached = _read_prompts(model, prompts, 1, read, read_cache)
+    res = DecodeResult([[] for _ in range(n)], [False] * n, forwards=n, calls=len(groups), tokens=[0] * n,
+                       prefill_s=time.perf_counter() - t_call, rows_per_call=[len(g) for g in groups],
+                       alts=[[] for _ in range(n)], cached=cached)
+    if max_answer_tokens == 0:
+        return res
     rows = torch.tensor(order, dtype=torch.long, device=dev)  # the message of each batch row: finished rows leave
-    last = torch.cat(lasts)
+    last = torch.cat([h for h, _ in lasts])  # the last prompt position needs no padding
     for t in range(max_tokens):
         logits = model.pointer_logits(last, mem)[:, 0]
         nxt = logits.argmax(-1)  # [rows] prompt columns

@@ -9,7 +9,9 @@ of the message. ``ExtractStats`` reports row-forwards (a batched call over b mes
 
 from __future__ import annotations
 
+import contextlib
 import resource
+import threading
 import time
 from pathlib import Path
 
@@ -17,7 +19,7 @@ import torch
 
 from airspace.model.checkpoint import load_checkpoint
 from airspace.model.clover import Backbone
-from airspace.model.decoding import ar_decode, clover_decode
+from airspace.model.decoding import ReadCache, ar_decode, clover_decode, read_ahead
 from airspace.model.pointers import N_SLOTS, encode_message, render_block, repair_slots, slots_to_answer
 from airspace.model.tokenizer import Tokenizer
 from airspace.parser.answer import ZONE_SEP
@@ -37,7 +39,8 @@ class ModelExtractor:
     """Clover or AR extraction over a trained checkpoint."""
 
     def __init__(self, name: str, model: Backbone, tok: Tokenizer, *, batch_size: int = 32, tau: float | None = None,
-                 trace: bool = False, seed: int = 0, checkpoint: str | None = None, repair: bool = True):
+                 trace: bool = False, seed: int = 0, checkpoint: str | None = None, repair: bool = True,
+                 read_cache: int = 0):
         if name not in ("clover", "ar") or model.cfg.arch != name:
             raise ValueError(f"engine {name!r} does not match the checkpoint's arch {model.cfg.arch!r}")
         self.name = name
@@ -49,6 +52,11 @@ class ModelExtractor:
         self.seed = seed
         self.checkpoint = checkpoint
         self.repair = repair  # span-constrained choice among the model's alternatives (pointers.repair_slots)
+        # prompt reads kept per message (decoding.ReadCache), or None: a re-run or a batch read ahead before its
+        # Run reads only the messages it has not read before
+        self.read_cache = ReadCache(read_cache) if read_cache else None
+        self._lock = threading.Lock()  # one extraction at a time (a read ahead and a Run share the model's workers)
+        self._cold = threading.local()
 
     @property
     def cfg(self):
@@ -61,10 +69,44 @@ class ModelExtractor:
         ~30 % slower than later ones."""
         base = "A0001/26 NOTAMN Q) ZGZU/QRDCA/IV/BO/W/000/010/2232N11356E001 A) ZGZU E) UAS AREA 2232N11356E RADIUS 1NM"
         batch = [base[:60], base, " ".join([base] * 3), " ".join([base] * 6)]  # four lengths: four length groups
-        for _ in range(rounds):
-            self.extract(batch)
+        with self.cold():  # the read cache would spare the workers the later rounds
+            for _ in range(rounds):
+                self.extract(batch)
+
+    @contextlib.contextmanager
+    def cold(self):
+        """Extractions in this block (this thread) read every prompt themselves, as a first run would: for timing
+        the engines against each other."""
+        self._cold.on = True
+        try:
+            yield self
+        finally:
+            self._cold.on = False
+
+    def keep_prompt_reads(self, max_messages: int = 256) -> None:
+        """Keep the prompt reads of up to ``max_messages`` messages (``decoding.ReadCache``) from now on."""
+        self.read_cache = ReadCache(max_messages) if max_messages else None
+
+    def _cache(self) -> ReadCache | None:
+        return None if getattr(self._cold, "on", False) else self.read_cache
+
+    def read_ahead(self, messages: list[str]) -> int:
+        """Read the messages' prompts into the read cache before they are extracted (nothing decoded); -> how many
+        were read. Messages over the context limit are left to ``extract`` (which says why)."""
+        if self.read_cache is None:
+            return 0
+        prompts = [p for p in (encode_message(self.tok, m)[0] for m in messages) if len(p) <= self.cfg.max_prompt_tokens]
+        with self._lock, torch.no_grad():
+            done = 0
+            for s in range(0, len(prompts), self.batch_size):
+                done += read_ahead(self.model, prompts[s:s + self.batch_size], self.read_cache)
+            return done
 
     def extract(self, messages: list[str]) -> tuple[list[str | None], ExtractStats]:
+        with self._lock:
+            return self._extract(messages)
+
+    def _extract(self, messages: list[str]) -> tuple[list[str | None], ExtractStats]:
         t0 = time.perf_counter()
         torch.manual_seed(self.seed)
         dev = self.model.device
@@ -88,10 +130,11 @@ class ModelExtractor:
             chunk = todo[s:s + self.batch_size]
             prompts = [t[2] for t in chunk]
             if self.name == "clover":
-                res = clover_decode(self.model, prompts, tau=self.tau, trace=self.trace)
+                res = clover_decode(self.model, prompts, tau=self.tau, trace=self.trace, read_cache=self._cache())
             else:
-                res = ar_decode(self.model, prompts)
+                res = ar_decode(self.model, prompts, read_cache=self._cache())
             stats.forwards += res.forwards
+            stats.prompts_cached += res.cached
             stats.prefill_s += res.prefill_s
             for j, (_, i, _, offs) in enumerate(chunk):
                 stats.answer_tokens += res.tokens[j]
@@ -117,7 +160,7 @@ class ModelExtractor:
 
 
 def load_extractor(name: str, checkpoint: str | None = None, *, device: str | None = None, batch_size: int = 32,
-                   tau: float | None = None, trace: bool = False) -> ModelExtractor:
+                   tau: float | None = None, trace: bool = False, read_cache: int = 0) -> ModelExtractor:
     """The ``clover`` or ``ar`` engine over ``checkpoint`` (default: the shipped ``data/checkpoints/<name>``).
 
     Runs on CUDA when available (bf16 weights), else CPU fp32. Any checkpoint of the same format loads the same way.
@@ -128,7 +171,8 @@ def load_extractor(name: str, checkpoint: str | None = None, *, device: str | No
     dev = torch.device(device or ("cuda" if torch.cuda.is_available() else "cpu"))
     dtype = torch.bfloat16 if dev.type == "cuda" else torch.float32
     model, tok = load_checkpoint(ckpt, device=dev, dtype=dtype)
-    return ModelExtractor(name, model, tok, batch_size=batch_size, tau=tau, trace=trace, checkpoint=str(ckpt))
+    return ModelExtractor(name, model, tok, batch_size=batch_size, tau=tau, trace=trace, checkpoint=str(ckpt),
+                          read_cache=read_cache)
 
 
 def trace_text(slots: list[int | None], offs) -> str:

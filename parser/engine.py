@@ -25,6 +25,7 @@ class ExtractStats:
     trace: list[list[str]] | None = None  # optional: per step, the partially denoised answer (for the UI)
     errors: dict[int, str] = field(default_factory=dict)  # message index -> why its answer is None (too long...)
     repaired: int = 0  # model engines: fields whose span was re-chosen so that it reads as its field
+    prompts_cached: int = 0  # model engines: messages whose prompt read was kept from before (read cache)
 
     @property
     def tokens_per_forward(self) -> float:

@@ -223,14 +223,17 @@ def test_demo20_draws_volumes_over_the_basemap(server, browser_context):
     counts = _counts(img)
 
     clock = _page_clock(page)
+    # whether Clover had read the batch before the click (the dashboard reads a batch on the page ahead of its Run;
+    # AIRSPACE_READ_AHEAD=0 measures a cold Run)
+    read_ahead = page.get_by_text("had read 20 of 20 messages").count() > 0
     second_s = _second_batch_s(page, chart) if os.environ.get("AIRSPACE_BROWSER_MEASURE") else None
     (ARTIFACTS / "browser_demo20.json").write_text(
         json.dumps({"engine": ENGINE, "click_to_results_in_page_s": dom_s, "click_to_volumes_s": render_s,
-                    "page_clock": clock, "second_batch_click_to_volumes_s": second_s,
+                    "page_clock": clock, "read_ahead": read_ahead, "second_batch_click_to_volumes_s": second_s,
                     "pixels": counts, "cpus": os.cpu_count(), "loadavg": os.getloadavg()}, indent=1)
     )
     print(f"\ndemo20 ({ENGINE}): results in the page {dom_s:.2f} s and volumes on screen {render_s} s after "
-          f"clicking Run (first batch of the page; page clock {clock}), "
+          f"clicking Run (first batch of the page; page clock {clock}; read ahead {read_ahead}), "
           f"composite5 {second_s} s (second batch); pixels {counts}; load average {os.getloadavg()}")
 
     assert render_s is not None, f"no volume colour appeared within 120 s: {counts}"

@@ -276,3 +276,31 @@ def test_timing_demo_clover_vs_ar():
         assert at.slider(key="trace_step").max == n_passes
     trace = next(m.value for m in at.markdown if m.value.startswith('<pre class="trace"'))
     assert "center=" in trace or "polygon=" in trace
+
+
+def test_a_batch_on_the_page_is_read_ahead_and_its_run_writes_the_answers():
+    """demo20 loaded with clover chosen: Clover reads its messages in the background before Run (prompt reads
+    kept per message), the Run says so, and its records are those of a cold run of the same engine; the timing
+    demo's clover row is cold (nothing read ahead)."""
+    import threading
+
+    from airspace.parser.pipeline import get_extractor, process_batch
+
+    if not (REPO / "data" / "checkpoints" / "clover" / "config.json").is_file():
+        pytest.skip("no shipped clover checkpoint")
+    at = _app()
+    at.radio(key="engine").set_value("clover").run()
+    at.button(key="sample_demo20").click().run()
+    readers = [t for t in threading.enumerate() if t.name == "airspace-read-ahead"]
+    assert readers, "no read-ahead started for the batch on the page"
+    for t in readers:
+        t.join(timeout=120)
+    at.button(key="run_button").click().run()
+    assert not at.exception and not at.error
+    assert any(c.value.startswith("clover had read 20 of 20 messages") for c in at.caption)
+    df = at.dataframe[-1].value
+    cold, _ = process_batch(DEMO20, get_extractor("clover"))
+    assert list(df["id"]) == [r.id or "" for r in cold] and list(df["status"]) == [r.status for r in cold]
+    at.button(key="timing_button").click().run(timeout=600)
+    table = next(d.value for d in at.dataframe if "forward passes" in d.value.columns)
+    assert list(table["prompts read before"]) == [0, 0]

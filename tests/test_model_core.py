@@ -343,6 +343,39 @@ def test_length_groups_read_side_by_side_decode_as_read_in_turn(arch, monkeypatc
     assert (side.forwards, side.calls, side.rows_per_call) == (in_turn.forwards, in_turn.calls, in_turn.rows_per_call)
 
 
+@pytest.mark.parametrize("arch", ["clover", "ar"])
+def test_kept_prompt_reads_decode_as_reading_them_again(arch, monkeypatch):
+    """A read cache: prompts read by an earlier call (or read ahead) are joined to the ones a call reads itself,
+    and every row gets the answer, alternatives and counts a cold call gives; decoding leaves the kept reads as
+    they were (a second call from the cache alone gives the same again); the cache forgets the least recently used
+    message first."""
+    from airspace.model import decoding
+
+    m = tiny_model(arch, seed=7)
+    prompts = [rand_ids(n, 70 + n) + [TOK.sep_id] for n in (3, 95, 8, 47, 21, 50)]
+    dec = decoding.clover_decode if arch == "clover" else decoding.ar_decode
+    monkeypatch.setattr(decoding, "BUCKET_OVERHEAD", 0)  # several groups, so kept rows come from different groups
+    cold = dec(m, prompts)
+    cache = decoding.ReadCache(64)
+    assert decoding.read_ahead(m, prompts[1::2], cache) == 3 and len(cache) == 3
+    assert decoding.read_ahead(m, prompts[1::2], cache) == 0  # already kept: nothing read
+    part = dec(m, prompts, read_cache=cache)
+    assert part.cached == 3 and len(cache) == len(prompts)
+    hot = dec(m, prompts, read_cache=cache)
+    again = dec(m, prompts, read_cache=cache)
+    assert hot.cached == again.cached == len(prompts) and hot.calls < part.calls
+    for r in (part, hot, again):
+        assert r.slots == cold.slots and r.finished == cold.finished and r.tokens == cold.tokens
+        assert [[[c for c, _ in a] for a in row] for row in r.alts] == [[[c for c, _ in a] for a in row] for row in cold.alts]
+        assert all(abs(u - v) < 1e-9 for ra, ca in zip(r.alts, cold.alts) for x, y in zip(ra, ca)
+                   for (_, u), (_, v) in zip(x, y))
+        assert r.forwards == cold.forwards
+    small = decoding.ReadCache(2)
+    for p in prompts[:3]:
+        decoding.read_ahead(m, [p], small)
+    assert len(small) == 2 and small.get(prompts[0]) is None and small.get(prompts[2]) is not None
+
+
 def test_read_workers_follow_the_device_the_groups_and_the_override(monkeypatch):
     from airspace.model.decoding import read_workers
 

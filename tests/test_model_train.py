@@ -215,3 +215,30 @@ def test_finished_rows_leave_the_batch_without_changing_any_answer(name):
         assert [a[0][0] for a in batch.alts[i]] == batch.slots[i]
         assert all(len(a) == 1 or (len(a) >= 2 and a[0][1] >= a[1][1]) for a in batch.alts[i])
         assert [[c for c, _ in a] for a in alone.alts[0]] == [[c for c, _ in a] for a in batch.alts[i]]
+
+
+@pytest.mark.parametrize("name", ["clover", "ar"])
+def test_a_batch_read_ahead_extracts_as_a_cold_run(name):
+    """The shipped checkpoint with a read cache: demo20 read ahead (the dashboard does it before Run), or partly
+    kept from an earlier batch, extracts to exactly the answers of a cold run, and the stats say how many prompt
+    reads were kept; ``cold()`` reads every prompt again."""
+    from pathlib import Path
+
+    from airspace.parser.split import split_batch
+
+    if not (SHIPPED[name] / "model.safetensors").is_file():
+        pytest.skip(f"no shipped checkpoint at {SHIPPED[name]}")
+    ex = load_extractor(name, device="cpu", read_cache=64)
+    samples = Path(__file__).resolve().parents[1] / "data" / "samples"
+    texts = [m.text for m in split_batch((samples / "demo20.txt").read_text(encoding="utf-8"))]
+    with ex.cold():
+        cold, cold_stats = ex.extract(texts)
+    assert cold_stats.prompts_cached == 0 and len(ex.read_cache) == 0
+    assert ex.read_ahead(texts[:7]) == 7
+    part, part_stats = ex.extract(texts)
+    hot, hot_stats = ex.extract(texts)
+    assert (part_stats.prompts_cached, hot_stats.prompts_cached) == (7, 20)
+    assert part == cold and hot == cold
+    assert hot_stats.forwards == cold_stats.forwards and hot_stats.answer_tokens == cold_stats.answer_tokens
+    with ex.cold():
+        assert ex.extract(texts)[1].prompts_cached == 0
