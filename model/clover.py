@@ -240,10 +240,9 @@ class Batch:
         return Memory(self.prompt_ids, self.offset, None, self.prompt_valid)
 
 
-def left_pad_prompts(prompts: list[list[int]], pad_id: int, multiple: int = 1, length: int = 0):
-    """Left-pad prompts to a common length (a multiple of ``multiple``, at least ``length``) -> (ids [B,P],
-    valid [B,P])."""
-    P = max(max(len(p) for p in prompts), length)
+def left_pad_prompts(prompts: list[list[int]], pad_id: int, multiple: int = 1):
+    """Left-pad prompts to a common length (a multiple of ``multiple``) -> (ids [B,P], valid [B,P])."""
+    P = max(len(p) for p in prompts)
     P = -(-P // multiple) * multiple
     ids = torch.full((len(prompts), P), pad_id, dtype=torch.long)
     valid = torch.zeros(len(prompts), P, dtype=torch.bool)

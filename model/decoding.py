@@ -77,10 +77,9 @@ def _alts(cols: list, lps: list) -> list[tuple[int, float]]:
     return [(c, round(v, 4)) for c, v in zip(cols, lps) if v > float("-inf")]
 
 
-def _memory(model: Backbone, prompts: list[list[int]], multiple: int, length: int = 0) -> tuple[Memory, torch.Tensor]:
-    """(the prompts left-padded to at least ``length`` as pointer memory, each row's NULL column = its SEP
-    position)."""
-    ids, valid = left_pad_prompts(prompts, PAD_ID, multiple, length)
+def _memory(model: Backbone, prompts: list[list[int]], multiple: int) -> tuple[Memory, torch.Tensor]:
+    """(the left-padded prompts as pointer memory, each row's NULL column = its SEP position)."""
+    ids, valid = left_pad_prompts(prompts, PAD_ID, multiple)
     off = torch.tensor([ids.shape[1] - len(p) for p in prompts], dtype=torch.long)
     dev = model.device
     null = off + torch.tensor([len(p) - 1 for p in prompts], dtype=torch.long)
@@ -142,7 +141,7 @@ def _pool(workers: int, threads: int) -> ThreadPoolExecutor:
         return _pools[workers, threads]
 
 
-def read_groups(read, groups: list, cost: list[int], device: torch.device) -> list:
+def read_groups(read, groups: list[list[int]], cost: list[int], device: torch.device) -> list:
     """``[read(g) for g in groups]``, computed side by side on a CPU (``read_workers``): the costliest group first,
     each worker taking the next group when it is free, so a core another process holds slows only its own worker.
     The workers run one torch thread each (the caller's thread count is unchanged); each group's numbers are those
@@ -246,9 +245,7 @@ def _read_prompts(model: Backbone, prompts: list[list[int]], multiple: int, read
     kept = {i: r for i, p in enumerate(prompts) if cache is not None and (r := cache.get(p)) is not None}
     todo = [i for i in range(len(prompts)) if i not in kept]
     groups = [[todo[j] for j in g] for g in length_buckets([len(prompts[i]) for i in todo], multiple)] if todo else []
-    pieces = balance_groups(groups, [len(p) for p in prompts], multiple, read_workers(model.device, len(prompts)))
-    reads = read_groups(read, pieces, [len(g) * P + BUCKET_OVERHEAD for g, P in pieces], model.device)
-    groups = [g for g, _ in pieces]
+    reads = read_groups(read, groups, _group_costs(prompts, groups, multiple), model.device)
     parts, starts = [r[0] for r in reads], [r[1] for r in reads]
     if cache is not None:  # each row of a group on its own, with the group's padding (it is joined as a group)
         for g, ((mem_g, null_g, kv_g), start_g) in zip(groups, reads):
@@ -275,22 +272,9 @@ def read_ahead(model: Backbone, prompts: list[list[int]], cache: ReadCache) -> i
     return len(todo)
 
 
-def balance_groups(groups: list[list[int]], lengths: list[int], multiple: int, workers: int
-                   ) -> list[tuple[list[int], int]]:
-    """Length groups as (rows, padded length) pieces for ``workers`` readers: while the costliest piece (padded
-    tokens + ``BUCKET_OVERHEAD``) is more than one worker's share of the whole, its rows are halved, each half keeping
-    the group's padded length (so every row is read as in the whole group). A batch whose longest messages share one
-    group (TFR pages beside one-liners) is otherwise read by one worker while the others wait."""
-    pieces = [(g, -(-max(lengths[i] for i in g) // multiple) * multiple) for g in groups]
-    if workers <= 1 or not pieces:
-        return pieces
-    while True:
-        cost = [len(g) * P + BUCKET_OVERHEAD for g, P in pieces]
-        k = max(range(len(pieces)), key=cost.__getitem__)
-        g, P = pieces[k]
-        if cost[k] <= sum(cost) / workers or len(g) == 1:
-            return pieces
-        pieces[k:k + 1] = [(g[:len(g) // 2], P), (g[len(g) // 2:], P)]
+def _group_costs(prompts: list[list[int]], groups: list[list[int]], multiple: int) -> list[int]:
+    """Padded prompt tokens of each group (what reading it costs), for ordering the reads."""
+    return [len(g) * -(-max(len(prompts[i]) for i in g) // multiple) * multiple for g in groups]
 
 
 def _max_blocks(model: Backbone, max_answer_tokens: int | None) -> int:
@@ -317,9 +301,8 @@ def clover_decode(model: Backbone, prompts: list[list[int]], *, tau: float | Non
     # denoising step; then the groups join into one batch for the rest of the decoding.
     t_call = time.perf_counter()
 
-    def read(piece: tuple[list[int], int]):
-        g, P = piece
-        mem_g, null_g = _memory(model, [prompts[i] for i in g], bs, P)
+    def read(g: list[int]):
+        mem_g, null_g = _memory(model, [prompts[i] for i in g], bs)
         m = len(g)
         masked_x = torch.full((m, bs), -1, dtype=torch.long, device=dev)
         ones = torch.ones(m, bs, dtype=torch.bool, device=dev)
@@ -437,9 +420,8 @@ def ar_decode(model: Backbone, prompts: list[list[int]], *, max_answer_tokens: i
     t_call = time.perf_counter()
     # the prompts are read per length group (causal), then the groups join into one batch
 
-    def read(piece: tuple[list[int], int]):
-        g, P = piece
-        mem_g, null_g = _memory(model, [prompts[i] for i in g], 1, P)
+    def read(g: list[int]):
+        mem_g, null_g = _memory(model, [prompts[i] for i in g], 1)
         x = ar_inputs(model, mem_g, mem_g.ids, mem_g.ids.new_zeros(len(g), 0), 0)
         h, _, _, cache_g = model(mem_g.valid.long(), mem_g.valid, clean_x=x)
         model.set_keys(mem_g, h)

@@ -286,12 +286,11 @@ def test_length_buckets_are_the_cheapest_grouping():
 
 
 @pytest.mark.parametrize("arch", ["clover", "ar"])
-def test_prompts_read_in_length_groups_decode_as_one_batch(arch, monkeypatch):
+def test_prompts_read_in_length_groups_decode_as_one_batch(arch):
     """Prompts of very different lengths read in separate groups and joined (padding added, cached attention keys
     rotated on by the columns they moved) decode to exactly what reading them as one padded batch gives."""
     from airspace.model import decoding
 
-    monkeypatch.setenv("AIRSPACE_READ_WORKERS", "1")  # the groups as the DP cut them (no halving for readers)
     m = tiny_model(arch, seed=5)
     prompts = [rand_ids(n, 40 + n) + [TOK.sep_id] for n in (3, 50, 8, 47, 21, 95)]
     dec = decoding.clover_decode if arch == "clover" else decoding.ar_decode
@@ -340,12 +339,8 @@ def test_length_groups_read_side_by_side_decode_as_read_in_turn(arch, monkeypatc
     assert any(r.startswith("airspace-read") for r in readers)  # the workers did read
     assert torch.get_num_threads() == threads
     assert len(decoding.length_buckets([len(p) for p in prompts], m.cfg.block_size if arch == "clover" else 1)) >= 3
-    assert side.slots == in_turn.slots and side.finished == in_turn.finished and side.tokens == in_turn.tokens
-    for a, b in zip(side.alts, in_turn.alts):
-        assert [[c for c, _ in x] for x in a] == [[c for c, _ in x] for x in b]
-        assert all(abs(u - v) < 1e-9 for x, y in zip(a, b) for (_, u), (_, v) in zip(x, y))
-    # the same rows are read (a big group may be read as halves, side by side), and the same decoding follows
-    assert side.forwards == in_turn.forwards
+    assert side.slots == in_turn.slots and side.alts == in_turn.alts
+    assert (side.forwards, side.calls, side.rows_per_call) == (in_turn.forwards, in_turn.calls, in_turn.rows_per_call)
 
 
 @pytest.mark.parametrize("arch", ["clover", "ar"])
@@ -379,20 +374,6 @@ def test_kept_prompt_reads_decode_as_reading_them_again(arch, monkeypatch):
     for p in prompts[:3]:
         decoding.read_ahead(m, [p], small)
     assert len(small) == 2 and small.get(prompts[0]) is None and small.get(prompts[2]) is not None
-
-
-def test_big_length_groups_are_halved_for_the_readers_keeping_their_padding():
-    from airspace.model.decoding import BUCKET_OVERHEAD, balance_groups
-
-    lengths = [2000, 1990, 30, 45, 60, 52, 1400]
-    groups = [[2, 3, 5, 4], [6], [1, 0]]
-    one = balance_groups(groups, lengths, 20, 1)
-    assert one == [([2, 3, 5, 4], 60), ([6], 1400), ([1, 0], 2000)]  # one reader: the groups as they are
-    two = balance_groups(groups, lengths, 20, 2)
-    assert sorted(i for g, _ in two for i in g) == list(range(len(lengths)))
-    assert ([1], 2000) in two and ([0], 2000) in two  # the two TFR-sized rows, each padded as in their group
-    cost = [len(g) * P + BUCKET_OVERHEAD for g, P in two]
-    assert max(cost) <= sum(cost) / 2 or all(len(g) == 1 for g, P in two if len(g) * P + BUCKET_OVERHEAD == max(cost))
 
 
 def test_read_workers_follow_the_device_the_groups_and_the_override(monkeypatch):

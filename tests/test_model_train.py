@@ -12,7 +12,7 @@ from airspace.model.ar import ar_batch, ar_loss, build_model
 from airspace.model.checkpoint import save_checkpoint
 from airspace.model.clover import clover_batch, clover_loss
 from airspace.model.config import ModelConfig
-from airspace.model.decoding import ar_decode, balance_groups, clover_decode, length_buckets, read_workers
+from airspace.model.decoding import ar_decode, clover_decode, length_buckets
 from airspace.model.engine import load_extractor
 from airspace.model.pointers import N_SLOTS, encode_example, encode_message, slots_to_answer
 from airspace.model.tokenizer import Tokenizer
@@ -199,11 +199,7 @@ def test_finished_rows_leave_the_batch_without_changing_any_answer(name):
     zones = [sum(1 for k in range(0, len(s), N_SLOTS) if s[k] != len(p) - 1) for s, p in zip(batch.slots, prompts)]
     assert max(zones) >= 2 and min(zones) <= 1, zones
     # the prompts are read in length groups (each padded to its own longest), then decoded as one batch
-    mult = N_SLOTS if name == "clover" else 1
-    groups = length_buckets([len(p) for p in prompts], mult)
-    # (a group bigger than one reader's share is read as halves, side by side: decoding.balance_groups)
-    groups = [g for g, _ in balance_groups(groups, [len(p) for p in prompts], mult,
-                                           read_workers(torch.device("cpu"), len(prompts)))]
+    groups = length_buckets([len(p) for p in prompts], N_SLOTS if name == "clover" else 1)
     k = len(groups)
     assert k >= 2 and batch.rows_per_call[:k] == [len(g) for g in groups]
     assert len(batch.rows_per_call) == batch.calls and batch.rows_per_call[-1] == 1  # only the composite is left
