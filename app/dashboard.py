@@ -60,7 +60,7 @@ def load_engine(name: str):
 
         extractor = get_extractor(name)
         if hasattr(extractor, "keep_prompt_reads"):  # re-runs and batches read ahead read only what is new
-            extractor.keep_prompt_reads(READ_CACHE_MESSAGES)
+            extractor.keep_prompt_reads(READ_CACHE_BYTES)
         # a few extractions at load time, so the operator's first Run pays no first-call costs (for the model
         # engines also those of the prompt-reading worker threads: ModelExtractor.warm_up)
         if hasattr(extractor, "warm_up"):
@@ -72,8 +72,8 @@ def load_engine(name: str):
         return None, f"{type(exc).__name__}: {exc}"
 
 
-#: messages whose prompt reads a model engine keeps (decoding.ReadCache: a few MB for demo20's 20)
-READ_CACHE_MESSAGES = 512
+#: bytes of prompt reads each model engine keeps (decoding.ReadCache; demo20's 20 messages: ~11 MB)
+READ_CACHE_BYTES = 192 * 2**20
 
 
 @st.cache_data(show_spinner=False, max_entries=32)

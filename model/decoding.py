@@ -209,11 +209,13 @@ class ReadCache:
     denoising step; AR: the last prompt position). A later batch that holds the message joins the kept row to the
     rows it reads itself (``merge_prompt_reads``, as it joins its own length groups), so an operator's re-run, a
     batch with one message edited, or a batch read ahead before Run (``read_ahead``) reads only what is new. One
-    cache serves one model. Thread-safe."""
+    cache serves one model. Bounded by the bytes its tensors hold (demo20's 20 messages keep ~11 MB with the
+    shipped model, ~0.55 MB a message). Thread-safe."""
 
-    def __init__(self, max_messages: int = 256):
-        self.max_messages = max_messages
-        self._rows: OrderedDict = OrderedDict()
+    def __init__(self, max_bytes: int = 128 * 2**20):
+        self.max_bytes = max_bytes
+        self.bytes = 0
+        self._rows: OrderedDict = OrderedDict()  # prompt ids -> (row, its bytes)
         self._lock = threading.Lock()
 
     def __len__(self) -> int:
@@ -221,21 +223,38 @@ class ReadCache:
 
     def get(self, prompt: list[int]):
         with self._lock:
-            row = self._rows.get(tuple(prompt))
-            if row is not None:
-                self._rows.move_to_end(tuple(prompt))
-            return row
+            kept = self._rows.get(tuple(prompt))
+            if kept is None:
+                return None
+            self._rows.move_to_end(tuple(prompt))
+            return kept[0]
 
     def put(self, prompt: list[int], row) -> None:
+        size = _tensor_bytes(row)
         with self._lock:
-            self._rows[tuple(prompt)] = row
-            self._rows.move_to_end(tuple(prompt))
-            while len(self._rows) > self.max_messages:
-                self._rows.popitem(last=False)
+            old = self._rows.pop(tuple(prompt), None)
+            self.bytes -= old[1] if old else 0
+            self._rows[tuple(prompt)] = (row, size)
+            self.bytes += size
+            while self.bytes > self.max_bytes and len(self._rows) > 1:
+                _, (_, gone) = self._rows.popitem(last=False)
+                self.bytes -= gone
 
     def clear(self) -> None:
         with self._lock:
             self._rows.clear()
+            self.bytes = 0
+
+
+def _tensor_bytes(x) -> int:
+    """Bytes held by the tensors in a nest of tuples, lists and dataclasses (a kept prompt read)."""
+    if isinstance(x, torch.Tensor):
+        return x.numel() * x.element_size()
+    if isinstance(x, (tuple, list)):
+        return sum(_tensor_bytes(v) for v in x)
+    if hasattr(x, "__dataclass_fields__"):
+        return sum(_tensor_bytes(getattr(x, f)) for f in x.__dataclass_fields__)
+    return 0
 
 
 def _read_prompts(model: Backbone, prompts: list[list[int]], multiple: int, read, cache: ReadCache | None):

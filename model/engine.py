@@ -40,7 +40,7 @@ class ModelExtractor:
 
     def __init__(self, name: str, model: Backbone, tok: Tokenizer, *, batch_size: int = 32, tau: float | None = None,
                  trace: bool = False, seed: int = 0, checkpoint: str | None = None, repair: bool = True,
-                 read_cache: int = 0):
+                 read_cache: int = 0):  # bytes of prompt reads to keep (0: none)
         if name not in ("clover", "ar") or model.cfg.arch != name:
             raise ValueError(f"engine {name!r} does not match the checkpoint's arch {model.cfg.arch!r}")
         self.name = name
@@ -83,9 +83,9 @@ class ModelExtractor:
         finally:
             self._cold.on = False
 
-    def keep_prompt_reads(self, max_messages: int = 256) -> None:
-        """Keep the prompt reads of up to ``max_messages`` messages (``decoding.ReadCache``) from now on."""
-        self.read_cache = ReadCache(max_messages) if max_messages else None
+    def keep_prompt_reads(self, max_bytes: int = 128 * 2**20) -> None:
+        """Keep prompt reads (``decoding.ReadCache``, up to ``max_bytes`` of tensors) from now on; 0: none."""
+        self.read_cache = ReadCache(max_bytes) if max_bytes else None
 
     def _cache(self) -> ReadCache | None:
         return None if getattr(self._cold, "on", False) else self.read_cache

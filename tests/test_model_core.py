@@ -356,7 +356,7 @@ def test_kept_prompt_reads_decode_as_reading_them_again(arch, monkeypatch):
     dec = decoding.clover_decode if arch == "clover" else decoding.ar_decode
     monkeypatch.setattr(decoding, "BUCKET_OVERHEAD", 0)  # several groups, so kept rows come from different groups
     cold = dec(m, prompts)
-    cache = decoding.ReadCache(64)
+    cache = decoding.ReadCache(2**30)
     assert decoding.read_ahead(m, prompts[1::2], cache) == 3 and len(cache) == 3
     assert decoding.read_ahead(m, prompts[1::2], cache) == 0  # already kept: nothing read
     part = dec(m, prompts, read_cache=cache)
@@ -370,10 +370,16 @@ def test_kept_prompt_reads_decode_as_reading_them_again(arch, monkeypatch):
         assert all(abs(u - v) < 1e-9 for ra, ca in zip(r.alts, cold.alts) for x, y in zip(ra, ca)
                    for (_, u), (_, v) in zip(x, y))
         assert r.forwards == cold.forwards
-    small = decoding.ReadCache(2)
-    for p in prompts[:3]:
+    # bounded by bytes: the kept reads' tensors are counted, and the least recently used message goes first
+    assert cache.bytes == sum(decoding._tensor_bytes(cache.get(p)) for p in prompts) > 0
+    one = decoding._tensor_bytes(cache.get(prompts[0]))
+    small = decoding.ReadCache(3 * one)
+    for p in (prompts[0], prompts[2], prompts[4]):  # the three shortest, together more than three of the first
         decoding.read_ahead(m, [p], small)
-    assert len(small) == 2 and small.get(prompts[0]) is None and small.get(prompts[2]) is not None
+    assert small.bytes <= 3 * one
+    assert small.get(prompts[0]) is None and small.get(prompts[4]) is not None
+    small.clear()
+    assert len(small) == 0 and small.bytes == 0
 
 
 def test_read_workers_follow_the_device_the_groups_and_the_override(monkeypatch):

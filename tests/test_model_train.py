@@ -228,7 +228,7 @@ def test_a_batch_read_ahead_extracts_as_a_cold_run(name):
 
     if not (SHIPPED[name] / "model.safetensors").is_file():
         pytest.skip(f"no shipped checkpoint at {SHIPPED[name]}")
-    ex = load_extractor(name, device="cpu", read_cache=64)
+    ex = load_extractor(name, device="cpu", read_cache=64 * 2**20)
     samples = Path(__file__).resolve().parents[1] / "data" / "samples"
     texts = [m.text for m in split_batch((samples / "demo20.txt").read_text(encoding="utf-8"))]
     with ex.cold():
