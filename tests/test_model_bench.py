@@ -1,0 +1,36 @@
+"""``make bench`` on the demo20 set (one pass per engine): the JSON it writes has every engine's numbers, the
+speed-ups, and the prompts-kept mode's records are the cold ones."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from airspace.model import bench
+from airspace.model.engine import DEFAULT_CHECKPOINTS
+
+
+def test_bench_on_demo20_writes_every_engine_and_the_speedups(tmp_path, capsys):
+    if not all((p / "model.safetensors").is_file() for p in DEFAULT_CHECKPOINTS.values()):
+        pytest.skip("no shipped checkpoints")
+    out = tmp_path / "bench.json"
+    assert bench.main(["--sets", "demo20", "--repeats", "1", "--out", str(out)]) == 0
+    d = json.loads(out.read_text())
+    assert d == json.loads(capsys.readouterr().out)  # printed and written alike
+    sets = d["sets"]["demo20"]
+    for engine in ("clover", "ar", "rules"):
+        e = sets[engine]
+        assert e["records_total"] == 21 and 0 <= e["records_right"] <= 21, e
+        assert e["wall_s"] > 0 and e["wall_s_range"][0] <= e["wall_s"] <= e["wall_s_range"][1]
+    clover, ar = sets["clover"], sets["ar"]
+    assert clover["answer_tokens"] == ar["answer_tokens"] == 401  # the same answer length, whoever wrote it
+    assert ar["tokens_per_forward"] == 1.0 and clover["tokens_per_forward"] > 6
+    assert clover["prefill_s"] > 0 and sum(int(k) * v for k, v in clover["steps_per_block"]["histogram"].items()) > 0
+    for e in (clover, ar):  # every prompt read kept: the answers are still those of the cold passes
+        assert e["prompts_kept"]["records_as_cold"] is True
+        assert e["prompts_kept"]["prefill_s"] < e["prefill_s"]
+    for key in ("speedup_clover_vs_ar", "speedup_clover_vs_ar_after_prefill", "speedup_clover_vs_ar_prompts_kept",
+                "speedup_ceiling_at_this_prompt_read"):
+        assert d[key]["demo20"] > 0, key
+    assert d["speedup_clover_vs_ar"]["demo20"] == round(ar["wall_s"] / clover["wall_s"], 3)
