@@ -259,8 +259,8 @@ def _tensor_bytes(x) -> int:
 
 def _read_prompts(model: Backbone, prompts: list[list[int]], multiple: int, read, cache: ReadCache | None):
     """Read every prompt (``read`` on length groups, side by side) or take its read from ``cache``, and join them
-    into one batch. -> (memory, NULL columns, KV/state cache, per-part start outputs each left-padded by its column
-    shift, batch row -> prompt index, the groups read here, how many came from the cache)."""
+    into one batch. -> (memory, NULL columns, KV/state cache, per part (its start output, the columns it was shifted
+    by), batch row -> prompt index, the groups read here, how many came from the cache)."""
     kept = {i: r for i, p in enumerate(prompts) if cache is not None and (r := cache.get(p)) is not None}
     todo = [i for i in range(len(prompts)) if i not in kept]
     groups = [[todo[j] for j in g] for g in length_buckets([len(prompts[i]) for i in todo], multiple)] if todo else []
@@ -336,10 +336,11 @@ def clover_decode(model: Backbone, prompts: list[list[int]], *, tau: float | Non
     res.forwards += n  # a kept read was a row-forward too, of an earlier call
     res.calls += len(groups)
     res.rows_per_call += [len(g) for g in groups]
+    if max_answer_tokens == 0:  # read ahead: nothing to write
+        res.prefill_s = time.perf_counter() - t_call
+        return res
     pending = torch.cat([_left_pad(lg, e, 2, float("-inf")) for lg, e in first])
     res.prefill_s = time.perf_counter() - t_call
-    if max_answer_tokens == 0:
-        return res
     rows = torch.tensor(order, dtype=torch.long, device=dev)  # the message of each batch row: finished rows leave
     clean = mem.ids[:, :0]  # committed answer blocks not yet in the cache (none before block 0)
     clean_valid = mem.valid[:, :0]
