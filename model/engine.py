@@ -96,6 +96,7 @@ class ModelExtractor:
         if self.read_cache is None:
             return 0
         prompts = [p for p in (encode_message(self.tok, m)[0] for m in messages) if len(p) <= self.cfg.max_prompt_tokens]
+        prompts.sort(key=len)  # the batches ``extract`` would decode them in (it sorts by length too)
         with self._lock, torch.no_grad():
             done = 0
             for s in range(0, len(prompts), self.batch_size):
