@@ -92,26 +92,18 @@ def parse(text: str, engine: str, cold: bool = False):
     return records, _stats_dict(stats), wall
 
 
-@st.cache_resource(show_spinner=False)
-def _read_ahead_started() -> set:
-    return set()
-
-
 def read_ahead(text: str, engine: str) -> None:
     """A batch on the page that has not been run (≤ ``PREVIEW_MAX_BYTES``, like the preview): the chosen model
-    engine reads its messages in the background now, once per (batch, engine), so that Run finds the prompt reads
-    kept and only writes the answers. The Run waits for a read still in progress; the answers are those of a cold
+    engine reads the messages it has not kept yet in the background now (the read cache is what says which), so
+    that Run finds the prompt reads kept and only writes the answers. The Run waits for a read still in progress; the answers are those of a cold
     run (tested), and the page says how many messages were read ahead. ``AIRSPACE_READ_AHEAD=0`` turns it off."""
     if os.environ.get("AIRSPACE_READ_AHEAD", "1").strip() == "0":  # off: every Run reads its batch after the click
         return
     if engine not in ("clover", "ar") or not text.strip() or len(text.encode("utf-8", "surrogatepass")) > PREVIEW_MAX_BYTES:
         return
-    started = _read_ahead_started()
-    key = (engine, hash(text))
     extractor, _ = load_engine(engine)
-    if key in started or extractor is None or not hasattr(extractor, "read_ahead"):
+    if extractor is None or not hasattr(extractor, "read_ahead"):
         return
-    started.add(key)
     try:
         texts = [m.text for m in S.live_messages(text)]
     except Exception:  # a batch that cannot be split is reported by its Run
@@ -375,7 +367,8 @@ def _plain(v):
 
 
 def load_results():
-    """(text, engine, records, wall seconds, volumes) of the last Run, or None (with the reason shown)."""
+    """(text, engine, records, wall seconds, volumes, (prompt reads kept, messages)) of the last Run, or None (with
+    the reason shown)."""
     run = st.session_state.get("run")
     if not run:
         return None
@@ -395,11 +388,7 @@ def load_results():
     except Exception as exc:  # a broken engine must not take the page down
         st.error(f"Could not parse the batch with {engine}: {type(exc).__name__}: {exc}")
         return None
-    if stats.get("prompts_cached"):
-        st.session_state["run_read_ahead"] = (stats["prompts_cached"], stats["messages"])
-    else:
-        st.session_state.pop("run_read_ahead", None)
-    return text, engine, records, wall, volumes
+    return text, engine, records, wall, volumes, (stats.get("prompts_cached", 0), stats["messages"])
 
 
 def page() -> None:
@@ -417,7 +406,7 @@ def page() -> None:
     c1, c2 = st.columns([2, 1])
     with top:
         res = load_results()
-    text, engine, records, wall, volumes = res if res else ("", "", [], 0.0, [])
+    text, engine, records, wall, volumes, (kept, n_read) = res if res else ("", "", [], 0.0, [], (0, 0))
     # metrics and the records table are drawn even before the first Run (empty), so the browser has loaded their
     # code by the time the operator clicks Run
     counts = S.status_counts(records)
@@ -428,9 +417,8 @@ def page() -> None:
     m[3].metric("review", counts["review"] if res else "—")
     m[4].metric("error", counts["error"] if res else "—")
     m[5].metric(f"{engine} time" if res else "time", f"{wall:.2f} s" if res else "—")
-    if res and st.session_state.get("run_read_ahead"):
-        kept, n = st.session_state["run_read_ahead"]
-        top.caption(f"{engine} had read {kept} of {n} messages while the batch was on the page (prompt reads kept "
+    if kept:
+        top.caption(f"{engine} had read {kept} of {n_read} messages while the batch was on the page (prompt reads kept "
                     f"per message); this Run wrote their answers. The timing demo runs both engines cold.")
 
     df = S.records_frame(records)

@@ -152,6 +152,11 @@ def _one_pass(extractor, messages: list[Message], batch: int) -> dict:
     return out
 
 
+def _median(passes: list[dict]) -> dict:
+    """The pass of median wall time (the lower middle one of an even count)."""
+    return sorted(passes, key=lambda p: p["wall"])[(len(passes) - 1) // 2]
+
+
 def run_engine(engine: str, messages: list[Message], golds, batch: int, groups: list[str] | None = None,
                repeats: int = 1) -> dict:
     """An engine over a set: ``repeats`` timed passes after a warm-up batch; times are the median pass (every pass
@@ -161,17 +166,16 @@ def run_engine(engine: str, messages: list[Message], golds, batch: int, groups: 
     process_batch(messages[:batch], extractor, cross_check=False)
     with PeakRSS() as mem:
         passes = [_one_pass(extractor, messages, batch) for _ in range(max(1, repeats))]
-    walls = sorted(p["wall"] for p in passes)
-    run = sorted(passes, key=lambda p: p["wall"])[(len(passes) - 1) // 2]  # the median pass
-    forwards, prefill, tokens, steps = run["forwards"], run["prefill"], run["tokens"], run["steps"]
-    records, repaired = run["records"], run["repaired"]
+    walls = [p["wall"] for p in passes]
+    run = _median(passes)
+    forwards, tokens, steps, records = run["forwards"], run["tokens"], run["steps"], run["records"]
     right, total, problems, per_group = score(records, golds, groups)
     out = {
         "wall_s": round(run["wall"], 4),
-        "wall_s_range": [round(walls[0], 4), round(walls[-1], 4)],  # fastest and slowest of the passes
+        "wall_s_range": [round(min(walls), 4), round(max(walls), 4)],  # fastest and slowest of the passes
         "passes": len(passes),
         "forwards": forwards,
-        "prefill_s": round(prefill, 4),  # model engines: the forwards that read the messages (one per length group)
+        "prefill_s": round(run["prefill"], 4),  # model engines: the forwards that read the messages (per length group)
         "answer_tokens": tokens,
         "tokens_per_forward": round(tokens / forwards, 3) if forwards else None,
         "records_right": right,
@@ -183,7 +187,7 @@ def run_engine(engine: str, messages: list[Message], golds, batch: int, groups: 
         "first_problems": problems[:8],
     }
     if engine in ("clover", "ar"):
-        out["fields_repaired"] = repaired  # spans re-chosen among the model's alternatives so that they read
+        out["fields_repaired"] = run["repaired"]  # spans re-chosen among the model's alternatives so that they read
         out.update(_prompts_kept(extractor, messages, batch, repeats, records))
     if per_group:
         out["right_by_template"] = {k: f"{r}/{t}" for k, (r, t) in sorted(per_group.items())}
@@ -207,7 +211,7 @@ def _prompts_kept(extractor, messages: list[Message], batch: int, repeats: int, 
         passes = [_one_pass(extractor, messages, batch) for _ in range(max(1, repeats))]
     finally:
         extractor.keep_prompt_reads(0)
-    run = sorted(passes, key=lambda p: p["wall"])[(len(passes) - 1) // 2]
+    run = _median(passes)
     same = [r.model_dump() for r in run["records"]] == [r.model_dump() for r in records]
     return {"prompts_kept": {"wall_s": round(run["wall"], 4), "prefill_s": round(run["prefill"], 4),
                              "records_as_cold": same}}

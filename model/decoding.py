@@ -149,8 +149,8 @@ def read_groups(read, groups: list[list[int]], cost: list[int], device: torch.de
     workers = read_workers(device, len(groups))
     if workers == 1:
         return [read(g) for g in groups]
-    threads = max(1, torch.get_num_threads() // workers)
     before = torch.get_num_threads()
+    threads = max(1, before // workers)
     order = sorted(range(len(groups)), key=lambda i: -cost[i])
     try:
         futures = {i: _pool(workers, threads).submit(_no_grad_call, read, groups[i]) for i in order}
@@ -222,19 +222,20 @@ class ReadCache:
         return len(self._rows)
 
     def get(self, prompt: list[int]):
+        key = tuple(prompt)
         with self._lock:
-            kept = self._rows.get(tuple(prompt))
+            kept = self._rows.get(key)
             if kept is None:
                 return None
-            self._rows.move_to_end(tuple(prompt))
+            self._rows.move_to_end(key)
             return kept[0]
 
     def put(self, prompt: list[int], row) -> None:
-        size = _tensor_bytes(row)
+        key, size = tuple(prompt), _tensor_bytes(row)
         with self._lock:
-            old = self._rows.pop(tuple(prompt), None)
+            old = self._rows.pop(key, None)
             self.bytes -= old[1] if old else 0
-            self._rows[tuple(prompt)] = (row, size)
+            self._rows[key] = (row, size)
             self.bytes += size
             while self.bytes > self.max_bytes and len(self._rows) > 1:
                 _, (_, gone) = self._rows.popitem(last=False)
@@ -257,38 +258,65 @@ def _tensor_bytes(x) -> int:
     return 0
 
 
-def _read_prompts(model: Backbone, prompts: list[list[int]], multiple: int, read, cache: ReadCache | None):
-    """Read every prompt (``read`` on length groups, side by side) or take its read from ``cache``, and join them
-    into one batch. -> (memory, NULL columns, KV/state cache, per part (its start output, the columns it was shifted
-    by), batch row -> prompt index, the groups read here, how many came from the cache)."""
+def _read_group(model: Backbone, prompts: list[list[int]]):
+    """One length group's first call: the prompts left-padded together and read, and the output the answer starts
+    from. Clover reads whole blocks (block-causal) and runs answer block 0's first denoising step in the same call
+    (its pointer logits); AR reads causally and keeps the last prompt position's hidden state.
+    -> ((memory, NULL columns, KV/state cache), start output)."""
+    dev = model.device
+    if model.cfg.arch == "clover":
+        bs = model.cfg.block_size
+        mem, null = _memory(model, prompts, bs)
+        masked_x = torch.full((len(prompts), bs), -1, dtype=torch.long, device=dev)
+        ones = torch.ones(len(prompts), bs, dtype=torch.bool, device=dev)
+        h_clean, h, _, kv = model(mem.valid.long(), mem.valid, masked_x, ones,
+                                  torch.tensor([mem.ids.shape[1] // bs], device=dev), None,
+                                  clean_x=model.embed(mem.ids),
+                                  noisy_x=model.answer_embed(mem, masked_x, torch.arange(bs, device=dev), MASK_ID))
+        model.set_keys(mem, h_clean)
+        return (mem, null, kv), model.pointer_logits(h, mem)
+    mem, null = _memory(model, prompts, 1)
+    x = ar_inputs(model, mem, mem.ids, mem.ids.new_zeros(len(prompts), 0), 0)
+    h, _, _, kv = model(mem.valid.long(), mem.valid, clean_x=x)
+    model.set_keys(mem, h)
+    return (mem, null, kv), h[:, -1:]
+
+
+def _read_new(model: Backbone, prompts: list[list[int]], cache: ReadCache | None):
+    """Read the prompts ``cache`` does not hold, in length groups side by side, and keep each row's read there.
+    -> (index -> kept read, the groups read, their reads)."""
     kept = {i: r for i, p in enumerate(prompts) if cache is not None and (r := cache.get(p)) is not None}
     todo = [i for i in range(len(prompts)) if i not in kept]
+    multiple = model.cfg.block_size if model.cfg.arch == "clover" else 1
     groups = [[todo[j] for j in g] for g in length_buckets([len(prompts[i]) for i in todo], multiple)] if todo else []
-    reads = read_groups(read, groups, _group_costs(prompts, groups, multiple), model.device)
-    parts, starts = [r[0] for r in reads], [r[1] for r in reads]
+    reads = read_groups(lambda g: _read_group(model, [prompts[i] for i in g]), groups,
+                        _group_costs(prompts, groups, multiple), model.device)
     if cache is not None:  # each row of a group on its own, with the group's padding (it is joined as a group)
         for g, ((mem_g, null_g, kv_g), start_g) in zip(groups, reads):
             for j, i in enumerate(g):
                 sel = torch.tensor([j], device=model.device)
                 cache.put(prompts[i], ((mem_g.select(sel), null_g[sel], kv_g.select(sel)), start_g[sel]))
-    for part, start in kept.values():
-        parts.append(part)
-        starts.append(start)
+    return kept, groups, reads
+
+
+def _read_prompts(model: Backbone, prompts: list[list[int]], cache: ReadCache | None):
+    """Read every prompt or take its read from ``cache``, and join them into one batch. -> (memory, NULL columns,
+    KV/state cache, per part (its start output, the columns it was shifted by), batch row -> prompt index, the
+    groups read here, how many came from the cache)."""
+    kept, groups, reads = _read_new(model, prompts, cache)
+    parts = [r[0] for r in reads] + [r[0] for r in kept.values()]
+    starts = [r[1] for r in reads] + [r[1] for r in kept.values()]
     order = [i for g in groups for i in g] + list(kept)
     mem, null, kv, shifts = merge_prompt_reads(model, parts)
-    return mem, null, kv, [(s_, e) for s_, e in zip(starts, shifts)], order, groups, len(kept)
+    return mem, null, kv, list(zip(starts, shifts)), order, groups, len(kept)
 
 
+@torch.no_grad()
 def read_ahead(model: Backbone, prompts: list[list[int]], cache: ReadCache) -> int:
-    """Read the prompts not yet in ``cache`` into it (what the decoder's first call would), without decoding; ->
-    how many were read. The dashboard calls this for a batch on the page before its Run."""
-    todo = [p for p in prompts if cache.get(p) is None]
-    if todo:
-        if model.cfg.arch == "clover":
-            clover_decode(model, todo, max_answer_tokens=0, read_cache=cache)
-        else:
-            ar_decode(model, todo, max_answer_tokens=0, read_cache=cache)
-    return len(todo)
+    """Read the prompts not yet in ``cache`` into it (the decoders' first call), without decoding; -> how many were
+    read. The dashboard calls this for a batch on the page before its Run."""
+    _, groups, _ = _read_new(model, prompts, cache)
+    return sum(len(g) for g in groups)
 
 
 def _group_costs(prompts: list[list[int]], groups: list[list[int]], multiple: int) -> list[int]:
@@ -304,8 +332,8 @@ def _max_blocks(model: Backbone, max_answer_tokens: int | None) -> int:
 def clover_decode(model: Backbone, prompts: list[list[int]], *, tau: float | None = None,
                   max_answer_tokens: int | None = None, min_commit: int = 1, trace: bool = False,
                   read_cache: ReadCache | None = None) -> DecodeResult:
-    """Block-diffusion decoding of a batch of prompts (each: message ids + SEP). ``max_answer_tokens=0`` reads the
-    prompts and writes nothing (``read_ahead``); ``read_cache`` keeps and reuses the prompt reads."""
+    """Block-diffusion decoding of a batch of prompts (each: message ids + SEP); ``read_cache`` keeps and reuses
+    the prompt reads."""
     cfg = model.cfg
     bs = cfg.block_size
     if bs != N_SLOTS:
@@ -317,28 +345,12 @@ def clover_decode(model: Backbone, prompts: list[list[int]], *, tau: float | Non
                        steps_per_block=[[] for _ in range(n)], trace=[] if trace else None, alts=[[] for _ in range(n)])
     slot = torch.arange(bs, device=dev)
     # The first call, per length group: read the prompts (whole blocks, block-causal) and run answer block 0's first
-    # denoising step; then the groups join into one batch for the rest of the decoding.
+    # denoising step (``_read_group``); then the groups join into one batch for the rest of the decoding.
     t_call = time.perf_counter()
-
-    def read(g: list[int]):
-        mem_g, null_g = _memory(model, [prompts[i] for i in g], bs)
-        m = len(g)
-        masked_x = torch.full((m, bs), -1, dtype=torch.long, device=dev)
-        ones = torch.ones(m, bs, dtype=torch.bool, device=dev)
-        h_clean, h, _, cache_g = model(mem_g.valid.long(), mem_g.valid, masked_x, ones,
-                                       torch.tensor([mem_g.ids.shape[1] // bs], device=dev), None,
-                                       clean_x=model.embed(mem_g.ids),
-                                       noisy_x=model.answer_embed(mem_g, masked_x, slot, MASK_ID))
-        model.set_keys(mem_g, h_clean)
-        return (mem_g, null_g, cache_g), model.pointer_logits(h, mem_g)
-
-    mem, null, cache, first, order, groups, res.cached = _read_prompts(model, prompts, bs, read, read_cache)
+    mem, null, cache, first, order, groups, res.cached = _read_prompts(model, prompts, read_cache)
     res.forwards += n  # a kept read was a row-forward too, of an earlier call
     res.calls += len(groups)
     res.rows_per_call += [len(g) for g in groups]
-    if max_answer_tokens == 0:  # read ahead: nothing to write
-        res.prefill_s = time.perf_counter() - t_call
-        return res
     pending = torch.cat([_left_pad(lg, e, 2, float("-inf")) for lg, e in first])
     res.prefill_s = time.perf_counter() - t_call
     rows = torch.tensor(order, dtype=torch.long, device=dev)  # the message of each batch row: finished rows leave
@@ -430,29 +442,19 @@ def clover_decode(model: Backbone, prompts: list[list[int]], *, tau: float | Non
 @torch.no_grad()
 def ar_decode(model: Backbone, prompts: list[list[int]], *, max_answer_tokens: int | None = None,
               read_cache: ReadCache | None = None) -> DecodeResult:
-    """Greedy autoregressive decoding, one slot per forward, KV cache + recurrent GDN state. ``max_answer_tokens=0``
-    reads the prompts and writes nothing (``read_ahead``); ``read_cache`` keeps and reuses the prompt reads."""
+    """Greedy autoregressive decoding, one slot per forward, KV cache + recurrent GDN state; ``read_cache`` keeps
+    and reuses the prompt reads."""
     cfg = model.cfg
     bs = cfg.block_size
     max_tokens = _max_blocks(model, max_answer_tokens) * bs
     dev = model.device
     n = len(prompts)
     t_call = time.perf_counter()
-    # the prompts are read per length group (causal), then the groups join into one batch
-
-    def read(g: list[int]):
-        mem_g, null_g = _memory(model, [prompts[i] for i in g], 1)
-        x = ar_inputs(model, mem_g, mem_g.ids, mem_g.ids.new_zeros(len(g), 0), 0)
-        h, _, _, cache_g = model(mem_g.valid.long(), mem_g.valid, clean_x=x)
-        model.set_keys(mem_g, h)
-        return (mem_g, null_g, cache_g), h[:, -1:]
-
-    mem, null, cache, lasts, order, groups, cached = _read_prompts(model, prompts, 1, read, read_cache)
+    # the prompts are read per length group (causal, ``_read_group``), then the groups join into one batch
+    mem, null, cache, lasts, order, groups, cached = _read_prompts(model, prompts, read_cache)
     res = DecodeResult([[] for _ in range(n)], [False] * n, forwards=n, calls=len(groups), tokens=[0] * n,
                        prefill_s=time.perf_counter() - t_call, rows_per_call=[len(g) for g in groups],
                        alts=[[] for _ in range(n)], cached=cached)
-    if max_answer_tokens == 0:
-        return res
     rows = torch.tensor(order, dtype=torch.long, device=dev)  # the message of each batch row: finished rows leave
     last = torch.cat([h for h, _ in lasts])  # the last prompt position needs no padding
     for t in range(max_tokens):

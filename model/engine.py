@@ -54,7 +54,7 @@ class ModelExtractor:
         self.repair = repair  # span-constrained choice among the model's alternatives (pointers.repair_slots)
         # prompt reads kept per message (decoding.ReadCache), or None: a re-run or a batch read ahead before its
         # Run reads only the messages it has not read before
-        self.read_cache = ReadCache(read_cache) if read_cache else None
+        self.keep_prompt_reads(read_cache)
         self._lock = threading.Lock()  # one extraction at a time (a read ahead and a Run share the model's workers)
         self._cold = threading.local()
 
@@ -97,7 +97,7 @@ class ModelExtractor:
             return 0
         prompts = [p for p in (encode_message(self.tok, m)[0] for m in messages) if len(p) <= self.cfg.max_prompt_tokens]
         prompts.sort(key=len)  # the batches ``extract`` would decode them in (it sorts by length too)
-        with self._lock, torch.no_grad():
+        with self._lock:
             done = 0
             for s in range(0, len(prompts), self.batch_size):
                 done += read_ahead(self.model, prompts[s:s + self.batch_size], self.read_cache)

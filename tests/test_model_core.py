@@ -383,13 +383,13 @@ def test_kept_prompt_reads_decode_as_reading_them_again(arch, monkeypatch):
 
 
 def test_read_workers_follow_the_device_the_groups_and_the_override(monkeypatch):
-    from airspace.model.decoding import read_workers
+    from airspace.model.decoding import MAX_READ_WORKERS, read_workers
 
     monkeypatch.delenv("AIRSPACE_READ_WORKERS", raising=False)
     cpu, cuda = torch.device("cpu"), torch.device("cuda")
     assert read_workers(cuda, 5) == 1  # one stream reads them all
     assert read_workers(cpu, 1) == 1
-    assert read_workers(cpu, 64) == min(os.cpu_count() or 1, 8)
+    assert read_workers(cpu, 64) == min(os.cpu_count() or 1, MAX_READ_WORKERS)
     monkeypatch.setenv("AIRSPACE_READ_WORKERS", "2")
     assert read_workers(cpu, 5) == 2 and read_workers(cpu, 1) == 1
     monkeypatch.setenv("AIRSPACE_READ_WORKERS", "two")
