@@ -6,7 +6,7 @@ STAMP   := $(VENV)/.installed
 HOST    ?= 127.0.0.1
 PORT    ?= 8501
 
-.PHONY: setup run cli test bench gpu-check browser-deps corpus train clean
+.PHONY: setup run cli test bench gpu-check device-wheels browser-deps corpus train clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -43,6 +43,19 @@ bench: setup
 
 gpu-check: setup
 	$(BIN)/python -m airspace.kernels.gpu_check $(if $(DRY),--dry-run,)
+
+# For a lent GPU machine (docs/NOTES.md, "On a device"): the packages its image lacks, at the versions tested here,
+# as wheels for its Python; then scripts/device-check.sh there, with .whl carried.
+DEVICE_PY       ?= 3.12
+DEVICE_WHEELS   ?= .whl
+DEVICE_PACKAGES := pydantic pydantic-core annotated-types typing-inspection typing-extensions pyproj shapely airportsdata
+device-wheels: setup
+	$(BIN)/python -m pip download -q --no-deps --only-binary=:all: --python-version $(DEVICE_PY) --implementation cp \
+	  --platform manylinux_2_28_x86_64 --platform manylinux_2_17_x86_64 --platform manylinux2014_x86_64 \
+	  --platform any -d $(DEVICE_WHEELS) \
+	  $$($(BIN)/python -m pip list --format=freeze | sed 's/_/-/g' \
+	     | grep -iE '^($(shell echo $(DEVICE_PACKAGES) | tr ' ' '|'))==')
+	@ls $(DEVICE_WHEELS)
 
 corpus: setup
 	$(BIN)/python -m airspace.data.corpus --n 200000 --seed 0 --out runs/corpus

@@ -164,6 +164,9 @@ def run_engine(engine: str, messages: list[Message], golds, batch: int, groups: 
     extractor = get_extractor(engine)
     # warm-up on one batch of the set: lazy loads, the allocator, the prompt-reading worker threads' first ops
     process_batch(messages[:batch], extractor, cross_check=False)
+    cuda = torch.cuda.is_available() and engine in ("clover", "ar")
+    if cuda:
+        torch.cuda.reset_peak_memory_stats()
     with PeakRSS() as mem:
         passes = [_one_pass(extractor, messages, batch) for _ in range(max(1, repeats))]
     walls = [p["wall"] for p in passes]
@@ -186,6 +189,8 @@ def run_engine(engine: str, messages: list[Message], golds, batch: int, groups: 
         "messages": len(messages),
         "first_problems": problems[:8],
     }
+    if cuda:  # the model's tensors live on the GPU: its allocator's high-water mark
+        out["gpu_peak_mb"] = round(torch.cuda.max_memory_allocated() / 2**20, 1)
     if engine in ("clover", "ar"):
         out["fields_repaired"] = run["repaired"]  # spans re-chosen among the model's alternatives so that they read
         out.update(_prompts_kept(extractor, messages, batch, repeats, records))
@@ -239,7 +244,7 @@ def main(argv: list[str] | None = None) -> int:
             "python": sys.version.split()[0],
             "torch": torch.__version__,
             "threads": torch.get_num_threads(),
-            "device": "cuda" if torch.cuda.is_available() else "cpu",
+            "device": torch.cuda.get_device_name(0) if torch.cuda.is_available() else "cpu",
         },
         "batch": args.batch,
         "sets": {},

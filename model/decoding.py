@@ -87,6 +87,15 @@ def _memory(model: Backbone, prompts: list[list[int]], multiple: int) -> tuple[M
 
 
 BUCKET_OVERHEAD = 64  # a prompt-reading call's fixed cost, in padded prompt tokens (one row-token ≈ 65 µs on CPU)
+# On CUDA a call costs its launches (~1 ms for the shipped model) and a padded row-token next to nothing, so a batch
+# is read as one group unless its lengths differ by tens of thousands of padded tokens. An estimate from launch
+# counts, not yet measured on a GPU.
+CUDA_BUCKET_OVERHEAD = 16384
+
+
+def bucket_overhead(device: torch.device) -> int:
+    """A prompt-reading call's fixed cost in padded prompt tokens on ``device`` (for ``length_buckets``)."""
+    return CUDA_BUCKET_OVERHEAD if device.type == "cuda" else BUCKET_OVERHEAD
 
 
 def length_buckets(lengths: list[int], multiple: int, overhead: int | None = None) -> list[list[int]]:
@@ -288,7 +297,8 @@ def _read_new(model: Backbone, prompts: list[list[int]], cache: ReadCache | None
     kept = {i: r for i, p in enumerate(prompts) if cache is not None and (r := cache.get(p)) is not None}
     todo = [i for i in range(len(prompts)) if i not in kept]
     multiple = model.cfg.block_size if model.cfg.arch == "clover" else 1
-    groups = [[todo[j] for j in g] for g in length_buckets([len(prompts[i]) for i in todo], multiple)] if todo else []
+    buckets = length_buckets([len(prompts[i]) for i in todo], multiple, bucket_overhead(model.device))
+    groups = [[todo[j] for j in g] for g in buckets]
     reads = read_groups(lambda g: _read_group(model, [prompts[i] for i in g]), groups,
                         _group_costs(prompts, groups, multiple), model.device)
     if cache is not None:  # each row of a group on its own, with the group's padding (it is joined as a group)
@@ -324,6 +334,13 @@ def _group_costs(prompts: list[list[int]], groups: list[list[int]], multiple: in
     return [len(g) * -(-max(len(prompts[i]) for i in g) // multiple) * multiple for g in groups]
 
 
+def _since(t0: float, device: torch.device) -> float:
+    """Wall seconds since ``t0`` once ``device`` has done the work queued so far (CUDA runs asynchronously)."""
+    if device.type == "cuda":
+        torch.cuda.synchronize(device)
+    return time.perf_counter() - t0
+
+
 def _max_blocks(model: Backbone, max_answer_tokens: int | None) -> int:
     return max(1, (max_answer_tokens or model.cfg.max_answer_tokens) // model.cfg.block_size)
 
@@ -352,7 +369,7 @@ def clover_decode(model: Backbone, prompts: list[list[int]], *, tau: float | Non
     res.calls += len(groups)
     res.rows_per_call += [len(g) for g in groups]
     pending = torch.cat([_left_pad(lg, e, 2, float("-inf")) for lg, e in first])
-    res.prefill_s = time.perf_counter() - t_call
+    res.prefill_s = _since(t_call, dev)
     rows = torch.tensor(order, dtype=torch.long, device=dev)  # the message of each batch row: finished rows leave
     clean = mem.ids[:, :0]  # committed answer blocks not yet in the cache (none before block 0)
     clean_valid = mem.valid[:, :0]
@@ -453,7 +470,7 @@ def ar_decode(model: Backbone, prompts: list[list[int]], *, max_answer_tokens: i
     # the prompts are read per length group (causal, ``_read_group``), then the groups join into one batch
     mem, null, cache, lasts, order, groups, cached = _read_prompts(model, prompts, read_cache)
     res = DecodeResult([[] for _ in range(n)], [False] * n, forwards=n, calls=len(groups), tokens=[0] * n,
-                       prefill_s=time.perf_counter() - t_call, rows_per_call=[len(g) for g in groups],
+                       prefill_s=_since(t_call, dev), rows_per_call=[len(g) for g in groups],
                        alts=[[] for _ in range(n)], cached=cached)
     rows = torch.tensor(order, dtype=torch.long, device=dev)  # the message of each batch row: finished rows leave
     last = torch.cat([h for h, _ in lasts])  # the last prompt position needs no padding

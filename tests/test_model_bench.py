@@ -37,3 +37,16 @@ def test_bench_on_demo20_writes_every_engine_and_the_speedups(tmp_path, capsys):
                 "speedup_ceiling_at_this_prompt_read"):
         assert d[key]["demo20"] > 0, key
     assert d["speedup_clover_vs_ar"]["demo20"] == round(ar["wall_s"] / clover["wall_s"], 3)
+
+
+def test_device_script_says_what_to_run_first_when_no_wheels_were_made(tmp_path):
+    """scripts/device-check.sh (the one prepared run on a lent GPU) needs the wheels `make device-wheels` makes;
+    without them it stops at once with that instruction, before installing anything."""
+    import os
+    import subprocess
+
+    script = bench.REPO / "scripts" / "device-check.sh"
+    env = {**os.environ, "WHEELS": str(tmp_path / "none"), "OUT": str(tmp_path / "out")}
+    r = subprocess.run(["bash", str(script)], capture_output=True, text=True, env=env, timeout=60)
+    assert r.returncode == 2 and "make device-wheels" in r.stderr, (r.returncode, r.stderr)
+    assert not (tmp_path / "out" / "steps.txt").exists()

@@ -285,6 +285,19 @@ def test_length_buckets_are_the_cheapest_grouping():
     assert len(length_buckets(lengths, 20, 10**6)) == 1 and len(length_buckets(lengths, 20, 0)) >= 6
 
 
+def test_a_cuda_batch_is_read_as_one_group_unless_lengths_differ_wildly():
+    """On CUDA a reading call costs its launches, not its padding: demo20's prompt lengths are one group there and
+    several on a CPU; a page-long TFR beside short notices is still read on its own."""
+    from airspace.model.decoding import BUCKET_OVERHEAD, bucket_overhead, length_buckets
+
+    cpu, cuda = bucket_overhead(torch.device("cpu")), bucket_overhead(torch.device("cuda"))
+    assert cpu == BUCKET_OVERHEAD
+    demo20 = [72, 104, 130, 131, 164, 171, 176, 181, 189, 193, 196, 203, 204, 214, 224, 228, 238, 244, 270, 272]
+    assert len(length_buckets(demo20, 20, cpu)) > 1
+    assert len(length_buckets(demo20, 20, cuda)) == 1
+    assert [len(g) for g in length_buckets([150] * 20 + [6000], 20, cuda)] == [20, 1]
+
+
 @pytest.mark.parametrize("arch", ["clover", "ar"])
 def test_prompts_read_in_length_groups_decode_as_one_batch(arch):
     """Prompts of very different lengths read in separate groups and joined (padding added, cached attention keys
