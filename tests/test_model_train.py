@@ -242,3 +242,39 @@ def test_a_batch_read_ahead_extracts_as_a_cold_run(name):
     assert hot_stats.forwards == cold_stats.forwards and hot_stats.answer_tokens == cold_stats.answer_tokens
     with ex.cold():
         assert ex.extract(texts)[1].prompts_cached == 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name,answer_tokens", [("clover", 2 * N_SLOTS), ("ar", N_SLOTS)])
+def test_shipped_checkpoint_decodes_the_same_through_the_triton_kernels(name, answer_tokens):
+    """The path a GPU takes, run here in Triton's interpreter: every op through its kernel (chunked and recurrent
+    GDN, block attention with the history slot and with the KV prefix, routed MoE, confidence select) decodes the
+    two shortest demo20 messages with the shipped checkpoint to the pointers the torch references give, and the
+    alternatives' log-probabilities agree. (Clover: two blocks, so a finished block is committed fused with the
+    next one's first step; AR: one block of single-token steps. The interpreter is slow: ~20 s each.)"""
+    from pathlib import Path
+
+    from airspace.kernels import ops
+    from airspace.model import layers
+    from airspace.parser.split import split_batch
+
+    if not (SHIPPED[name] / "model.safetensors").is_file():
+        pytest.skip(f"no shipped checkpoint at {SHIPPED[name]}")
+    ex = load_extractor(name, device="cpu")
+    samples = Path(__file__).resolve().parents[1] / "data" / "samples"
+    texts = sorted((m.text for m in split_batch((samples / "demo20.txt").read_text(encoding="utf-8"))), key=len)[:2]
+    prompts = [encode_message(ex.tok, t)[0] for t in texts]
+    decode = clover_decode if name == "clover" else ar_decode
+    with ops.backend("torch"):
+        ref = decode(ex.model, prompts, max_answer_tokens=answer_tokens)
+    try:  # forced "triton": every op runs its kernel (no grad here), and a kernel that fails raises
+        layers.PREFIX_ATTN_VIA_OP = True  # the attention layers' decode steps take the kernel as on CUDA
+        with ops.backend("triton"):
+            got = decode(ex.model, prompts, max_answer_tokens=answer_tokens)
+    finally:
+        layers.PREFIX_ATTN_VIA_OP = None
+    assert got.slots == ref.slots and got.calls == ref.calls and got.forwards == ref.forwards
+    for a_ref, a_got in zip(ref.alts, got.alts):
+        for s_ref, s_got in zip(a_ref, a_got):
+            assert [c for c, _ in s_ref] == [c for c, _ in s_got]
+            assert max(abs(x - y) for (_, x), (_, y) in zip(s_ref, s_got)) <= 2e-4
