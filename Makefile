@@ -6,7 +6,7 @@ STAMP   := $(VENV)/.installed
 HOST    ?= 127.0.0.1
 PORT    ?= 8501
 
-.PHONY: setup run cli test bench gpu-check device-wheels browser-deps corpus train clean
+.PHONY: setup run cli test bench gpu-check device-kit browser-deps corpus train clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -44,18 +44,21 @@ bench: setup
 gpu-check: setup
 	$(BIN)/python -m airspace.kernels.gpu_check $(if $(DRY),--dry-run,)
 
-# For a lent GPU machine (docs/NOTES.md, "On a device"): the packages its image lacks, at the versions tested here,
-# as wheels for its Python; then scripts/device-check.sh there, with .whl carried.
+# For a lent GPU machine (docs/NOTES.md, "On a device"): what one run there carries in .device/ (git-ignored) —
+# the packages its image lacks, at the versions tested here, as wheels for its Python, and the real dev set (the
+# ../shared beside this checkout does not travel); then scripts/device-check.sh there.
 DEVICE_PY       ?= 3.12
-DEVICE_WHEELS   ?= .whl
+DEVICE_KIT      ?= .device
 DEVICE_PACKAGES := pydantic pydantic-core annotated-types typing-inspection typing-extensions pyproj shapely airportsdata
-device-wheels: setup
+device-kit: setup
+	mkdir -p $(DEVICE_KIT)/wheels
 	$(BIN)/python -m pip download -q --no-deps --only-binary=:all: --python-version $(DEVICE_PY) --implementation cp \
 	  --platform manylinux_2_28_x86_64 --platform manylinux_2_17_x86_64 --platform manylinux2014_x86_64 \
-	  --platform any -d $(DEVICE_WHEELS) \
+	  --platform any -d $(DEVICE_KIT)/wheels \
 	  $$($(BIN)/python -m pip list --format=freeze | sed 's/_/-/g' \
 	     | grep -iE '^($(shell echo $(DEVICE_PACKAGES) | tr ' ' '|'))==')
-	@ls $(DEVICE_WHEELS)
+	cp "$$($(BIN)/python -c 'from airspace.model.bench import _dev_path; print(_dev_path())')" $(DEVICE_KIT)/dev.jsonl
+	@ls $(DEVICE_KIT) $(DEVICE_KIT)/wheels
 
 corpus: setup
 	$(BIN)/python -m airspace.data.corpus --n 200000 --seed 0 --out runs/corpus

@@ -105,6 +105,13 @@ def load_set(name: str, n_heldout: int, seed: int) -> tuple[list[Message], list[
 
 
 def _dev_path() -> Path:
+    """The real dev set: ``AIRSPACE_DEV_SET`` when set (a machine the checkout travels to without ../shared, such as
+    a lent GPU: scripts/device-check.sh), else shared/real-notams/dev.jsonl beside the checkout."""
+    env = os.environ.get("AIRSPACE_DEV_SET", "").strip()
+    if env:
+        if not Path(env).is_file():
+            raise FileNotFoundError(f"AIRSPACE_DEV_SET={env} is not a file")
+        return Path(env)
     for base in (REPO.parent, REPO.parent.parent, Path("/work")):
         p = base / "shared" / "real-notams" / "dev.jsonl"
         if p.exists():

@@ -39,14 +39,27 @@ def test_bench_on_demo20_writes_every_engine_and_the_speedups(tmp_path, capsys):
     assert d["speedup_clover_vs_ar"]["demo20"] == round(ar["wall_s"] / clover["wall_s"], 3)
 
 
-def test_device_script_says_what_to_run_first_when_no_wheels_were_made(tmp_path):
-    """scripts/device-check.sh (the one prepared run on a lent GPU) needs the wheels `make device-wheels` makes;
-    without them it stops at once with that instruction, before installing anything."""
+def test_device_script_says_what_to_run_first_when_no_kit_was_made(tmp_path):
+    """scripts/device-check.sh (the one prepared run on a lent GPU) needs what `make device-kit` puts in .device/;
+    without it the script stops at once with that instruction, before installing anything."""
     import os
     import subprocess
 
     script = bench.REPO / "scripts" / "device-check.sh"
-    env = {**os.environ, "WHEELS": str(tmp_path / "none"), "OUT": str(tmp_path / "out")}
+    env = {**os.environ, "KIT": str(tmp_path / "none"), "OUT": str(tmp_path / "out")}
     r = subprocess.run(["bash", str(script)], capture_output=True, text=True, env=env, timeout=60)
-    assert r.returncode == 2 and "make device-wheels" in r.stderr, (r.returncode, r.stderr)
+    assert r.returncode == 2 and "make device-kit" in r.stderr, (r.returncode, r.stderr)
     assert not (tmp_path / "out" / "steps.txt").exists()
+
+
+def test_the_dev_set_comes_from_AIRSPACE_DEV_SET_where_shared_does_not_travel(tmp_path, monkeypatch, dev_rows):
+    """A lent GPU gets the checkout without ../shared: the bench then reads the dev set the device kit carried."""
+    path = tmp_path / "dev.jsonl"
+    path.write_text("\n".join(json.dumps(r) for r in dev_rows[:3]) + "\n", encoding="utf-8")
+    monkeypatch.setenv("AIRSPACE_DEV_SET", str(path))
+    messages, golds = bench.load_set("dev", 0, 0)
+    assert [m.text for m in messages] == [r["text"] for r in dev_rows[:3]]
+    assert len(golds) == 3
+    monkeypatch.setenv("AIRSPACE_DEV_SET", str(tmp_path / "missing.jsonl"))
+    with pytest.raises(FileNotFoundError, match="AIRSPACE_DEV_SET"):
+        bench.load_set("dev", 0, 0)
