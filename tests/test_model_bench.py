@@ -50,6 +50,8 @@ def test_device_script_says_what_to_run_first_when_no_kit_was_made(tmp_path):
     r = subprocess.run(["bash", str(script)], capture_output=True, text=True, env=env, timeout=60)
     assert r.returncode == 2 and "make device-kit" in r.stderr, (r.returncode, r.stderr)
     assert not (tmp_path / "out" / "steps.txt").exists()
+    r = subprocess.run(["bash", str(script), "benchmark"], capture_output=True, text=True, env=env, timeout=60)
+    assert r.returncode == 2 and "usage" in r.stderr and "[bench|train]" in r.stderr
 
 
 def test_the_dev_set_comes_from_AIRSPACE_DEV_SET_where_shared_does_not_travel(tmp_path, monkeypatch, dev_rows):
