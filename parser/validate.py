@@ -1,7 +1,8 @@
 """Validation of one zone record: every failed check sends it to ``review`` with a human-readable reason.
 
 Checks: coordinate ranges, radius > 0, polygon vertex count, lower < upper (when the references are comparable),
-start < end, estimated end (``EST``), missing times, grounding (every span is the text it claims to be), the coarse
+start < end, estimated end (``EST``), missing times, grounding (every span is the text it claims to be, and cuts no
+number of the message in two: ``1 NM`` out of ``0.1 NM`` reads, but as ten times the radius), the coarse
 Q-line circle (a precise geometry far outside it), geometry that is only coarse (Q-line, aerodrome indicator) or has
 no extent (a point obstacle), what the text says the shape cannot (an excluded area not cut out, a semicircle or
 sector that was not built, magnetic or unreferenced sector bearings, a message marked INCMPL after the zone), what
@@ -199,12 +200,28 @@ def _check_times(rec: ZoneRecord, header: Header | None) -> None:
         rec.review(note)  # holidays are unknowable: the windows are a superset of the true activity
 
 
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+
+
+def cut_number(text: str, start: int, end: int) -> str | None:
+    """The number of ``text`` that the span [start, end) begins or ends inside (``1 NM`` out of ``0.1 NM``,
+    ``500FT`` out of ``1500FT``), or None when the span keeps every number it touches whole."""
+    for i in (start, end - 1):
+        if 0 <= i < len(text) and text[i].isdigit():
+            for m in _NUMBER.finditer(text, max(0, i - 40), min(len(text), i + 40)):
+                if m.start() <= i < m.end() and (m.start() < start or m.end() > end):
+                    return m.group()
+    return None
+
+
 def _check_grounding(rec: ZoneRecord) -> None:
     text = rec.text
     for key, sp in rec.spans.items():
         ok = 0 <= sp.start <= sp.end <= len(text) and text[sp.start : sp.end] == sp.text
         if not ok:
             rec.review(f"{key} value {sp.text[:40]!r} is not where its span says in the message")
+        elif (whole := cut_number(text, sp.start, sp.end)) is not None:
+            rec.review(f"{key} value {sp.text[:40]!r} cuts the number {whole!r} of the message")
 
 
 def _same_limit(a: Limit | None, b: Limit | None) -> bool:

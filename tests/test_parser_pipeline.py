@@ -256,6 +256,38 @@ def test_engine_value_not_in_the_message_is_flagged(dev_by_id):
     assert "engine and rules disagree on radius" in recs[0].reasons
 
 
+def test_an_engine_span_that_cuts_a_number_is_flagged():
+    """A span copied from inside a number reads as a value — ``5NM`` out of ``2.5NM``, ``500FT`` out of ``1500FT`` —
+    but not the message's: the record says so instead of drawing a zone twice the size, even with no rules reading
+    to disagree with; the whole numbers are fine."""
+    text = ("!BOS 01/502 BOS AIRSPACE UAS WI AN AREA DEFINED AS 2.5NM RADIUS OF 421722N0712148W SFC-1500FT AGL "
+            "2601190001-2607312359")
+
+    def cut(zones):
+        zones[0]["radius"], zones[0]["upper"] = "5NM", "500FT AGL"
+        return format_answer(zones)
+
+    whole, _ = process_batch(text, _Engine(), cross_check=False)
+    assert whole[0].status == "ok" and not any("cuts the number" in r for r in whole[0].reasons)
+    recs, _ = process_batch(text, _Engine(cut), cross_check=False)
+    assert recs[0].status == "review" and recs[0].geometry.radius_m == 5 * 1852
+    assert "radius value '5NM' cuts the number '2.5' of the message" in recs[0].reasons
+    assert "upper value '500FT AGL' cuts the number '1500' of the message" in recs[0].reasons
+
+
+def test_cut_number_sees_both_ends_and_keeps_whole_numbers_whole():
+    from airspace.parser.validate import cut_number
+
+    t = "0.1 NM RADIUS 2233N11403E001 1,500FT 2611250000-2612052359"
+    at = lambda v: (t.index(v), t.index(v) + len(v))  # noqa: E731
+    assert cut_number(t, *at("1 NM")) == "0.1"
+    assert cut_number(t, *at("2233N1140")) == "11403" and cut_number(t, *at("3N11403E")) == "2233"
+    assert cut_number(t, *at("500FT")) == "1,500"
+    assert cut_number(t, *at("261125")) == "2611250000"
+    for v in ("0.1 NM", "2233N11403E", "2233N11403E001", "1,500FT", "2611250000-2612052359", "NM RADIUS"):
+        assert cut_number(t, *at(v)) is None, v
+
+
 # ---- robustness on unseen formats (real published FDC/TFR texts) ----
 _FDC_CHAIN = (
     "!FDC 1/4530 ZJX FL..AIRSPACE CAPE CANAVERAL, FL..TEMPORARY FLIGHT RESTRICTION. AIRCRAFT OPERATIONS ARE "
