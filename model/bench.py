@@ -3,14 +3,15 @@
 Sets:
 - ``heldout``: the corpus's family-held-out test split (templates never seen in training), gold by construction;
 - ``dev``: ``shared/real-notams/dev.jsonl`` (25 real messages; the 6 with hand-derived truth are scored);
-- ``demo20``: the shipped 20-message demo batch with its expected records.
+- ``demo20``: the shipped 20-message demo batch with its expected records;
+- ``composite5``: the shipped five-zone ICAO composite (circles and polygons in one item E), with its records.
 
 For each engine (clover, ar, rules) on each set: wall seconds, forward passes, answer tokens, tokens per forward,
 records right / total, peak memory (resident-set growth during the run, sampled) — plus
 ``speedup_clover_vs_ar`` (AR wall / Clover wall) on each set, the same after the prompt read, the same with every
 prompt read kept from before (the dashboard reads a batch ahead of its Run), and the ceiling the prompt read leaves
-(AR wall / Clover's prompt read). Both model engines decode in the same batches. demo20 and dev
-are timed as the median of ``--repeats`` passes (held-out: one pass) after a warm-up batch. Timings are ratios
+(AR wall / Clover's prompt read). Both model engines decode in the same batches. Every set but held-out is timed
+as the median of ``--repeats`` passes (held-out: one pass) after a warm-up batch. Timings are ratios
 within this one process; absolute seconds depend on the machine.
 """
 
@@ -231,14 +232,14 @@ def _prompts_kept(extractor, messages: list[Message], batch: int, repeats: int, 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m airspace.model.bench", description=__doc__.split("\n\n")[0])
-    ap.add_argument("--sets", default="heldout,dev,demo20")
+    ap.add_argument("--sets", default="heldout,dev,demo20,composite5")
     ap.add_argument("--engines", default="clover,ar,rules")
     ap.add_argument("--heldout-n", type=int, default=200, help="messages drawn from the held-out test split")
     ap.add_argument("--seed", type=int, default=1234)
     ap.add_argument("--batch", type=int, default=20, help="messages decoded together (same for every engine)")
     ap.add_argument("--threads", type=int, default=0, help="torch threads (0 = torch default)")
     ap.add_argument("--repeats", type=int, default=5,
-                    help="timed passes over demo20 and dev per engine, the median reported (held-out: one pass)")
+                    help="timed passes per engine over each set but held-out (one pass), the median reported")
     ap.add_argument("--out", default="bench-results/bench.json")
     args = ap.parse_args(argv)
     if args.threads:
