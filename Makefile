@@ -57,7 +57,7 @@ device-kit: setup
 	  --platform any -d $(DEVICE_KIT)/wheels \
 	  $$($(BIN)/python -m pip list --format=freeze | sed 's/_/-/g' \
 	     | grep -iE '^($(shell echo $(DEVICE_PACKAGES) | tr ' ' '|'))==')
-	cp "$$($(BIN)/python -c 'from airspace.model.bench import _dev_path; print(_dev_path())')" $(DEVICE_KIT)/dev.jsonl
+	cp "$$($(BIN)/python -c 'from airspace.model.bench import dev_set_path; print(dev_set_path())')" $(DEVICE_KIT)/dev.jsonl
 	@ls $(DEVICE_KIT) $(DEVICE_KIT)/wheels
 
 corpus: setup

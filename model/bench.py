@@ -89,7 +89,7 @@ def load_set(name: str, n_heldout: int, seed: int) -> tuple[list[Message], list[
     if name == "dev":
         from airspace.parser.split import read_jsonl
 
-        path = _dev_path()
+        path = dev_set_path()
         text = path.read_text(encoding="utf-8")
         rows = [json.loads(line) for line in text.splitlines() if line.strip()]
         golds = [[gold_from_dev_truth(r["truth"])] if r.get("truth") else None for r in rows]
@@ -105,7 +105,7 @@ def load_set(name: str, n_heldout: int, seed: int) -> tuple[list[Message], list[
     raise ValueError(f"unknown set {name!r}")
 
 
-def _dev_path() -> Path:
+def dev_set_path() -> Path:
     """The real dev set: ``AIRSPACE_DEV_SET`` when set (a machine the checkout travels to without ../shared, such as
     a lent GPU: scripts/device-check.sh), else shared/real-notams/dev.jsonl beside the checkout."""
     env = os.environ.get("AIRSPACE_DEV_SET", "").strip()

@@ -155,9 +155,10 @@ def depthwise_conv(x: torch.Tensor, w: torch.Tensor) -> torch.Tensor:
     k = w.shape[1]
     L = x.shape[1] - k + 1
     w = w.to(x.dtype)
+    in_place = not torch.is_grad_enabled()  # autograd needs each tap's output kept
     y = x[:, 0:L] * w[:, 0]
     for j in range(1, k):
-        y = y + x[:, j:j + L] * w[:, j] if torch.is_grad_enabled() else y.addcmul_(x[:, j:j + L], w[:, j])
+        y = y.addcmul_(x[:, j:j + L], w[:, j]) if in_place else y + x[:, j:j + L] * w[:, j]
     return y
 
 

@@ -206,11 +206,9 @@ _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 def cut_number(text: str, start: int, end: int) -> str | None:
     """The number of ``text`` that the span [start, end) begins or ends inside (``1 NM`` out of ``0.1 NM``,
     ``500FT`` out of ``1500FT``), or None when the span keeps every number it touches whole."""
-    for i in (start, end - 1):
-        if 0 <= i < len(text) and text[i].isdigit():
-            for m in _NUMBER.finditer(text, max(0, i - 40), min(len(text), i + 40)):
-                if m.start() <= i < m.end() and (m.start() < start or m.end() > end):
-                    return m.group()
+    for m in _NUMBER.finditer(text, max(0, start - 40), min(len(text), end + 40)):
+        if m.start() < start < m.end() or m.start() < end < m.end():
+            return m.group()
     return None
 
 
