@@ -39,7 +39,7 @@ test: setup browser-deps
 	$(BIN)/python -m pytest -q
 
 bench: setup
-	$(BIN)/python -m airspace.model.bench --out bench-results/bench.json
+	$(BIN)/python -m airspace.eval.bench --out bench-results/bench.json
 
 gpu-check: setup
 	$(BIN)/python -m airspace.kernels.gpu_check $(if $(DRY),--dry-run,)
@@ -57,7 +57,7 @@ device-kit: setup
 	  --platform any -d $(DEVICE_KIT)/wheels \
 	  $$($(BIN)/python -m pip list --format=freeze | sed 's/_/-/g' \
 	     | grep -iE '^($(shell echo $(DEVICE_PACKAGES) | tr ' ' '|'))==')
-	cp "$$($(BIN)/python -c 'from airspace.model.bench import dev_set_path; print(dev_set_path())')" $(DEVICE_KIT)/dev.jsonl
+	cp "$$($(BIN)/python -c 'from airspace.eval.bench import dev_set_path; print(dev_set_path())')" $(DEVICE_KIT)/dev.jsonl
 	@ls $(DEVICE_KIT) $(DEVICE_KIT)/wheels
 
 corpus: setup

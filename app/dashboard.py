@@ -1,7 +1,7 @@
 """Clover Airspace operator dashboard: paste a batch, see validated 3D no-fly volumes, check a route, time the engines.
 
 Run with ``make run`` (``streamlit run app/dashboard.py`` on 127.0.0.1). This script is thin: parsing is
-``airspace.parser.pipeline``, volumes/conflicts/exports are ``airspace.geo``, map layers are ``app/layers.py`` and
+``airspace.pipeline.batch``, volumes/conflicts/exports are ``airspace.geo``, map layers are ``app/layers.py`` and
 the table/highlight/time helpers ``app/state.py``. Heavy things are cached: the engines (``st.cache_resource``) and
 each (batch, engine) parse (``st.cache_data``). Nothing here makes a network request; the map has no tile server.
 """
@@ -28,9 +28,10 @@ from airspace.app import basemap as B
 from airspace.geo import conflicts as C
 from airspace.geo.export import to_ed269, to_ed318, to_geojson
 from airspace.geo.volumes import volumes_from_records
-from airspace.parser import normalize  # noqa: F401  (imported by the pipeline on its first batch)
-from airspace.parser.pipeline import get_extractor, process_batch
-from airspace.parser.split import read_jsonl
+from airspace.core.contract import ModelStats
+from airspace.pipeline.batch import process_batch
+from airspace.pipeline.engines import get_extractor
+from airspace.pipeline.split import read_jsonl
 
 SAMPLES_DIR = Path(__file__).resolve().parent.parent / "data" / "samples"
 SAMPLES = {"demo20": "demo20.txt", "composite5": "composite5.txt"}
@@ -112,16 +113,18 @@ def read_ahead(text: str, engine: str) -> None:
 
 
 def _stats_dict(stats) -> dict:
+    """What every engine reports, and what a model engine adds (zeros for the rules engine)."""
+    model = isinstance(stats, ModelStats)
     return {
         "engine": stats.engine,
         "messages": stats.messages,
         "wall_s": stats.wall_s,
-        "forwards": stats.forwards,
-        "answer_tokens": stats.answer_tokens,
-        "tokens_per_forward": stats.tokens_per_forward,
-        "steps_per_block": list(stats.steps_per_block or []),
-        "trace": stats.trace,
-        "prompts_cached": stats.prompts_cached,
+        "forwards": stats.forwards if model else 0,
+        "answer_tokens": stats.answer_tokens if model else 0,
+        "tokens_per_forward": stats.tokens_per_forward if model else 0.0,
+        "steps_per_block": list(stats.steps_per_block) if model else [],
+        "trace": stats.trace if model else None,
+        "prompts_cached": stats.prompts_cached if model else 0,
     }
 
 

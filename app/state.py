@@ -11,7 +11,7 @@ from typing import Iterable, Sequence
 
 import pandas as pd
 
-from airspace.parser.records import CircleGeometry, NamedGeometry, PolygonGeometry, ZoneRecord, iso_utc
+from airspace.core.records import CircleGeometry, NamedGeometry, PolygonGeometry, ZoneRecord, iso_utc
 
 #: the page takes batches up to this many UTF-8 bytes (the CLI takes bigger ones); checked before any parsing
 APP_MAX_BYTES = 1_000_000
@@ -252,7 +252,7 @@ def records_agree(a: Sequence[ZoneRecord], b: Sequence[ZoneRecord]) -> tuple[int
 
 def live_messages(text: str) -> list:
     """The messages of a batch an engine actually reads (split or JSONL; error messages left out), in order."""
-    from airspace.parser.split import read_jsonl, split_batch
+    from airspace.pipeline.split import read_jsonl, split_batch
 
     msgs = read_jsonl(text) if is_jsonl(text) else split_batch(text)
     return [m for m in msgs if not m.error]
@@ -263,7 +263,7 @@ MASK_GLYPH = "\u2591"  # what the model's trace shows for a still-masked slot (a
 
 def trace_html(step: str) -> str:
     """One denoising step as HTML: masked positions greyed, field separators shown, one zone per line."""
-    from airspace.parser.answer import FIELD_SEP, ZONE_SEP
+    from airspace.core.answer import FIELD_SEP, ZONE_SEP
 
     out = []
     i = 0

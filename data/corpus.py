@@ -14,7 +14,7 @@ template variants never used in train/val) and ``stats.json``. Each row::
 
     {"id", "family", "template", "lang", "split", "text", "answer", "zones", "noise", "long"}
 
-``answer`` is ``airspace.parser.answer.format_answer`` of the zone field values, each a verbatim substring of
+``answer`` is ``airspace.core.answer.format_answer`` of the zone field values, each a verbatim substring of
 ``text``; ``zones`` are the gold normalised zone dicts computed from the sampled values (never by parsing):
 ``{"geometry": circle|polygon|named, "lower"/"upper": {"ref","ft"}|null, "start"/"end": ISO UTC|null,
 "schedule": str|null, "end_estimated": bool, "permanent": bool}``. ``noise`` lists the noise applied
@@ -52,7 +52,7 @@ from typing import Iterator
 
 from airspace.data import gen
 from airspace.data.gen import noise
-from airspace.parser.answer import FIELD_SEP, ZONE_SEP, format_answer
+from airspace.core.answer import FIELD_SEP, ZONE_SEP, format_answer
 
 SPLITS = ("train", "val", "test")
 _SPLIT_CODE = {"train": 1, "val": 2, "test": 3}

@@ -61,7 +61,7 @@ from shapely.geometry import MultiPolygon, Polygon, mapping
 from shapely.geometry.polygon import orient
 
 from airspace.geo.volumes import Volume, volume_from_record
-from airspace.parser.records import CircleGeometry, Limit, NamedGeometry, PolygonGeometry, ZoneRecord, iso_utc
+from airspace.core.records import CircleGeometry, Limit, NamedGeometry, PolygonGeometry, ZoneRecord, iso_utc
 
 COORD_DECIMALS = 7
 UNL_SENTINEL = 99999

@@ -37,7 +37,7 @@ from pyproj import Geod
 from shapely.geometry import MultiPolygon, Polygon, box
 from shapely.geometry.polygon import orient
 
-from airspace.parser.records import FT_TO_M, CircleGeometry, Limit, PolygonGeometry, Window, ZoneRecord
+from airspace.core.records import FT_TO_M, CircleGeometry, Limit, PolygonGeometry, Window, ZoneRecord
 
 GEOD = Geod(ellps="WGS84")
 

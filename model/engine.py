@@ -1,10 +1,10 @@
 """The model engines as ``Extractor``s for the pipeline: ``load_extractor('clover' | 'ar', checkpoint)``.
 
-Messages are encoded whole (one token per character); a message longer than the checkpoint's context limit is
-refused with a reason (``ExtractStats.errors``) and a ``None`` answer, never cut. Messages are decoded in batches of
-similar length into pointer slots (``airspace.model.pointers``) and turned into answer text whose values are spans
-of the message. ``ExtractStats`` reports row-forwards (a batched call over b messages counts b), answer tokens
-(slots), the denoising steps of every Clover block, wall time and peak memory.
+Messages are encoded whole (one token per character); a message longer than the checkpoint's context limit gets
+an ``EngineError`` with the reason, never a cut read. Messages are decoded in batches of similar length into
+pointer slots (``airspace.model.pointers``), and each zone's slots become a ``ZoneDraft`` whose spans are the
+characters the pointers name. ``ModelStats`` reports row-forwards (a batched call over b messages counts b),
+answer tokens (slots), the denoising steps of every Clover block, wall time and peak memory.
 """
 
 from __future__ import annotations
@@ -20,10 +20,10 @@ import torch
 from airspace.model.checkpoint import load_checkpoint
 from airspace.model.clover import Backbone
 from airspace.model.decoding import ReadCache, ar_decode, clover_decode, read_ahead
-from airspace.model.pointers import N_SLOTS, encode_message, render_block, repair_slots, slots_to_answer
+from airspace.model.pointers import N_SLOTS, encode_message, render_block, repair_slots, slots_to_drafts
 from airspace.model.tokenizer import Tokenizer
-from airspace.parser.answer import ZONE_SEP
-from airspace.parser.engine import ExtractStats
+from airspace.core.answer import ZONE_SEP
+from airspace.core.contract import Answer, EngineError, ModelStats
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_CHECKPOINTS = {"clover": REPO / "data" / "checkpoints" / "clover", "ar": REPO / "data" / "checkpoints" / "ar"}
@@ -103,24 +103,24 @@ class ModelExtractor:
                 done += read_ahead(self.model, prompts[s:s + self.batch_size], self.read_cache)
             return done
 
-    def extract(self, messages: list[str]) -> tuple[list[str | None], ExtractStats]:
+    def extract(self, messages: list[str]) -> tuple[list[Answer], ModelStats]:
         with self._lock:
             return self._extract(messages)
 
-    def _extract(self, messages: list[str]) -> tuple[list[str | None], ExtractStats]:
+    def _extract(self, messages: list[str]) -> tuple[list[Answer], ModelStats]:
         t0 = time.perf_counter()
         torch.manual_seed(self.seed)
         dev = self.model.device
         if dev.type == "cuda":
             torch.cuda.reset_peak_memory_stats(dev)
-        stats = ExtractStats(engine=self.name, messages=len(messages))
-        answers: list[str | None] = [None] * len(messages)
+        stats = ModelStats(engine=self.name, messages=len(messages))
+        answers: list[Answer] = [EngineError("message was not read")] * len(messages)
         todo = []
         for i, m in enumerate(messages):
             p, offs = encode_message(self.tok, m)
             if len(p) > self.cfg.max_prompt_tokens:
-                stats.errors[i] = (f"message is {len(p)} tokens, over the {self.name} engine's context limit of "
-                                   f"{self.cfg.max_prompt_tokens}; not cut, not read")
+                answers[i] = EngineError(f"message is {len(p)} tokens, over the {self.name} engine's context limit "
+                                         f"of {self.cfg.max_prompt_tokens}; not cut, not read")
             else:
                 todo.append((len(p), i, p, offs))
         todo.sort(key=lambda t: t[:2])
@@ -146,10 +146,10 @@ class ModelExtractor:
                     if self.repair:
                         slots, changed = repair_slots(slots, res.alts[j], offs)
                         stats.repaired += changed
-                    answers[i] = slots_to_answer(slots, offs)
+                    answers[i] = slots_to_drafts(slots, offs)
                 else:
-                    stats.errors[i] = (f"the answer did not end within {self.cfg.max_answer_tokens // N_SLOTS} zones "
-                                       f"(left unread rather than cut)")
+                    answers[i] = EngineError(f"the answer did not end within {self.cfg.max_answer_tokens // N_SLOTS} "
+                                             f"zones (left unread rather than cut)")
             if self.trace and res.trace:
                 for step in res.trace:
                     for j, (_, i, _, offs) in enumerate(chunk):

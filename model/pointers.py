@@ -14,12 +14,13 @@ tokens whatever its length. One zone is one block of ``N_SLOTS`` slots::
 
 So a message with k zones is k blocks (one block of NULLs when it has none); Clover fills a block's slots in
 parallel, the AR baseline one slot per forward. Pointer answers convert to and from the answer text of
-``airspace.parser.answer``, which is what the rest of the pipeline reads.
+``airspace.core.answer``, which is what the rest of the pipeline reads.
 """
 
 from __future__ import annotations
 
-from airspace.parser.answer import FIELDS, NO_ZONE, AnswerFormatError, format_answer, ground, parse_answer
+from airspace.core.contract import FIELDS, Span, ZoneDraft
+from airspace.core.answer import NO_ZONE, AnswerFormatError, format_answer, ground, parse_answer
 from airspace.parser.fieldcheck import reads_as
 
 SLOTS: tuple[str, ...] = ("anchor",) + tuple(f"{k}.{e}" for k in FIELDS for e in ("start", "end")) + ("next",)
@@ -42,12 +43,23 @@ class Offsets:
                 tok_to_char[t] = tok_to_char[t - 1]
         self.tok_to_char = tok_to_char
 
-    def value(self, start: int, end: int) -> str | None:
-        """The message text of token span [start, end), stripped; None if the span is empty or not a span."""
+    def span(self, start: int, end: int) -> Span | None:
+        """The characters of token span [start, end), white space trimmed at both ends; None if the span is empty
+        or not a span."""
         if not (0 <= start < end <= self.null):
             return None
-        v = self.text[self.tok_to_char[start]:self.tok_to_char[end] if end < self.null else len(self.text)].strip()
-        return v or None
+        a = self.tok_to_char[start]
+        b = self.tok_to_char[end] if end < self.null else len(self.text)
+        while a < b and self.text[a].isspace():
+            a += 1
+        while b > a and self.text[b - 1].isspace():
+            b -= 1
+        return Span(a, b, self.text[a:b]) if a < b else None
+
+    def value(self, start: int, end: int) -> str | None:
+        """The message text of token span [start, end), stripped; None if the span is empty or not a span."""
+        sp = self.span(start, end)
+        return sp.text if sp else None
 
 
 def answer_to_slots(text: str, answer: str, offsets: Offsets) -> list[int]:
@@ -75,17 +87,18 @@ def answer_to_slots(text: str, answer: str, offsets: Offsets) -> list[int]:
     return [s for b in blocks for s in b]
 
 
-def block_zone(block: list[int], offsets: Offsets) -> dict[str, str]:
-    """One block of slots -> {field: verbatim value}; a field whose span is NULL, empty or reversed is left out."""
-    zone = {}
+def block_draft(block: list[int], offsets: Offsets) -> ZoneDraft:
+    """One block of slots -> the zone's draft, each value with its character span; a field whose span is NULL,
+    empty or reversed is left out."""
+    spans = {}
     for fi, key in enumerate(FIELDS):
         s, e = block[1 + 2 * fi], block[2 + 2 * fi]
         if s == offsets.null:
             continue
-        v = offsets.value(s, e)
-        if v is not None:
-            zone[key] = v
-    return zone
+        sp = offsets.span(s, e)
+        if sp is not None:
+            spans[key] = sp
+    return ZoneDraft.from_spans(spans)
 
 
 def _best_pair(key: str, si: int, ei: int, alts, offsets: Offsets, exclude: tuple[int, int] | None = None):
@@ -159,19 +172,26 @@ def repair_slots(slots: list[int], alts: list[list[tuple[int, float]]], offsets:
     return out + slots[len(out):], changed
 
 
-def slots_to_answer(slots: list[int], offsets: Offsets) -> str:
-    """Decoded pointer slots -> answer text. Stops at a block whose anchor is NULL or after a NULL ``next``."""
-    zones = []
+def slots_to_drafts(slots: list[int], offsets: Offsets) -> list[ZoneDraft]:
+    """Decoded pointer slots -> the message's zones. Stops at a block whose anchor is NULL or after a NULL
+    ``next``; a block with no readable field is no zone."""
+    drafts = []
     for b in range(0, len(slots) - N_SLOTS + 1, N_SLOTS):
         block = slots[b:b + N_SLOTS]
         if block[0] == offsets.null:
             break
-        zone = block_zone(block, offsets)
-        if zone:
-            zones.append(zone)
+        draft = block_draft(block, offsets)
+        if draft.values:
+            drafts.append(draft)
         if block[-1] == offsets.null:
             break
-    return format_answer(zones) if zones else NO_ZONE
+    return drafts
+
+
+def slots_to_answer(slots: list[int], offsets: Offsets) -> str:
+    """Decoded pointer slots -> answer text (training metrics and serialisation; the pipeline takes drafts)."""
+    drafts = slots_to_drafts(slots, offsets)
+    return format_answer([d.values for d in drafts]) if drafts else NO_ZONE
 
 
 def render_block(block: list[int | None], offsets: Offsets) -> str:

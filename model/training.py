@@ -35,7 +35,7 @@ from airspace.model.config import ModelConfig
 from airspace.model.decoding import ar_decode, clover_decode
 from airspace.model.pointers import encode_example, encode_message, slots_to_answer
 from airspace.model.tokenizer import Tokenizer
-from airspace.parser.answer import AnswerFormatError
+from airspace.core.answer import AnswerFormatError
 
 PRESETS = {
     # the shipped default: learns on 2 CPU cores in about half an hour

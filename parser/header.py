@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from airspace.parser.answer import Span
+from airspace.core.contract import Span
 
 _ICAO_ID_RE = re.compile(
     r"(?:^|(?<=\s)|(?<=\())\(?\s*(?P<id>[A-Z]{0,2}\d{1,5}/\d{2,5})\s+NOTAM(?P<type>[NRC])\b(?:[ \t]+(?P<ref>[A-Z]{0,2}\d{1,5}/\d{2,5}))?"

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from airspace.parser.records import NM_TO_M
+from airspace.core.records import NM_TO_M
 
 # Radius of the approximate circle around an aerodrome reference point when the message states none: 5 NM, the
 # usual Q-line radius for aerodrome-scope NOTAMs (scope 'A') and wider than a typical ATZ (2–2.5 NM).

@@ -50,9 +50,9 @@ import time
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 
-from airspace.parser.answer import Span, ZoneDraft, format_answer
+from airspace.core.contract import Span, ZoneDraft
 from airspace.parser.coords import CoordMatch, find_coords
-from airspace.parser.engine import ExtractStats
+from airspace.core.contract import Answer, EngineError, ExtractStats
 from airspace.parser.header import Header, parse_header
 from airspace.parser.places import resolve_icao
 from airspace.parser.polygon import BEARINGS, EXC_SAME_CIRCLE, HALF_DIR, SECTOR_WORD, parse_sector
@@ -1121,22 +1121,21 @@ def message_times(text: str, header: Header | None = None) -> ZoneDraft:
 
 
 def rules_zones(text: str) -> list[dict[str, str]]:
-    """Zones of one message in the engine output format (field -> verbatim value)."""
+    """Zones of one message as field -> verbatim value (the drafts without their spans)."""
     return [dict(d.values) for d in rules_drafts(text)]
 
 
 class RulesExtractor:
-    """The deterministic engine: same interface as the model engines (answers in the engine output format)."""
+    """The deterministic engine, under the same contract as the model engines: drafts with exact spans."""
 
     name = "rules"
 
-    def extract(self, messages: list[str]) -> tuple[list[str], ExtractStats]:
+    def extract(self, messages: list[str]) -> tuple[list[Answer], ExtractStats]:
         t0 = time.perf_counter()
-        answers = []
+        answers: list[Answer] = []
         for text in messages:
             try:
-                answers.append(format_answer(rules_zones(text)))
-            except Exception:  # a message the rules cannot read yields no zone; the pipeline reports it
-                answers.append(format_answer([]))
-        stats = ExtractStats(engine=self.name, messages=len(messages), wall_s=time.perf_counter() - t0)
-        return answers, stats
+                answers.append(rules_drafts(text))
+            except Exception:  # noqa: BLE001 - one unreadable message must not take the batch down
+                answers.append(EngineError("the engine could not produce an answer for this message"))
+        return answers, ExtractStats(engine=self.name, messages=len(messages), wall_s=time.perf_counter() - t0)

@@ -31,7 +31,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta, timezone
 
-from airspace.parser.records import Window
+from airspace.core.records import Window
 from airspace.parser.sun import daylight_kind, sun_times
 from airspace.parser.textnorm import clean
 from airspace.parser.times import MONTHS, parse_time

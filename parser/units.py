@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
-from airspace.parser.records import Limit
+from airspace.core.records import Limit
 from airspace.parser.textnorm import clean
 
 FT = Fraction("0.3048")

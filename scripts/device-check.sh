@@ -53,7 +53,7 @@ step setup 240 sh -c "'$PY' -m pip install --no-index --no-deps --no-compile --n
 if [ "$MODE" = bench ]; then
     step gpu_check "${GPU_CHECK_LIMIT:-180}" sh -c "'$PY' -m airspace.kernels.gpu_check >'$OUT/gpu_check.jsonl'"
     # shellcheck disable=SC2086  # BENCH_ARGS is a list of flags
-    step bench "${BENCH_LIMIT:-300}" "$PY" -m airspace.model.bench --out "$OUT/bench-cuda.json" $BENCH_ARGS
+    step bench "${BENCH_LIMIT:-300}" "$PY" -m airspace.eval.bench --out "$OUT/bench-cuda.json" $BENCH_ARGS
     exit 0
 fi
 TRAIN_MINUTES=${TRAIN_MINUTES:-4}

@@ -284,7 +284,8 @@ def test_a_batch_on_the_page_is_read_ahead_and_its_run_writes_the_answers():
     demo's clover row is cold (nothing read ahead)."""
     import threading
 
-    from airspace.parser.pipeline import get_extractor, process_batch
+    from airspace.pipeline.batch import process_batch
+    from airspace.pipeline.engines import get_extractor
 
     if not (REPO / "data" / "checkpoints" / "clover" / "config.json").is_file():
         pytest.skip("no shipped clover checkpoint")

@@ -25,7 +25,7 @@ from airspace.app.state import (
     trace_html,
 )
 from airspace.geo.volumes import volumes_from_records
-from airspace.parser.records import (
+from airspace.core.records import (
     CircleGeometry,
     Limit,
     NamedGeometry,
@@ -273,7 +273,7 @@ def test_input_limits_and_agreement(vols):
 
 
 def test_trace_html_and_live_messages():
-    from airspace.parser.answer import FIELD_SEP, ZONE_SEP
+    from airspace.core.answer import FIELD_SEP, ZONE_SEP
 
     html = trace_html("center=5130N" + "\u2591" * 3 + FIELD_SEP + "upper=<FL050" + ZONE_SEP + "center=1")
     assert '<span class="mask" style="color:#777">\u2591\u2591\u2591</span>' in html

@@ -9,7 +9,7 @@ import pytest
 
 from conftest import DEV_PATH
 
-CLI = [sys.executable, "-m", "airspace.parser.cli"]
+CLI = [sys.executable, "-m", "airspace.pipeline.cli"]
 
 
 def run(args, stdin=None, timeout=120):

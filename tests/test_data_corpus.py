@@ -10,7 +10,7 @@ import pytest
 
 from airspace.data import corpus, gen
 from airspace.data.corpus import generate, make_row, write_corpus
-from airspace.parser.answer import ground, parse_answer
+from airspace.core.answer import ground, parse_answer
 
 N = 400  # rows per split sampled by the tests (the generator is exercised in full by `make corpus`)
 
@@ -179,8 +179,8 @@ def test_coordinate_gold_matches_printed_components():
 
 def test_gold_equals_what_the_normalisers_compute_from_the_gold_spans():
     """The gold record (by construction) and the normalisers (by parsing the gold spans) agree on every zone."""
-    from airspace.parser.compare import record_diffs
-    from airspace.parser.normalize import normalize
+    from airspace.eval.compare import record_diffs
+    from airspace.pipeline.normalize import normalize
 
     import random
 

@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 from airspace.data.gen import demo
-from airspace.parser.answer import ZONE_SEP
-from airspace.parser.compare import record_diffs
-from airspace.parser.records import ZoneRecord
-from airspace.parser.split import split_batch
+from airspace.core.answer import ZONE_SEP
+from airspace.eval.compare import record_diffs
+from airspace.core.records import ZoneRecord
+from airspace.pipeline.split import split_batch
 
 SAMPLES = Path(__file__).resolve().parents[1] / "data" / "samples"
 BATCHES = {"demo20": 20, "composite5": 1}
@@ -25,7 +25,7 @@ def _cli() -> list[str]:
     exe = Path(sys.executable).parent / "airspace-parse"
     if exe.exists():
         return [str(exe)]
-    return [sys.executable, "-c", "from airspace.parser.cli import main; main()"]
+    return [sys.executable, "-c", "from airspace.pipeline.cli import main; main()"]
 
 
 def _expected(name: str) -> list[dict]:

@@ -10,7 +10,7 @@ from pyproj import Geod
 
 from airspace.geo.conflicts import Route, Waypoint, parse_route, route_conflicts, vertical_overlap
 from airspace.geo.volumes import volume_from_record, volumes_from_records
-from airspace.parser.records import CircleGeometry, Limit, PolygonGeometry, Window, ZoneRecord
+from airspace.core.records import CircleGeometry, Limit, PolygonGeometry, Window, ZoneRecord
 
 GEOD = Geod(ellps="WGS84")
 UTC = timezone.utc
@@ -202,7 +202,7 @@ def test_bad_route_parameters_are_clear_errors():
 
 def test_route_against_a_real_faa_uas_notam(dev_by_id):
     """BOS 01/502 (real FAA UAS NOTAM, SFC-400FT AGL, 0.5 NM around 422122N0712148W) through the rules engine."""
-    from airspace.parser.pipeline import process_batch
+    from airspace.pipeline.batch import process_batch
 
     row = dev_by_id["squawk-BOS-01-502-UAS"]
     truth = row["truth"]

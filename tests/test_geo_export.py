@@ -11,7 +11,7 @@ import shapely
 from shapely.geometry import shape
 
 from airspace.geo.export import to_ed269, to_ed318, to_geojson
-from airspace.parser.records import CircleGeometry, Limit, NamedGeometry, PolygonGeometry, Window, ZoneRecord
+from airspace.core.records import CircleGeometry, Limit, NamedGeometry, PolygonGeometry, Window, ZoneRecord
 
 UTC = timezone.utc
 
@@ -268,8 +268,8 @@ def test_ed318_values(records):
 
 def test_exports_of_the_real_dev_batch_lose_nothing(dev_rows):
     """The 25 real dev messages through the rules engine: every record in every export, all structurally valid."""
-    from airspace.parser.pipeline import process_batch
-    from airspace.parser.split import read_jsonl
+    from airspace.pipeline.batch import process_batch
+    from airspace.pipeline.split import read_jsonl
 
     text = "\n".join(json.dumps({"text": r["text"]}) for r in dev_rows)
     records, _ = process_batch(read_jsonl(text), "rules")

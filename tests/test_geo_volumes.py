@@ -20,7 +20,7 @@ from airspace.geo.volumes import (
     volume_from_record,
     volumes_from_records,
 )
-from airspace.parser.records import CircleGeometry, Limit, NamedGeometry, PolygonGeometry, Window, ZoneRecord
+from airspace.core.records import CircleGeometry, Limit, NamedGeometry, PolygonGeometry, Window, ZoneRecord
 
 GEOD = Geod(ellps="WGS84")
 UTC = timezone.utc

@@ -7,9 +7,9 @@ import sys
 
 import pytest
 
-from airspace.parser.split import MAX_BATCH_BYTES, MAX_MESSAGE_CHARS, MAX_MESSAGES
+from airspace.pipeline.split import MAX_BATCH_BYTES, MAX_MESSAGE_CHARS, MAX_MESSAGES
 
-CLI = [sys.executable, "-m", "airspace.parser.cli"]
+CLI = [sys.executable, "-m", "airspace.pipeline.cli"]
 
 
 def run(data: bytes, *args, timeout=180):
@@ -84,7 +84,7 @@ def test_jsonl_hostile_lines():
 
 @pytest.mark.slow
 def test_far_too_many_messages_is_refused_with_a_clear_error():
-    from airspace.parser.split import HARD_MAX_MESSAGES
+    from airspace.pipeline.split import HARD_MAX_MESSAGES
 
     code, recs, err = run(("x\n\n" * (HARD_MAX_MESSAGES + 10)).encode())
     assert code == 2 and recs == [] and f"more than {HARD_MAX_MESSAGES} messages" in err

@@ -14,7 +14,7 @@ from airspace.model.decoding import clover_decode
 from airspace.model.tokenizer import Tokenizer
 from airspace.model.pointers import (N_SLOTS, SLOTS, encode_example, encode_message, repair_block, repair_slots,
                                      slots_to_answer)
-from airspace.parser.answer import format_answer, parse_answer
+from airspace.core.answer import format_answer, parse_answer
 
 torch.set_num_threads(1)
 

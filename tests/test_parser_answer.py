@@ -2,15 +2,7 @@
 
 import pytest
 
-from airspace.parser.answer import (
-    FIELD_SEP,
-    NO_ZONE,
-    ZONE_SEP,
-    AnswerFormatError,
-    format_answer,
-    ground,
-    parse_answer,
-)
+from airspace.core.answer import FIELD_SEP, NO_ZONE, ZONE_SEP, AnswerFormatError, format_answer, ground, parse_answer
 
 
 def test_round_trip_keeps_field_order_and_multiline_values():

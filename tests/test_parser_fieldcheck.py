@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from airspace.data.corpus import generate
-from airspace.parser.answer import parse_answer
+from airspace.core.answer import parse_answer
 from airspace.parser.fieldcheck import reads_as
 
 

@@ -9,8 +9,8 @@ import math
 import pytest
 from pyproj import Geod
 
-from airspace.parser.pipeline import process_batch
-from airspace.parser.split import Message
+from airspace.pipeline.batch import process_batch
+from airspace.pipeline.split import Message
 
 GEOD = Geod(ellps="WGS84")
 NM = 1852.0

@@ -4,7 +4,7 @@ import time
 
 import pytest
 
-from airspace.parser.answer import parse_answer
+from airspace.core.answer import parse_answer
 from airspace.parser.rules import RulesExtractor, rules_drafts, rules_zones
 
 
@@ -152,11 +152,14 @@ def test_cancellation_and_junk_give_no_zone():
     assert rules_zones("") == []
 
 
-def test_extractor_speaks_the_answer_format(dev_rows):
+def test_extractor_hands_over_drafts_with_spans(dev_rows):
     answers, stats = RulesExtractor().extract([r["text"] for r in dev_rows])
     assert len(answers) == len(dev_rows) and stats.engine == "rules" and stats.messages == len(dev_rows)
-    for a, r in zip(answers, dev_rows):
-        assert parse_answer(a) == rules_zones(r["text"])
+    for drafts, r in zip(answers, dev_rows):
+        assert [d.values for d in drafts] == rules_zones(r["text"])
+        for d in drafts:
+            assert set(d.spans) == set(d.values)
+            assert all(r["text"][sp.start:sp.end] == sp.text == d.values[k] for k, sp in d.spans.items())
 
 
 @pytest.mark.parametrize("unit", ["N480930 E0161028 RADIUS 1NM ", "N480930E0161028-GURIN-", "(((( ", "1NM RADIUS OF "])

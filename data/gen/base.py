@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from airspace.parser.answer import FIELDS, format_answer
+from airspace.core.contract import FIELDS
+from airspace.core.answer import format_answer
 
 Target = tuple[int, str]
 

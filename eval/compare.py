@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 
-from airspace.parser.records import NM_TO_M, ZoneRecord, iso_utc
+from airspace.core.records import NM_TO_M, ZoneRecord, iso_utc
 
 COORD_TOL_DEG = 1e-5  # about 1 m: the normalisers' arithmetic is exact, this only absorbs rounding of the gold
 RADIUS_TOL_M = 0.5

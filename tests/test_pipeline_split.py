@@ -5,7 +5,7 @@ import json
 import pytest
 
 from airspace.parser.header import parse_header
-from airspace.parser.split import (
+from airspace.pipeline.split import (
     MAX_BATCH_BYTES,
     MAX_MESSAGE_CHARS,
     MAX_MESSAGES,

@@ -8,9 +8,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pyproj import Geod
 
-from airspace.parser.answer import FIELDS, ground
+from airspace.core.contract import FIELDS
+from airspace.core.answer import ground
 from airspace.parser.coords import format_coord
-from airspace.parser.normalize import normalize
+from airspace.pipeline.normalize import normalize
 from airspace.parser.polygon import parse_polygon
 
 GEOD = Geod(ellps="WGS84")

@@ -4,8 +4,8 @@
 zones, a cancellation record (NOTAMC), a ``review`` record when nothing could be found, or an ``error`` record
 with the reason (over a size limit, binary data, not a message at all, engine failure).
 
-The rules engine hands over its drafts with exact spans; a model engine's answers are parsed and grounded
-(``answer.ground``). For model engines the rules extractor also runs on every message and each record is
+Every engine hands over ``ZoneDraft`` s with exact spans, or an ``EngineError`` for a message it has no answer
+for (``airspace.core.contract``). For model engines the rules reader also runs on every message and each record is
 cross-checked against the rules record of the same zone (``validate``).
 """
 
@@ -14,43 +14,19 @@ from __future__ import annotations
 import time
 from typing import Callable
 
-from airspace.parser.answer import AnswerFormatError, ZoneDraft, ground, parse_answer
+from airspace.core.contract import ZoneDraft
+from airspace.core.contract import EngineError, Extractor, ExtractStats, ZoneDraft
+from airspace.core.records import CircleGeometry, Limit, ZoneRecord
 from airspace.parser.coords import find_coords
-from airspace.parser.engine import Extractor, ExtractStats
 from airspace.parser.header import Header, parse_header
 from airspace.parser.places import AERODROME_RADIUS_M, aerodrome_name, resolve_icao
-from airspace.parser.records import CircleGeometry, Limit, ZoneRecord
-from airspace.parser.rules import RulesExtractor, area_designator, message_times, rules_drafts
-from airspace.parser.split import BatchTooLarge, Message, split_batch
-from airspace.parser.validate import validate
+from airspace.parser.rules import area_designator, message_times, rules_drafts
+from airspace.pipeline.engines import get_extractor
+from airspace.pipeline.normalize import normalize as _normalize
+from airspace.pipeline.split import BatchTooLarge, Message, split_batch
+from airspace.pipeline.validate import validate
 
-ENGINES = ("rules", "clover", "ar")
-
-
-class EngineUnavailable(RuntimeError):
-    """A model engine was asked for but cannot be loaded (not built yet, no checkpoint)."""
-
-
-def get_extractor(name: str, checkpoint: str | None = None) -> Extractor:
-    """'rules' -> ``RulesExtractor``; 'clover'/'ar' -> ``airspace.model.engine.load_extractor`` (loaded lazily)."""
-    if name == "rules":
-        return RulesExtractor()
-    if name in ("clover", "ar"):
-        try:
-            from airspace.model.engine import load_extractor
-        except ImportError as exc:
-            raise EngineUnavailable(f"engine {name!r} is not available ({exc})") from exc
-        try:
-            return load_extractor(name, checkpoint)
-        except Exception as exc:  # noqa: BLE001 - any load failure is reported as the engine being unavailable
-            raise EngineUnavailable(f"engine {name!r} could not be loaded: {exc}") from exc
-    raise ValueError(f"unknown engine {name!r}; choose one of {', '.join(ENGINES)}")
-
-
-def _normalizer() -> Callable[..., ZoneRecord]:
-    from airspace.parser.normalize import normalize
-
-    return normalize
+__all__ = ["process_batch"]
 
 
 def _error(msg: Message, reason: str, engine: str, header: Header | None = None) -> ZoneRecord:
@@ -192,7 +168,7 @@ def process_batch(
             return [err], ExtractStats(engine=str(engine), wall_s=time.perf_counter() - t0)
     extractor = get_extractor(engine) if isinstance(engine, str) else engine
     name = getattr(extractor, "name", "engine")
-    normalize = _normalizer()
+    normalize = _normalize
     live = [m for m in messages if not m.error]
     headers: dict[int, Header] = {}
     for m in live:
@@ -203,31 +179,23 @@ def process_batch(
 
     drafts: dict[int, list[ZoneDraft] | None] = {}
     errors: dict[int, str] = {}  # engine failures per message; the caller's Message objects are never mutated
-    if isinstance(extractor, RulesExtractor):
-        for m in live:
-            try:
-                drafts[id(m)] = rules_drafts(m.text, headers[id(m)])
-            except Exception:  # noqa: BLE001
-                drafts[id(m)] = None
-        stats = ExtractStats(engine=name, messages=len(live), wall_s=time.perf_counter() - t0)
-    else:
-        try:
-            answers, stats = extractor.extract([m.text for m in live])
-        except Exception as exc:  # noqa: BLE001 - a crashing engine yields error records, not a traceback
-            answers = [None] * len(live)
-            stats = ExtractStats(engine=name, messages=len(live))
-            reason = f"engine {name} failed: {type(exc).__name__}: {exc}"[:300]
-            for m in live:
-                errors[id(m)] = reason
-        for m, ans in zip(live, answers):
-            if ans is None:
-                drafts[id(m)] = None
-                continue
-            try:
-                drafts[id(m)] = ground(m.text, parse_answer(ans))
-            except AnswerFormatError as exc:
-                drafts[id(m)] = None
-                errors[id(m)] = f"engine answer is malformed: {exc}"
+    try:
+        answers, stats = extractor.extract([m.text for m in live])
+        if len(answers) != len(live):
+            raise RuntimeError(f"{len(answers)} answers for {len(live)} messages")
+    except Exception as exc:  # noqa: BLE001 - a crashing engine yields error records, not a traceback
+        answers = [EngineError(f"engine {name} failed: {type(exc).__name__}: {exc}"[:300])] * len(live)
+        stats = ExtractStats(engine=name, messages=len(live))
+    for m, ans in zip(live, answers):
+        if isinstance(ans, EngineError):
+            drafts[id(m)] = None
+            if name != "rules":  # the rules reader's failures keep their own record (below)
+                errors[id(m)] = ans.reason
+        elif isinstance(ans, list) and all(isinstance(d, ZoneDraft) for d in ans):
+            drafts[id(m)] = ans
+        else:
+            drafts[id(m)] = None
+            errors[id(m)] = f"engine answer is malformed: {type(ans).__name__}, not a list of zone drafts"
 
     records: list[ZoneRecord] = []
     for m in messages:
@@ -237,7 +205,7 @@ def process_batch(
             records.append(_error(m, error or "message was not processed", name, h))
             continue
         rules_recs = None
-        if cross_check and not isinstance(extractor, RulesExtractor):
+        if cross_check and name != "rules":
             rules_recs = _rules_records(m, h, normalize)
         records.extend(_records_for(m, drafts.get(id(m)), h, name, normalize, rules_recs))
     stats.wall_s = max(stats.wall_s, 0.0)

@@ -4,15 +4,16 @@ import json
 
 import pytest
 
-from airspace.parser.answer import FIELD_SEP, format_answer
-from airspace.parser.compare import gold_from_dev_truth, record_diffs
-from airspace.parser.engine import ExtractStats
+from airspace.core.answer import FIELD_SEP, AnswerFormatError, format_answer, ground, parse_answer
+from airspace.eval.compare import gold_from_dev_truth, record_diffs
+from airspace.core.contract import ExtractStats
 from airspace.parser.header import parse_header
-from airspace.parser.pipeline import EngineUnavailable, get_extractor, process_batch
-from airspace.parser.records import Limit, ZoneRecord
+from airspace.pipeline.batch import process_batch
+from airspace.pipeline.engines import EngineUnavailable, get_extractor
+from airspace.core.records import Limit, ZoneRecord
 from airspace.parser.rules import RulesExtractor, rules_zones
-from airspace.parser.split import Message, read_jsonl
-from airspace.parser.validate import haversine_m, validate
+from airspace.pipeline.split import Message, read_jsonl
+from airspace.pipeline.validate import haversine_m, validate
 
 
 @pytest.fixture(scope="module")
@@ -174,7 +175,11 @@ class _Engine:
         answers = []
         for m in messages:
             zones = rules_zones(m)
-            answers.append(self.alter(zones) if self.alter else format_answer(zones))
+            answer = self.alter(zones) if self.alter else format_answer(zones)
+            try:
+                answers.append(ground(m, parse_answer(answer)))
+            except AnswerFormatError:
+                answers.append(answer)  # handed over as it is: the pipeline must refuse it
         return answers, ExtractStats(engine=self.name, messages=len(messages))
 
 
@@ -276,7 +281,7 @@ def test_an_engine_span_that_cuts_a_number_is_flagged():
 
 
 def test_cut_number_sees_both_ends_and_keeps_whole_numbers_whole():
-    from airspace.parser.validate import cut_number
+    from airspace.pipeline.validate import cut_number
 
     t = "0.1 NM RADIUS 2233N11403E001 1,500FT 2611250000-2612052359"
     at = lambda v: (t.index(v), t.index(v) + len(v))  # noqa: E731
@@ -460,14 +465,14 @@ class _GarbageEngine:
     name = "garbage"
 
     def extract(self, messages):
-        from airspace.parser.engine import ExtractStats
+        from airspace.core.contract import ExtractStats
 
         return ["center" for _ in messages], ExtractStats(engine=self.name, messages=len(messages))
 
 
 def test_a_failing_engine_gives_error_records_and_leaves_the_batch_reusable(dev_rows):
-    from airspace.parser.pipeline import process_batch
-    from airspace.parser.split import Message
+    from airspace.pipeline.batch import process_batch
+    from airspace.pipeline.split import Message
 
     messages = [Message(i, row["text"]) for i, row in enumerate(dev_rows[:4])]
     for engine in (_CrashingEngine(), _GarbageEngine()):

@@ -1,6 +1,7 @@
-"""The engine's output format: zone fields whose values are verbatim spans of the message.
+"""The answer as text: zone fields whose values are verbatim spans of the message.
 
-Every engine (clover, ar, rules) speaks this format, so normalisation, grounding and validation are one code path.
+Engines hand the pipeline ``ZoneDraft`` s with spans (``airspace.core.contract``); this text form is for
+training data (the corpus's gold answers), serialisation and tests. ``ground`` turns a text answer back into drafts.
 
 Concrete syntax (one string, written by the model token by token)::
 
@@ -28,46 +29,15 @@ Field meanings (all values verbatim):
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from airspace.core.contract import FIELDS, Span, ZoneDraft
 
 ZONE_SEP = "\u241e"
 FIELD_SEP = "\u241f"
 NO_ZONE = "NONE"
-FIELDS: tuple[str, ...] = (
-    "center",
-    "radius",
-    "polygon",
-    "name",
-    "lower",
-    "upper",
-    "start",
-    "end",
-    "schedule",
-)
 
 
 class AnswerFormatError(ValueError):
     """The answer text does not follow the format (unknown key, missing '=', repeated field)."""
-
-
-@dataclass(frozen=True)
-class Span:
-    """A half-open character range ``[start, end)`` of the message and the text it covers."""
-
-    start: int
-    end: int
-    text: str
-
-
-@dataclass
-class ZoneDraft:
-    """One zone as an engine wrote it: field name -> verbatim value, plus where each value sits in the message."""
-
-    values: dict[str, str] = field(default_factory=dict)
-    spans: dict[str, Span] = field(default_factory=dict)
-
-    def get(self, key: str) -> str | None:
-        return self.values.get(key)
 
 
 def format_answer(zones: list[dict[str, str]]) -> str:

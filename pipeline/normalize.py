@@ -11,7 +11,7 @@ import math
 import re
 from datetime import datetime, timedelta
 
-from airspace.parser.answer import ZoneDraft
+from airspace.core.contract import ZoneDraft
 from airspace.parser.coords import parse_coord
 from airspace.parser.polygon import (
     MalformedVertex,
@@ -19,7 +19,7 @@ from airspace.parser.polygon import (
     ring_problems,
     seen_points,
 )
-from airspace.parser.records import (
+from airspace.core.records import (
     CircleGeometry,
     NamedGeometry,
     PolygonGeometry,

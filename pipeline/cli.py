@@ -12,8 +12,8 @@ import sys
 from datetime import datetime, timezone
 from typing import TextIO
 
-from airspace.parser.records import ZoneRecord, iso_utc
-from airspace.parser.split import LIMITS, MAX_BATCH_BYTES, BatchTooLarge, read_jsonl, split_batch
+from airspace.core.records import ZoneRecord, iso_utc
+from airspace.pipeline.split import LIMITS, MAX_BATCH_BYTES, BatchTooLarge, read_jsonl, split_batch
 
 FORMATS = ("table", "jsonl", "geojson", "ed269", "ed318")
 
@@ -176,7 +176,8 @@ def run(argv: list[str] | None = None) -> int:
         print(f"airspace-parse: error: {exc}", file=err)
         return 2
 
-    from airspace.parser.pipeline import EngineUnavailable, get_extractor, process_batch
+    from airspace.pipeline.batch import process_batch
+    from airspace.pipeline.engines import EngineUnavailable, get_extractor
 
     try:
         extractor = get_extractor(args.engine, args.checkpoint)

@@ -22,7 +22,7 @@ from functools import lru_cache
 
 from airspace.parser.header import Header
 from airspace.parser.polygon import is_sector, sector_notes
-from airspace.parser.records import NM_TO_M, Limit, ZoneRecord
+from airspace.core.records import NM_TO_M, Limit, ZoneRecord
 from airspace.parser.schedule import holiday_note
 
 EARTH_R_M = 6_371_008.8

@@ -1,8 +1,8 @@
 """'Record right' is defined once (parser/compare.py); check it on real records from the real dev set."""
 
-from airspace.parser.compare import gold_from_dev_truth, record_diffs, records_right
-from airspace.parser.pipeline import process_batch
-from airspace.parser.split import Message
+from airspace.eval.compare import gold_from_dev_truth, record_diffs, records_right
+from airspace.pipeline.batch import process_batch
+from airspace.pipeline.split import Message
 
 
 def _records(text):

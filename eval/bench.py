@@ -29,9 +29,11 @@ from pathlib import Path
 
 import torch
 
-from airspace.parser.compare import gold_from_dev_truth, records_right
-from airspace.parser.pipeline import get_extractor, process_batch
-from airspace.parser.split import Message, split_batch
+from airspace.eval.compare import gold_from_dev_truth, records_right
+from airspace.core.contract import ModelStats
+from airspace.pipeline.batch import process_batch
+from airspace.pipeline.engines import get_extractor
+from airspace.pipeline.split import Message, split_batch
 
 REPO = Path(__file__).resolve().parents[1]
 SAMPLES = REPO / "data" / "samples"
@@ -87,7 +89,7 @@ def load_set(name: str, n_heldout: int, seed: int) -> tuple[list[Message], list[
         rows = list(generate(n_heldout, seed, split="test"))
         return [Message(i, r["text"]) for i, r in enumerate(rows)], [r["zones"] for r in rows]
     if name == "dev":
-        from airspace.parser.split import read_jsonl
+        from airspace.pipeline.split import read_jsonl
 
         path = dev_set_path()
         text = path.read_text(encoding="utf-8")
@@ -151,11 +153,12 @@ def _one_pass(extractor, messages: list[Message], batch: int) -> dict:
         t0 = time.perf_counter()
         recs, stats = process_batch(chunk, extractor, cross_check=False)
         out["wall"] += time.perf_counter() - t0
-        out["prefill"] += stats.prefill_s
-        out["forwards"] += stats.forwards
-        out["tokens"] += stats.answer_tokens
-        out["steps"].extend(stats.steps_per_block)
-        out["repaired"] += stats.repaired
+        if isinstance(stats, ModelStats):  # the rules engine reports only its time
+            out["prefill"] += stats.prefill_s
+            out["forwards"] += stats.forwards
+            out["tokens"] += stats.answer_tokens
+            out["steps"].extend(stats.steps_per_block)
+            out["repaired"] += stats.repaired
         out["records"].extend(recs)
     return out
 
@@ -231,7 +234,7 @@ def _prompts_kept(extractor, messages: list[Message], batch: int, repeats: int, 
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m airspace.model.bench", description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(prog="python -m airspace.eval.bench", description=__doc__.split("\n\n")[0])
     ap.add_argument("--sets", default="heldout,dev,demo20,composite5")
     ap.add_argument("--engines", default="clover,ar,rules")
     ap.add_argument("--heldout-n", type=int, default=200, help="messages drawn from the held-out test split")

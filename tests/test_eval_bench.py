@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from airspace.model import bench
+from airspace.eval import bench
 from airspace.model.engine import DEFAULT_CHECKPOINTS
 
 
