@@ -402,10 +402,10 @@ def test_threshold_coordinates_in_aerodrome_data_are_not_zones_and_tight_item_ma
 
 
 def test_slash_bands_versus_one_height_in_two_references():
-    from airspace.parser.rules import _limits_in
+    from airspace.parser.rules.limits import limits_in
 
     def lim(t):
-        return {k: v.text for k, v in _limits_in(t, 0, len(t)).items()}
+        return {k: v.text for k, v in limits_in(t, 0, len(t)).items()}
 
     assert lim("AREA 3: PSN 5004N00835E 100 ft AGL/3,500ft AMSL") == {"lower": "100 ft AGL", "upper": "3,500ft AMSL"}
     assert lim("TEMPORARY CRANE 754FT FROM DER, 200FT AGL/211FT MSL (2021-AWP-4620-NRA)") == {}

@@ -1,0 +1,92 @@
+"""Chinese notices without coordinates: the place a notice names, and a whole administrative area it restricts.
+
+Places are found from their anchor (为中心 / 周边500米 / ，半径3公里 / 上空 / 行政区域) backwards to the start of the
+clause, so that hostile text without anchors costs one linear scan. Place names are never geocoded.
+"""
+
+from __future__ import annotations
+
+import re
+
+from airspace.parser.rules.patterns import (
+    CJK_RE, CN_ADMIN_ANCHOR, CN_AREA_ANCHOR, CN_AREA_LABEL, CN_BUFFER_ANCHOR, CN_CENTRE_ANCHOR, CN_DISTRICTS,
+    CN_NOT_PLACE, CN_RANGE, CN_SPREAD, CN_WHOLE_AREA, R_AFTER,
+)
+from airspace.parser.rules.zone import Zone, sp
+
+
+def clause_start(text: str, pos: int, floor: int, window: int, delims: str) -> int:
+    """Start of the clause that ends at ``pos``: just after the last delimiter within ``window`` characters."""
+    lo = max(floor, pos - window)
+    for i in range(pos - 1, lo - 1, -1):
+        if text[i] in delims:
+            return i + 1
+    return lo
+
+
+def cn_named(text: str, lo: int, hi: int) -> Zone | None:
+    """A Chinese named place: 以<名>为中心(，半径2公里) / <名>及周边500米 / <名>，半径3公里 / <名>周边 / <名>上空."""
+    for m in CN_CENTRE_ANCHOR.finditer(text, lo, hi):
+        k = text.rfind("以", max(0, m.start() - 61), m.start())
+        if k < 0:
+            continue
+        ns, ne = k + 1, m.start()
+        while ns < ne and text[ns].isspace():
+            ns += 1
+        if ne - ns >= 2 and not re.search(r"[，,。；;：:\s]", text[ns:ne]):
+            f = {"name": sp(text, ns, ne)}
+            r = R_AFTER.search(text, m.end(), min(len(text), m.end() + 40)) or CN_SPREAD.match(
+                text[: min(len(text), m.end() + 40)], m.end())
+            if r:
+                f["radius"] = sp(text, *r.span("d"))
+            return Zone(f, k, m.end(), "named")
+    if not CJK_RE.search(text, lo, hi):
+        return None
+    m = CN_BUFFER_ANCHOR.search(text, lo, hi)
+    if m:
+        ns, ne = clause_start(text, m.start(), lo, 200, "，,。；;：:\n"), m.start()
+        ns += len(text[ns:ne]) - len(text[ns:ne].lstrip("在于於 \t"))
+        if ne - ns >= 2 and CJK_RE.search(text, ns, ne):
+            d = m.span(next(g for g in ("d", "d2", "d3") if m.group(g)))
+            return Zone({"name": sp(text, ns, ne), "radius": sp(text, *d)}, ns, ne, "named")
+    for m in CN_AREA_ANCHOR.finditer(text, lo, hi):
+        ns, ne = clause_start(text, m.start(), lo, 60, "，,。；;：:、\n"), m.start()
+        ns += len(text[ns:ne]) - len(text[ns:ne].lstrip("在于於对對 \t"))
+        ne -= len(text[ns:ne]) - len(text[ns:ne].rstrip())
+        if ne - ns >= 2 and not CN_NOT_PLACE.search(text, ns, ne) and CJK_RE.search(text, ns, ne):
+            return Zone({"name": sp(text, ns, ne)}, ns, ne, "named")
+    # "…至…18时,兰州市城关区、七里河区、西固区、安宁区。" / "禁飞区域：朝阳区、海淀区": a list of districts right after a
+    # period or an area label (bounded windows: a few anchors, 200 characters each)
+    anchors = [m.end() for _, m in zip(range(4), CN_RANGE.finditer(text, lo, hi))]
+    anchors += [m.end() for _, m in zip(range(4), CN_AREA_LABEL.finditer(text, lo, hi))]
+    for a in sorted(anchors):
+        s0 = a + len(text[a : a + 4]) - len(text[a : a + 4].lstrip(" ，,：:；;\t"))
+        m = CN_DISTRICTS.match(text, s0, min(hi, s0 + 200))
+        if m:
+            return Zone({"name": sp(text, *m.span())}, m.start(), m.end(), "named")
+    for m in CN_ADMIN_ANCHOR.finditer(text, lo, hi):
+        ns, ne = clause_start(text, m.start(), lo, 40, "，,。；;：:、\n"), m.end()
+        ns += len(text[ns:ne]) - len(text[ns:ne].lstrip("在于於对對 \t"))
+        if ne - ns >= 4 and CJK_RE.search(text, ns, m.start()):
+            return Zone({"name": sp(text, ns, ne)}, ns, ne, "named")
+    return None
+
+
+def cn_whole_area(text: str, lo: int, hi: int, zones: list[Zone]) -> list[Zone]:
+    """"我市全市行政区域空域为临时空中限制区。其中在…(坐标…)内禁止…": the whole administrative area is a restricted area
+    of its own besides the zones already read (the sub-area given by coordinates). Returns the zones, with it added
+    in order and every zone then holding its own limits."""
+    if not CJK_RE.search(text, lo, hi):
+        return zones
+    m = CN_WHOLE_AREA.search(text, lo, hi)
+    if not m:
+        return zones
+    ns = clause_start(text, m.start(), lo, 40, "，,。；;：:、\n")
+    ns += len(text[ns:m.start()]) - len(text[ns:m.start()].lstrip("在于於 \t"))
+    if m.end("area") - ns < 4:
+        return zones
+    zones = sorted(zones + [Zone({"name": sp(text, ns, m.end("area"))}, ns, m.end("area"), "named")],
+                   key=lambda z: z.anchor)
+    for z in zones:
+        z.local_limits = True
+    return zones

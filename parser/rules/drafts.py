@@ -1,0 +1,186 @@
+"""Assembling one message's zones: geometry or fallbacks, then each zone's limits, times and schedule.
+
+Per-zone values: when a message has several zones, a limit or a time pair stated on a zone's own line (or, for a
+limit, right after its centre: ``PSN c TO 1,500 FT AMSL``) is that zone's own; otherwise F)/G), B)/C), D) (or the
+message's free-text statements) are shared by all zones. A TFR page's ``Area X`` blocks state their own times and
+altitude; in a Chinese notice with several periods, the last period before a place is that place's own.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from bisect import bisect_right
+
+from airspace.core.contract import Answer, EngineError, ExtractStats, Span, ZoneDraft
+from airspace.parser.header import Header, parse_header
+from airspace.parser.rules.chinese import cn_whole_area
+from airspace.parser.rules.geometry import read_geometry
+from airspace.parser.rules.limits import ALT_LINE, limits_in, line_end, message_limits, phrase_limits
+from airspace.parser.rules.patterns import CN_RANGE, ISO_PAIR, OBST_AGL, OBST_MSL, PROSE_DT, TIME_PAIR, TO_UPPER
+from airspace.parser.rules.readers import WHOLE_AREA_BEFORE, read_fallbacks
+from airspace.parser.rules.times import read_schedule, read_times
+from airspace.parser.rules.zone import Message, Zone, body, points_are_hazards, sp
+
+ORDER = ("center", "radius", "polygon", "name", "lower", "upper", "start", "end", "schedule")
+
+
+_AREA_HEAD = re.compile(r"^[ \t]*Area\s+[A-Z0-9]{1,2}[ \t]*$", re.M)
+_FROM_TO_PROSE = re.compile(rf"\bFrom\s+(?P<s>{PROSE_DT})\s*\n?\s*To\s+(?P<e>{PROSE_DT})", re.I)
+
+
+def _area_heads(text: str) -> list[int]:
+    return [m.start() for m in _AREA_HEAD.finditer(text)]
+
+
+def _area_block(text: str, pos: int, heads: list[int]) -> tuple[int, int] | None:
+    """The ``Area X`` block of a TFR web page holding offset ``pos`` (each area states its own times and altitude)."""
+    if len(heads) < 2:
+        return None
+    k = bisect_right(heads, pos) - 1
+    if k < 0:
+        return None
+    return heads[k], heads[k + 1] if k + 1 < len(heads) else len(text)
+
+
+def _block_values(text: str, pos: int, heads: list[int]) -> dict[str, Span]:
+    """Times (``From … To …``) and altitude (``Altitude: …``) stated in the TFR area block holding ``pos``."""
+    blk = _area_block(text, pos, heads)
+    if blk is None:
+        return {}
+    out: dict[str, Span] = {}
+    m = ALT_LINE.search(text, *blk)
+    if m:
+        out.update(phrase_limits(text, *m.span("v")))
+    m = _FROM_TO_PROSE.search(text, *blk)
+    if m:
+        out["start"], out["end"] = sp(text, *m.span("s")), sp(text, *m.span("e"))
+    return out
+
+
+def read_zones(m: Message) -> list[Zone]:
+    """The zones of a message: its geometry (``geometry.read_geometry``), else the first fallback reader that
+    finds one (``readers.FALLBACKS``), with a whole Chinese administrative area added beside them."""
+    text, lo, hi = m.text, m.lo, m.hi
+    zones = read_geometry(text, lo, hi)
+    if zones and all(z.kind == "point" for z in zones) and not points_are_hazards(m.h):
+        zones = []  # coordinates in an aerodrome/facility notice (threshold positions, ARP): not zones
+    zones, source = read_fallbacks(m, zones)
+    if zones and source < WHOLE_AREA_BEFORE:
+        zones = cn_whole_area(text, lo, hi, zones)
+    return zones
+
+
+def _point_height(text: str, zones: list[Zone], i: int, lo: int, hi: int) -> dict[str, Span]:
+    """An obstacle's height after its position, else before it ("HGT 450FT AGL AT c", "HGT: 4613 FT AMSL, PSN: c")
+    but not before the previous point's position."""
+    z = zones[i]
+    after = (z.anchor_end, min(hi, z.anchor_end + 150))
+    before = (max(lo, z.anchor - 100, zones[i - 1].anchor_end if i else lo), z.anchor)
+    for rx, a, b in ((OBST_AGL, *after), (OBST_MSL, *after), (OBST_AGL, *before), (OBST_MSL, *before)):
+        ms = list(rx.finditer(text, a, b))
+        if ms:
+            m = ms[0] if a == after[0] else ms[-1]  # the one nearest the position
+            g = next(k for k in ("agl", "msl", "msl2") if k in m.re.groupindex and m.group(k))
+            return {"upper": sp(text, *m.span(g))}
+    return {}
+
+
+def _own_limits(text: str, zones: list[Zone], i: int, hi: int) -> dict[str, Span]:
+    """Limits stated on a zone's own line first; else up to the next zone (the last zone: its next line only)."""
+    z = zones[i]
+    last = i + 1 == len(zones)
+    nxt = hi if last else zones[i + 1].anchor
+    end = line_end(text, z.anchor_end, hi)
+    local: dict[str, Span] = {}
+    for seg_end in (min(nxt, end), min(nxt, line_end(text, min(end + 1, hi), hi)) if last else nxt):
+        m = TO_UPPER.match(text[z.anchor_end : seg_end])
+        if m:
+            local = {"upper": sp(text, z.anchor_end + m.start("hi"), z.anchor_end + m.end("hi"))}
+        else:
+            local = limits_in(text, z.anchor_end, seg_end)
+        if local:
+            break
+    return local
+
+
+def rules_drafts(text: str, header: Header | None = None) -> list[ZoneDraft]:
+    """Zones of one message with their exact spans. ``[]`` for a cancellation or a message with nothing to read."""
+    h = header or parse_header(text)
+    if h.notam_type == "C":
+        return []
+    msg = Message.of(text, h)
+    lo, hi = msg.lo, msg.hi
+    zones = read_zones(msg)
+    if not zones:
+        return []
+    msg_limits = message_limits(text, h, lo, hi)
+    times = read_times(text, h, lo, hi)
+    sched = read_schedule(text, h, lo, hi)
+    n_ranges = len(list(CN_RANGE.finditer(text))) if any(z.kind == "named" for z in zones) else 0
+
+    drafts: list[ZoneDraft] = []
+    heads = _area_heads(text)
+    for i, z in enumerate(zones):
+        fields = dict(z.fields)
+        local: dict[str, Span] = {}
+        if z.kind == "point":
+            local = _point_height(text, zones, i, lo, hi)
+        elif z.local_limits:
+            local = _own_limits(text, zones, i, hi)
+        for k in ("lower", "upper"):
+            if k in local:
+                fields[k] = local[k]
+            elif k in msg_limits:
+                fields[k] = msg_limits[k]
+        fields.update(times)
+        if z.local_limits and not h.item("B"):  # a list of zones each with its own times ("…, 2311300800-2311301800")
+            nxt = zones[i + 1].anchor if i + 1 < len(zones) else hi
+            seg_end = min(nxt, line_end(text, z.anchor_end, hi))
+            m = TIME_PAIR.search(text, z.anchor_end, seg_end) or ISO_PAIR.search(text, z.anchor_end, seg_end)
+            if m:
+                fields["start"], fields["end"] = sp(text, *m.span("s")), sp(text, *m.span("e"))
+        for k, v in _block_values(text, z.anchor, heads).items():  # a TFR page's own values per area
+            fields[k] = v
+        if z.kind == "named" and not h.item("B") and n_ranges > 1:
+            # a notice with several periods, each followed by its area ("8月8日0时至9月1日0时，A。9月1日0时至…，B"):
+            # the last period written before the place is the place's own
+            before = list(CN_RANGE.finditer(text, 0, z.anchor))
+            if before:
+                fields["start"], fields["end"] = sp(text, *before[-1].span("s")), sp(text, *before[-1].span("e"))
+        if sched is not None:
+            fields["schedule"] = sched
+        ordered = {k: fields[k] for k in ORDER if k in fields}
+        values = {k: s.text for k, s in ordered.items()}
+        if any(d.values == values for d in drafts):
+            continue  # the same zone written again ("… - 185727N1052018E - …" in several route lines): one zone
+        drafts.append(ZoneDraft(values=values, spans=ordered))
+    return drafts
+
+
+def message_times(text: str, header: Header | None = None) -> ZoneDraft:
+    """Only the start/end of a message (for a record of a message that defines no zone)."""
+    h = header or parse_header(text)
+    times = read_times(text, h, *body(text, h))
+    return ZoneDraft(values={k: s.text for k, s in times.items()}, spans=dict(times))
+
+
+def rules_zones(text: str) -> list[dict[str, str]]:
+    """Zones of one message as field -> verbatim value (the drafts without their spans)."""
+    return [dict(d.values) for d in rules_drafts(text)]
+
+
+class RulesExtractor:
+    """The deterministic engine, under the same contract as the model engines: drafts with exact spans."""
+
+    name = "rules"
+
+    def extract(self, messages: list[str]) -> tuple[list[Answer], ExtractStats]:
+        t0 = time.perf_counter()
+        answers: list[Answer] = []
+        for text in messages:
+            try:
+                answers.append(rules_drafts(text))
+            except Exception:  # noqa: BLE001 - one unreadable message must not take the batch down
+                answers.append(EngineError("the engine could not produce an answer for this message"))
+        return answers, ExtractStats(engine=self.name, messages=len(messages), wall_s=time.perf_counter() - t0)

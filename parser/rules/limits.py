@@ -1,0 +1,155 @@
+"""Vertical limits: F)/G) items, ranges and single limits stated in free text, phrases in TFR pages and Chinese.
+
+A range (``SFC-5000FT AMSL``, ``FM GND TO FL125``, ``GND/5000FT AMSL``) wins over single ``UP TO x`` / ``FM x``
+forms; a bare height followed by its equivalent with a reference (``548M 1,800FT AMSL``) takes the one with it.
+"""
+
+from __future__ import annotations
+
+import re
+
+from airspace.core.contract import Span
+from airspace.parser.header import Header
+from airspace.parser.units import parse_limit
+from airspace.parser.rules.patterns import (
+    ALT, CN_UPPER, FLOORISH, LIM, LOWER_ONLY, RANGE, RANGE_SLASH, UNL_WORD, UPPER_ONLY,
+)
+from airspace.parser.rules.zone import sp
+
+
+def slash_band(lo: str, hi: str) -> bool:
+    """'GND/5000FT AMSL', 'FL125/5,700M AMSL', '100 ft AGL/3,500ft AMSL' are bands; '200FT AGL/211FT MSL' is one
+    height written in two references (the values nearly equal), not a band."""
+    if FLOORISH.match(lo.strip()):
+        return True
+    try:
+        a, b = parse_limit(lo), parse_limit(hi)
+    except ValueError:
+        return False
+    if b.ref == "UNL":
+        return True
+    return a.ft is not None and b.ft is not None and b.ft > 1.5 * a.ft + 100
+
+
+_ALT_RE = re.compile(ALT, re.I)
+_HAS_REF = re.compile(r"(?:AMSL|MSL|AGL|ASFC|AAL)\s*$", re.I)
+
+
+def _with_ref(text: str, span: Span, hi: int) -> Span:
+    """A bare height followed by its equivalent with a reference ("548M 1,800FT AMSL"): take the one with it."""
+    if _HAS_REF.search(span.text) or not re.match(r"[\d.,]", span.text):
+        return span
+    m = _ALT_RE.match(text, span.end + 1, hi) if span.end < hi and text[span.end] in " (/" else None
+    if m is None and span.end + 2 <= hi and text[span.end : span.end + 2] in (" (", ", "):
+        m = _ALT_RE.match(text, span.end + 2, hi)
+    if m and _HAS_REF.search(m.group()):
+        return sp(text, m.start(), m.end())
+    return span
+
+
+def limits_in(text: str, lo: int, hi: int) -> dict[str, Span]:
+    """lower/upper stated in [lo, hi): a range first, else 'UP TO x' / 'FM x' forms."""
+    out: dict[str, Span] = {}
+    m = RANGE.search(text, lo, hi)
+    m2 = next((x for x in RANGE_SLASH.finditer(text, lo, hi) if slash_band(x.group("lo"), x.group("hi"))), None)
+    if m2 and (m is None or m2.start() < m.start()):
+        m = m2
+    if m:
+        out["lower"] = _with_ref(text, sp(text, *m.span("lo")), hi)
+        out["upper"] = _with_ref(text, sp(text, *m.span("hi")), hi)
+        return out
+    m = UPPER_ONLY.search(text, lo, hi)
+    if m:
+        g = "hi" if m.group("hi") else "hi2"
+        out["upper"] = _with_ref(text, sp(text, *m.span(g)), hi)
+    m = LOWER_ONLY.search(text, lo, hi)
+    if m and ("upper" not in out or m.start("lo") != out["upper"].start):
+        out["lower"] = sp(text, *m.span("lo"))
+    if "upper" not in out:
+        m = CN_UPPER.search(text, lo, hi)
+        if m:
+            out["upper"] = sp(text, *m.span())
+    return out
+
+
+_PHRASE_SEP = re.compile(r"\s*(?:[-–—~～]|\bUP\s+TO\b|\bTO\b|\bTHROUGH\b|至|到)\s*", re.I)
+# a lower-upper pair written as a phrase: TFR pages ("Altitude: From the surface up to but not including FL(180)")
+# and Chinese notices (高度从地面至无限高, 真高0米至120米)
+ALT_LINE = re.compile(r"\bAltitude\s*:\s*(?P<v>[^\n]{3,120})", re.I)
+CN_LIMIT_PHRASE = re.compile(
+    r"(?:(?:管控|管制|限制|禁飞|禁飛)?高度\s*[:：]\s*)?"  # a label ("管控高度：") before the phrase itself
+    r"(?P<v>(?:真高|相对高度|相對高度|飞行高度|飛行高度|高度)\s*(?:为|為)?\s*(?:从|從|自)?[^，,。；;、\n]{1,30}?(?:至|到)"
+    r"[^，,。；;、\n]{1,20})"
+)
+
+
+def phrase_limits(text: str, s: int, e: int) -> dict[str, Span]:
+    """lower/upper spans of a phrase in [s, e) split at the first separator where both halves are limits."""
+    for m in _PHRASE_SEP.finditer(text, s, e):
+        a0, a1, b0, b1 = s, m.start(), m.end(), e
+        while b1 > b0 and text[b1 - 1] in " .,;。，；\t\r":
+            b1 -= 1
+        while a0 < a1 and text[a0].isspace():
+            a0 += 1
+        if a1 <= a0 or b1 <= b0:
+            continue
+        try:
+            parse_limit(text[a0:a1])
+            parse_limit(text[b0:b1])
+        except ValueError:
+            continue
+        return {"lower": sp(text, a0, a1), "upper": sp(text, b0, b1)}
+    return {}
+
+
+_LINE_BREAK = re.compile(r"\n| {2,}")
+
+
+def line_end(text: str, pos: int, hi: int) -> int:
+    """End of the line holding ``pos`` (a newline or a collapsed-newline run of 2+ spaces)."""
+    m = _LINE_BREAK.search(text, pos, min(hi, pos + 3000))  # (a 'line' longer than that is not a line)
+    return m.start() if m else min(hi, pos + 3000)
+
+
+def item_limit(text: str, h: Header, letter: str) -> Span | None:
+    it = h.item(letter)
+    if not it or not it.text:
+        return None
+    m = re.compile(LIM, re.I).match(text, it.span.start, it.span.end)
+    if m:
+        return sp(text, m.start(), m.end())
+    first = re.split(r"\n| {2,}", it.text, maxsplit=1)[0].rstrip(" .")
+    return sp(text, it.span.start, it.span.start + len(first)) if first else None
+
+
+
+def message_limits(text: str, h: Header, lo: int, hi: int) -> dict[str, Span]:
+    """The limits every zone of the message shares unless it states its own: F)/G) first, else stated in the
+    free text (item E, FAA text, prose, Chinese)."""
+    out: dict[str, Span] = {}
+    if (f := item_limit(text, h, "F")) is not None:
+        out["lower"] = f
+    if (g := item_limit(text, h, "G")) is not None:
+        out["upper"] = g
+    if len(out) == 2:
+        return out
+    # a Chinese pair written as a phrase first (高度从地面至无限高, 真高0米至120米: one reference word for both)
+    m = CN_LIMIT_PHRASE.search(text)
+    found = phrase_limits(text, *m.span("v")) if m else {}
+    if not found:
+        found = limits_in(text, lo, hi)
+    if "upper" not in found:  # "Altitude: From the surface up to but not including FL(180)"
+        m = ALT_LINE.search(text)
+        if m and (ph := phrase_limits(text, *m.span("v"))):
+            found = ph
+    if "upper" not in found and "upper" not in out:
+        cn = CN_UPPER.search(text)
+        if cn:
+            found["upper"] = sp(text, *cn.span())
+    if "upper" not in found and "upper" not in out:  # "… NO UPPER LIMIT", 无限高: the word itself
+        m = UNL_WORD.search(text, lo, hi)
+        if m:
+            found["upper"] = sp(text, *m.span())
+    for k, v in found.items():
+        out.setdefault(k, v)
+    return out

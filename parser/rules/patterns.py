@@ -1,0 +1,213 @@
+"""The vocabulary of the rules reader: distances, radius phrasings, polygon separators, limits, places, times.
+
+The readers search them inside the message's free-text region, most of them only in short windows around an
+anchor (a coordinate, a keyword), so that long or hostile text stays cheap.
+"""
+
+from __future__ import annotations
+
+import re
+
+DIST_UNITS = (
+    r"NAUTICAL[\s\-−‐]+MILES?|STATUTE[\s\-−‐]+MILES?|KILOMET(?:ER|RE)S?|MET(?:ER|RE)S?|FEET|NM|KM|MTR|M|FT|SM|MI"
+    r"|公里|千米|海里|米"
+)
+DIST = rf"(?:\d+(?:\.\d+)?|\.\d+)(?:\s?|[\-−‐])(?:{DIST_UNITS})(?![A-Za-z])"  # "2−nautical−mile" too
+DIST_PAREN = rf"{DIST}(?:\s*\(\s*{DIST}\s*\))?"
+RADIUS_KW = r"(?:RADIUS|RADIUS\s+OF|RAD\b|半径|半徑|周围|周圍)"
+# a distance before the keyword ("0.5NM RADIUS", "a 3 nautical mile radius") or after it ("RADIUS - 1NM", 半径2公里)
+R_BEFORE = re.compile(rf"(?<![\w.])(?P<d>{DIST})(?:\s*\(\s*{DIST}\s*\))?\s*RADIUS\b", re.I)
+R_AFTER = re.compile(rf"(?P<kw>{RADIUS_KW})\s*(?:IS\s+|为\s*|為\s*)?[-:=]?\s*(?P<d>{DIST})", re.I)
+R_WITHIN = re.compile(
+    rf"(?:\b(?:WI|WITHIN)\s+(?:AN?\s+)?(?P<d>{DIST})\s+(?:OF|FROM|AROUND)"
+    rf"|(?<![\w.])(?P<d2>{DIST})\s*(?:AROUND|OF|FROM|@|CENT(?:RE|ER|RED|ERED)(?:\s+(?:ON|AT))?))"
+    rf"\s*(?:(?:PSN|POSITION|POINT|PT)\s*:?\s*)?$",
+    re.I,
+)
+# a radius mention that directly introduces a list of coordinates ("1NM RADIUS CENTERED ON:\n c1\n c2")
+EITHER_SIDE = re.compile(
+    rf"(?<![\w.])(?:{DIST})\s+(?:EITHER|EACH|BOTH)\s+SIDES?\s+OF\s+(?:THE\s+|AN?\s+)?"
+    r"(?:(?:STRAIGHT\s+)?LINES?|CENT(?:RE|ER)\s?LINE|ROUTE|TRACK|COURSE)?"
+    r"(?:\s+(?:JOINING|BETWEEN|FROM|FM|DEFINED\s+BY|CONNECTING|THROUGH))?"
+    r"(?:\s+(?:THE\s+)?(?:FOLLOWING\s+|FLW\s+)?(?:POINTS?|PSNS?|POSITIONS?|COORD(?:INATE)?S))?",
+    re.I,
+)
+INTRO_GAP = re.compile(r"^\s*(?:(?:CENTERED|CENTRED)\s*(?:ON|AT)?|OF|AT|ON|AROUND)?\s*(?:PSN|POSITIONS?)?\s*:?\s*$", re.I)
+LIST_GAP = re.compile(r"^[\s,;]*(?:AND\s+)?$", re.I)
+PLURAL = re.compile(
+    rf"(?P<d>{DIST})\s*RADIUS\s+(?:(?:CENTERED|CENTRED|CENTER|CENTRE)\s+)?(?:(?:ON|AT|OF|AROUND)\s+)?(?:THE\s+)?"
+    rf"(?:(?:(?:FLW|FLWG|FOLLOWING)\s+(?:PSN|POSITION|POINT|COORD(?:INATE)?S?)\b)|(?:(?:FLW|FLWG|FOLLOWING)\s+)?"
+    rf"(?:PSNS|POSITIONS|POINTS|PSN\(S\)|CENTRES|CENTERS)\b)"
+    rf"|RADIUS\s+(?:OF\s+)?(?P<d2>{DIST})\s+(?:CENTERED|CENTRED|AROUND)\s+(?:ON\s+|AT\s+)?(?:THE\s+)?"
+    rf"(?:(?:FLW|FOLLOWING)\s+)?(?:PSNS|POSITIONS|POINTS)\b"
+    rf"|(?P<d3>{DIST})\s+(?:RADIUS\s+)?(?:OF|AROUND|FROM)\s+EACH(?:\s+OF)?(?:\s+THE)?(?:\s+(?:FLW|FOLLOWING))?"
+    rf"(?:\s+(?:PSNS?|POSITIONS?|POINTS?|COORD(?:INATE)?S))?\s*:?",
+    re.I,
+)
+SEP = r"[\s\-–—,;:.，、；/?]*"  # ('?': a lost non-ASCII blank in some feeds, "I.?1200N 08440E")
+# separators between polygon vertices, optionally with a connective and a vertex label ("2)", "PSN", "POINT B:")
+SEP_GAP = re.compile(
+    rf"^{SEP}(?:(?:TO|THEN|AND)\b{SEP})?(?:(?:\(?\d{{1,2}}[).:]|\(?(?:[A-Z]|[IVX]{{2,4}})[).:]|(?:PSN|PT|POINT)(?:\s*[A-Z0-9]{{1,2}})?\s*:?)[\s?]*)?$",
+    re.I,
+)
+ARC_GAP = re.compile(r"\b(?:ARC|CLOCKWISE|ANTI-?CLOCKWISE|COUNTER-?\s?CLOCKWISE)\b|圆弧|圓弧", re.I)
+CLOSE_IN_GAP = re.compile(r"\bTO\s+(?:THE\s+)?(?:START|BEGINNING|POINT\s+OF\s+ORIGIN|ORIGIN|FIRST\s+POINT)\b", re.I)
+BOUNDARY_GAP = re.compile(
+    r"^[\s\-–—,]*(?:THENCE\s+|THEN\s+)?(?:ALONG|FOLLOWING)\s+(?:THE\s+)?[A-Z/ ]{0,30}?"
+    r"(?:BOUNDARY|BDRY|BORDER|COAST(?:LINE)?)\s*(?:TO\s*)?[\s\-–—,]*$",
+    re.I,
+)
+# a vertex that looks like a coordinate but does not read ("0645N 112000W": a 6-digit longitude): it stays in the
+# polygon span so that the polygon normaliser names it (review) instead of the ring breaking into points
+BAD_VERTEX_GAP = re.compile(
+    rf"^{SEP}(?:\d{{2,7}}(?:\.\d+)?\s?[NS][\s-]?\d{{2,8}}(?:\.\d+)?\s?[EW]|[NS]\s?\d{{2,7}}(?:\.\d+)?\s?[EW]\s?\d{{2,8}}(?:\.\d+)?){SEP}$"
+)
+BAD_VERTEX_TAIL = re.compile(
+    rf"{SEP}(?:\d{{2,7}}(?:\.\d+)?\s?[NS][\s-]?\d{{2,8}}(?:\.\d+)?\s?[EW]|[NS]\s?\d{{2,7}}(?:\.\d+)?\s?[EW]\s?\d{{2,8}}(?:\.\d+)?)"
+    r"(?![\dA-Z])"
+)
+NAME_TOKEN = r"[A-Z](?:[A-Z0-9'/ ]|&[a-z]{2,6};|&#\d{1,5};){1,60}?"
+NAMED_GAP = re.compile(rf"^\s*[-–—]\s*(?:TO\s+)?{NAME_TOKEN}\s*[-–—]\s*$")
+NAMED_BEFORE = re.compile(rf"(?P<np>{NAME_TOKEN})\s*[-–—]\s*$")
+NAMED_AFTER = re.compile(r"^\s*[-–—]\s*(?P<np>[A-Z]{2,20})(?![\dA-Z])(?=\s+BACK\b|\s+TO\s+(?:START|BEGINNING)\b|\s*[.\n])")
+# a NAVAID radial/distance reference written after an FAA point: "285116N0804219W (OMN141034.4) TO …"
+# (also bare, as the FAA TFR pages write them: "From: 285116N 0804219W OMN141034.4 To: …")
+FIXREF = re.compile(r"\(\s*[A-Z]{2,5}\s?\d{6}(?:\.\d{1,2})?\s*\)|(?<![A-Z0-9])[A-Z]{2,5}\d{6}(?:\.\d{1,2})?(?![\dA-Z])")
+
+
+def nofix(gap: str) -> str:
+    """A gap between two points with its NAVAID fix references blanked out (same length, offsets kept)."""
+    return FIXREF.sub(lambda m: " " * len(m.group()), gap)
+
+
+CLOSE = re.compile(
+    r"^[\s\-–—,]*(?:AND\s+)?(?:BACK\s+)?TO\s+(?:THE\s+)?(?:START(?:ING\s+POINT)?|BEGINNING|POINT\s+OF\s+ORIGIN|"
+    r"ORIGIN|FIRST\s+POINT|INITIAL\s+POINT)\b|^[\s\-–—,]*BACK\s+TO\s+START\b",
+    re.I,
+)
+
+NUM = r"(?:\d{1,3}(?:,\d{3})+|\d{1,3}(?: \d{3})+(?=\s?(?:FT|FEET|M|MTR|METERS?|METRES?)\b)|\d+)(?:\.\d+)?"
+ALT = rf"(?<![\w.,]){NUM}\s?(?:FT|FEET|M|MTR|METERS?|METRES?)\b\.?(?:\s?(?:AMSL|MSL|AGL|ASFC|AAL))?"
+LIM = rf"(?:(?<![A-Z])(?:SFC|GND|SURFACE|UNL(?:TD|IMITED)?)(?![A-Z])|\bFL\s?\d{{2,3}}\b|{ALT})"
+RANGE = re.compile(
+    rf"(?:(?:FM|FROM|BTN|BETWEEN)\s+(?:THE\s+)?)?(?P<lo>{LIM})\s*"
+    rf"(?:-|–|—|UP\s+TO(?:\s+(?:AND|BUT)\s+(?:NOT\s+)?INCLUDING)?|TO|AND)\s*"
+    rf"(?P<hi>{LIM})",
+    re.I,
+)
+# "GND/5000FT AMSL", "FL125/5,700M AMSL": a slash separates limits only after a floor word or a flight level
+# (a bare "200FT AGL/211FT MSL" is one height in two references, not a band)
+RANGE_SLASH = re.compile(rf"(?P<lo>{LIM})\s*/\s*(?P<hi>{LIM})", re.I)
+FLOORISH = re.compile(r"^(?:SFC|GND|SURFACE|FL\s?\d{2,3})$", re.I)
+
+
+UPPER_ONLY = re.compile(
+    rf"(?:UP\s*TO(?:\s+AND\s+INCLUDING)?|AT\s+OR\s+BELOW|BLW|BELOW|MAX(?:IMUM)?\s*(?:HGT|HEIGHT|ALT)?:?)\s+(?P<hi>{LIM})"
+    rf"|(?:AT\s+)?(?P<hi2>{LIM})\s+AND\s+BELOW",
+    re.I,
+)
+TO_UPPER = re.compile(rf"^[\s,;:.)-]*TO\s+(?P<hi>{LIM})", re.I)  # "PSN c TO 1,500 FT AMSL" right after a centre
+LOWER_ONLY = re.compile(rf"(?:\bFM|\bFROM|\bABV|\bABOVE)\s+(?:THE\s+)?(?P<lo>{LIM})", re.I)
+OBST_AGL = re.compile(rf"(?<![\w.,])(?P<agl>{NUM}\s?(?:FT|M)\.?\s?AGL)\b", re.I)
+OBST_MSL = re.compile(rf"(?<![\w.,])(?P<msl>{NUM}\s?(?:FT|M)\.?\s?A?MSL)\b|\bA?MSL\s+(?P<msl2>{NUM}\s?(?:FT|M))\b", re.I)
+NOT_IDENT = {"THE", "PSN", "POSITION", "POINT", "FIX", "CENTER", "CENTRE", "AREA", "FLW", "EACH", "ALL", "AND"}
+# "RADIUS OF ATL": a circle around an aerodrome identifier (FAA), no coordinates
+R_IDENT = re.compile(
+    rf"(?P<d>(?i:{DIST}))\s*RADIUS\s+(?:OF|AROUND|(?:CENTERED|CENTRED)\s+(?:ON|AT))\s+(?P<id>[A-Z]{{3,4}})\b(?![\s/-]*\d)"
+    rf"|RADIUS\s+(?:OF\s+)?(?P<d2>(?i:{DIST}))\s+(?:AROUND|OF|(?:CENTERED|CENTRED)\s+(?:ON|AT))\s+(?P<id2>[A-Z]{{3,4}})\b(?![\s/-]*\d)"
+    rf"|\b(?:WI|WITHIN)\s+(?P<d3>(?i:{DIST}))\s+(?:OF|AROUND)\s+(?P<id3>[A-Z]{{3,4}})\b(?![\s/-]*\d)"
+    rf"|(?P<d4>(?i:{DIST}))\s*(?:RADIUS\s+)?(?:(?:OF|AROUND|FROM)\s+)?(?:THE\s+)?(?P<id4>[A-Z]{{4}})\s+"
+    rf"(?:AERODROME|AD|AIRPORT|ARP|AIRFIELD)\b"
+)
+# prose: "within 0.4NM of Wembley Stadium", "300MTR around Central Park" (a Title-Case place name)
+R_PLACE = re.compile(
+    rf"(?:\b(?:[Ww]ithin|WITHIN|WI)\s+(?:an?\s+)?)?(?P<d>(?i:{DIST}))\s+(?:radius\s+|RADIUS\s+)?(?:of|around|from|OF|AROUND)\s+"
+    r"(?:the\s+)?(?P<name>[A-Z][\w'’.&-]*(?:\s+(?:[A-Z][\w'’.&-]*|of|de|du|la|the|and|&)){0,6})"
+)
+# a named area switched on: "R5206 ACT", "SBR 217 (PIRANGI) ACT", "DANGER AREA ACT: UHD411"
+DESIGNATOR = re.compile(
+    r"\b(?P<name>[A-Z]{1,4}[- ]?\d{2,4}[A-Z]?)\s*(?:\([A-Z0-9 .,'/-]{1,40}\)\s*)?(?:ACT|ACTIVATED|ACTIVE|ACTIAVTED)\b"
+    # "VAD 8 (BERCHHA) ACT", "VOD-188 CHENGALPATTU FRNG RANGE ACT", "VOD175(A) THUMBA-1 ROCKET FRNG RANGE ACT":
+    # a danger/restricted/prohibited area designator (ICAO nationality letters + D/R/P) named before ACT
+    r"|\b(?P<name3>[A-Z]{1,2}[DRP][- ]?\d{1,4}[A-Z]?)(?:\s*\([A-Z0-9 .,'/-]{1,40}\))?(?:\s+[A-Z][A-Z0-9'-]{1,20}){0,4}"
+    r"\s+(?:ACT|ACTIVATED|ACTIVE|ACTIAVTED)\b"
+    r"|\bAREAS?\s+(?:ACT|ACTIVATED|ACTIVE)\s*:?\s*(?P<name2>[A-Z]{1,4}[- ]?\d{1,4}[A-Z]?)\b"
+)
+# a FIR named with its indicator: "FIR TRIPOLI (HLLL)", "KABUL FIR (OAKX)"
+FIR_NAMED = re.compile(
+    r"\bFIR\s+[A-Z][A-Z-]{1,20}(?: [A-Z][A-Z-]{1,20}){0,2}\s*\(\s*[A-Z]{4}\s*\)"
+    r"|\b[A-Z][A-Z-]{1,20}(?: [A-Z][A-Z-]{1,20}){0,2}\s+FIR\s*\(\s*[A-Z]{4}\s*\)"
+)
+FIR_LIST_HEAD = re.compile(r"\bFLIGHT\s+INFORMATION\s+REGIONS\s*(?:\(FIRS?\))?\s*:|\bFIRS\s*:")
+FIR_ITEM = re.compile(r"\s*(?:,|\bAND\b)?\s*(?P<item>[A-Z][A-Z-]{1,20}(?: [A-Z][A-Z-]{1,20}){0,2}\s*\(\s*[A-Z]{4}\s*\))")
+UNL_WORD = re.compile(r"(?<![A-Z])(?:UNL|UNLTD|UNLIMITED)(?![A-Z])|无限高|無限高", re.I)
+CN_UPPER = re.compile(r"(?:真高|相对高度|相對高度|飞行高度|飛行高度|高度)\s*(?:为|為)?\s*\d+(?:\.\d+)?\s*(?:米|公尺|m)")
+# Chinese places: found from their anchor (为中心 / 周边500米 / ，半径3公里 / 上空) backwards to the start of the clause,
+# so that hostile text without anchors costs one linear scan
+CN_CENTRE_ANCHOR = re.compile(r"\s*(?:为|為)\s*(?:中心|圆心|圓心)")
+CN_DIST = r"\d+(?:\.\d+)?\s*(?:公里|千米|米|km|KM|m)(?:\s*[（(]含[）)])?"  # 3公里(含): 3 km included
+CN_BUFFER_ANCHOR = re.compile(
+    rf"(?:及其|及|的)?\s*(?:周[边邊]|附近)\s*(?:半[径徑])?\s*(?P<d>{CN_DIST})|[，,]\s*半[径徑]\s*(?:为|為)?\s*(?P<d2>{CN_DIST})"
+    rf"|(?:两侧|兩側|两边|兩邊)\s*(?:各)?\s*(?P<d3>{CN_DIST})"
+)
+# "以X为中心向四周辐射2公里": the radius in words other than 半径
+CN_SPREAD = re.compile(rf"\s*(?:，|,)?\s*(?:向)?\s*(?:四周|周边|周邊)?\s*(?:辐射|輻射|延伸|扩展|擴展)\s*(?P<d>{CN_DIST})")
+# a whole administrative area: "在北京市行政区域内", "杭州市行政区域全境"
+CN_GLOSS = r"(?:\([a-zA-Z\u00c0-\u024f\u0300-\u036f]{1,6}\))?"  # 區(qū): a pinyin gloss some mirrors add
+# (each district an atomic group: a run of characters up to the first 区/县; searched only in short windows)
+CN_DISTRICT = rf"(?>(?:[\u4e00-\u9fff]{CN_GLOSS}){{1,12}}?[区區县縣旗]{CN_GLOSS})"
+CN_DISTRICTS = re.compile(rf"{CN_DISTRICT}(?:[、,，和及]{CN_DISTRICT}){{1,20}}(?=[。；;，,\s]|$)")
+CN_AREA_LABEL = re.compile(r"(?:区域|區域|范围|範圍)\s*[:：]")
+CN_ADMIN_ANCHOR = re.compile(r"(?:行政区域|行政區域|行政區[(（]q[uū][)）]域)(?:全境|全域)?|(?<=[市县縣区區省])全境")
+CN_AREA_ANCHOR = re.compile(
+    r"(?:及其?)?\s*(?:周[边邊]|附近|一带|一帶|周[围圍])(?:区域|區域|地区|地區|空域)?|(?<!城市)上空|合[围圍](?:区域|區域)"
+)
+CN_WHOLE_AREA = re.compile(
+    r"(?P<area>(?:行政区域|行政區域)(?:全境|全域)?)(?:空域)?\s*(?:为|為|划设为|劃設為|设为|設為)\s*(?:临时|臨時)?(?:空中)?"
+    r"(?:限制区|禁飞区|管制区|限制區|禁飛區|管制區)"
+)
+CN_NOT_PLACE = re.compile(r"禁止|严禁|嚴禁|任何|一切|无人机|無人機|航空器|期间|期間")
+# an hour: digits or Chinese numerals (零时, 二十时), a pinyin gloss left by some mirrors (18時(shí)), minutes
+CN_T = (
+    r"(?:(?:\d{1,2}|[零〇一二两兩三四五六七八九十]{1,3})\s*(?:时|時|点|點)(?:\s*[（(][A-Za-z\u00c0-\u024f\u0300-\u036f ]{1,8}[）)])?"
+    r"(?:\s*\d{1,2}\s*分)?|\d{1,2}\s*[:：]\s*\d{2})"
+)
+CN_DT = rf"(?:\d{{4}}\s*年\s*)?\d{{1,2}}\s*月\s*\d{{1,2}}\s*日\s*(?:[（(][^）)]{{1,6}}[）)]\s*)?{CN_T}"
+CN_DAY_T = rf"\d{{1,2}}\s*日\s*{CN_T}"  # "…至26日18时": the end in the same month
+CN_RANGE = re.compile(rf"(?P<s>{CN_DT})\s*起?\s*(?:至|到|—|–|-|～|~)\s*(?P<e>{CN_DT}|{CN_DAY_T}|{CN_T})")
+# dates without hours ("2024年6月6日至6月10日"): from the start of the first day to the end of the last
+CN_DATE_RANGE = re.compile(
+    r"(?P<s>(?:\d{4}\s*年\s*)?\d{1,2}\s*月\s*\d{1,2}\s*[日号號])\s*起?\s*(?:至|到|—|–|-|～|~)\s*"
+    r"(?P<e>(?:\d{4}\s*年\s*)?(?:\d{1,2}\s*月\s*)?\d{1,2}\s*[日号號])(?!\s*(?:\d|[零〇一二两兩三四五六七八九十]+\s*[时時点點]))"
+)
+# "自3月2日0时至全国两会闭幕次日12时期间": the start is a date, the end an event (no end stated)
+CN_FROM = re.compile(rf"(?:自|从|從)\s*(?P<s>{CN_DT})\s*起?\s*(?:至|到)")
+# a daily period in a Chinese notice (每日8时至18时, 每天08:00-18:00): the schedule (Beijing time)
+CN_DAILY = re.compile(rf"(?:每日|每天)\s*(?:的)?\s*{CN_T}\s*(?:至|到|—|–|-|～|~)\s*(?:次日|翌日)?\s*{CN_T}")
+ICAO_TIME = re.compile(r"(?:\d{10}(?:\s?EST)?|PERM|UFN)\b")
+TIME_PAIR = re.compile(
+    r"(?<!\d)(?P<s>\d{10})\s*(?:UTC\s*)?(?:\([^()]{0,40}\)\s*)?(?:-|TO|UNTIL|TIL|THRU|AND)\s*"
+    r"(?P<e>\d{10}(?:\s?EST)?|PERM)(?![\dA-Z])",
+    re.I,
+)
+ISO_DT = r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2})?\s?(?:Z|UTC)?"
+UNTIL = re.compile(rf"\b(?:UNTIL|TILL|TIL|UNTL)\s+(?P<e>\d{{10}}(?:\s?EST)?(?!\d)|{ISO_DT})", re.I)
+FROM = re.compile(rf"\b(?:FROM|FM|WEF|STARTING|BEGINNING)\s+(?P<s>\d{{10}}(?!\d)|{ISO_DT})", re.I)
+ISO_PAIR = re.compile(rf"(?P<s>{ISO_DT})\s*(?:-|–|TO|UNTIL|TILL|AND)\s*(?P<e>{ISO_DT})", re.I)
+# a daily time range written in prose ("0700-1100 local", "DAILY 1000-1600 Z")
+DAY = r"(?:MON|TUE|WED|THU|FRI|SAT|SUN)"
+SCHED_PREFIX = rf"(?:DAILY|DLY|{DAY}(?:\s*[-,/&]\s*{DAY}|\s+{DAY})*)"
+PROSE_SCHED = re.compile(
+    rf"(?:\b{SCHED_PREFIX}\s+)?(?<![\d/:-])\d{{4}}\s?-\s?\d{{4}}(?![\d/:-])(?:\s?(?:local|LT|Z|UTC|GMT)\b)?", re.I
+)
+FAA_SCHED = re.compile(
+    rf"\b{SCHED_PREFIX}\s+(?:BTN\s+|BETWEEN\s+)?(?<![\d/:-])\d{{4}}\s?[-/]\s?\d{{4}}(?![\d/:-])"
+    rf"(?:\s*,?\s*\d{{4}}-\d{{4}}(?![\d-]))*"
+)
+MONTH = r"(?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)[A-Z]*\.?"
+PROSE_DT = rf"{MONTH}\s+\d{{1,2}},?\s+\d{{4}}(?:\s+at)?\s+\d{{4}}(?:\s*(?:UTC|Z|GMT))?"
+TFR_BEGIN = re.compile(rf"Beginning\s+Date\s+and\s+Time\s*:\s*(?P<v>{PROSE_DT})", re.I)
+TFR_END = re.compile(rf"Ending\s+Date\s+and\s+Time\s*:\s*(?P<v>{PROSE_DT})", re.I)
+PROSE_ANY = re.compile(PROSE_DT, re.I)
+CJK_RE = re.compile(r"[\u3400-\u9fff]")
+ICAO_LOC = re.compile(r"^[A-Z]{4}\b")

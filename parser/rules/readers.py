@@ -1,0 +1,182 @@
+"""The readers for a message whose text gives no coordinates (or only an aerodrome's own points), run in turn.
+
+``FALLBACKS`` is the order: the first reader that finds a zone decides the message's zones; the Q-line and A)
+readers apply only to notices about an area (``Message.zone_notice``): a Q-code subject M/F/I/L/N/C/P/S/G/O
+without coordinates is an aerodrome/procedure notice and yields no zone. Place names are never geocoded; the
+pipeline resolves ICAO identifiers through ``airportsdata`` (approximate, review).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Callable
+
+from airspace.core.contract import Span
+from airspace.parser.header import Header, parse_header
+from airspace.parser.places import resolve_icao
+from airspace.parser.rules.chinese import cn_named
+from airspace.parser.rules.patterns import (
+    CJK_RE, CN_RANGE, DESIGNATOR, FIR_ITEM, FIR_LIST_HEAD, FIR_NAMED, ICAO_LOC, NOT_IDENT, R_IDENT, R_PLACE,
+)
+from airspace.parser.rules.zone import Message, Zone, body, sp
+
+Reader = Callable[[Message], list[Zone]]
+
+
+def aerodrome_radius(m: Message) -> list[Zone]:
+    """An aerodrome identifier with a radius: ``.5NM RADIUS OF ATL`` (FAA), ``14KM RADIUS RJTT AERODROME``."""
+    text = m.text
+    for r in R_IDENT.finditer(text, m.lo, m.hi):
+        k = next(i for i in ("", "2", "3", "4") if r.group("id" + i))
+        if r.group("id" + k) not in NOT_IDENT:
+            f = {"radius": sp(text, *r.span("d" + k)), "name": sp(text, *r.span("id" + k))}
+            return [Zone(f, r.start(), r.end(), "named")]
+    return []
+
+
+def prose_place(m: Message) -> list[Zone]:
+    """A Title-Case place in prose with a distance: ``within 0.4NM of Wembley Stadium`` (free text only)."""
+    if m.h.kind != "other":
+        return []
+    text = m.text
+    r = R_PLACE.search(text, m.lo, m.hi)
+    if not r:
+        return []
+    name = r.group("name")
+    while True:  # trailing punctuation and function words are not part of the name (it may wrap lines)
+        cut = re.sub(r"(?:[\s.,'’]+|\s+(?:of|de|du|la|the|and|&))$", "", name)
+        if cut == name:
+            break
+        name = cut
+    if not name.split():
+        return []
+    ns = r.start("name")
+    ne = ns + len(name)
+    if ne <= ns:
+        return []
+    return [Zone({"radius": sp(text, *r.span("d")), "name": sp(text, ns, ne)}, r.start(), r.end(), "named")]
+
+
+def cn_periods(m: Message) -> list[Zone]:
+    """A Chinese notice with several periods, each with its own area ("（一）6月7日…至…，在A…；（二）6月14日…至…，在B…"):
+    one named zone per period's clause (each takes the period written before it, see ``drafts``)."""
+    text, lo, hi = m.text, m.lo, m.hi
+    if not CJK_RE.search(text, lo, hi):
+        return []
+    ranges = list(CN_RANGE.finditer(text, lo, hi))
+    zones: list[Zone] = []
+    if len(ranges) >= 2:
+        seg_lo = lo
+        for seg_hi in [r.start() for r in ranges[1:]] + [hi]:
+            z = cn_named(text, seg_lo, seg_hi)
+            if z is not None and all(z.fields["name"].text != o.fields["name"].text for o in zones):
+                zones.append(z)
+            seg_lo = seg_hi
+    return zones
+
+
+def cn_place(m: Message) -> list[Zone]:
+    """A Chinese named place: ``以X为中心``, ``X及周边500米``, ``X，半径3公里``, ``X周边``, ``X上空``, a list of districts."""
+    z = cn_named(m.text, m.lo, m.hi)
+    return [z] if z is not None else []
+
+
+def qline_circle(m: Message) -> list[Zone]:
+    """The Q-line circle (coarse) of a notice about an area; never a 999 NM radius ("the whole FIR") or the
+    0000N00000E placeholder."""
+    q = m.h.qline
+    if not (q and q.coord and m.zone_notice and not m.q999 and not m.q_null):
+        return []
+    f = {"center": q.coord}
+    if q.radius:
+        f["radius"] = q.radius
+    return [Zone(f, q.coord.start, q.coord.end, "qline")]
+
+
+def named_area(m: Message) -> list[Zone]:
+    """A named area switched on (``R5206 ACT``, ``VAD 8 (BERCHHA) ACT``), when the Q-line has no usable position
+    (FAA notices have no Q-line)."""
+    q = m.h.qline
+    if not (m.h.kind == "faa" or (q is not None and (q.coord is None or m.q999 or m.q_null))):
+        return []
+    d = area_designator(m.text, m.h)
+    return [Zone({"name": d}, d.start, d.end, "named")] if d is not None else []
+
+
+def fir_list(m: Message) -> list[Zone]:
+    """Each FIR of a list: ``IN THE FLW FLIGHT INFORMATION REGIONS (FIR): DNIPRO (UKDV), …, MOLDOVA (LUUU)``."""
+    if not m.zone_notice:
+        return []
+    text = m.text
+    head = FIR_LIST_HEAD.search(text, m.lo, m.hi)
+    zones: list[Zone] = []
+    pos = head.end() if head else m.hi
+    while head is not None and len(zones) < 30 and (r := FIR_ITEM.match(text, pos, m.hi)):
+        zones.append(Zone({"name": sp(text, *r.span("item"))}, r.start("item"), r.end("item"), "named"))
+        pos = r.end()
+    return zones
+
+
+def fir_named(m: Message) -> list[Zone]:
+    """A FIR named with its indicator, ``NOT TO ENTER FIR TRIPOLI (HLLL)``: the FIR the notice is about, not A)'s."""
+    if not m.zone_notice:
+        return []
+    r = FIR_NAMED.search(m.text, m.lo, m.hi)
+    return [Zone({"name": sp(m.text, r.start(), r.end())}, r.start(), r.end(), "named")] if r else []
+
+
+def location_indicator(m: Message) -> list[Zone]:
+    """The A) location indicator (resolved by the pipeline: approximate, review); never when A) is the FIR itself
+    (UHHH, VIDF) or a FIR of an en-route/warning notice (scope without A), whose code an airport may share."""
+    a = m.h.item("A")
+    if not (a and m.zone_notice):
+        return []
+    r = ICAO_LOC.match(a.text)
+    q = m.h.qline
+    fir = (q.fir or "").strip().upper() if q else ""
+    scope = (q.scope or "").strip().upper() if q else ""
+    if r and (r.group() == fir or (scope and "A" not in scope)) and resolve_icao(r.group()) is not None:
+        return []
+    if not r:
+        return []
+    return [Zone({"name": sp(m.text, a.span.start, a.span.start + 4)}, a.span.start, a.span.end, "named")]
+
+
+# The readers in the order they are tried. A whole administrative area (``chinese.cn_whole_area``) is added beside
+# the zones of the geometry or of a reader before ``cn_place`` (that reader already reads administrative areas).
+FALLBACKS: tuple[Reader, ...] = (
+    aerodrome_radius,
+    prose_place,
+    cn_periods,
+    cn_place,
+    qline_circle,
+    named_area,
+    fir_list,
+    fir_named,
+    location_indicator,
+)
+WHOLE_AREA_BEFORE = FALLBACKS.index(cn_place)
+
+
+def read_fallbacks(m: Message, zones: list[Zone]) -> tuple[list[Zone], int]:
+    """Run ``FALLBACKS`` in turn while no zone is found. Returns the zones and the index of the reader that found
+    them (-1: the ``zones`` given, from the geometry; ``len(FALLBACKS)``: none)."""
+    if zones:
+        return zones, -1
+    for k, reader in enumerate(FALLBACKS):
+        found = reader(m)
+        if found:
+            return found, k
+    return [], len(FALLBACKS)
+
+
+def area_designator(text: str, header: Header | None = None) -> Span | None:
+    """The designator of a named area the message switches on (``R5206``, ``SBR 217``, ``UHD411``), if any."""
+    h = header or parse_header(text)
+    lo, hi = body(text, h)
+    m = DESIGNATOR.search(text, lo, hi)
+    if not m:
+        return None
+    g = next(k for k in ("name", "name2", "name3") if m.group(k))
+    return sp(text, *m.span(g))
+
