@@ -4,6 +4,9 @@ Kept for provenance; it is never run by the app. Reproduce with::
 
     cd /tmp && npm pack world-atlas@2 && tar xzf world-atlas-2.0.2.tgz
     .venv/bin/python data/basemap/convert.py /tmp/package/land-10m.json data/basemap
+    pip download --no-deps geopandas==0.14.4 -d /tmp && cd /tmp && unzip -q geopandas-0.14.4-py3-none-any.whl 'geopandas/datasets/*'
+    .venv/bin/python data/basemap/convert.py --context /tmp/package/countries-10m.json \
+        /tmp/geopandas/datasets/naturalearth_cities/naturalearth_cities data/basemap
 
 Writes two levels of detail, each as ``land*.geojson`` (filled land polygons) and ``coastline*.geojson`` (the land
 outlines as lines):
@@ -159,5 +162,101 @@ def convert(src: Path, out_dir: Path) -> dict[str, int]:
     return sizes
 
 
+# ----------------------------------------------------------------------------------------------------------------
+# Context: country borders, country names and capitals (``--context``)
+# ----------------------------------------------------------------------------------------------------------------
+
+#: (suffix, simplification tolerance in degrees, decimals kept) of the border lines
+BORDER_LEVELS = (("", 0.01, 3), ("_overview", 0.1, 2))
+
+
+def border_lines(topo: dict) -> list[LineString]:
+    """Land borders: the arcs that two different countries share (an arc used by one country only is coast), as
+    in topojson's ``mesh(a !== b)``; flat in [-180, 180] like the land."""
+    arcs = decode_arcs(topo)
+    users: dict[int, set[int]] = {}
+    for gi, geom in enumerate(topo["objects"]["countries"]["geometries"]):
+        parts = [geom["arcs"]] if geom["type"] == "Polygon" else geom["arcs"] if geom["type"] == "MultiPolygon" else []
+        for poly in parts:
+            for r in poly:
+                for i in r:
+                    users.setdefault(i if i >= 0 else ~i, set()).add(gi)
+    lines: list[LineString] = []
+    for i, who in sorted(users.items()):
+        if len(who) >= 2 and len(arcs[i]) >= 2:
+            lines.extend(_flatten(_fold(LineString(_unwrapped(arcs[i]))), LineString))
+    return lines
+
+
+def country_labels(topo: dict) -> list[dict]:
+    """A label point (shapely's representative point of the largest part) per named country."""
+    arcs = decode_arcs(topo)
+    out = []
+    for geom in topo["objects"]["countries"]["geometries"]:
+        name = (geom.get("properties") or {}).get("name")
+        parts = [geom["arcs"]] if geom["type"] == "Polygon" else geom.get("arcs", []) if geom["type"] == "MultiPolygon" else []
+        # rings of fewer than 4 points (slivers of the 10m topology) make no polygon
+        parts = [[r for r in part if len(ring(r, arcs)) >= 4] for part in parts]
+        parts = [part for part in parts if part]
+        polys, _ = polygons_and_lines({"type": "MultiPolygon", "arcs": parts}, arcs)
+        if not name or not polys:
+            continue
+        big = max(polys, key=lambda q: q.area)
+        p = big.representative_point()
+        out.append({"name": name, "lon": round(p.x, 3), "lat": round(p.y, 3), "area": round(sum(q.area for q in polys), 1)})
+    return sorted(out, key=lambda r: -r["area"])
+
+
+def shapefile_points(stem: Path) -> list[tuple[str, float, float]]:
+    """(name, lon, lat) of a point shapefile with one ``name`` field (Natural Earth's cities as geopandas ships
+    them): the .shp point records and the .dbf names read directly, encoding from the .cpg."""
+    import struct
+
+    enc = (stem.with_suffix(".cpg").read_text().strip() if stem.with_suffix(".cpg").exists() else "latin-1") or "latin-1"
+    dbf = stem.with_suffix(".dbf").read_bytes()
+    n, header_len, record_len = struct.unpack("<IHH", dbf[4:12])
+    names = [dbf[header_len + i * record_len + 1: header_len + (i + 1) * record_len].decode(enc).strip() for i in range(n)]
+    shp = stem.with_suffix(".shp").read_bytes()
+    pts, o = [], 100
+    while o < len(shp):
+        _, words = struct.unpack(">ii", shp[o:o + 8])
+        kind, x, y = struct.unpack("<idd", shp[o + 8:o + 28])
+        if kind == 1:
+            pts.append((x, y))
+        o += 8 + 2 * words
+    return [(name, round(x, 3), round(y, 3)) for name, (x, y) in zip(names, pts)]
+
+
+def convert_context(countries: Path, cities: Path, out_dir: Path) -> dict[str, int]:
+    """``borders*.geojson`` (two levels, like the land) and ``places.json`` (country names and capitals)."""
+    topo = json.loads(countries.read_text())
+    lines = border_lines(topo)
+    sizes: dict[str, int] = {}
+    for suffix, tolerance, decimals in BORDER_LEVELS:
+        kept = []
+        for ln in lines:
+            s = ln.simplify(tolerance, preserve_topology=True)
+            if not s.is_empty and len(s.coords) >= 2:
+                kept.append(_round([list(c) for c in s.coords], decimals))
+        obj = {"type": "FeatureCollection", "features": [{"type": "Feature", "properties": {},
+                                                          "geometry": {"type": "MultiLineString", "coordinates": kept}}]}
+        path = out_dir / f"borders{suffix}.geojson"
+        path.write_text(json.dumps(obj, separators=(",", ":")))
+        sizes[path.name] = path.stat().st_size
+        sizes[f"border_vertices{suffix}"] = sum(len(k) for k in kept)
+    places = {
+        "countries": [[c["name"], c["lon"], c["lat"]] for c in country_labels(topo)],
+        "capitals": [[name, lon, lat] for name, lon, lat in shapefile_points(cities)],
+    }
+    path = out_dir / "places.json"
+    path.write_text(json.dumps(places, ensure_ascii=False, separators=(",", ":")))
+    sizes[path.name] = path.stat().st_size
+    sizes["countries"], sizes["capitals"] = len(places["countries"]), len(places["capitals"])
+    return sizes
+
+
 if __name__ == "__main__":
-    print(convert(Path(sys.argv[1]), Path(sys.argv[2])))
+    if sys.argv[1] == "--context":
+        print(convert_context(Path(sys.argv[2]), Path(sys.argv[3]), Path(sys.argv[4])))
+    else:
+        print(convert(Path(sys.argv[1]), Path(sys.argv[2])))
