@@ -6,7 +6,7 @@ STAMP   := $(VENV)/.installed
 HOST    ?= 127.0.0.1
 PORT    ?= 8501
 
-.PHONY: setup run cli test bench gpu-check device-kit browser-deps corpus train clean
+.PHONY: setup run cli test bench gpu-check device-kit browser-deps corpus train clean triage
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -40,6 +40,10 @@ test: setup browser-deps
 
 bench: setup
 	$(BIN)/python -m airspace.eval.bench --out bench-results/bench.json
+
+# What the rules reader could not read on the real archive (review reasons, unread values, silver agreement).
+triage: setup
+	$(BIN)/python -m airspace.eval.triage ../shared/real-notams/archive.jsonl --json bench-results/triage-archive.json
 
 gpu-check: setup
 	$(BIN)/python -m airspace.kernels.gpu_check $(if $(DRY),--dry-run,)
