@@ -82,12 +82,8 @@ def find_real_messages() -> Path | None:
     env = os.environ.get("AIRSPACE_CORPUS_EXCLUDE")
     if env:
         return None if env.lower() == "none" else Path(env)
-    repo = Path(__file__).resolve().parents[1]
-    for base in (repo.parent, repo.parent.parent, Path("/work")):
-        p = base / "shared" / "real-notams" / "dev.jsonl"
-        if p.exists():
-            return p
-    return None
+    p = Path(__file__).resolve().parents[2] / "shared" / "real-notams" / "dev.jsonl"
+    return p if p.exists() else None
 
 
 _HALF = EXCLUDE_WINDOW // 2

@@ -4,7 +4,12 @@ Sets:
 - ``heldout``: the corpus's family-held-out test split (templates never seen in training), gold by construction;
 - ``dev``: ``shared/real-notams/dev.jsonl`` (25 real messages; the 6 with hand-derived truth are scored);
 - ``demo20``: the shipped 20-message demo batch with its expected records;
-- ``composite5``: the shipped five-zone ICAO composite (circles and polygons in one item E), with its records.
+- ``composite5``: the shipped five-zone ICAO composite (circles and polygons in one item E), with its records;
+- ``real``: the team's real test set (``data/eval/real_test.jsonl``: 135 messages drawn from the archive's test
+  split, hand-derived truth; ``airspace.eval.realtest``): the share of truth fields right and the silently wrong
+  records (``ok`` but wrong, with the rules cross-check that model engines run by default);
+- ``archive``: the archive's test split (``airspace.eval.realsplit``, no truth): how often each model engine reads
+  a message as the rules engine does, the disagreements counted by kind.
 
 For each engine (clover, ar, rules) on each set: wall seconds, forward passes, answer tokens, tokens per forward,
 records right / total, peak memory (resident-set growth during the run, sampled) — plus
@@ -96,6 +101,16 @@ def load_set(name: str, n_heldout: int, seed: int) -> tuple[list[Message], list[
         rows = [json.loads(line) for line in text.splitlines() if line.strip()]
         golds = [[gold_from_dev_truth(r["truth"])] if r.get("truth") else None for r in rows]
         return read_jsonl(text), golds
+    if name == "real":
+        from airspace.eval.realtest import load_real_test
+
+        rows = load_real_test()
+        return [Message(i, r["text"]) for i, r in enumerate(rows)], [None] * len(rows)
+    if name == "archive":
+        from airspace.eval.realsplit import read_rows, rows_of_split
+
+        rows = rows_of_split(read_rows(archive_path()), "test")
+        return [Message(i, r["text"]) for i, r in enumerate(rows)], [None] * len(rows)
     if name in ("demo20", "composite5"):
         messages = split_batch((SAMPLES / f"{name}.txt").read_text(encoding="utf-8"))
         golds: dict[int, list[dict]] = defaultdict(list)
@@ -115,11 +130,18 @@ def dev_set_path() -> Path:
         if not Path(env).is_file():
             raise FileNotFoundError(f"AIRSPACE_DEV_SET={env} is not a file")
         return Path(env)
-    for base in (REPO.parent, REPO.parent.parent, Path("/work")):
-        p = base / "shared" / "real-notams" / "dev.jsonl"
-        if p.exists():
-            return p
-    raise FileNotFoundError("shared/real-notams/dev.jsonl not found beside the checkout")
+    p = REPO.parent / "shared" / "real-notams" / "dev.jsonl"
+    if p.exists():
+        return p
+    raise FileNotFoundError(f"{p} not found: shared/ lies beside the checkout")
+
+
+def archive_path() -> Path:
+    """The real archive (shared/real-notams/archive.jsonl beside the checkout, or ``AIRSPACE_ARCHIVE``)."""
+    env = os.environ.get("AIRSPACE_ARCHIVE", "").strip()
+    if env:
+        return Path(env)
+    return dev_set_path().parent / "archive.jsonl"
 
 
 def score(records, golds, groups: list[str] | None = None) -> tuple[int, int, list[str], dict]:
@@ -169,7 +191,7 @@ def _median(passes: list[dict]) -> dict:
 
 
 def run_engine(engine: str, messages: list[Message], golds, batch: int, groups: list[str] | None = None,
-               repeats: int = 1) -> dict:
+               repeats: int = 1, keep: dict | None = None, prompts_kept: bool = True) -> dict:
     """An engine over a set: ``repeats`` timed passes after a warm-up batch; times are the median pass (every pass
     writes the same records: decoding is deterministic), with the fastest and slowest beside it."""
     extractor = get_extractor(engine)
@@ -184,6 +206,8 @@ def run_engine(engine: str, messages: list[Message], golds, batch: int, groups: 
     run = _median(passes)
     forwards, tokens, steps, records = run["forwards"], run["tokens"], run["steps"], run["records"]
     right, total, problems, per_group = score(records, golds, groups)
+    if keep is not None:
+        keep["records"], keep["extractor"] = records, extractor
     out = {
         "wall_s": round(run["wall"], 4),
         "wall_s_range": [round(min(walls), 4), round(max(walls), 4)],  # fastest and slowest of the passes
@@ -204,7 +228,8 @@ def run_engine(engine: str, messages: list[Message], golds, batch: int, groups: 
         out["gpu_peak_mb"] = round(torch.cuda.max_memory_allocated() / 2**20, 1)
     if engine in ("clover", "ar"):
         out["fields_repaired"] = run["repaired"]  # spans re-chosen among the model's alternatives so that they read
-        out.update(_prompts_kept(extractor, messages, batch, repeats, records))
+        if prompts_kept:
+            out.update(_prompts_kept(extractor, messages, batch, repeats, records))
     if per_group:
         out["right_by_template"] = {k: f"{r}/{t}" for k, (r, t) in sorted(per_group.items())}
     if steps:
@@ -214,6 +239,26 @@ def run_engine(engine: str, messages: list[Message], golds, batch: int, groups: 
             "histogram": {str(k): steps.count(k) for k in sorted(set(steps))},
         }
     return out
+
+
+def real_scores(kept: dict, messages: list[Message], batch: int) -> dict:
+    """The real test set's numbers: fields right (the records as read), and silently wrong records as the product
+    ships them (model engines cross-checked against the rules reading, their default)."""
+    from airspace.eval.realtest import load_real_test, score_real
+
+    rows = load_real_test()
+    plain = score_real(kept["records"], rows)
+    checked = []
+    for lo in range(0, len(messages), batch):
+        checked.extend(process_batch(messages[lo:lo + batch], kept["extractor"], cross_check=True)[0])
+    product = score_real(checked, rows)
+    out = plain.to_json()
+    out["silent_wrong_no_cross_check"] = out.pop("silent_wrong")
+    out["silent_no_cross_check"] = out.pop("silent")
+    out["silent_wrong"] = product.silent_wrong
+    out["silent"] = product.silent
+    out["problems"] = out["problems"][:60]
+    return {"real": out}
 
 
 def _prompts_kept(extractor, messages: list[Message], batch: int, repeats: int, records) -> dict:
@@ -235,7 +280,7 @@ def _prompts_kept(extractor, messages: list[Message], batch: int, repeats: int, 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m airspace.eval.bench", description=__doc__.split("\n\n")[0])
-    ap.add_argument("--sets", default="heldout,dev,demo20,composite5")
+    ap.add_argument("--sets", default="heldout,dev,demo20,composite5,real,archive")
     ap.add_argument("--engines", default="clover,ar,rules")
     ap.add_argument("--heldout-n", type=int, default=200, help="messages drawn from the held-out test split")
     ap.add_argument("--seed", type=int, default=1234)
@@ -268,13 +313,26 @@ def main(argv: list[str] | None = None) -> int:
 
             groups = [r["template"] for r in generate(args.heldout_n, args.seed, split="test")]
         per_engine = {}
+        kept: dict[str, dict] = {}
         for engine in args.engines.split(","):
+            kept[engine] = {}
             try:
                 per_engine[engine] = run_engine(engine, messages, golds, args.batch, groups,
-                                                repeats=1 if set_name == "heldout" else args.repeats)
+                                                repeats=1 if set_name in ("heldout", "real", "archive") else args.repeats,
+                                                keep=kept[engine],
+                                                prompts_kept=set_name not in ("real", "archive"))
             except Exception as exc:  # an engine that cannot run is reported, the others still run
                 per_engine[engine] = {"error": f"{type(exc).__name__}: {exc}"}
+            if set_name == "real" and "records" in kept[engine]:
+                per_engine[engine].update(real_scores(kept[engine], messages, args.batch))
             print(f"[bench] {set_name:8s} {engine:6s} {json.dumps(per_engine[engine])[:300]}", file=sys.stderr)
+        if set_name == "archive" and "records" in kept.get("rules", {}):
+            from airspace.eval.realtest import agreement
+
+            for engine in ("clover", "ar"):
+                if "records" in kept.get(engine, {}):
+                    per_engine[engine]["agreement_with_rules"] = agreement(
+                        kept[engine]["records"], kept["rules"]["records"], len(messages))
         result["sets"][set_name] = per_engine
         c, a = per_engine.get("clover", {}), per_engine.get("ar", {})
         if c.get("wall_s") and a.get("wall_s"):

@@ -2,7 +2,7 @@
 
 The model copies a field by pointing at where its value starts and where it ends in the message (a pointer
 network over the prompt's positions), so every value is a verbatim span by construction and a field costs two
-tokens whatever its length. One zone is one block of ``N_SLOTS`` slots::
+tokens whatever its length. One zone is one block of ``2 + 2 * len(fields)`` slots::
 
     anchor | center.start center.end | radius.start radius.end | … | schedule.start schedule.end | next
 
@@ -14,16 +14,28 @@ tokens whatever its length. One zone is one block of ``N_SLOTS`` slots::
 
 So a message with k zones is k blocks (one block of NULLs when it has none); Clover fills a block's slots in
 parallel, the AR baseline one slot per forward. Pointer answers convert to and from the answer text of
-``airspace.core.answer``, which is what the rest of the pipeline reads.
+``airspace.core.answer`` (training data and serialisation) and become ``ZoneDraft`` s for the pipeline.
+
+The fields, and so the block, are a checkpoint's own (``ModelConfig.fields``): every function that reads or
+writes slots takes ``fields`` (default: the shipped checkpoints' nine, whose layout ``SLOTS`` / ``N_SLOTS`` are).
 """
 
 from __future__ import annotations
 
-from airspace.core.contract import FIELDS, Span, ZoneDraft
+from collections.abc import Sequence
+
+from airspace.core.contract import Span, ZoneDraft
 from airspace.core.answer import NO_ZONE, AnswerFormatError, format_answer, ground, parse_answer
+from airspace.model.config import DEFAULT_FIELDS
 from airspace.parser.fieldcheck import reads_as
 
-SLOTS: tuple[str, ...] = ("anchor",) + tuple(f"{k}.{e}" for k in FIELDS for e in ("start", "end")) + ("next",)
+
+def slot_names(fields: Sequence[str]) -> tuple[str, ...]:
+    """The slots of one zone block for ``fields``: anchor, ``<field>.start`` / ``<field>.end`` per field, next."""
+    return ("anchor",) + tuple(f"{k}.{e}" for k in fields for e in ("start", "end")) + ("next",)
+
+
+SLOTS: tuple[str, ...] = slot_names(DEFAULT_FIELDS)  # the shipped checkpoints' block
 N_SLOTS = len(SLOTS)
 MASK_GLYPH = "\u2591"  # how a still-masked slot shows in a trace
 
@@ -62,36 +74,23 @@ class Offsets:
         return sp.text if sp else None
 
 
-def answer_to_slots(text: str, answer: str, offsets: Offsets) -> list[int]:
-    """Gold answer text -> pointer slots (a multiple of N_SLOTS). Raises AnswerFormatError if a value is not in
-    the message."""
+def answer_to_slots(text: str, answer: str, offsets: Offsets, fields: Sequence[str] = DEFAULT_FIELDS) -> list[int]:
+    """Gold answer text -> pointer slots (whole blocks). Raises AnswerFormatError if a value is not in the message;
+    a value of a field outside ``fields`` is not written."""
     zones = parse_answer(answer)
-    null = offsets.null
-    if not zones:
-        return [null] * N_SLOTS
-    blocks = []
-    for zone, draft in zip(zones, ground(text, zones)):
-        slots = [null] * N_SLOTS
-        for fi, key in enumerate(FIELDS):
-            if key not in zone:
-                continue
-            span = draft.spans.get(key)
-            if span is None:
+    drafts = ground(text, zones)
+    for zone, draft in zip(zones, drafts):
+        for key in fields:
+            if key in zone and key not in draft.spans:
                 raise AnswerFormatError(f"{key}={zone[key]!r} is not a span of the message")
-            slots[1 + 2 * fi] = offsets.char_to_tok[span.start]
-            slots[2 + 2 * fi] = offsets.char_to_tok[span.end]
-        slots[0] = min(s for s in slots[1:-1:2] if s != null) if any(s != null for s in slots[1:-1:2]) else null
-        blocks.append(slots)
-    for b, nxt in zip(blocks, blocks[1:]):
-        b[-1] = nxt[0]
-    return [s for b in blocks for s in b]
+    return spans_to_slots([{k: (sp.start, sp.end) for k, sp in d.spans.items()} for d in drafts], offsets, fields)
 
 
-def block_draft(block: list[int], offsets: Offsets) -> ZoneDraft:
+def block_draft(block: list[int], offsets: Offsets, fields: Sequence[str] = DEFAULT_FIELDS) -> ZoneDraft:
     """One block of slots -> the zone's draft, each value with its character span; a field whose span is NULL,
     empty or reversed is left out."""
     spans = {}
-    for fi, key in enumerate(FIELDS):
+    for fi, key in enumerate(fields):
         s, e = block[1 + 2 * fi], block[2 + 2 * fi]
         if s == offsets.null:
             continue
@@ -124,7 +123,8 @@ def _logp(alts: list[tuple[int, float]], pos: int) -> float:
     return next((v for c, v in alts if c == pos), float("-inf"))
 
 
-def repair_block(block: list[int], alts: list[list[tuple[int, float]]], offsets: Offsets) -> tuple[list[int], int]:
+def repair_block(block: list[int], alts: list[list[tuple[int, float]]], offsets: Offsets,
+                 fields: Sequence[str] = DEFAULT_FIELDS) -> tuple[list[int], int]:
     """Span-constrained choice: a field whose written span does not read as that field (``parser.fieldcheck``) takes
     the likeliest (start, end) pair of the model's own alternatives that does (a NULL pair drops the field, if the
     model itself ranked NULL among both ends' alternatives). A field no alternative can mend is kept as written, so
@@ -133,7 +133,7 @@ def repair_block(block: list[int], alts: list[list[tuple[int, float]]], offsets:
     block = list(block)
     null = offsets.null
     changed = 0
-    for fi, key in enumerate(FIELDS):
+    for fi, key in enumerate(fields):
         si, ei = 1 + 2 * fi, 2 + 2 * fi
         s, e = block[si], block[ei]
         if s == null:
@@ -145,13 +145,15 @@ def repair_block(block: list[int], alts: list[list[tuple[int, float]]], offsets:
         if best is not None:
             block[si], block[ei] = best[1], best[2]
             changed += 1
-    lo, up = FIELDS.index("lower"), FIELDS.index("upper")
+    if "lower" not in fields or "upper" not in fields:
+        return block, changed
+    lo, up = fields.index("lower"), fields.index("upper")
     span = (block[1 + 2 * lo], block[2 + 2 * lo])
     if span[0] != null and span == (block[1 + 2 * up], block[2 + 2 * up]):
         moves = []
         for fi in (lo, up):
             si, ei = 1 + 2 * fi, 2 + 2 * fi
-            best = _best_pair(FIELDS[fi], si, ei, alts, offsets, exclude=span)
+            best = _best_pair(fields[fi], si, ei, alts, offsets, exclude=span)
             if best is not None:
                 cost = _logp(alts[si], span[0]) + _logp(alts[ei], span[1]) - best[0]
                 moves.append((cost, si, ei, best[1], best[2]))
@@ -162,25 +164,28 @@ def repair_block(block: list[int], alts: list[list[tuple[int, float]]], offsets:
     return block, changed
 
 
-def repair_slots(slots: list[int], alts: list[list[tuple[int, float]]], offsets: Offsets) -> tuple[list[int], int]:
+def repair_slots(slots: list[int], alts: list[list[tuple[int, float]]], offsets: Offsets,
+                 fields: Sequence[str] = DEFAULT_FIELDS) -> tuple[list[int], int]:
     """``repair_block`` on every zone block of a decoded answer -> (slots, fields changed)."""
     out, changed = [], 0
-    for b in range(0, len(slots) - N_SLOTS + 1, N_SLOTS):
-        block, c = repair_block(slots[b:b + N_SLOTS], alts[b:b + N_SLOTS], offsets)
+    n = 2 + 2 * len(fields)
+    for b in range(0, len(slots) - n + 1, n):
+        block, c = repair_block(slots[b:b + n], alts[b:b + n], offsets, fields)
         out.extend(block)
         changed += c
     return out + slots[len(out):], changed
 
 
-def slots_to_drafts(slots: list[int], offsets: Offsets) -> list[ZoneDraft]:
+def slots_to_drafts(slots: list[int], offsets: Offsets, fields: Sequence[str] = DEFAULT_FIELDS) -> list[ZoneDraft]:
     """Decoded pointer slots -> the message's zones. Stops at a block whose anchor is NULL or after a NULL
     ``next``; a block with no readable field is no zone."""
     drafts = []
-    for b in range(0, len(slots) - N_SLOTS + 1, N_SLOTS):
-        block = slots[b:b + N_SLOTS]
+    n = 2 + 2 * len(fields)
+    for b in range(0, len(slots) - n + 1, n):
+        block = slots[b:b + n]
         if block[0] == offsets.null:
             break
-        draft = block_draft(block, offsets)
+        draft = block_draft(block, offsets, fields)
         if draft.values:
             drafts.append(draft)
         if block[-1] == offsets.null:
@@ -188,18 +193,18 @@ def slots_to_drafts(slots: list[int], offsets: Offsets) -> list[ZoneDraft]:
     return drafts
 
 
-def slots_to_answer(slots: list[int], offsets: Offsets) -> str:
+def slots_to_answer(slots: list[int], offsets: Offsets, fields: Sequence[str] = DEFAULT_FIELDS) -> str:
     """Decoded pointer slots -> answer text (training metrics and serialisation; the pipeline takes drafts)."""
-    drafts = slots_to_drafts(slots, offsets)
+    drafts = slots_to_drafts(slots, offsets, fields)
     return format_answer([d.values for d in drafts]) if drafts else NO_ZONE
 
 
-def render_block(block: list[int | None], offsets: Offsets) -> str:
+def render_block(block: list[int | None], offsets: Offsets, fields: Sequence[str] = DEFAULT_FIELDS) -> str:
     """A partly decoded block for a denoising trace: committed fields as text, masked slots as ``MASK_GLYPH``."""
     if block[0] is not None and block[0] == offsets.null:
         return NO_ZONE
     parts = []
-    for fi, key in enumerate(FIELDS):
+    for fi, key in enumerate(fields):
         s, e = block[1 + 2 * fi], block[2 + 2 * fi]
         if s is None or e is None:
             half = "" if s is None or s == offsets.null else offsets.text[offsets.tok_to_char[s]:][:6]
@@ -216,8 +221,31 @@ def encode_message(tok, text: str, as_bytes: frozenset[int] | set[int] = frozens
     return ids + [tok.sep_id], Offsets(text, char_to_tok)
 
 
-def encode_example(tok, text: str, answer: str, as_bytes: frozenset[int] | set[int] = frozenset()
-                   ) -> tuple[list[int], list[int]]:
+def encode_example(tok, text: str, answer: str, as_bytes: frozenset[int] | set[int] = frozenset(),
+                   fields: Sequence[str] = DEFAULT_FIELDS) -> tuple[list[int], list[int]]:
     """A training example: (prompt ids, gold pointer slots)."""
     prompt, offsets = encode_message(tok, text, as_bytes)
-    return prompt, answer_to_slots(text, answer, offsets)
+    return prompt, answer_to_slots(text, answer, offsets, fields)
+
+
+def spans_to_slots(zone_spans: list[dict[str, tuple[int, int]]], offsets: Offsets,
+                   fields: Sequence[str] = DEFAULT_FIELDS) -> list[int]:
+    """Gold pointer slots from character spans given per zone (field -> (start, end)), for rows whose reader
+    knows where each value is (silver rows from the rules reader), so no value is searched for again."""
+    null = offsets.null
+    if not zone_spans:
+        return [null] * (2 + 2 * len(fields))
+    blocks = []
+    for spans in zone_spans:
+        slots = [null] * (2 + 2 * len(fields))
+        for fi, key in enumerate(fields):
+            if key in spans:
+                s, e = spans[key]
+                slots[1 + 2 * fi] = offsets.char_to_tok[s]
+                slots[2 + 2 * fi] = offsets.char_to_tok[e]
+        starts = [s for s in slots[1:-1:2] if s != null]
+        slots[0] = min(starts) if starts else null
+        blocks.append(slots)
+    for b, nxt in zip(blocks, blocks[1:]):
+        b[-1] = nxt[0]
+    return [s for b in blocks for s in b]

@@ -28,12 +28,11 @@ from pathlib import Path
 
 import torch
 
-from airspace.model.ar import ar_batch, ar_loss, build_model
+from airspace.model.backbone import Backbone
+from airspace.model.build import build_model
 from airspace.model.checkpoint import load_checkpoint, read_json, save_checkpoint
-from airspace.model.clover import clover_batch, clover_loss
-from airspace.model.config import ModelConfig
-from airspace.model.decoding import ar_decode, clover_decode
-from airspace.model.pointers import encode_example, encode_message, slots_to_answer
+from airspace.model.config import DEFAULT_FIELDS, ModelConfig
+from airspace.model.pointers import encode_example, encode_message, slots_to_answer, spans_to_slots
 from airspace.model.tokenizer import Tokenizer
 from airspace.core.answer import AnswerFormatError
 
@@ -102,15 +101,18 @@ def snapshot_corpus(out: str | Path, n_train: int, n_val: int, seed: int = 0) ->
     return info
 
 
-def init_from(ckpt_dir: str | Path, arch: str, texts) -> tuple[torch.nn.Module, Tokenizer]:
+def init_from(ckpt_dir: str | Path, arch: str, texts, fields: list[str] | None = None) -> tuple[Backbone, Tokenizer]:
     """A checkpoint to continue training: its model (train mode, fp32) and its tokenizer with the characters of
-    ``texts`` it lacks appended (old ids unchanged; new embedding rows drawn like a fresh model's)."""
+    ``texts`` it lacks appended (old ids unchanged; new embedding rows drawn like a fresh model's). ``fields``: the
+    answer grows to these fields (every field the checkpoint writes among them; ``Backbone.grow_fields``)."""
     model, old_tok = load_checkpoint(ckpt_dir, dtype=torch.float32)
     if model.cfg.arch != arch:
         raise ValueError(f"{ckpt_dir} is a {model.cfg.arch} checkpoint, not {arch}")
     grown = Tokenizer.from_texts(texts)
     tok = Tokenizer(old_tok.chars + [c for c in grown.chars if c not in old_tok.char_to_id])
     model.grow_vocab(tok.vocab_size)
+    if fields is not None and tuple(fields) != model.cfg.fields:
+        model.grow_fields(fields)
     return model.train(), tok
 
 
@@ -123,16 +125,21 @@ def byte_dropout(text: str, rate: float, rng: random.Random) -> frozenset[int]:
     return frozenset(i for i, ch in enumerate(text) if ord(ch) > 127 and rng.random() < rate)
 
 
-def encode_row(tok: Tokenizer, row: dict, as_bytes: frozenset[int] = frozenset()) -> tuple[list[int], list[int]]:
-    """(prompt ids, gold pointer slots)."""
-    return encode_example(tok, row["text"], row["answer"], as_bytes)
+def encode_row(tok: Tokenizer, row: dict, as_bytes: frozenset[int] = frozenset(),
+               fields: tuple[str, ...] = DEFAULT_FIELDS) -> tuple[list[int], list[int]]:
+    """(prompt ids, gold pointer slots): from the row's own character spans where it has them (silver rows), else
+    by grounding the answer's values in the message."""
+    if "spans" in row:
+        prompt, offsets = encode_message(tok, row["text"], as_bytes)
+        return prompt, spans_to_slots([{k: tuple(v) for k, v in z.items()} for z in row["spans"]], offsets, fields)
+    return encode_example(tok, row["text"], row["answer"], as_bytes, fields)
 
 
-def batches(stream, tok: Tokenizer, cfg: ModelConfig, *, max_chars_fn, batch_tokens: int, rng: random.Random,
+def batches(stream, tok: Tokenizer, model: Backbone, *, max_chars_fn, batch_tokens: int, rng: random.Random,
             pool: int = 256, skipped: dict, byte_rate: float = 0.0):
-    """Length-bucketed batches: fill a pool, sort by cost, cut into batches under ``batch_tokens``, shuffle.
-    ``byte_rate``: see ``byte_dropout``."""
-    bs = cfg.block_size
+    """Length-bucketed batches: fill a pool, sort by cost (``model.example_cost``), cut into batches under
+    ``batch_tokens``, shuffle. ``byte_rate``: see ``byte_dropout``."""
+    cfg = model.cfg
     while True:
         items = []
         limit = max_chars_fn()
@@ -141,18 +148,14 @@ def batches(stream, tok: Tokenizer, cfg: ModelConfig, *, max_chars_fn, batch_tok
                 skipped["curriculum"] = skipped.get("curriculum", 0) + 1
                 continue
             try:
-                p, a = encode_row(tok, row, byte_dropout(row["text"], byte_rate, rng))
+                p, a = encode_row(tok, row, byte_dropout(row["text"], byte_rate, rng), cfg.fields)
             except AnswerFormatError:
                 skipped["ungrounded"] = skipped.get("ungrounded", 0) + 1
                 continue
             if len(p) > cfg.max_prompt_tokens or len(a) > cfg.max_answer_tokens:
                 skipped["too_long"] = skipped.get("too_long", 0) + 1
                 continue
-            if cfg.arch == "clover":
-                cost = -(-len(p) // bs) * bs + 3 * len(a)
-            else:
-                cost = len(p) + len(a)
-            items.append((cost, p, a))
+            items.append((model.example_cost(len(p), len(a)), p, a))
             if len(items) >= pool:
                 break
         if not items:
@@ -173,26 +176,17 @@ def batches(stream, tok: Tokenizer, cfg: ModelConfig, *, max_chars_fn, batch_tok
             yield [p for _, p, _ in b], [a for _, _, a in b]
 
 
-def make_batch(cfg, tok, prompts, answers, gen):
-    if cfg.arch == "clover":
-        return clover_batch(prompts, answers, cfg, pad_id=tok.pad_id, generator=gen)
-    return ar_batch(prompts, answers, cfg, pad_id=tok.pad_id)
-
-
-def loss_fn(cfg):
-    return clover_loss if cfg.arch == "clover" else ar_loss
-
-
 # ------------------------------------------------------------------------------------------------ evaluation
 @torch.no_grad()
-def val_loss(model, tok, val_rows, cfg, device, autocast) -> float:
+def val_loss(model: Backbone, tok, val_rows, device, autocast) -> float:
     gen = torch.Generator().manual_seed(1234)
     tot, n = 0.0, 0
     for i in range(0, len(val_rows), 16):
-        enc = [encode_row(tok, r) for r in val_rows[i:i + 16]]
-        b = make_batch(cfg, tok, [e[0] for e in enc], [e[1] for e in enc], gen).to(device)
+        enc = [encode_row(tok, r, fields=model.cfg.fields) for r in val_rows[i:i + 16]]
+        b = model.training_batch([e[0] for e in enc], [e[1] for e in enc], pad_id=tok.pad_id, generator=gen)
+        b = b.to(device)
         with autocast():
-            _, ce, _ = loss_fn(cfg)(model, b)
+            _, ce, _ = model.loss(b)
         k = int(b.loss_mask.sum())
         tot += float(ce) * k
         n += k
@@ -200,7 +194,7 @@ def val_loss(model, tok, val_rows, cfg, device, autocast) -> float:
 
 
 @torch.no_grad()
-def val_exact(model, tok, val_rows, cfg, batch_size: int = 16) -> dict:
+def val_exact(model: Backbone, tok, val_rows, batch_size: int = 16) -> dict:
     """Exact answer-string match on ``val_rows`` by real decoding (the model's own engine)."""
     right, forwards, tokens = 0, 0, 0
     t0 = time.time()
@@ -209,9 +203,9 @@ def val_exact(model, tok, val_rows, cfg, batch_size: int = 16) -> dict:
         chunk = rows[i:i + batch_size]
         enc = [encode_message(tok, r["text"]) for r in chunk]
         prompts = [p for p, _ in enc]
-        res = (clover_decode(model, prompts) if cfg.arch == "clover" else ar_decode(model, prompts))
+        res = model.decode(prompts)
         for r, (_, offs), slots in zip(chunk, enc, res.slots):
-            right += int(slots_to_answer(slots, offs) == r["answer"])
+            right += int(slots_to_answer(slots, offs, model.cfg.fields) == r["answer"])
         tokens += sum(res.tokens)
         forwards += res.forwards
     return {"val_exact": right / max(len(rows), 1), "val_rows": len(rows), "val_decode_s": round(time.time() - t0, 1),
@@ -252,6 +246,10 @@ def parse_args(argv=None):
     ap.add_argument("--init", default=None,
                     help="continue from this checkpoint directory (its config; its tokenizer grown by the new "
                          "characters of --vocab-rows, new embedding rows initialised like fresh ones)")
+    ap.add_argument("--fields", default=None, type=lambda s: [f.strip() for f in s.split(",") if f.strip()],
+                    help="comma-separated answer fields in slot order (default: the preset's, or the --init "
+                         "checkpoint's); with --init, every field it writes must be among them: its weights are "
+                         "kept and the new fields' slot embeddings initialised like fresh ones")
     return ap.parse_args(argv)
 
 
@@ -273,9 +271,9 @@ def main(argv=None) -> int:
     vocab_rows = list(rows_from(args.corpus, "train", args.seed, args.vocab_rows))
     init_info = None
     if args.init:
-        model, tok = init_from(args.init, args.arch, (r["text"] for r in vocab_rows))
+        model, tok = init_from(args.init, args.arch, (r["text"] for r in vocab_rows), args.fields)
         cfg = model.cfg
-        init_info = {"from": args.init, "vocab_grown_to": tok.vocab_size,
+        init_info = {"from": args.init, "vocab_grown_to": tok.vocab_size, "fields": list(cfg.fields),
                      **{k: v for k, v in read_json(args.init, "recipe.json").items()
                         if k in ("command", "budget_minutes", "train_seconds", "steps", "examples", "data_snapshot",
                                  "hardware", "init")}}
@@ -284,6 +282,8 @@ def main(argv=None) -> int:
         over = dict(PRESETS[args.preset])
         if args.config:
             over.update(json.loads(Path(args.config).read_text()))
+        if args.fields:
+            over.update(fields=tuple(args.fields), block_size=2 + 2 * len(args.fields))
         cfg = ModelConfig(arch=args.arch, vocab_size=tok.vocab_size, **over)
         model = build_model(cfg)
     del vocab_rows
@@ -307,7 +307,7 @@ def main(argv=None) -> int:
     def max_chars():
         return args.short_chars if train_time < args.short_frac * budget else args.max_chars
 
-    it = batches(stream, tok, cfg, max_chars_fn=max_chars, batch_tokens=args.batch_tokens, rng=rng, skipped=skipped,
+    it = batches(stream, tok, model, max_chars_fn=max_chars, batch_tokens=args.batch_tokens, rng=rng, skipped=skipped,
                  byte_rate=args.byte_dropout)
     curve, val_curve = [], []
     step, examples, tokens = 0, 0, 0
@@ -321,10 +321,7 @@ def main(argv=None) -> int:
         "val": f"first {args.val_n} rows of split 'val' (seed {args.seed + 1})",
         "curriculum": f"messages <= {args.short_chars} chars for the first {args.short_frac:.0%} of the budget, "
                       f"then <= {args.max_chars} chars",
-        "objective": ("BD3-LM block diffusion over pointer slots (one zone per block of 20): clean prefix + per-block "
-                      "mask rate U[%g,%g] + complementary masks, pointer CE on masked slots"
-                      % (cfg.mask_lo, cfg.mask_hi)) if cfg.arch == "clover"
-                     else "next-slot pointer CE on the answer given the message",
+        "objective": model.objective(),
         "optimizer": f"AdamW lr {args.lr} (warm-up {args.warmup_steps} steps, cosine to {args.min_lr_frac}x over the "
                      f"budget) wd {args.weight_decay} betas (0.9, 0.98) clip 1.0",
         "batch_tokens": args.batch_tokens,
@@ -357,7 +354,6 @@ def main(argv=None) -> int:
                  wall_seconds=round(time.time() - wall0, 1), stopped_by=stop_reason)
         save_checkpoint(out, model, tok, recipe=r, metrics=metrics(final))
 
-    lossf = loss_fn(cfg)
     model.train()
     wall0 = time.time()
     wall_cap = None if args.wall_cap_minutes is None else args.wall_cap_minutes * 60.0
@@ -378,9 +374,9 @@ def main(argv=None) -> int:
             args.min_lr_frac + (1 - args.min_lr_frac) * 0.5 * (1 + math.cos(math.pi * min(frac, 1.0))))
         for grp in opt.param_groups:
             grp["lr"] = lr
-        b = make_batch(cfg, tok, prompts, answers, gen).to(device)
+        b = model.training_batch(prompts, answers, pad_id=tok.pad_id, generator=gen).to(device)
         with autocast():
-            loss, ce, aux = lossf(model, b)
+            loss, ce, aux = model.loss(b)
         opt.zero_grad(set_to_none=True)
         loss.backward()
         gnorm = torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
@@ -400,18 +396,18 @@ def main(argv=None) -> int:
                 f"gnorm={float(gnorm):.2f} ex={examples} tok/s={tokens / train_time:.0f} max_chars={max_chars()}")
         if train_time - last_save >= args.save_every * 60.0:
             model.eval()
-            vl = val_loss(model, tok, val_rows, cfg, device, autocast)
+            vl = val_loss(model, tok, val_rows, device, autocast)
             model.train()
             val_curve.append({"step": step, "t": round(train_time, 1), "val_ce": round(vl, 4)})
             log(f"val ce {vl:.4f}")
             save()
             last_save = train_time
     model.eval()
-    final = {"val_ce": round(val_loss(model, tok, val_rows, cfg, device, autocast), 4)}
+    final = {"val_ce": round(val_loss(model, tok, val_rows, device, autocast), 4)}
     val_curve.append({"step": step, "t": round(train_time, 1), "val_ce": final["val_ce"]})
     save(final)
     if not args.no_final_eval:
-        final.update(val_exact(model, tok, val_rows, cfg))
+        final.update(val_exact(model, tok, val_rows))
         save(final)
     log(f"done: {json.dumps(final)}")
     return 0

@@ -12,16 +12,8 @@ import pytest  # noqa: E402
 REPO = Path(__file__).resolve().parents[1]
 
 
-def _find_dev() -> Path | None:
-    """../shared/real-notams/dev.jsonl beside the checkout (CI lays shared/ beside its clone)."""
-    for base in (REPO.parent, REPO.parent.parent, Path("/work")):
-        p = base / "shared" / "real-notams" / "dev.jsonl"
-        if p.exists():
-            return p
-    return None
-
-
-DEV_PATH = _find_dev()
+SHARED = REPO.parent / "shared" / "real-notams"  # CI lays shared/ beside its clone, as the team's checkouts have it
+DEV_PATH = SHARED / "dev.jsonl" if (SHARED / "dev.jsonl").exists() else None
 
 
 @pytest.fixture(scope="session")
@@ -35,3 +27,12 @@ def dev_rows() -> list[dict]:
 @pytest.fixture(scope="session")
 def dev_by_id(dev_rows) -> dict[str, dict]:
     return {row["id"]: row for row in dev_rows}
+
+
+@pytest.fixture(scope="session")
+def archive_path() -> Path:
+    """The real archive (4,378 messages without truth)."""
+    p = SHARED / "archive.jsonl"
+    if not p.exists():
+        pytest.fail("shared/real-notams/archive.jsonl not found beside the checkout")
+    return p

@@ -1,0 +1,133 @@
+"""Silver answers for real archive rows: the rules reader's answer where it passes stricter checks.
+
+The models have seen only generated templates; real traffic writes forms no template does. The rules reader is
+the most accurate reader of real messages, so its answers are the real supervision — but only where nothing says
+it may be wrong. A row is silver when every one of these holds (``silver_reason`` names the first that fails):
+
+1. every record of the message is ``ok``, or ``review`` only for a reason that does not doubt the reading (the
+   coarse Q-line circle is the only location given; no zone in a message with no coordinates at all);
+2. every coordinate of the message outside its Q-line lies inside a value the reader used (a centre or a
+   polygon): nothing that looks like a position was left unread;
+3. where the row carries ``silver_polygon`` (an independent tool's reading), the reader drew exactly that polygon;
+
+Each row keeps the reader's character spans (``spans``: per zone, field -> [start, end]); training builds the
+gold pointers from them (``model.training.encode_row``), so a value written twice in a message (a limit in item E
+and in F)) points where the reader read it.
+
+Only ``train`` (and for validation ``val``) rows of ``airspace.eval.realsplit`` are ever written; test rows never.
+
+    python -m airspace.eval.silver --archive ../shared/real-notams/archive.jsonl --out runs/silver
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections import Counter
+from pathlib import Path
+
+from airspace.core.answer import NO_ZONE, format_answer
+from airspace.core.contract import ZoneDraft
+from airspace.core.records import ZoneRecord
+from airspace.eval.realsplit import read_rows, split_of
+from airspace.parser.coords import find_coords
+from airspace.parser.header import parse_header
+from airspace.parser.rules import rules_drafts
+from airspace.pipeline.batch import process_batch
+from airspace.pipeline.split import Message
+
+# review reasons that do not doubt what the reader read
+TRUSTED_REVIEW = (
+    "only the coarse Q-line circle locates this zone",
+    "no zone found in the message (no coordinates, area or location)",
+)
+POINT_TOL = 1e-6
+
+
+def _trusted(rec: ZoneRecord) -> bool:
+    if rec.status == "ok":
+        return True
+    if rec.status == "error":
+        return False
+    return all(r.startswith("note:") or r.startswith(TRUSTED_REVIEW) for r in rec.reasons)
+
+
+def _unread_coords(text: str, drafts: list[ZoneDraft]) -> int:
+    h = parse_header(text)
+    q = h.qline.raw if h.qline is not None else None
+    used = [sp for d in drafts for k, sp in d.spans.items() if k in ("center", "polygon")]
+    unread = 0
+    for c in find_coords(text):
+        if q is not None and q.start <= c.start < q.end:
+            continue
+        if not any(sp.start <= c.start and c.end <= sp.end for sp in used):
+            unread += 1
+    return unread
+
+
+def _polygon_matches(silver: str, records: list[ZoneRecord]) -> bool:
+    want = [(c.lat, c.lon) for c in find_coords(silver)]
+    polys = [r.geometry.points for r in records if r.geometry is not None and r.geometry.type == "polygon"]
+    if not want or len(polys) != 1:
+        return False
+    got = [tuple(p) for p in polys[0]]
+    if len(want) > 1 and want[0] == want[-1]:
+        want = want[:-1]
+    return len(got) == len(want) and all(abs(a[0] - b[0]) < POINT_TOL and abs(a[1] - b[1]) < POINT_TOL
+                                         for a, b in zip(got, want))
+
+
+def silver_reason(row: dict) -> tuple[str | None, list[ZoneDraft] | None]:
+    """(why the row is not silver, or None; the silver drafts, or None)."""
+    text = row["text"]
+    records, _ = process_batch([Message(0, text)], "rules", cross_check=False)
+    if not all(_trusted(r) for r in records):
+        return "a record is in doubt", None
+    drafts = rules_drafts(text)
+    if _unread_coords(text, drafts):
+        return "a coordinate was left unread", None
+    if row.get("silver_polygon") and not _polygon_matches(row["silver_polygon"], records):
+        return "silver_polygon differs", None
+    if any(set(d.spans) != set(d.values) for d in drafts):
+        return "a value without its span", None
+    return None, drafts
+
+
+def silver_rows(rows: list[dict], split: str) -> tuple[list[dict], Counter]:
+    out, why = [], Counter()
+    for r in rows:
+        if split_of(r["id"]) != split:
+            continue
+        reason, drafts = silver_reason(r)
+        why[reason or "silver"] += 1
+        if drafts is not None:
+            zones = [dict(d.values) for d in drafts]
+            out.append({"text": r["text"], "answer": format_answer(zones) if zones else NO_ZONE,
+                        "spans": [{k: [sp.start, sp.end] for k, sp in d.spans.items()} for d in drafts],
+                        "id": r["id"], "source": "silver:" + r["source"]})
+    return out, why
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--archive", required=True)
+    ap.add_argument("--out", required=True, help="directory: writes train.jsonl, val.jsonl, silver.json")
+    args = ap.parse_args(argv)
+    rows = read_rows(args.archive)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    info = {}
+    for split in ("train", "val"):
+        kept, why = silver_rows(rows, split)
+        with open(out / f"{split}.jsonl", "w", encoding="utf-8") as fh:
+            for r in kept:
+                fh.write(json.dumps(r, ensure_ascii=False) + "\n")
+        info[split] = {"rows": len(kept), "why": dict(why.most_common()),
+                       "no_zone": sum(r["answer"] == NO_ZONE for r in kept)}
+        print(split, info[split])
+    (out / "silver.json").write_text(json.dumps(info, indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
