@@ -10,8 +10,8 @@ from pathlib import Path
 import torch
 from safetensors.torch import load_file, save_file
 
-from airspace.model.ar import build_model
-from airspace.model.clover import Backbone
+from airspace.model.backbone import Backbone
+from airspace.model.build import build_model
 from airspace.model.config import ModelConfig
 from airspace.model.tokenizer import Tokenizer
 

@@ -1,10 +1,4 @@
-"""The Clover block-diffusion language model (and the backbone it shares with the AR baseline).
-
-The answer is written in pointer slots (``airspace.model.pointers``): every answer token is a position of the
-prompt. A committed pointer is embedded as the prompt character it points at plus a projection of its position
-(sinusoidal features) plus the embedding of its slot in the block; a masked slot is the MASK embedding plus its slot
-embedding. The output head is a pointer head: slot query · key of every prompt position, where a key is a
-projection of the prompt's final hidden state plus a projection of its position features.
+"""The Clover block-diffusion language model: training batch and loss, prompt read, and decoding.
 
 Layout of one training sequence (BD3-LM style, one pass)::
 
@@ -17,290 +11,266 @@ history a noisy block reads through its extra softmax slot; the attention layers
 through the block mask. Each noisy block gets its own mask rate t ~ U[mask_lo, mask_hi]; the second copy masks
 exactly the complement, so every answer token is predicted once per example. The loss is the cross-entropy on
 masked positions over the prompt's positions (plus the MoE load-balancing loss).
+
+Decoding (``CloverLM.decode``) fills one block — one zone — at a time, several slots per forward; see its
+docstring for the commit rule.
 """
 
 from __future__ import annotations
 
-import dataclasses
-import math
-from dataclasses import dataclass
+import time
 
 import torch
-import torch.nn as nn
 import torch.nn.functional as F
 
-from airspace.model.config import ModelConfig
-from airspace.model.layers import Layer, RMSNorm, SegCtx
+from airspace.kernels import ops
+from airspace.model.backbone import Backbone, Memory, prompt_memory
+from airspace.model.batch import Batch, left_pad_prompts, prompt_offsets, right_pad_answers
+from airspace.model.decoding import N_ALTS, DecodeResult, alternatives, max_blocks, since, top_alternatives
+from airspace.model.layers import BlockGatedDeltaNet, GatedAttention
+from airspace.model.reading import PromptRead, ReadCache, left_pad, read_prompts
 from airspace.model.tokenizer import MASK_ID
-
-
-@dataclass
-class Cache:
-    """Committed history of a batch: per-layer GDN state / conv tail or KV cache, and which cached tokens are real."""
-
-    layers: list
-    valid: torch.Tensor  # [B, P] bool
-
-    @property
-    def length(self) -> int:
-        return self.valid.shape[1]
-
-    def select(self, rows: torch.Tensor) -> "Cache":
-        """The history of some rows of the batch only (decoding drops finished rows from later calls)."""
-        return Cache([type(c)(*(getattr(c, f.name)[rows] for f in dataclasses.fields(c))) for c in self.layers],
-                     self.valid[rows])
-
-    @staticmethod
-    def join(caches: list["Cache"]) -> "Cache":
-        """The histories of several batches of equal length as one batch (rows in the given order)."""
-        layers = [type(cs[0])(*(torch.cat([getattr(c, f.name) for c in cs]) for f in dataclasses.fields(cs[0])))
-                  for cs in zip(*(c.layers for c in caches))]
-        return Cache(layers, torch.cat([c.valid for c in caches]))
-
-
-INIT_STD = 0.02  # embeddings and projections (output projections are scaled down by depth)
-N_POS_FEATURES = 32  # sinusoidal features of a prompt position (pointer embeddings and pointer keys)
-
-
-def position_features(pos: torch.Tensor, n: int = N_POS_FEATURES) -> torch.Tensor:
-    """Sinusoidal features [..., n] of integer positions (wavelengths 4 .. ~10 000 tokens)."""
-    freqs = torch.exp(-math.log(2500.0) * torch.arange(n // 2, device=pos.device, dtype=torch.float32) / (n // 2 - 1))
-    ang = pos.to(torch.float32)[..., None] * (math.pi / 2) * freqs
-    return torch.cat([ang.sin(), ang.cos()], -1)
-
-
-@dataclass
-class Memory:
-    """The prompt as the pointer head sees it: ids, left-pad offsets, pointer keys and which positions are real."""
-
-    ids: torch.Tensor  # [B, P] long (left-padded prompt)
-    offset: torch.Tensor  # [B] long: pad length, so prompt index j sits at column offset + j
-    keys: torch.Tensor | None  # [B, P, D] pointer keys (None until the prompt has been run)
-    valid: torch.Tensor  # [B, P] bool
-
-    def select(self, rows: torch.Tensor) -> "Memory":
-        return Memory(self.ids[rows], self.offset[rows], None if self.keys is None else self.keys[rows],
-                      self.valid[rows])
-
-    @staticmethod
-    def join(mems: list["Memory"]) -> "Memory":
-        """Several prompt batches of equal padded length as one batch (rows in the given order)."""
-        keys = None if mems[0].keys is None else torch.cat([m.keys for m in mems])
-        return Memory(torch.cat([m.ids for m in mems]), torch.cat([m.offset for m in mems]), keys,
-                      torch.cat([m.valid for m in mems]))
-
-
-class Backbone(nn.Module):
-    """Embedding, hybrid GDN/attention layers with MoE FFNs, final norm and a pointer head over the prompt."""
-
-    def __init__(self, cfg: ModelConfig):
-        super().__init__()
-        self.cfg = cfg
-        d = cfg.d_model
-        self.embed = nn.Embedding(cfg.vocab_size, d)
-        self.slot_embed = nn.Embedding(cfg.block_size, d)
-        self.ptr_embed_pos = nn.Linear(N_POS_FEATURES, d, bias=False)
-        self.layers = nn.ModuleList(Layer(cfg, kind) for kind in cfg.layer_pattern)
-        self.norm = RMSNorm(d, cfg.norm_eps)
-        self.ptr_q = nn.Linear(d, d, bias=False)
-        self.ptr_k = nn.Linear(d, d, bias=False)
-        self.ptr_k_pos = nn.Linear(N_POS_FEATURES, d, bias=False)
-        self._init_weights()
-
-    def _init_weights(self) -> None:
-        std = INIT_STD
-        for w in (self.embed.weight, self.slot_embed.weight, self.ptr_embed_pos.weight, self.ptr_q.weight,
-                  self.ptr_k.weight, self.ptr_k_pos.weight):
-            nn.init.normal_(w, std=std)
-        out_std = std / math.sqrt(2 * self.cfg.n_layers)
-        for layer in self.layers:
-            for name, mod in layer.named_modules():
-                if isinstance(mod, nn.Linear):
-                    nn.init.normal_(mod.weight, std=out_std if ("out_proj" in name or "shared_down" in name) else std)
-                    if mod.bias is not None:
-                        nn.init.zeros_(mod.bias)
-            nn.init.normal_(layer.ffn.w_down, std=out_std)
-
-    def grow_vocab(self, vocab_size: int) -> None:
-        """Append embedding rows (initialised like a fresh model's) for a tokenizer grown to ``vocab_size``; the
-        existing rows, and so every id the model already knows, are unchanged."""
-        old = self.embed.weight.data
-        if vocab_size < old.shape[0]:
-            raise ValueError(f"cannot shrink the vocabulary from {old.shape[0]} to {vocab_size}")
-        new = old.new_empty(vocab_size - old.shape[0], old.shape[1])
-        nn.init.normal_(new, std=INIT_STD)
-        self.embed = nn.Embedding.from_pretrained(torch.cat([old, new]), freeze=False)
-        self.cfg = dataclasses.replace(self.cfg, vocab_size=vocab_size)
-
-    # ------------------------------------------------------------------ pointers
-    def answer_embed(self, mem: Memory, ptr: torch.Tensor, slot: torch.Tensor, mask_id: int) -> torch.Tensor:
-        """Embeddings [B, A, D] of answer tokens: ``ptr`` [B, A] prompt indices (-1 = masked), ``slot`` [A] or
-        [B, A] slot indices."""
-        masked = ptr < 0
-        j = ptr.clamp(min=0)
-        col = (mem.offset[:, None] + j).clamp(max=mem.ids.shape[1] - 1)
-        tok = torch.where(masked, torch.full_like(j, mask_id), mem.ids.gather(1, col))
-        x = self.embed(tok)
-        pos = self.ptr_embed_pos(position_features(j).to(x.dtype))
-        x = x + torch.where(masked[..., None], torch.zeros_like(pos), pos)
-        return x + self.slot_embed(slot.expand_as(ptr) if slot.dim() == 1 else slot)
-
-    def set_keys(self, mem: Memory, h_prompt: torch.Tensor) -> None:
-        """Pointer keys of the prompt from its final hidden states [B, P, D]."""
-        j = torch.arange(mem.ids.shape[1], device=h_prompt.device)[None, :] - mem.offset[:, None]
-        mem.keys = self.ptr_k(h_prompt) + self.ptr_k_pos(position_features(j.clamp(min=0)).to(h_prompt.dtype))
-
-    def pointer_logits(self, h: torch.Tensor, mem: Memory) -> torch.Tensor:
-        """[B, A, D] queries -> fp32 logits [B, A, P] over prompt columns (padding = -inf)."""
-        q = self.ptr_q(h)
-        logits = torch.einsum("bad,bpd->bap", q, mem.keys) / math.sqrt(q.shape[-1])
-        logits = logits if logits.dtype == torch.float64 else logits.float()
-        return logits.masked_fill(~mem.valid[:, None, :], float("-inf"))
-
-    @property
-    def device(self) -> torch.device:
-        return self.embed.weight.device
-
-    def num_params(self) -> int:
-        return sum(p.numel() for p in self.parameters())
-
-    def forward(self, clean_ids: torch.Tensor, clean_valid: torch.Tensor, noisy_ids: torch.Tensor | None = None,
-                noisy_valid: torch.Tensor | None = None, noisy_hist: torch.Tensor | None = None,
-                cache: Cache | None = None, *, clean_x: torch.Tensor | None = None,
-                noisy_x: torch.Tensor | None = None):
-        """One segment: returns (h_clean [B,Tc,D], h_noisy [B,Tn,D], aux loss, new cache). h are final-normed.
-
-        ``clean_x`` / ``noisy_x`` are input embeddings that replace the lookup of ``clean_ids`` / ``noisy_ids``
-        (answer pointers are embedded by ``answer_embed``); the ids then only give the shapes."""
-        cfg = self.cfg
-        B = clean_ids.shape[0]
-        dev = clean_ids.device
-        bs = cfg.block_size
-        if noisy_ids is None:
-            noisy_ids = clean_ids.new_zeros(B, 0)
-            noisy_valid = clean_valid.new_zeros(B, 0)
-            noisy_hist = torch.zeros(0, dtype=torch.long, device=dev)
-        Tc, Tn = clean_ids.shape[1], noisy_ids.shape[1]
-        if cfg.arch == "clover" and (Tc % bs or Tn % bs):
-            raise ValueError(f"clover segments must be whole blocks of {bs} tokens (got Tc={Tc}, Tn={Tn})")
-        if cfg.arch == "ar" and Tn:
-            raise ValueError("the AR baseline has no noisy blocks")
-        P = 0 if cache is None else cache.length
-        pos = [P + torch.arange(Tc, device=dev)]
-        if Tn:
-            nb = torch.arange(Tn, device=dev) // bs
-            pos.append(P + noisy_hist.to(dev)[nb] * bs + torch.arange(Tn, device=dev) % bs)
-        ctx = SegCtx(cfg.arch, bs, clean_valid, noisy_valid, noisy_hist.to(dev), torch.cat(pos),
-                     None if cache is None else cache.valid)
-        cx = self.embed(clean_ids) if clean_x is None else clean_x
-        nx = self.embed(noisy_ids) if noisy_x is None else noisy_x
-        x = torch.cat([cx, nx.to(cx.dtype)], 1)
-        flat_idx = torch.cat([clean_valid, noisy_valid], 1).reshape(-1).nonzero().squeeze(1)
-        new_layers, aux = [], x.new_zeros((), dtype=torch.float32)
-        for i, layer in enumerate(self.layers):
-            x, c, a = layer(x, ctx, None if cache is None else cache.layers[i], flat_idx)
-            new_layers.append(c)
-            aux = aux + a
-        x = self.norm(x)
-        prev_valid = clean_valid.new_zeros(B, 0) if cache is None else cache.valid
-        new_cache = Cache(new_layers, torch.cat([prev_valid, clean_valid], 1))
-        return x[:, :Tc], x[:, Tc:], aux / len(self.layers), new_cache
 
 
 class CloverLM(Backbone):
     """Block-diffusion LM: history in GDN state / KV cache, the current block bidirectional."""
 
-    def __init__(self, cfg: ModelConfig):
-        if cfg.arch != "clover":
-            raise ValueError("CloverLM needs arch='clover'")
-        super().__init__(cfg)
+    ARCH = "clover"
+    MIXERS = {"G": BlockGatedDeltaNet, "A": GatedAttention}
+    BLOCK_CAUSAL = True
+
+    @property
+    def prompt_multiple(self) -> int:
+        """Prompts are left-padded to whole blocks, so answer blocks line up with the GDN scan's chunks."""
+        return self.cfg.block_size
+
+    def check_segment(self, Tc: int, Tn: int) -> None:
+        bs = self.cfg.block_size
+        if Tc % bs or Tn % bs:
+            raise ValueError(f"clover segments must be whole blocks of {bs} tokens (got Tc={Tc}, Tn={Tn})")
+
+    # ------------------------------------------------------------------ training
+    def objective(self) -> str:
+        """The training objective in words (for the checkpoint's recipe)."""
+        return ("BD3-LM block diffusion over pointer slots (one zone per block of %d): clean prefix + per-block mask "
+                "rate U[%g,%g] + complementary masks, pointer CE on masked slots"
+                % (self.cfg.block_size, self.cfg.mask_lo, self.cfg.mask_hi))
+
+    def example_cost(self, prompt_len: int, answer_len: int) -> int:
+        """Tokens one example puts in a training forward: the prompt in whole blocks, the answer three times."""
+        bs = self.cfg.block_size
+        return -(-prompt_len // bs) * bs + 3 * answer_len
+
+    def training_batch(self, prompts: list[list[int]], answers: list[list[int]], *, pad_id: int,
+                       generator: torch.Generator) -> Batch:
+        """The [clean ; noisy ; complementary noisy] training batch (answers: pointer slots, whole blocks)."""
+        cfg = self.cfg
+        bs = cfg.block_size
+        if any(len(a) % bs for a in answers):
+            raise ValueError(f"pointer answers must be whole blocks of {bs} slots")
+        p_ids, p_valid = left_pad_prompts(prompts, pad_id, bs)
+        offset = prompt_offsets(prompts, p_ids.shape[1])
+        a_ptr, a_valid = right_pad_answers(answers, bs)
+        n, A = a_ptr.shape
+        nbA = A // bs
+        t = cfg.mask_lo + (cfg.mask_hi - cfg.mask_lo) * torch.rand(n, nbA, generator=generator)
+        m1 = torch.rand(n, A, generator=generator) < t.repeat_interleave(bs, 1)
+        m2 = ~m1
+        noisy = torch.cat([torch.where(m1, -1, a_ptr), torch.where(m2, -1, a_ptr)], 1)
+        nvalid = torch.cat([a_valid, a_valid], 1)
+        hist = (torch.arange(nbA) + p_ids.shape[1] // bs).repeat(2)
+        return Batch(prompt_ids=p_ids, prompt_valid=p_valid, offset=offset, answer=a_ptr, answer_valid=a_valid,
+                     noisy=noisy, noisy_valid=nvalid, noisy_hist=hist, target=(offset[:, None] + a_ptr).repeat(1, 2),
+                     loss_mask=torch.cat([m1, m2], 1) & nvalid, n_tokens=int(p_ids.numel() + 3 * a_ptr.numel()))
+
+    def loss(self, batch: Batch):
+        """(total loss, masked-slot pointer cross-entropy, aux) for one batch."""
+        bs = self.cfg.block_size
+        mem = Memory(batch.prompt_ids, batch.offset, None, batch.prompt_valid)
+        P, A = batch.prompt_ids.shape[1], batch.answer.shape[1]
+        dev = batch.prompt_ids.device
+        clean_x = torch.cat([self.embed(batch.prompt_ids),
+                             self.answer_embed(mem, batch.answer, torch.arange(A, device=dev) % bs, MASK_ID)], 1)
+        noisy_x = self.answer_embed(mem, batch.noisy, torch.arange(batch.noisy.shape[1], device=dev) % bs, MASK_ID)
+        clean_valid = torch.cat([batch.prompt_valid, batch.answer_valid], 1)
+        out = self(clean_valid=clean_valid, clean_x=clean_x, noisy_valid=batch.noisy_valid, noisy_x=noisy_x,
+                   noisy_hist=batch.noisy_hist)
+        self.set_keys(mem, out.clean[:, :P])
+        logits = self.pointer_logits(out.noisy, mem)[batch.loss_mask]
+        ce = F.cross_entropy(logits, batch.target[batch.loss_mask])
+        return ce + self.cfg.aux_loss_coef * out.aux, ce.detach(), out.aux.detach()
+
+    # ------------------------------------------------------------------ decoding
+    def read_group(self, prompts: list[list[int]]) -> PromptRead:
+        """One length group's first call: the prompts left-padded to whole blocks and read block-causally, their
+        pointer keys, and answer block 0's first denoising step in the same call (its pointer logits)."""
+        bs = self.cfg.block_size
+        dev = self.device
+        mem, null = prompt_memory(prompts, bs, dev)
+        masked = torch.full((len(prompts), bs), -1, dtype=torch.long, device=dev)
+        out = self(clean_valid=mem.valid, clean_x=self.embed(mem.ids),
+                   noisy_valid=torch.ones(len(prompts), bs, dtype=torch.bool, device=dev),
+                   noisy_x=self.answer_embed(mem, masked, torch.arange(bs, device=dev), MASK_ID),
+                   noisy_hist=torch.tensor([mem.ids.shape[1] // bs], device=dev))
+        self.set_keys(mem, out.clean)
+        return PromptRead(mem, null, out.cache, self.pointer_logits(out.noisy, mem))
+
+    @torch.no_grad()
+    def decode(self, prompts: list[list[int]], *, tau: float | None = None, max_answer_tokens: int | None = None,
+               min_commit: int = 1, trace: bool = False, read_cache: ReadCache | None = None) -> DecodeResult:
+        """Block-diffusion decoding of a batch of prompts (each: message ids + SEP).
+
+        One block is one zone. It starts with every slot masked; each step scores every masked slot's pointer at
+        once and commits those whose top pointer probability is >= ``tau`` (at least ``min_commit`` per row,
+        ``ops.confidence_select``); a committed NULL anchor means "no (more) zone" and fills the block with NULL.
+        When no mask is left the block is written out, the rows whose answer ended (a NULL anchor or a NULL
+        ``next``) leave the batch, and the block becomes history in the next call, fused with the next block's
+        first step, so history is never recomputed. ``read_cache`` keeps and reuses the prompt reads."""
+        tau = self.cfg.tau if tau is None else tau
+        run = _Decoding(self, prompts, read_cache, trace)
+        for _ in range(max_blocks(self.cfg, max_answer_tokens)):
+            block = _Block(run.rows.numel(), self.cfg.block_size, self.device)
+            while block.masked.any():
+                logits, sub, offset = run.step(block)
+                commit, col, _ = ops.confidence_select(logits, block.masked_rows(sub), tau, min_commit=min_commit)
+                block.commit(sub, commit, col, *top_alternatives(logits, offset))
+                block.end_at_null_anchor(run.null)
+                run.trace_step(block)
+            run.write(block)
+            if not run.next_block(block):
+                break
+        return run.res
 
 
-@dataclass
-class Batch:
-    prompt_ids: torch.Tensor  # [B, P] left-padded
-    prompt_valid: torch.Tensor
-    offset: torch.Tensor  # [B] pad length of each prompt
-    answer: torch.Tensor  # [B, A] pointer slots (prompt indices), right-padded
-    answer_valid: torch.Tensor
-    noisy: torch.Tensor | None  # [B, Tn] pointer slots with -1 = masked (clover)
-    noisy_valid: torch.Tensor | None
-    noisy_hist: torch.Tensor | None
-    target: torch.Tensor  # prompt columns the loss positions must point at (noisy for clover, answer for AR)
-    loss_mask: torch.Tensor  # bool, same shape as target
-    n_tokens: int  # tokens in the forward (clean + noisy), for throughput
+class _Block:
+    """One zone block being denoised, for every row of the batch: the slots (prompt columns, -1 = masked), which
+    are still masked, each slot's alternatives at its commit, and the denoising steps each row took."""
 
-    def to(self, device) -> "Batch":
-        mv = lambda t: None if t is None else t.to(device)  # noqa: E731
-        return Batch(*(mv(getattr(self, f)) for f in ("prompt_ids", "prompt_valid", "offset", "answer",
-                                                      "answer_valid", "noisy", "noisy_valid", "noisy_hist",
-                                                      "target", "loss_mask")), self.n_tokens)
+    def __init__(self, rows: int, bs: int, device: torch.device):
+        self.valid = torch.ones(rows, bs, dtype=torch.bool, device=device)  # every slot is a real token
+        self.x = torch.full((rows, bs), -1, dtype=torch.long, device=device)
+        self.alt_i = torch.zeros(rows, bs, N_ALTS, dtype=torch.long, device=device)
+        self.alt_v = torch.zeros(rows, bs, N_ALTS, dtype=torch.float32, device=device)
+        self.masked = self.valid.clone()
+        self.steps = torch.zeros(rows, dtype=torch.long, device=device)
 
-    def memory(self) -> Memory:
-        return Memory(self.prompt_ids, self.offset, None, self.prompt_valid)
+    def masked_rows(self, sub: torch.Tensor | None) -> torch.Tensor:
+        return self.masked if sub is None else self.masked[sub]
 
+    def commit(self, sub: torch.Tensor | None, commit, col, alt_i, alt_v) -> None:
+        """Write the committed slots of the rows ``sub`` (None: every row) that ran this step, with their
+        alternatives; a row with masks left took one more step."""
+        if sub is not None:  # the rows that sat the step out commit nothing
+            commit = torch.zeros_like(self.masked).index_copy_(0, sub, commit)
+            col = torch.zeros_like(self.x).index_copy_(0, sub, col)
+            alt_i = torch.zeros_like(self.alt_i).index_copy_(0, sub, alt_i)
+            alt_v = torch.zeros_like(self.alt_v).index_copy_(0, sub, alt_v)
+        self.steps += self.masked.any(1).long()
+        self.x = torch.where(commit, col, self.x)
+        self.alt_i = torch.where(commit[..., None], alt_i, self.alt_i)
+        self.alt_v = torch.where(commit[..., None], alt_v, self.alt_v)
+        self.masked &= ~commit
 
-def left_pad_prompts(prompts: list[list[int]], pad_id: int, multiple: int = 1):
-    """Left-pad prompts to a common length (a multiple of ``multiple``) -> (ids [B,P], valid [B,P])."""
-    P = max(len(p) for p in prompts)
-    P = -(-P // multiple) * multiple
-    ids = torch.full((len(prompts), P), pad_id, dtype=torch.long)
-    valid = torch.zeros(len(prompts), P, dtype=torch.bool)
-    for i, p in enumerate(prompts):
-        if p:
-            ids[i, P - len(p):] = torch.tensor(p, dtype=torch.long)
-            valid[i, P - len(p):] = True
-    return ids, valid
-
-
-def right_pad_answers(answers: list[list[int]], multiple: int = 1):
-    """Right-pad pointer answers -> (ptr [B, A], valid [B, A])."""
-    A = max(len(a) for a in answers)
-    A = -(-A // multiple) * multiple
-    ids = torch.zeros(len(answers), A, dtype=torch.long)
-    valid = torch.zeros(len(answers), A, dtype=torch.bool)
-    for i, a in enumerate(answers):
-        ids[i, :len(a)] = torch.tensor(a, dtype=torch.long)
-        valid[i, :len(a)] = True
-    return ids, valid
+    def end_at_null_anchor(self, null: torch.Tensor) -> None:
+        """A committed NULL anchor: the message has no (more) zones, so the whole block is NULL."""
+        stop = (self.x[:, 0] == null) & ~self.masked[:, 0]
+        self.x = torch.where(stop[:, None], null[:, None], self.x)
+        self.masked &= ~stop[:, None]
 
 
-def clover_batch(prompts: list[list[int]], answers: list[list[int]], cfg: ModelConfig, *, pad_id: int,
-                 generator: torch.Generator) -> Batch:
-    """Build the [clean ; noisy ; complementary noisy] training batch (answers: pointer slots, whole blocks)."""
-    bs = cfg.block_size
-    if any(len(a) % bs for a in answers):
-        raise ValueError(f"pointer answers must be whole blocks of {bs} slots")
-    p_ids, p_valid = left_pad_prompts(prompts, pad_id, bs)
-    offset = torch.tensor([p_ids.shape[1] - len(p) for p in prompts], dtype=torch.long)
-    a_ptr, a_valid = right_pad_answers(answers, bs)
-    n, A = a_ptr.shape
-    nbA = A // bs
-    t = cfg.mask_lo + (cfg.mask_hi - cfg.mask_lo) * torch.rand(n, nbA, generator=generator)
-    m1 = torch.rand(n, A, generator=generator) < t.repeat_interleave(bs, 1)
-    m2 = ~m1
-    noisy = torch.cat([torch.where(m1, -1, a_ptr), torch.where(m2, -1, a_ptr)], 1)
-    nvalid = torch.cat([a_valid, a_valid], 1)
-    hist = (torch.arange(nbA) + p_ids.shape[1] // bs).repeat(2)
-    loss_mask = torch.cat([m1, m2], 1) & nvalid
-    target = (offset[:, None] + a_ptr).repeat(1, 2)
-    return Batch(p_ids, p_valid, offset, a_ptr, a_valid, noisy, nvalid, hist, target, loss_mask,
-                 int(p_ids.numel() + 3 * a_ptr.numel()))
+class _Decoding:
+    """The batch being decoded: the message each row is, its prompt memory, NULL column and history, the finished
+    block waiting to become history, and the result so far."""
 
+    def __init__(self, model: CloverLM, prompts: list[list[int]], read_cache: ReadCache | None, trace: bool):
+        self.model = model
+        self.bs = model.cfg.block_size
+        dev = model.device
+        self.slot = torch.arange(self.bs, device=dev)
+        n = len(prompts)
+        self.res = res = DecodeResult.empty(n, trace=trace)
+        t_call = time.perf_counter()
+        # the first call, per length group: read the prompts and run answer block 0's first step (``read_group``);
+        # then the groups join into one batch for the rest of the decoding
+        read = read_prompts(model, prompts, read_cache)
+        res.cached = read.cached
+        res.forwards += n  # a kept read was a row-forward too, of an earlier call
+        res.calls += len(read.groups)
+        res.rows_per_call += [len(g) for g in read.groups]
+        self.pending = torch.cat([left_pad(s, e, 2, float("-inf")) for s, e in zip(read.starts, read.shifts)])
+        res.prefill_s = since(t_call, dev)
+        self.rows = torch.tensor(read.order, dtype=torch.long, device=dev)  # finished rows leave
+        self.mem, self.null, self.cache = read.memory, read.null, read.cache
+        # the committed block not yet in the cache (none before block 0)
+        self.clean_valid = self.mem.valid[:, :0]
+        self.clean_x = model.embed(self.mem.ids[:, :0])
 
-def clover_loss(model: Backbone, batch: Batch):
-    """(total loss, masked-slot pointer cross-entropy, aux) for one batch."""
-    bs = model.cfg.block_size
-    mem = batch.memory()
-    P, A = batch.prompt_ids.shape[1], batch.answer.shape[1]
-    dev = batch.prompt_ids.device
-    clean_x = torch.cat([model.embed(batch.prompt_ids),
-                         model.answer_embed(mem, batch.answer, torch.arange(A, device=dev) % bs, MASK_ID)], 1)
-    noisy_x = model.answer_embed(mem, batch.noisy, torch.arange(batch.noisy.shape[1], device=dev) % bs, MASK_ID)
-    clean_valid = torch.cat([batch.prompt_valid, batch.answer_valid], 1)
-    h_clean, h_noisy, aux, _ = model(clean_valid.long(), clean_valid, batch.noisy, batch.noisy_valid,
-                                     batch.noisy_hist, clean_x=clean_x, noisy_x=noisy_x)
-    model.set_keys(mem, h_clean[:, :P])
-    logits = model.pointer_logits(h_noisy, mem)[batch.loss_mask]
-    ce = F.cross_entropy(logits, batch.target[batch.loss_mask])
-    return ce + model.cfg.aux_loss_coef * aux, ce.detach(), aux.detach()
+    def step(self, block: _Block) -> tuple[torch.Tensor, torch.Tensor | None, torch.Tensor]:
+        """One denoising step: (pointer logits, the rows that ran (None: all), their offsets)."""
+        if self.pending is not None:  # block 0's first step ran with the prompt read
+            logits, self.pending = self.pending, None
+            return logits, None, self.mem.offset
+        active = block.masked.any(1)
+        committing = self.clean_valid.shape[1] > 0
+        # a later step of a block commits nothing to the history, so only the rows with masks left run it
+        sub = None if committing or bool(active.all()) else active.nonzero()[:, 0]
+        x, mem, cache, clean_valid, clean_x, valid = block.x, self.mem, self.cache, self.clean_valid, self.clean_x, \
+            block.valid
+        if sub is not None:
+            x, mem, cache = x[sub], mem.select(sub), cache.select(sub)
+            clean_valid, clean_x, valid = clean_valid[sub], clean_x[sub], valid[sub]
+        noisy_x = self.model.answer_embed(mem, torch.where(x < 0, -1, x - mem.offset[:, None]), self.slot, MASK_ID)
+        out = self.model(clean_valid=clean_valid, clean_x=clean_x, noisy_valid=valid, noisy_x=noisy_x,
+                         noisy_hist=torch.tensor([self.clean_valid.shape[1] // self.bs], device=x.device),
+                         cache=cache)
+        if committing:  # the finished block is history now
+            self.cache = out.cache
+            self.clean_valid, self.clean_x = self.clean_valid[:, :0], self.clean_x[:, :0]
+        self.res.forwards += int(active.sum())
+        self.res.calls += 1
+        self.res.rows_per_call.append(x.shape[0])
+        return self.model.pointer_logits(out.noisy, mem), sub, mem.offset
+
+    def trace_step(self, block: _Block) -> None:
+        if self.res.trace is None:
+            return
+        now = [list(r) for r in self.res.slots]  # finished messages as they ended
+        for i, xr, mr, o in zip(self.rows.tolist(), block.x.tolist(), block.masked.tolist(),
+                                self.mem.offset.tolist()):
+            now[i] += [None if mk else v - o for v, mk in zip(xr, mr)]
+        self.res.trace.append(now)
+
+    def write(self, block: _Block) -> None:
+        """Append the finished block to every row's answer (prompt indices, alternatives, tokens, stop)."""
+        res = self.res
+        xs, offs, nulls = block.x.tolist(), self.mem.offset.tolist(), self.null.tolist()
+        ai, av = block.alt_i.tolist(), block.alt_v.tolist()
+        for j, i in enumerate(self.rows.tolist()):
+            res.steps_per_block[i].append(int(block.steps[j]))
+            res.slots[i].extend(c - offs[j] for c in xs[j])
+            # a NULL anchor that stopped the block wrote its other slots without a choice of their own
+            stopped = xs[j][0] == nulls[j]
+            res.alts[i].extend([(c - offs[j], 0.0)] if stopped and k else alternatives(ai[j][k], av[j][k])
+                               for k, c in enumerate(xs[j]))
+            if stopped:
+                res.tokens[i] += 1
+                res.finished[i] = True
+            else:
+                res.tokens[i] += self.bs
+                if xs[j][-1] == nulls[j]:
+                    res.finished[i] = True
+
+    def next_block(self, block: _Block) -> bool:
+        """The rows whose answer ended leave the batch (their history, prompt and keys with them); the finished
+        block becomes history in the next call. -> whether any row is left."""
+        x, null = block.x, self.null
+        keep = (~((x[:, 0] == null) | (x[:, -1] == null))).nonzero()[:, 0]
+        if keep.numel() == 0:
+            return False
+        if keep.numel() < x.shape[0]:
+            self.rows, self.mem, self.null, self.cache = (self.rows[keep], self.mem.select(keep), null[keep],
+                                                          self.cache.select(keep))
+            x = x[keep]
+        self.clean_valid = torch.ones(keep.numel(), self.bs, dtype=torch.bool, device=x.device)
+        self.clean_x = self.model.answer_embed(self.mem, x - self.mem.offset[:, None], self.slot, MASK_ID)
+        return True

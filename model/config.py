@@ -1,8 +1,15 @@
 """Model configuration: one JSON-serialisable dataclass shared by the Clover engine and the AR baseline.
 
 The layer pattern is a string of ``G`` (gated DeltaNet) and ``A`` (gated softmax attention) letters, one per
-layer, e.g. ``"GGGA"`` (3 : 1 as in Qwen3-Next). ``arch`` says how the backbone is used: ``"clover"`` (block
-diffusion: history in GDN state / KV cache, current block bidirectional) or ``"ar"`` (fully causal).
+layer, e.g. ``"GGGA"`` (3 : 1 as in Qwen3-Next). ``arch`` names the model class (``airspace.model.build``):
+``"clover"`` (``CloverLM``, block diffusion: history in GDN state / KV cache, current block bidirectional) or
+``"ar"`` (``ARLM``, fully causal).
+
+``fields`` are the answer fields a checkpoint writes, in slot order (``airspace.model.pointers``): one zone is one
+block of ``n_slots = 2 + 2 * len(fields)`` pointer slots (anchor, a start and an end per field, next), so
+``block_size`` equals ``n_slots``. The default is the list the shipped checkpoints were trained on, written out
+here rather than taken from ``airspace.core.contract.FIELDS``: a later checkpoint may write more fields, and a
+config without the key must still read as the shipped one.
 """
 
 from __future__ import annotations
@@ -12,6 +19,8 @@ from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
 ARCHS = ("clover", "ar")
+# the fields the shipped checkpoints write (airspace.core.contract.FIELDS when they were trained)
+DEFAULT_FIELDS: tuple[str, ...] = ("center", "radius", "polygon", "name", "lower", "upper", "start", "end", "schedule")
 
 
 @dataclass
@@ -36,8 +45,10 @@ class ModelConfig:
     shared_ff: int = 192
     aux_loss_coef: float = 0.01
     norm_eps: float = 1e-6
-    # block diffusion (Clover)
-    block_size: int = 20  # = airspace.model.pointers.N_SLOTS: one zone per block
+    # the answer: the fields each zone's block of pointer slots holds, in slot order
+    fields: tuple[str, ...] = DEFAULT_FIELDS
+    # block diffusion (Clover); both models embed a slot's index in its block
+    block_size: int = 20  # = n_slots: one zone per block
     tau: float = 0.9
     mask_lo: float = 0.0  # per-block mask rate t ~ U[mask_lo, mask_hi] in training (complement gets 1 - t)
     mask_hi: float = 1.0
@@ -49,6 +60,10 @@ class ModelConfig:
     max_answer_tokens: int = 320  # 16 zones of 20 slots
 
     def __post_init__(self) -> None:
+        self.fields = tuple(self.fields)  # a JSON list when loaded
+        if not self.fields or len(set(self.fields)) != len(self.fields) or not all(
+                isinstance(f, str) and f and "." not in f for f in self.fields):
+            raise ValueError(f"fields must be distinct non-empty names without '.', got {self.fields!r}")
         if self.arch not in ARCHS:
             raise ValueError(f"arch must be one of {ARCHS}, got {self.arch!r}")
         if not self.layer_pattern or set(self.layer_pattern) - {"G", "A"}:
@@ -63,6 +78,11 @@ class ModelConfig:
     @property
     def n_layers(self) -> int:
         return len(self.layer_pattern)
+
+    @property
+    def n_slots(self) -> int:
+        """Pointer slots of one zone: anchor, start and end of every field, next."""
+        return 2 + 2 * len(self.fields)
 
     def to_dict(self) -> dict:
         return asdict(self)

@@ -17,10 +17,10 @@ from pathlib import Path
 
 import torch
 
+from airspace.model.backbone import Backbone
 from airspace.model.checkpoint import load_checkpoint
-from airspace.model.clover import Backbone
-from airspace.model.decoding import ReadCache, ar_decode, clover_decode, read_ahead
-from airspace.model.pointers import N_SLOTS, encode_message, render_block, repair_slots, slots_to_drafts
+from airspace.model.pointers import encode_message, render_block, repair_slots, slots_to_drafts
+from airspace.model.reading import ReadCache, read_ahead
 from airspace.model.tokenizer import Tokenizer
 from airspace.core.answer import ZONE_SEP
 from airspace.core.contract import Answer, EngineError, ModelStats
@@ -43,6 +43,8 @@ class ModelExtractor:
                  read_cache: int = 0):  # bytes of prompt reads to keep (0: none)
         if name not in ("clover", "ar") or model.cfg.arch != name:
             raise ValueError(f"engine {name!r} does not match the checkpoint's arch {model.cfg.arch!r}")
+        if tau is not None and name != "clover":
+            raise ValueError("tau is Clover's commit threshold; the ar engine has none")
         self.name = name
         self.model = model
         self.tok = tok
@@ -52,7 +54,7 @@ class ModelExtractor:
         self.seed = seed
         self.checkpoint = checkpoint
         self.repair = repair  # span-constrained choice among the model's alternatives (pointers.repair_slots)
-        # prompt reads kept per message (decoding.ReadCache), or None: a re-run or a batch read ahead before its
+        # prompt reads kept per message (reading.ReadCache), or None: a re-run or a batch read ahead before its
         # Run reads only the messages it has not read before
         self.keep_prompt_reads(read_cache)
         self._lock = threading.Lock()  # one extraction at a time (a read ahead and a Run share the model's workers)
@@ -65,7 +67,7 @@ class ModelExtractor:
     def warm_up(self, rounds: int = 3) -> None:
         """Decode a few messages of very different lengths ``rounds`` times, so that an operator's first batch does
         not pay first-call costs: torch's lazy set-up, and on a CPU the prompt-reading worker threads' first ops
-        (each thread's allocator arena and thread pool; ``decoding.read_groups``), which made the first batches
+        (each thread's allocator arena and thread pool; ``reading.read_groups``), which made the first batches
         ~30 % slower than later ones."""
         base = "A0001/26 NOTAMN Q) ZGZU/QRDCA/IV/BO/W/000/010/2232N11356E001 A) ZGZU E) UAS AREA 2232N11356E RADIUS 1NM"
         batch = [base[:60], base, " ".join([base] * 3), " ".join([base] * 6)]  # four lengths: four length groups
@@ -84,7 +86,7 @@ class ModelExtractor:
             self._cold.on = False
 
     def keep_prompt_reads(self, max_bytes: int = 128 * 2**20) -> None:
-        """Keep prompt reads (``decoding.ReadCache``, up to ``max_bytes`` of tensors) from now on; 0: none."""
+        """Keep prompt reads (``reading.ReadCache``, up to ``max_bytes`` of tensors) from now on; 0: none."""
         self.read_cache = ReadCache(max_bytes) if max_bytes else None
 
     def _cache(self) -> ReadCache | None:
@@ -130,30 +132,28 @@ class ModelExtractor:
         for s in range(0, len(todo), self.batch_size):
             chunk = todo[s:s + self.batch_size]
             prompts = [t[2] for t in chunk]
-            if self.name == "clover":
-                res = clover_decode(self.model, prompts, tau=self.tau, trace=self.trace, read_cache=self._cache())
-            else:
-                res = ar_decode(self.model, prompts, read_cache=self._cache())
+            options = {} if self.tau is None else {"tau": self.tau}
+            res = self.model.decode(prompts, trace=self.trace, read_cache=self._cache(), **options)
             stats.forwards += res.forwards
             stats.prompts_cached += res.cached
             stats.prefill_s += res.prefill_s
             for j, (_, i, _, offs) in enumerate(chunk):
                 stats.answer_tokens += res.tokens[j]
-                if self.name == "clover":
-                    stats.steps_per_block.extend(res.steps_per_block[j])
+                stats.steps_per_block.extend(res.steps_per_block[j])  # Clover's denoising steps (AR: none)
                 if res.finished[j]:
                     slots = res.slots[j]
                     if self.repair:
-                        slots, changed = repair_slots(slots, res.alts[j], offs)
+                        slots, changed = repair_slots(slots, res.alts[j], offs, self.cfg.fields)
                         stats.repaired += changed
-                    answers[i] = slots_to_drafts(slots, offs)
+                    answers[i] = slots_to_drafts(slots, offs, self.cfg.fields)
                 else:
-                    answers[i] = EngineError(f"the answer did not end within {self.cfg.max_answer_tokens // N_SLOTS} "
-                                             f"zones (left unread rather than cut)")
+                    zones = self.cfg.max_answer_tokens // self.cfg.block_size
+                    answers[i] = EngineError(f"the answer did not end within {zones} zones (left unread rather than "
+                                             f"cut)")
             if self.trace and res.trace:
                 for step in res.trace:
                     for j, (_, i, _, offs) in enumerate(chunk):
-                        current[i] = trace_text(step[j], offs)
+                        current[i] = trace_text(step[j], offs, self.cfg.fields)
                     stats.trace.append(list(current))
         stats.wall_s = time.perf_counter() - t0
         stats.peak_mb = _peak_mb(dev)
@@ -176,8 +176,9 @@ def load_extractor(name: str, checkpoint: str | None = None, *, device: str | No
                           read_cache=read_cache)
 
 
-def trace_text(slots: list[int | None], offs) -> str:
+def trace_text(slots: list[int | None], offs, fields) -> str:
     """One row of a decoding trace (whole blocks, the last one partly masked) as answer-like text."""
-    blocks = [slots[b:b + N_SLOTS] for b in range(0, len(slots), N_SLOTS)]
-    return f" {ZONE_SEP} ".join(render_block(b, offs) for b in blocks if b[0] is None or b[0] != offs.null) \
-        or render_block(blocks[-1], offs)
+    n = 2 + 2 * len(fields)
+    blocks = [slots[b:b + n] for b in range(0, len(slots), n)]
+    return f" {ZONE_SEP} ".join(render_block(b, offs, fields) for b in blocks if b[0] is None or b[0] != offs.null) \
+        or render_block(blocks[-1], offs, fields)

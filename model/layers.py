@@ -7,10 +7,10 @@ same code serves training, prefill, block decoding and AR decoding:
 * ``noisy`` blocks (Clover only; Tn tokens, a multiple of the block size) are queries that see the history
   before a given clean block (``noisy_hist``) plus their own block in both directions; they change no cache.
 
-Clover (``arch="clover"``): clean tokens are processed block-causally (each block of B tokens sees the history
-before it and itself bidirectionally), exactly like a noisy block with no masks, so committing a finished block
-at decode time is the same computation as in training. AR (``arch="ar"``): clean tokens are fully causal and
-there are no noisy tokens.
+Clover (``SegCtx.block_causal``): clean tokens are processed block-causally (each block of B tokens sees the
+history before it and itself bidirectionally), exactly like a noisy block with no masks, so committing a finished
+block at decode time is the same computation as in training; its GDN layers are ``BlockGatedDeltaNet``. AR: clean
+tokens are fully causal, there are no noisy tokens, and its GDN layers are the plain ``GatedDeltaNet``.
 
 All the special math (chunked/recurrent delta rule, in-block attention with the history slot, routed experts)
 goes through ``airspace.kernels.ops``.
@@ -34,7 +34,7 @@ from airspace.model.config import ModelConfig
 class SegCtx:
     """What one forward call processes (shared by every layer of that call)."""
 
-    arch: str
+    block_causal: bool  # clean tokens see their own block both ways (Clover); else fully causal (AR)
     block_size: int
     clean_valid: torch.Tensor  # [B, Tc] bool (False = padding)
     noisy_valid: torch.Tensor  # [B, Tn] bool
@@ -55,7 +55,7 @@ class SegCtx:
 
     def single_block_query(self) -> bool:
         """Only one query block and nothing to commit: the in-block attention kernel with a KV prefix applies."""
-        if self.arch == "clover":
+        if self.block_causal:
             return self.Tc == 0 and self.Tn == self.block_size
         return self.Tn == 0 and self.Tc == 1
 
@@ -87,7 +87,7 @@ def build_attn_mask(ctx: SegCtx) -> torch.Tensor:
     Bn = ctx.clean_valid.shape[0]
     P = 0 if ctx.prefix_valid is None else ctx.prefix_valid.shape[1]
     ic = torch.arange(Tc, device=dev)
-    if ctx.arch == "clover":
+    if ctx.block_causal:
         cb = ic // bs
         cc = cb[None, :] <= cb[:, None]  # clean query -> clean key: same or earlier block
     else:
@@ -177,21 +177,13 @@ class AttnCache:
 
 # ---------------------------------------------------------------------------------------------------- GDN
 class GatedDeltaNet(nn.Module):
-    """Gated DeltaNet mixer.
-
-    AR: o_t = S_tᵀ q_t of the gated delta rule (chunked for prompts, recurrent for single steps).
-    Clover: the recurrence only carries history; a block query's output is ONE softmax over its block's keys
-    (both directions) plus one extra slot holding the history readout S_histᵀ q_i, whose logit is
-    ``b_h + c_h · log L`` (L = valid keys in the block) so the history weight does not dilute as blocks grow.
-    A zero-initialised anti-causal depthwise conv over the block adds right context beside the causal conv.
-    """
+    """Gated DeltaNet mixer, causal (the AR baseline): o_t = S_tᵀ q_t of the gated delta rule (chunked for
+    prompts, recurrent for single steps)."""
 
     def __init__(self, cfg: ModelConfig):
         super().__init__()
         D, H, K, V = cfg.d_model, cfg.gdn_heads, cfg.gdn_head_k, cfg.gdn_head_v
         self.H, self.K, self.V, self.cs = H, K, V, cfg.conv_size
-        self.clover = cfg.arch == "clover"
-        self.bs = cfg.block_size
         self.C = 2 * H * K + H * V
         self.in_proj = nn.Linear(D, self.C, bias=False)
         self.z_proj = nn.Linear(D, H * V, bias=False)
@@ -202,53 +194,40 @@ class GatedDeltaNet(nn.Module):
         self.dt_bias = nn.Parameter(dt + torch.log(-torch.expm1(-dt)))  # inverse softplus
         self.o_norm = RMSNorm(V, cfg.norm_eps)
         self.out_proj = nn.Linear(H * V, D, bias=False)
-        if self.clover:
-            self.rconv_w = nn.Parameter(torch.zeros(self.C, max(self.cs - 1, 1)))  # mechanism 4, zero init
-            self.q_logtemp = nn.Parameter(torch.full((H,), math.log(math.sqrt(K))))
-            self.hist_b = nn.Parameter(torch.zeros(H))  # mechanism 3
-            self.hist_c = nn.Parameter(torch.full((H,), float(cfg.calib_init_c)))
 
     def empty_cache(self, B: int, device, dtype) -> GDNCache:
         sdt = torch.float64 if dtype == torch.float64 else torch.float32
         return GDNCache(torch.zeros(B, self.H, self.K, self.V, device=device, dtype=sdt),
                         torch.zeros(B, self.cs - 1, self.C, device=device, dtype=dtype))
 
-    def _add_anti_conv(self, c: torch.Tensor, xb: torch.Tensor) -> torch.Tensor:
-        """c + the anti-causal conv inside blocks: c, xb [N, bs, C]; adds Σ_j w_j x_{t+j}, j = 1..k-1, at t."""
-        kr = self.rconv_w.shape[1]
-        if not torch.is_grad_enabled():  # inference: shifted multiply-adds into c, no padded copy of the blocks
-            w = self.rconv_w.to(xb.dtype)
-            for j in range(min(kr, xb.shape[1] - 1)):
-                c[:, :xb.shape[1] - j - 1].addcmul_(xb[:, j + 1:], w[:, j])
-            return c
-        xr = F.pad(xb, (0, 0, 0, kr))[:, 1:]
-        return c + depthwise_conv(xr, self.rconv_w)
-
-    def conv_features(self, x: torch.Tensor, ctx: SegCtx, cache: GDNCache):
-        """q/k/v features before SiLU: causal depthwise conv over [conv tail ; clean] (each noisy block continues
-        the clean tokens before it), plus, for Clover, the anti-causal conv inside each block.
-        Returns (features [B, T, C], new conv tail)."""
-        B, T, _ = x.shape
-        Tc, Tn, bs = ctx.Tc, ctx.Tn, ctx.block_size
+    def _project(self, x: torch.Tensor, ctx: SegCtx) -> torch.Tensor:
+        """Pre-conv q/k/v features [B, T, C]; padding contributes nothing to any conv (no bias)."""
         valid = torch.cat([ctx.clean_valid, ctx.noisy_valid], 1)
-        u = self.in_proj(x * valid[..., None].to(x.dtype))  # padding contributes nothing to any conv (no bias)
+        return self.in_proj(x * valid[..., None].to(x.dtype))
+
+    def _causal_conv(self, u: torch.Tensor, ctx: SegCtx, cache: GDNCache):
+        """Causal depthwise conv over [conv tail ; clean] (each noisy block continues the clean tokens before it).
+        Returns (features [B, T, C], new conv tail)."""
+        B = u.shape[0]
+        Tc, Tn, bs = ctx.Tc, ctx.Tn, ctx.block_size
         seq = torch.cat([cache.conv.to(u.dtype), u[:, :Tc]], 1)  # [B, cs-1+Tc, C]
         conv_c = depthwise_conv(seq, self.conv_w) if Tc else u[:, :0]  # [B, Tc, C]
         new_conv = seq[:, seq.shape[1] - (self.cs - 1):]
         parts = [conv_c]
         if Tn:
             nbN = Tn // bs
-            hist = ctx.noisy_hist.to(x.device)
-            idx = hist[:, None] * bs + torch.arange(self.cs - 1, device=x.device)[None, :]  # [nbN, cs-1]
+            hist = ctx.noisy_hist.to(u.device)
+            idx = hist[:, None] * bs + torch.arange(self.cs - 1, device=u.device)[None, :]  # [nbN, cs-1]
             prev = seq[:, idx.reshape(-1)].reshape(B, nbN, self.cs - 1, self.C)
             blocks = u[:, Tc:].reshape(B, nbN, bs, self.C)
             ext = torch.cat([prev, blocks], 2).reshape(B * nbN, self.cs - 1 + bs, self.C)
             parts.append(depthwise_conv(ext, self.conv_w).reshape(B, Tn, self.C))
         c = torch.cat(parts, 1) if Tc and Tn else parts[-1]  # the clean or the noisy part alone: no copy
-        if self.clover:
-            N = B * (T // bs)
-            c = self._add_anti_conv(c.reshape(N, bs, self.C), u.reshape(N, bs, self.C)).reshape(B, T, self.C)
         return c, new_conv
+
+    def conv_features(self, x: torch.Tensor, ctx: SegCtx, cache: GDNCache):
+        """q/k/v features before SiLU -> (features [B, T, C], new conv tail)."""
+        return self._causal_conv(self._project(x, ctx), ctx, cache)
 
     def forward(self, x: torch.Tensor, ctx: SegCtx, cache: GDNCache | None):
         B, T, _ = x.shape
@@ -267,16 +246,14 @@ class GatedDeltaNet(nn.Module):
         beta = torch.sigmoid(b)
         vf = valid.to(g.dtype)[..., None]
         g, beta = g * vf, beta * vf  # g = 0, beta = 0: padding leaves the state unchanged
-        if self.clover:
-            o, new_state = self._clover_mix(q, k, v, g, beta, valid, ctx, cache)
-        else:
-            o, new_state = self._ar_mix(q, k, v, g, beta, cache)
+        o, new_state = self._mix(q, k, v, g, beta, valid, ctx, cache)
         z = self.z_proj(x).reshape(B, T, H, V)
         o = self.o_norm(o) * F.silu(z)
         y = self.out_proj(o.reshape(B, T, H * V))
         return y, GDNCache(new_state, new_conv)
 
-    def _ar_mix(self, q, k, v, g, beta, cache):
+    def _mix(self, q, k, v, g, beta, valid, ctx: SegCtx, cache: GDNCache):
+        """(outputs [B, T, H, V], state after the clean tokens): the delta rule's own readout."""
         T = q.shape[1]
         if T <= 2:
             o, S = ops.fused_recurrent_gated_delta_rule(q, k, v, g, beta, initial_state=cache.state)
@@ -284,7 +261,43 @@ class GatedDeltaNet(nn.Module):
             o, S, _ = ops.chunk_gated_delta_rule(q, k, v, g, beta, initial_state=cache.state, chunk_size=64)
         return o.to(v.dtype), S
 
-    def _clover_mix(self, q, k, v, g, beta, valid, ctx: SegCtx, cache: GDNCache):
+
+class BlockGatedDeltaNet(GatedDeltaNet):
+    """Gated DeltaNet mixer of Clover: the recurrence only carries history; a block query's output is ONE softmax
+    over its block's keys (both directions) plus one extra slot holding the history readout S_histᵀ q_i, whose
+    logit is ``b_h + c_h · log L`` (L = valid keys in the block) so the history weight does not dilute as blocks
+    grow. A zero-initialised anti-causal depthwise conv over the block adds right context beside the causal conv.
+    """
+
+    def __init__(self, cfg: ModelConfig):
+        super().__init__(cfg)
+        self.rconv_w = nn.Parameter(torch.zeros(self.C, max(self.cs - 1, 1)))  # mechanism 4, zero init
+        self.q_logtemp = nn.Parameter(torch.full((self.H,), math.log(math.sqrt(self.K))))
+        self.hist_b = nn.Parameter(torch.zeros(self.H))  # mechanism 3
+        self.hist_c = nn.Parameter(torch.full((self.H,), float(cfg.calib_init_c)))
+
+    def _add_anti_conv(self, c: torch.Tensor, xb: torch.Tensor) -> torch.Tensor:
+        """c + the anti-causal conv inside blocks: c, xb [N, bs, C]; adds Σ_j w_j x_{t+j}, j = 1..k-1, at t."""
+        kr = self.rconv_w.shape[1]
+        if not torch.is_grad_enabled():  # inference: shifted multiply-adds into c, no padded copy of the blocks
+            w = self.rconv_w.to(xb.dtype)
+            for j in range(min(kr, xb.shape[1] - 1)):
+                c[:, :xb.shape[1] - j - 1].addcmul_(xb[:, j + 1:], w[:, j])
+            return c
+        xr = F.pad(xb, (0, 0, 0, kr))[:, 1:]
+        return c + depthwise_conv(xr, self.rconv_w)
+
+    def conv_features(self, x: torch.Tensor, ctx: SegCtx, cache: GDNCache):
+        """The causal conv plus the anti-causal conv inside each block -> (features [B, T, C], new conv tail)."""
+        u = self._project(x, ctx)
+        c, new_conv = self._causal_conv(u, ctx, cache)
+        B, T = x.shape[:2]
+        N = B * (T // ctx.block_size)
+        bs = ctx.block_size
+        return self._add_anti_conv(c.reshape(N, bs, self.C), u.reshape(N, bs, self.C)).reshape(B, T, self.C), new_conv
+
+    def _mix(self, q, k, v, g, beta, valid, ctx: SegCtx, cache: GDNCache):
+        """(outputs [B, T, H, V], state after the clean tokens): in-block softmax with the history slot."""
         B, T, H, K = q.shape
         V = v.shape[-1]
         Tc, bs = ctx.Tc, ctx.block_size
@@ -313,7 +326,7 @@ class GatedDeltaNet(nn.Module):
         extra_logit = logit[:, :, None].expand(B * nbt, H, bs)
         # with grad on, the dispatcher runs the torch reference (per-source sums, no per-query copies): training
         o = ops.block_attention(q_att, kb, vb, extra_logit=extra_logit, extra_value=readout.reshape(B * nbt, H, bs, V),
-                   key_mask=key_mask, scale=1.0)
+                                key_mask=key_mask, scale=1.0)
         o = o.reshape(B, nbt, H, bs, V).permute(0, 1, 3, 2, 4).reshape(B, T, H, V)
         return o, S_final
 
@@ -412,11 +425,10 @@ def load_balance_loss(router_logits: torch.Tensor, topk_idx: torch.Tensor, E: in
 class Layer(nn.Module):
     """Pre-norm residual layer: x + mixer(norm(x)), then x + MoE(norm(x)) on the valid tokens only."""
 
-    def __init__(self, cfg: ModelConfig, kind: str):
+    def __init__(self, cfg: ModelConfig, mixer: type[nn.Module]):
         super().__init__()
-        self.kind = kind
         self.norm1 = RMSNorm(cfg.d_model, cfg.norm_eps)
-        self.mixer = GatedDeltaNet(cfg) if kind == "G" else GatedAttention(cfg)
+        self.mixer = mixer(cfg)
         self.norm2 = RMSNorm(cfg.d_model, cfg.norm_eps)
         self.ffn = MoEFFN(cfg)
 

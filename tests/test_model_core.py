@@ -8,11 +8,12 @@ import pytest
 import torch
 
 from airspace.kernels import ops
-from airspace.model.ar import ar_inputs, build_model
-from airspace.model.clover import Memory, left_pad_prompts
+from airspace.model import reading
+from airspace.model.backbone import Memory
+from airspace.model.batch import left_pad_prompts
+from airspace.model.build import build_model
 from airspace.model.config import ModelConfig
-from airspace.model.decoding import ar_decode, clover_decode
-from airspace.model.layers import GatedDeltaNet, MoEFFN, SegCtx
+from airspace.model.layers import BlockGatedDeltaNet, GatedDeltaNet, MoEFFN, SegCtx
 from airspace.model.pointers import N_SLOTS
 from airspace.model.tokenizer import MASK_ID, Tokenizer
 
@@ -66,16 +67,17 @@ def full_clover_logits(model, prompt, blocks, query):
                                                   for b in blocks], 1)
     valid = torch.cat([mem.valid, torch.ones(1, len(blocks) * bs, dtype=torch.bool)], 1)
     q = torch.tensor([query])
-    h_c, h, _, _ = model(valid.long(), valid, q, torch.ones_like(q, dtype=torch.bool),
-                         torch.tensor([valid.shape[1] // bs]), clean_x=clean_x,
-                         noisy_x=model.answer_embed(mem, q, slot, MASK_ID))
+    h_c, h, _, _ = model(clean_valid=valid, clean_x=clean_x, noisy_valid=torch.ones_like(q, dtype=torch.bool),
+                         noisy_x=model.answer_embed(mem, q, slot, MASK_ID),
+                         noisy_hist=torch.tensor([valid.shape[1] // bs]))
     model.set_keys(mem, h_c[:, :mem.ids.shape[1]])
     return model.pointer_logits(h, mem)
 
 
 def ctx_for(T, arch="ar", bs=4, B=1):
     v = torch.ones(B, T, dtype=torch.bool)
-    return SegCtx(arch, bs, v, v[:, :0], torch.zeros(0, dtype=torch.long), torch.arange(T), None)
+    return SegCtx(block_causal=arch == "clover", block_size=bs, clean_valid=v, noisy_valid=v[:, :0],
+                  noisy_hist=torch.zeros(0, dtype=torch.long), positions=torch.arange(T), prefix_valid=None)
 
 
 # ------------------------------------------------------------------------------------------------ GDN layer
@@ -116,14 +118,14 @@ def test_clover_cached_blocks_equal_recomputing_history():
     # incremental: prefill, then commit the blocks one call at a time (the last commit fused with the query)
     mem = memory([prompt], bs)
     slot = torch.arange(bs)
-    h_p, _, _, cache = m(mem.valid.long(), mem.valid, clean_x=m.embed(mem.ids))
+    h_p, _, _, cache = m(clean_valid=mem.valid, clean_ids=mem.ids)
     m.set_keys(mem, h_p)
     one = torch.ones(1, bs, dtype=torch.bool)
     emb = lambda ptrs: m.answer_embed(mem, torch.tensor([ptrs]), slot, MASK_ID)  # noqa: E731
     for b in blocks[:-1]:
-        _, _, _, cache = m(one.long(), one, cache=cache, clean_x=emb(b))
-    qt = torch.tensor([query])
-    _, h, _, cache = m(one.long(), one, qt, one, torch.tensor([1]), cache, clean_x=emb(blocks[-1]), noisy_x=emb(query))
+        _, _, _, cache = m(clean_valid=one, clean_x=emb(b), cache=cache)
+    _, h, _, cache = m(clean_valid=one, clean_x=emb(blocks[-1]), noisy_valid=one, noisy_x=emb(query),
+                       noisy_hist=torch.tensor([1]), cache=cache)
     torch.testing.assert_close(m.pointer_logits(h, mem), ref, rtol=1e-9, atol=1e-9)
     # and a pure query step against the cache gives the same again, through SDPA and through the op
     from airspace.model import layers
@@ -131,7 +133,8 @@ def test_clover_cached_blocks_equal_recomputing_history():
     for via_op in (False, True):
         layers.PREFIX_ATTN_VIA_OP = via_op
         try:
-            _, h2, _, _ = m(qt[:, :0], one[:, :0], qt, one, torch.tensor([0]), cache, noisy_x=emb(query))
+            _, h2, _, _ = m(clean_valid=one[:, :0], clean_ids=mem.ids[:, :0], noisy_valid=one, noisy_x=emb(query),
+                            noisy_hist=torch.tensor([0]), cache=cache)
         finally:
             layers.PREFIX_ATTN_VIA_OP = None
         torch.testing.assert_close(m.pointer_logits(h2, mem), ref, rtol=1e-9, atol=1e-9)
@@ -148,9 +151,8 @@ def test_left_padding_does_not_touch_states():
     mem = memory([short, long_], bs)
     slot = torch.arange(bs)
     q = torch.tensor([query, query])
-    h_c, h, _, _ = m(mem.valid.long(), mem.valid, q, torch.ones_like(q, dtype=torch.bool),
-                     torch.tensor([mem.ids.shape[1] // bs]), clean_x=m.embed(mem.ids),
-                     noisy_x=m.answer_embed(mem, q, slot, MASK_ID))
+    h_c, h, _, _ = m(clean_valid=mem.valid, clean_ids=mem.ids, noisy_valid=torch.ones_like(q, dtype=torch.bool),
+                     noisy_x=m.answer_embed(mem, q, slot, MASK_ID), noisy_hist=torch.tensor([mem.ids.shape[1] // bs]))
     m.set_keys(mem, h_c)
     both = m.pointer_logits(h, mem)
     P = alone.shape[-1]
@@ -162,11 +164,11 @@ def test_ar_cached_steps_equal_full_forward():
     m = tiny_model("ar")
     ids = torch.tensor([rand_ids(23, 3)])
     valid = torch.ones_like(ids, dtype=torch.bool)
-    full, _, _, _ = m(ids, valid)
-    h0, _, _, cache = m(ids[:, :10], valid[:, :10])
+    full, _, _, _ = m(clean_valid=valid, clean_ids=ids)
+    h0, _, _, cache = m(clean_valid=valid[:, :10], clean_ids=ids[:, :10])
     outs = [h0]
     for t in range(10, 23):
-        h, _, _, cache = m(ids[:, t:t + 1], valid[:, t:t + 1], cache=cache)
+        h, _, _, cache = m(clean_valid=valid[:, t:t + 1], clean_ids=ids[:, t:t + 1], cache=cache)
         outs.append(h)
     torch.testing.assert_close(torch.cat(outs, 1), full, rtol=1e-9, atol=1e-9)
 
@@ -192,8 +194,8 @@ def test_in_block_bidirectional_and_history_untouched():
     valid = torch.cat([mem.valid, torch.ones(1, bs, dtype=torch.bool)], 1)
     one = torch.ones(1, bs, dtype=torch.bool)
     hist = torch.tensor([valid.shape[1] // bs])
-    h_a, _, _, c_a = m(valid.long(), valid, one.long(), one, hist, clean_x=clean_x, noisy_x=emb(query))
-    h_b, _, _, c_b = m(valid.long(), valid, one.long(), one, hist, clean_x=clean_x, noisy_x=emb(q2))
+    h_a, _, _, c_a = m(clean_valid=valid, clean_x=clean_x, noisy_valid=one, noisy_x=emb(query), noisy_hist=hist)
+    h_b, _, _, c_b = m(clean_valid=valid, clean_x=clean_x, noisy_valid=one, noisy_x=emb(q2), noisy_hist=hist)
     assert torch.equal(h_a, h_b)
     for la, lb in zip(c_a.layers, c_b.layers):
         for fa, fb in zip(vars(la).values(), vars(lb).values()):
@@ -202,7 +204,7 @@ def test_in_block_bidirectional_and_history_untouched():
     block2 = list(block)
     block2[-1] = (block[-1] + 1) % len(prompt)
     clean_x2 = torch.cat([m.embed(mem.ids), emb(block2)], 1)
-    h_c, _, _, _ = m(valid.long(), valid, clean_x=clean_x2)
+    h_c, _, _, _ = m(clean_valid=valid, clean_x=clean_x2)
     assert (h_c[0, -bs] - h_a[0, -bs]).abs().max() > 1e-6
     # h_a came from a call with a noisy block as well (other matmul shapes, so other BLAS blocking): equal to the
     # last few fp64 ulps, while the one changed later slot moved its own block by > 1e-6 above
@@ -212,7 +214,7 @@ def test_in_block_bidirectional_and_history_untouched():
 def test_zero_init_right_conv_keeps_the_causal_path():
     torch.manual_seed(0)
     cfg = tiny_cfg("clover", block_size=4)
-    layer = GatedDeltaNet(cfg).double()
+    layer = BlockGatedDeltaNet(cfg).double()
     assert torch.count_nonzero(layer.rconv_w) == 0
     T = 8
     x = torch.randn(1, T, cfg.d_model, dtype=torch.float64)
@@ -255,7 +257,7 @@ def test_inference_fast_paths_equal_the_training_paths():
             outs = []
             for grad in (True, False):
                 with torch.set_grad_enabled(grad):
-                    h, _, _, _ = m(mem.valid.long(), mem.valid, clean_x=m.embed(mem.ids))
+                    h, _, _, _ = m(clean_valid=mem.valid, clean_ids=mem.ids)
                     m.set_keys(mem, h)
                     outs.append(m.pointer_logits(h, mem))
             train, infer = outs
@@ -267,7 +269,7 @@ def test_length_buckets_are_the_cheapest_grouping():
     """Exact optimum of padded tokens + a fixed cost per group, against brute force over every contiguous split."""
     import itertools
 
-    from airspace.model.decoding import length_buckets
+    from airspace.model.reading import length_buckets
 
     lengths = [73, 105, 131, 400, 132, 165, 1900, 172, 2000, 20]
     order = sorted(range(len(lengths)), key=lambda i: lengths[i])
@@ -288,7 +290,7 @@ def test_length_buckets_are_the_cheapest_grouping():
 def test_a_cuda_batch_is_read_as_one_group_unless_lengths_differ_wildly():
     """On CUDA a reading call costs its launches, not its padding: demo20's prompt lengths are one group there and
     several on a CPU; a page-long TFR beside short notices is still read on its own."""
-    from airspace.model.decoding import BUCKET_OVERHEAD, bucket_overhead, length_buckets
+    from airspace.model.reading import BUCKET_OVERHEAD, bucket_overhead, length_buckets
 
     cpu, cuda = bucket_overhead(torch.device("cpu")), bucket_overhead(torch.device("cuda"))
     assert cpu == BUCKET_OVERHEAD
@@ -302,18 +304,15 @@ def test_a_cuda_batch_is_read_as_one_group_unless_lengths_differ_wildly():
 def test_prompts_read_in_length_groups_decode_as_one_batch(arch):
     """Prompts of very different lengths read in separate groups and joined (padding added, cached attention keys
     rotated on by the columns they moved) decode to exactly what reading them as one padded batch gives."""
-    from airspace.model import decoding
-
     m = tiny_model(arch, seed=5)
     prompts = [rand_ids(n, 40 + n) + [TOK.sep_id] for n in (3, 50, 8, 47, 21, 95)]
-    dec = decoding.clover_decode if arch == "clover" else decoding.ar_decode
-    runs, default = {}, decoding.BUCKET_OVERHEAD
+    runs, default = {}, reading.BUCKET_OVERHEAD
     for ov in (10**9, 0):
-        decoding.BUCKET_OVERHEAD = ov
+        reading.BUCKET_OVERHEAD = ov
         try:
-            runs[ov] = dec(m, prompts)
+            runs[ov] = m.decode(prompts)
         finally:
-            decoding.BUCKET_OVERHEAD = default
+            reading.BUCKET_OVERHEAD = default
     one, grouped = runs[10**9], runs[0]
     assert one.rows_per_call[0] == len(prompts) and len(grouped.rows_per_call) > len(one.rows_per_call)
     assert grouped.slots == one.slots
@@ -329,12 +328,9 @@ def test_length_groups_read_side_by_side_decode_as_read_in_turn(arch, monkeypatc
     what it was."""
     import threading
 
-    from airspace.model import decoding
-
     m = tiny_model(arch, seed=6)
     prompts = [rand_ids(n, 60 + n) + [TOK.sep_id] for n in (3, 95, 8, 47, 21, 50, 140)]
-    dec = decoding.clover_decode if arch == "clover" else decoding.ar_decode
-    monkeypatch.setattr(decoding, "BUCKET_OVERHEAD", 0)  # several groups
+    monkeypatch.setattr(reading, "BUCKET_OVERHEAD", 0)  # several groups
     readers = set()
     real_forward = type(m).forward
 
@@ -344,14 +340,14 @@ def test_length_groups_read_side_by_side_decode_as_read_in_turn(arch, monkeypatc
 
     monkeypatch.setattr(type(m), "forward", forward)
     monkeypatch.setenv("AIRSPACE_READ_WORKERS", "1")
-    in_turn = dec(m, prompts)
+    in_turn = m.decode(prompts)
     assert readers == {threading.current_thread().name}
     monkeypatch.setenv("AIRSPACE_READ_WORKERS", "3")
     threads = torch.get_num_threads()
-    side = dec(m, prompts)
+    side = m.decode(prompts)
     assert any(r.startswith("airspace-read") for r in readers)  # the workers did read
     assert torch.get_num_threads() == threads
-    assert len(decoding.length_buckets([len(p) for p in prompts], m.cfg.block_size if arch == "clover" else 1)) >= 3
+    assert len(reading.length_buckets([len(p) for p in prompts], m.prompt_multiple)) >= 3
     assert side.slots == in_turn.slots and side.alts == in_turn.alts
     assert (side.forwards, side.calls, side.rows_per_call) == (in_turn.forwards, in_turn.calls, in_turn.rows_per_call)
 
@@ -362,20 +358,17 @@ def test_kept_prompt_reads_decode_as_reading_them_again(arch, monkeypatch):
     and every row gets the answer, alternatives and counts a cold call gives; decoding leaves the kept reads as
     they were (a second call from the cache alone gives the same again); the cache forgets the least recently used
     message first."""
-    from airspace.model import decoding
-
     m = tiny_model(arch, seed=7)
     prompts = [rand_ids(n, 70 + n) + [TOK.sep_id] for n in (3, 95, 8, 47, 21, 50)]
-    dec = decoding.clover_decode if arch == "clover" else decoding.ar_decode
-    monkeypatch.setattr(decoding, "BUCKET_OVERHEAD", 0)  # several groups, so kept rows come from different groups
-    cold = dec(m, prompts)
-    cache = decoding.ReadCache(2**30)
-    assert decoding.read_ahead(m, prompts[1::2], cache) == 3 and len(cache) == 3
-    assert decoding.read_ahead(m, prompts[1::2], cache) == 0  # already kept: nothing read
-    part = dec(m, prompts, read_cache=cache)
+    monkeypatch.setattr(reading, "BUCKET_OVERHEAD", 0)  # several groups, so kept rows come from different groups
+    cold = m.decode(prompts)
+    cache = reading.ReadCache(2**30)
+    assert reading.read_ahead(m, prompts[1::2], cache) == 3 and len(cache) == 3
+    assert reading.read_ahead(m, prompts[1::2], cache) == 0  # already kept: nothing read
+    part = m.decode(prompts, read_cache=cache)
     assert part.cached == 3 and len(cache) == len(prompts)
-    hot = dec(m, prompts, read_cache=cache)
-    again = dec(m, prompts, read_cache=cache)
+    hot = m.decode(prompts, read_cache=cache)
+    again = m.decode(prompts, read_cache=cache)
     assert hot.cached == again.cached == len(prompts) and hot.calls < part.calls
     for r in (part, hot, again):
         assert r.slots == cold.slots and r.finished == cold.finished and r.tokens == cold.tokens
@@ -384,11 +377,11 @@ def test_kept_prompt_reads_decode_as_reading_them_again(arch, monkeypatch):
                    for (_, u), (_, v) in zip(x, y))
         assert r.forwards == cold.forwards
     # bounded by bytes: the kept reads' tensors are counted, and the least recently used message goes first
-    assert cache.bytes == sum(decoding._tensor_bytes(cache.get(p)) for p in prompts) > 0
-    one = decoding._tensor_bytes(cache.get(prompts[0]))
-    small = decoding.ReadCache(3 * one)
+    assert cache.bytes == sum(reading.tensor_bytes(cache.get(p)) for p in prompts) > 0
+    one = reading.tensor_bytes(cache.get(prompts[0]))
+    small = reading.ReadCache(3 * one)
     for p in (prompts[0], prompts[2], prompts[4]):  # the three shortest, together more than three of the first
-        decoding.read_ahead(m, [p], small)
+        reading.read_ahead(m, [p], small)
     assert small.bytes <= 3 * one
     assert small.get(prompts[0]) is None and small.get(prompts[4]) is not None
     small.clear()
@@ -396,7 +389,7 @@ def test_kept_prompt_reads_decode_as_reading_them_again(arch, monkeypatch):
 
 
 def test_read_workers_follow_the_device_the_groups_and_the_override(monkeypatch):
-    from airspace.model.decoding import MAX_READ_WORKERS, read_workers
+    from airspace.model.reading import MAX_READ_WORKERS, read_workers
 
     monkeypatch.delenv("AIRSPACE_READ_WORKERS", raising=False)
     cpu, cuda = torch.device("cpu"), torch.device("cuda")
@@ -476,7 +469,7 @@ def reference_one_per_step(model, prompt, n_blocks):
 def test_one_token_per_step_decoding_matches_reference():
     m = tiny_model("clover", seed=3)
     prompts = [rand_ids(6, 7) + [TOK.sep_id], rand_ids(11, 8) + [TOK.sep_id]]
-    res = clover_decode(m, prompts, tau=2.0, max_answer_tokens=3 * N_SLOTS)  # tau > 1: one commit per step
+    res = m.decode(prompts, tau=2.0, max_answer_tokens=3 * N_SLOTS)  # tau > 1: one commit per step
     for i, p in enumerate(prompts):
         slots, steps = reference_one_per_step(m, p, 3)
         assert res.slots[i] == slots
@@ -487,11 +480,11 @@ def test_one_token_per_step_decoding_matches_reference():
 def test_batched_clover_decoding_equals_single_and_is_deterministic():
     m = tiny_model("clover", seed=5)
     prompts = [rand_ids(n, 20 + n) + [TOK.sep_id] for n in (3, 23, 8)]
-    batch = clover_decode(m, prompts, tau=0.05, trace=True)
-    again = clover_decode(m, prompts, tau=0.05)
+    batch = m.decode(prompts, tau=0.05, trace=True)
+    again = m.decode(prompts, tau=0.05)
     assert batch.slots == again.slots
     for i, p in enumerate(prompts):
-        one = clover_decode(m, [p], tau=0.05)
+        one = m.decode([p], tau=0.05)
         assert one.slots[0] == batch.slots[i]
         assert one.steps_per_block[0] == batch.steps_per_block[i]
         assert all(0 <= s < len(p) for s in batch.slots[i])  # pointers stay inside the row's own prompt
@@ -502,15 +495,15 @@ def test_ar_decoding_matches_greedy_recompute():
     m = tiny_model("ar", seed=2)
     bs = m.cfg.block_size
     prompts = [rand_ids(5, 30) + [TOK.sep_id], rand_ids(9, 31) + [TOK.sep_id]]
-    res = ar_decode(m, prompts, max_answer_tokens=2 * bs)
+    res = m.decode(prompts, max_answer_tokens=2 * bs)
     for i, p in enumerate(prompts):
         mem = memory([p], 1)
         ans: list[int] = []
         null = len(p) - 1
         while len(ans) < 2 * bs:
-            x = ar_inputs(m, mem, mem.ids, torch.tensor([ans], dtype=torch.long), 0)[:, :len(p) + len(ans)]
+            x = m.inputs(mem, mem.ids, torch.tensor([ans], dtype=torch.long), 0)[:, :len(p) + len(ans)]
             v = torch.ones(1, x.shape[1], dtype=torch.bool)
-            h, _, _, _ = m(v.long(), v, clean_x=x)
+            h, _, _, _ = m(clean_valid=v, clean_x=x)
             m.set_keys(mem, h[:, :len(p)])
             t = int(m.pointer_logits(h[:, -1:], mem)[0, 0].argmax())
             if len(ans) % bs == 0 and t == null:

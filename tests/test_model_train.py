@@ -8,12 +8,11 @@ import time
 import pytest
 import torch
 
-from airspace.model.ar import ar_batch, ar_loss, build_model
+from airspace.model.build import build_model
 from airspace.model.checkpoint import save_checkpoint
-from airspace.model.clover import clover_batch, clover_loss
 from airspace.model.config import ModelConfig
-from airspace.model.decoding import ar_decode, clover_decode, length_buckets
 from airspace.model.engine import load_extractor
+from airspace.model.reading import length_buckets
 from airspace.model.pointers import N_SLOTS, encode_example, encode_message, slots_to_answer
 from airspace.model.tokenizer import Tokenizer
 from airspace.core.answer import format_answer, ground, parse_answer
@@ -54,17 +53,13 @@ def overfit(arch, steps, lr=1e-2):
     for step in range(steps):
         for g in opt.param_groups:
             g["lr"] = lr * min(1.0, (step + 1) / 20) * (0.1 + 0.9 * (1 - step / steps))
-        if arch == "clover":
-            b = clover_batch(prompts, answers, cfg, pad_id=tok.pad_id, generator=gen)
-            loss, ce, _ = clover_loss(model, b)
-        else:
-            loss, ce, _ = ar_loss(model, ar_batch(prompts, answers, cfg, pad_id=tok.pad_id))
+        loss, ce, _ = model.loss(model.training_batch(prompts, answers, pad_id=tok.pad_id, generator=gen))
         opt.zero_grad()
         loss.backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
         opt.step()
     model.eval()
-    res = clover_decode(model, prompts) if arch == "clover" else ar_decode(model, prompts)
+    res = model.decode(prompts)
     right = sum(slots_to_answer(s, encode_message(tok, m)[1]) == a for s, (m, a) in zip(res.slots, data))
     return model, tok, right, time.process_time() - t0, res
 
@@ -160,8 +155,8 @@ def test_init_from_grows_the_vocabulary_and_keeps_what_was_learnt(tmp_path):
     assert model.embed.weight.shape[0] == grown.vocab_size == model.cfg.vocab_size
     prompt, _ = encode_message(tok, "PSN 2231N11403E RADIUS 2NM")
     model.eval()
-    a = clover_decode(old, [prompt]).slots
-    b = clover_decode(model, [prompt]).slots
+    a = old.decode([prompt]).slots
+    b = model.decode([prompt]).slots
     assert a == b
     with pytest.raises(ValueError, match="not ar"):
         init_from(tmp_path / "a", "ar", ["x"])
@@ -194,12 +189,11 @@ def test_finished_rows_leave_the_batch_without_changing_any_answer(name):
     msgs = [m.text for m in split_batch((samples / "demo20.txt").read_text(encoding="utf-8"))][:5]
     msgs.append((samples / "composite5.txt").read_text(encoding="utf-8").split("\n\n")[0])
     prompts = [encode_message(ex.tok, m)[0] for m in msgs]
-    decode = clover_decode if name == "clover" else ar_decode
-    batch = decode(ex.model, prompts)
+    batch = ex.model.decode(prompts)
     zones = [sum(1 for k in range(0, len(s), N_SLOTS) if s[k] != len(p) - 1) for s, p in zip(batch.slots, prompts)]
     assert max(zones) >= 2 and min(zones) <= 1, zones
     # the prompts are read in length groups (each padded to its own longest), then decoded as one batch
-    groups = length_buckets([len(p) for p in prompts], N_SLOTS if name == "clover" else 1)
+    groups = length_buckets([len(p) for p in prompts], ex.model.prompt_multiple)
     k = len(groups)
     assert k >= 2 and batch.rows_per_call[:k] == [len(g) for g in groups]
     assert len(batch.rows_per_call) == batch.calls and batch.rows_per_call[-1] == 1  # only the composite is left
@@ -208,7 +202,7 @@ def test_finished_rows_leave_the_batch_without_changing_any_answer(name):
     if name == "clover":  # a row whose block is complete sits out the block's later steps
         assert max(s[0] for s in batch.steps_per_block) >= 2 and after[0] < len(prompts)
     for i, p in enumerate(prompts):
-        alone = decode(ex.model, [p])
+        alone = ex.model.decode([p])
         assert alone.slots[0] == batch.slots[i]
         # every slot keeps the model's alternatives; the first is the pointer it wrote
         assert len(batch.alts[i]) == len(batch.slots[i])
@@ -264,13 +258,12 @@ def test_shipped_checkpoint_decodes_the_same_through_the_triton_kernels(name, an
     samples = Path(__file__).resolve().parents[1] / "data" / "samples"
     texts = sorted((m.text for m in split_batch((samples / "demo20.txt").read_text(encoding="utf-8"))), key=len)[:2]
     prompts = [encode_message(ex.tok, t)[0] for t in texts]
-    decode = clover_decode if name == "clover" else ar_decode
     with ops.backend("torch"):
-        ref = decode(ex.model, prompts, max_answer_tokens=answer_tokens)
+        ref = ex.model.decode(prompts, max_answer_tokens=answer_tokens)
     try:  # forced "triton": every op runs its kernel (no grad here), and a kernel that fails raises
         layers.PREFIX_ATTN_VIA_OP = True  # the attention layers' decode steps take the kernel as on CUDA
         with ops.backend("triton"):
-            got = decode(ex.model, prompts, max_answer_tokens=answer_tokens)
+            got = ex.model.decode(prompts, max_answer_tokens=answer_tokens)
     finally:
         layers.PREFIX_ATTN_VIA_OP = None
     assert got.slots == ref.slots and got.calls == ref.calls and got.forwards == ref.forwards
