@@ -7,10 +7,9 @@ import json
 import pytest
 import torch
 
-from airspace.model.ar import build_model
+from airspace.model.build import build_model
 from airspace.model.checkpoint import load_checkpoint, save_checkpoint
 from airspace.model.config import ModelConfig
-from airspace.model.decoding import clover_decode
 from airspace.model.tokenizer import Tokenizer
 from airspace.model.pointers import (N_SLOTS, SLOTS, encode_example, encode_message, repair_block, repair_slots,
                                      slots_to_answer)
@@ -38,8 +37,8 @@ def test_checkpoint_round_trip_is_bit_exact(tmp_path):
     for k in sd1:
         assert torch.equal(sd1[k], sd2[k]), k
     prompt = [tok.encode_prompt("PSN N480930 E0161028 RADIUS 1NM")]
-    a = clover_decode(model, prompt, max_answer_tokens=40)
-    b = clover_decode(loaded, prompt, max_answer_tokens=40)
+    a = model.decode(prompt, max_answer_tokens=40)
+    b = loaded.decode(prompt, max_answer_tokens=40)
     assert a.slots == b.slots and a.steps_per_block == b.steps_per_block
     assert json.loads((tmp_path / "ck" / "recipe.json").read_text()) == {"seed": 0}
 
