@@ -1,4 +1,5 @@
-"""The shipped offline basemap (Natural Earth 1:10m land and coastline, ``data/basemap``; see its PROVENANCE.md).
+"""The shipped offline basemap (Natural Earth 1:10m land, coastline and country borders, country names and capitals,
+``data/basemap``; see its PROVENANCE.md) and the airports of the ``airportsdata`` package.
 
 The browser tessellates every land polygon it is given, and on a 2-core machine with software WebGL the full
 1:10m world (148 000 vertices) costs seconds per map update. So the map gets two levels of detail:
@@ -32,7 +33,10 @@ FILES = {
     "coast": "coastline.geojson",
     "land_overview": "land_overview.geojson",
     "coast_overview": "coastline_overview.geojson",
+    "borders": "borders.geojson",
+    "borders_overview": "borders_overview.geojson",
 }
+PLACES_FILE = "places.json"
 DETAIL_MAX_SPAN_DEG = 25.0  # zones spread wider than this: the overview is all one can see anyway
 MIN_MARGIN_DEG = 8.0
 MAX_MARGIN_DEG = 12.0
@@ -135,18 +139,77 @@ def detail_clip(region: tuple[float, float, float, float], coast_region: tuple[f
 
 
 def warm() -> None:
-    """Load and index the files now (about a second), so the first map does not pay for it."""
+    """Load and index the files and the airports now (about a second), so the first map does not pay for it."""
     for name in FILES.values():
         load_geojson(name)
     for kind in FILES:
         _parts(kind)
+    places()
+    airports()
+
+
+@lru_cache(maxsize=None)
+def places() -> dict[str, list[tuple[str, float, float]]]:
+    """``countries`` (name at a label point) and ``capitals``, each ``(name, lon, lat)``."""
+    data = json.loads(basemap_path(PLACES_FILE).read_text(encoding="utf-8"))
+    return {k: [(str(n), float(lon), float(lat)) for n, lon, lat in v] for k, v in data.items()}
+
+
+@lru_cache(maxsize=None)
+def airports() -> tuple[list[dict], STRtree]:
+    """Every airport of ``airportsdata`` (ICAO code, name, IATA code, position), with a spatial index."""
+    import airportsdata
+    from shapely.geometry import Point
+
+    rows = [{"icao": a["icao"], "iata": a.get("iata") or "", "name": a.get("name") or "", "lon": float(a["lon"]),
+             "lat": float(a["lat"])} for a in airportsdata.load("ICAO").values()]
+    return rows, STRtree([Point(r["lon"], r["lat"]) for r in rows])
+
+
+#: at most this many airports are drawn around the zones (the nearest ones; those with scheduled service first)
+MAX_AIRPORTS = 40
+AIRPORT_NEAR_DEG = 0.5  # airfields without an IATA code are drawn only this close to the zones
+
+
+def airports_near(bounds: tuple[float, float, float, float], box_: tuple[float, float, float, float]) -> list[dict]:
+    """Airports inside ``box_`` worth a label: those with an IATA code (scheduled service), and any airfield within
+    ``AIRPORT_NEAR_DEG`` of the zones' ``bounds``; the ``MAX_AIRPORTS`` nearest to the zones' centre."""
+    rows, tree = airports()
+    cx, cy = (bounds[0] + bounds[2]) / 2, (bounds[1] + bounds[3]) / 2
+    near = (bounds[0] - AIRPORT_NEAR_DEG, bounds[1] - AIRPORT_NEAR_DEG, bounds[2] + AIRPORT_NEAR_DEG, bounds[3] + AIRPORT_NEAR_DEG)
+    out = []
+    for i in tree.query(box(*box_)):
+        a = rows[int(i)]
+        inside = near[0] <= a["lon"] <= near[2] and near[1] <= a["lat"] <= near[3]
+        if a["iata"] or inside:
+            out.append(a)
+    out.sort(key=lambda a: (a["lon"] - cx) ** 2 + (a["lat"] - cy) ** 2)
+    return out[:MAX_AIRPORTS]
+
+
+def context_for(bounds: tuple[float, float, float, float] | None, region: tuple[float, float, float, float] | None,
+                coast_region: tuple[float, float, float, float] | None) -> dict:
+    """What labels the map around zones within ``bounds``: ``airports`` near them, and ``places`` (capitals and
+    country names, each ``(name, lon, lat, kind)``) in the detail ``region``; the world view (no region) gets the
+    country names only."""
+    p = places()
+    if region is None or bounds is None:
+        return {"airports": [], "places": [(n, lon, lat, "country") for n, lon, lat in p["countries"]]}
+
+    def inside(lon, lat):
+        return region[0] <= lon <= region[2] and region[1] <= lat <= region[3]
+
+    named = [(n, lon, lat, "capital") for n, lon, lat in p["capitals"] if inside(lon, lat)]
+    capitals = {n for n, *_ in named}  # Hong Kong, Singapore...: the city, not the territory's name again
+    named += [(n, lon, lat, "country") for n, lon, lat in p["countries"] if inside(lon, lat) and n not in capitals]
+    return {"airports": airports_near(bounds, coast_region or region), "places": named}
 
 
 def basemap_for(bounds: tuple[float, float, float, float] | None, *, served: bool = False) -> dict:
-    """Everything ``layers.basemap_layers`` draws for zones within ``bounds``: either the world overview
-    (``land_overview``/``coast_overview``) or, when a detail region applies, ``region`` (the box) with ``land``, the
-    1:10m land clipped to it, and ``coast``, the 1:10m coastline clipped to the tighter ``coast_region``
-    (``coast_box``); embedded, a few kB to a hundred kB.
+    """Everything ``map_layers.basemap_layers`` draws for zones within ``bounds``: either the world overview
+    (``land_overview``/``coast_overview``/``borders_overview``) or, when a detail region applies, ``region`` (the box)
+    with ``land``, the 1:10m land clipped to it, and ``coast`` and ``borders``, the 1:10m lines clipped to the tighter
+    ``coast_region`` (``coast_box``); embedded, a few kB to a hundred kB. ``context``: the labels (``context_for``).
 
     The overview is given as same-origin URLs when ``served`` (fetched once, kept by deck.gl across reruns), else
     as GeoJSON dicts. It is left out in region mode: seen zoomed-in and tilted, the continent-sized overview
@@ -155,7 +218,9 @@ def basemap_for(bounds: tuple[float, float, float, float] | None, *, served: boo
     if region is not None:
         coast_region = coast_box(bounds, region)
         land, coast = detail_clip(region, coast_region)
-        return {"region": region, "coast_region": coast_region, "land": land, "coast": coast}
-    if served:
-        return {"land_overview": STATIC_PREFIX + FILES["land_overview"], "coast_overview": STATIC_PREFIX + FILES["coast_overview"]}
-    return {"land_overview": load_geojson(FILES["land_overview"]), "coast_overview": load_geojson(FILES["coast_overview"])}
+        return {"region": region, "coast_region": coast_region, "land": land, "coast": coast,
+                "borders": _clip("borders", coast_region), "context": context_for(bounds, region, coast_region)}
+    names = ("land_overview", "coast_overview", "borders_overview")
+    out = {k: (STATIC_PREFIX + FILES[k]) if served else load_geojson(FILES[k]) for k in names}
+    out["context"] = context_for(None, None, None)
+    return out

@@ -1,87 +1,30 @@
-"""Small pure helpers behind the dashboard: input reading and limits, the records table, span highlighting, the time
-axis, and comparing two engines' records. No Streamlit in here, so each piece is tested directly.
-"""
+"""The page's tables as plain rows: the records table, the compact zone list beside the map, route conflicts, the
+records that have no place on the map and why, and comparing two engines' records.
+
+Numbers shown to a person are 1-based everywhere on the page (message 1 is the batch's first message, zone 1 its
+first zone, leg 1 runs from waypoint 1 to waypoint 2); the ``key`` that ties a row to its volume (``"message:zone"``,
+0-based like the records' JSON fields) is internal and not displayed. Times are UTC date and time. No Streamlit in
+here, so each piece is tested directly."""
 
 from __future__ import annotations
 
-import html
 import json
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timezone
 from typing import Iterable, Sequence
 
 import pandas as pd
 
-from airspace.core.records import CircleGeometry, NamedGeometry, PolygonGeometry, ZoneRecord, iso_utc
+from airspace.core.records import CircleGeometry, NamedGeometry, PolygonGeometry, ZoneRecord
 
-#: the page takes batches up to this many UTF-8 bytes (the CLI takes bigger ones); checked before any parsing
-APP_MAX_BYTES = 1_000_000
-#: messages per batch on the page
-APP_MAX_MESSAGES = 2_000
+UTC = timezone.utc
 
 
-def torch_threads(env: str | None, cpus: int | None) -> int:
-    """Threads the dashboard lets torch use: ``env`` (``AIRSPACE_APP_THREADS``) when it is a positive integer,
-    else half of ``cpus`` (at least one).
-
-    The browser drawing the map (software WebGL where there is no GPU) needs CPU at the moment the model runs, and
-    other work may share the machine. With as many torch threads as cores every OpenMP barrier waits on a thread
-    the OS has parked: on 2 cores a demo20 Run measured 0.4 s alone took 1.7 s beside the browser and ~19 s
-    beside a training; with one thread 0.6-1.0 s in all three cases."""
-    try:
-        n = int((env or "").strip())
-    except ValueError:
-        n = 0
-    return n if n > 0 else max(1, (cpus or 2) // 2)
-
-
-class InputTooLarge(ValueError):
-    """The batch is over what the page handles; the message says what to do."""
-
-
-def check_input_size(text: str) -> None:
-    """Raise ``InputTooLarge`` with a readable reason when the batch is over ``APP_MAX_BYTES``."""
-    size = len(text.encode("utf-8", "surrogatepass"))
-    if size > APP_MAX_BYTES:
-        raise InputTooLarge(
-            f"The batch is {size:,} bytes; this page takes at most {APP_MAX_BYTES:,} bytes. "
-            "Split it, or run the CLI (`airspace-parse FILE`) which takes larger batches."
-        )
-
-
-def is_jsonl(text: str) -> bool:
-    """True when every non-blank line is a JSON object (a JSONL batch with ``text`` fields), else plain text."""
-    lines = [ln for ln in text.splitlines() if ln.strip()]
-    if not lines:
-        return False
-    for ln in lines[:50]:
-        s = ln.strip()
-        if not (s.startswith("{") and s.endswith("}")):
-            return False
-        try:
-            json.loads(s)
-        except json.JSONDecodeError:
-            return False
-    return True
-
-
-def decode_upload(name: str, data: bytes) -> str:
-    """An uploaded file as text (UTF-8, BOM tolerated); a clear error for anything that is not text."""
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise ValueError(f"{name}: not UTF-8 text (byte {exc.start}); upload plain text or JSONL") from exc
-
-
-def join_uploads(texts: Sequence[str]) -> str:
-    """Several uploads as one batch: text files separated by blank lines; JSONL files concatenated line-wise."""
-    if texts and all(is_jsonl(t) for t in texts):
-        return "\n".join(t.strip("\n") for t in texts)
-    return "\n\n".join(t.strip("\n") for t in texts)
-
-
-# -------------------------------------------------------------------------------------------------------------
-# Records table
-# -------------------------------------------------------------------------------------------------------------
+def utc_text(t: datetime | None) -> str:
+    """``2026-11-30 02:00Z`` (seconds only when there are any); "" for None."""
+    if t is None:
+        return ""
+    t = t.replace(tzinfo=UTC) if t.tzinfo is None else t.astimezone(UTC)
+    return t.strftime("%Y-%m-%d %H:%M" + (":%S" if t.second else "") + "Z")
 
 
 def _limit_text(limit) -> str:
@@ -112,7 +55,17 @@ def geometry_text(rec: ZoneRecord) -> tuple[str, str]:
 
 
 def record_key(rec: ZoneRecord) -> str:
+    """The internal id of a record across table, map and selection: ``"message:zone"``, 0-based."""
     return f"{rec.message}:{rec.zone}"
+
+
+def record_label(rec: ZoneRecord) -> str:
+    """How a person names a record: its NOTAM id, or its 1-based message number."""
+    return (rec.id or f"message {rec.message + 1}") + (f" zone {rec.zone + 1}" if rec.zone else "")
+
+
+RECORD_COLUMNS = ["key", "msg", "zone", "id", "status", "reasons", "centre / polygon", "radius", "lower", "upper",
+                  "start (UTC)", "end (UTC)", "schedule", "engine"]
 
 
 def records_frame(records: Iterable[ZoneRecord]) -> pd.DataFrame:
@@ -124,6 +77,7 @@ def records_frame(records: Iterable[ZoneRecord]) -> pd.DataFrame:
             {
                 "key": record_key(r),
                 "msg": r.message + 1,
+                "zone": r.zone + 1,
                 "id": r.id or "",
                 "status": r.status,
                 "reasons": "; ".join(r.reasons),
@@ -131,14 +85,82 @@ def records_frame(records: Iterable[ZoneRecord]) -> pd.DataFrame:
                 "radius": radius,
                 "lower": _limit_text(r.lower),
                 "upper": _limit_text(r.upper),
-                "start": iso_utc(r.start) or "",
-                "end": ("PERM" if r.permanent else (iso_utc(r.end) or "")) + (" EST" if r.end_estimated else ""),
+                "start (UTC)": utc_text(r.start),
+                "end (UTC)": ("PERM" if r.permanent else utc_text(r.end)) + (" EST" if r.end_estimated else ""),
                 "schedule": r.schedule or "",
                 "engine": r.engine,
             }
         )
-    cols = ["key", "msg", "id", "status", "reasons", "centre / polygon", "radius", "lower", "upper", "start", "end", "schedule", "engine"]
-    return pd.DataFrame(rows, columns=cols)
+    return pd.DataFrame(rows, columns=RECORD_COLUMNS)
+
+
+def _band(v) -> str:
+    floor = "SFC" if v.floor_m == 0 and v.floor_ref == "AGL" else f"{v.floor_m:,.0f} m {v.floor_ref}"
+    ceil = "UNL" if v.ceil_m is None else f"{v.ceil_m:,.0f} m {v.ceil_ref}"
+    return f"{floor} – {ceil}"
+
+
+ZONE_COLUMNS = ["key", "zone", "status", "now", "band"]
+
+
+def zone_list_frame(volumes: Sequence, active: dict[str, bool]) -> pd.DataFrame:
+    """The compact list beside the map: one row per drawn volume, with whether it is active at the map's time."""
+    rows = [
+        {
+            "key": f"{v.key[0]}:{v.key[1]}",
+            "zone": record_label(v.record),
+            "status": v.status,
+            "now": "active" if active.get(f"{v.key[0]}:{v.key[1]}") else "–",
+            "band": _band(v),
+        }
+        for v in volumes
+    ]
+    return pd.DataFrame(rows, columns=ZONE_COLUMNS)
+
+
+def unplaced(records: Sequence[ZoneRecord], volumes: Sequence) -> list[dict[str, str]]:
+    """The records that leave no mark on the map, each with why: listed beside the map as "not on the map"."""
+    drawn = {v.key for v in volumes}
+    out = []
+    for r in records:
+        if (r.message, r.zone) in drawn:
+            continue
+        g = r.geometry
+        if r.status == "error":
+            why = "error: " + ("; ".join(r.reasons) or "the message could not be read")
+        elif r.notam_type == "C":
+            why = f"cancels {r.ref_id}: a cancellation has no zone" if r.ref_id else "a cancellation has no zone"
+        elif isinstance(g, NamedGeometry):
+            why = f"named place “{g.name}”: the message gives no coordinates to draw it at"
+        elif g is None:
+            why = "no location found in the message"
+        else:
+            why = "its geometry cannot be drawn" + (": " + "; ".join(r.reasons) if r.reasons else "")
+        out.append({"key": record_key(r), "msg": str(r.message + 1), "zone": record_label(r), "status": r.status,
+                    "why": why})
+    return out
+
+
+def conflict_rows(conflicts: Iterable) -> list[dict]:
+    """Route conflicts as table rows, numbered for a person (message, zone and leg 1-based; times UTC)."""
+    rows = []
+    for c in conflicts:
+        d = c.as_row()
+        rows.append({
+            "msg": d["message"] + 1,
+            "zone": d["zone"] + 1,
+            "id": d["id"] or "",
+            "status": d["status"],
+            "leg": f"{d['leg'] + 1} (waypoint {d['leg'] + 1}→{d['leg'] + 2})",
+            "enters (UTC)": utc_text(c.enter_time),
+            "leaves (UTC)": utc_text(c.exit_time),
+            "enter_lat": d["enter_lat"],
+            "enter_lon": d["enter_lon"],
+            "enter_alt_m": d["enter_alt_m"],
+            "assumed": d["assumed"],
+            "reason": d["reason"],
+        })
+    return rows
 
 
 def status_counts(records: Iterable[ZoneRecord]) -> dict[str, int]:
@@ -146,81 +168,6 @@ def status_counts(records: Iterable[ZoneRecord]) -> dict[str, int]:
     for r in records:
         out[r.status] = out.get(r.status, 0) + 1
     return out
-
-
-# -------------------------------------------------------------------------------------------------------------
-# Span highlighting
-# -------------------------------------------------------------------------------------------------------------
-
-
-def highlight_html(text: str, spans: dict) -> str:
-    """The message as HTML with every field's source span wrapped in ``<mark title="field">``.
-
-    Spans are ``SpanModel``/``Span``-like (``start``, ``end``); out-of-range or overlapping ones are clipped so the
-    output is always well formed and every character of the message appears exactly once, escaped."""
-    marks = []
-    for field, sp in spans.items():
-        s, e = max(0, int(sp.start)), min(len(text), int(sp.end))
-        if e > s:
-            marks.append((s, e, field))
-    marks.sort()
-    out, pos = [], 0
-    for s, e, field in marks:
-        s = max(s, pos)
-        if e <= s:
-            continue
-        out.append(html.escape(text[pos:s]))
-        out.append(f'<mark title="{html.escape(field)}" data-field="{html.escape(field)}">{html.escape(text[s:e])}</mark>')
-        pos = e
-    out.append(html.escape(text[pos:]))
-    # line breaks as <br/>: the block stays one line of HTML, which Markdown renderers pass through untouched
-    body = "".join(out).replace("\r\n", "\n").replace("\n", "<br/>")
-    return '<pre class="msg" style="white-space: pre-wrap">' + body + "</pre>"
-
-
-# -------------------------------------------------------------------------------------------------------------
-# Time axis
-# -------------------------------------------------------------------------------------------------------------
-
-
-def _utc(t: datetime) -> datetime:
-    return t.replace(tzinfo=timezone.utc) if t.tzinfo is None else t.astimezone(timezone.utc)
-
-
-def time_points(volumes: Sequence) -> list[datetime]:
-    """Every window start/end (or record start/end) of the volumes, sorted, UTC."""
-    pts = set()
-    for v in volumes:
-        for w in v.windows:
-            pts.add(_utc(w.start))
-            pts.add(_utc(w.end))
-        for t in (v.record.start, v.record.end):
-            if t is not None:
-                pts.add(_utc(t))
-    return sorted(pts)
-
-
-def time_range(volumes: Sequence, now: datetime | None = None) -> tuple[datetime, datetime]:
-    """The slider's span: first to last time of the batch (a day around ``now`` when the batch has no times)."""
-    pts = time_points(volumes)
-    if not pts:
-        now = _utc(now or datetime.now(timezone.utc)).replace(minute=0, second=0, microsecond=0)
-        return now, now + timedelta(days=1)
-    lo, hi = pts[0], pts[-1]
-    if hi - lo < timedelta(hours=1):
-        hi = lo + timedelta(hours=1)
-    return lo, hi
-
-
-def busiest_time(volumes: Sequence) -> datetime | None:
-    """The moment (a window start, plus one minute) at which the most volumes are active: a useful default."""
-    best, best_n = None, -1
-    for t in time_points(volumes):
-        probe = t + timedelta(minutes=1)
-        n = sum(1 for v in volumes if v.active_at(probe))
-        if n > best_n:
-            best, best_n = probe, n
-    return best
 
 
 # -------------------------------------------------------------------------------------------------------------
@@ -250,42 +197,29 @@ def records_agree(a: Sequence[ZoneRecord], b: Sequence[ZoneRecord]) -> tuple[int
     return len(msgs) - len(differ), len(msgs), differ
 
 
-def live_messages(text: str) -> list:
-    """The messages of a batch an engine actually reads (split or JSONL; error messages left out), in order."""
-    from airspace.pipeline.split import read_jsonl, split_batch
-
-    msgs = read_jsonl(text) if is_jsonl(text) else split_batch(text)
-    return [m for m in msgs if not m.error]
-
-
-MASK_GLYPH = "\u2591"  # what the model's trace shows for a still-masked slot (airspace.model.pointers)
-
-
-def trace_html(step: str) -> str:
-    """One denoising step as HTML: masked positions greyed, field separators shown, one zone per line."""
-    from airspace.core.answer import FIELD_SEP, ZONE_SEP
-
-    out = []
-    i = 0
-    while i < len(step):
-        ch = step[i]
-        if ch == MASK_GLYPH:
-            j = i
-            while j < len(step) and step[j] == MASK_GLYPH:
-                j += 1
-            out.append(f'<span class="mask" style="color:#777">{ch * (j - i)}</span>')
-            i = j
-            continue
-        if ch == FIELD_SEP:
-            out.append('<span style="color:#6af"> ␟ </span>')
-        elif ch == ZONE_SEP:
-            out.append('<br/><span style="color:#6af">␞ next zone</span><br/>')
-        else:
-            out.append(html.escape(ch))
-        i += 1
-    return '<pre class="trace" style="white-space: pre-wrap">' + "".join(out) + "</pre>"
-
-
 def records_jsonl(records: Iterable[ZoneRecord]) -> str:
     """The CLI's ``--format jsonl``: one record object per line."""
     return "".join(json.dumps(r.to_json(), ensure_ascii=False) + "\n" for r in records)
+
+
+# -------------------------------------------------------------------------------------------------------------
+# Map filters
+# -------------------------------------------------------------------------------------------------------------
+
+DRONE_CEILING_M = 120.0  # the usual open-category drone limit: "zones that reach below 120 m AGL"
+
+
+def reaches_below(v, metres: float = DRONE_CEILING_M) -> bool:
+    """Whether a volume's floor is below ``metres`` above the ground: AGL floors as stated; AMSL and FL floors as if
+    the ground were at sea level (there is no terrain model; the filter's caption says so)."""
+    return float(v.floor_m) < metres
+
+
+def filter_volumes(volumes: Sequence, t: datetime | None, *, statuses: Iterable[str] = ("ok", "review"),
+                   active_only: bool = False, below_m: float | None = None) -> list:
+    """The volumes the map shows under the operator's filters (status, active at ``t``, floor below ``below_m``)."""
+    keep = set(statuses)
+    return [v for v in volumes
+            if v.status in keep
+            and (not active_only or t is None or v.active_at(t))
+            and (below_m is None or reaches_below(v, below_m))]

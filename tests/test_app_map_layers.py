@@ -1,4 +1,5 @@
-"""Map layers and dashboard helpers on real records -> real volumes (geo.volumes), no browser needed."""
+"""Map layers, the basemap and the dashboard's pure helpers on real records -> real volumes (geo.volumes), no
+browser needed."""
 
 from __future__ import annotations
 
@@ -8,22 +9,12 @@ from datetime import datetime, timezone
 import pytest
 from shapely.geometry import Polygon, shape
 
-from airspace.app import layers as L
-from airspace.app.basemap import BASEMAP_DIR, basemap_for, load_geojson, region_box
-from airspace.app.state import (
-    APP_MAX_BYTES,
-    InputTooLarge,
-    busiest_time,
-    check_input_size,
-    highlight_html,
-    is_jsonl,
-    records_agree,
-    live_messages,
-    records_frame,
-    time_range,
-    torch_threads,
-    trace_html,
-)
+from airspace.app import map_layers as L
+from airspace.app.basemap import BASEMAP_DIR, basemap_for, context_for, load_geojson, places, region_box
+from airspace.app.batch_input import APP_MAX_BYTES, InputTooLarge, check_input_size, is_jsonl, live_messages
+from airspace.app.run_summary import torch_threads
+from airspace.app.safe_text import highlight_html, trace_html
+from airspace.app.tables import records_agree, records_frame
 from airspace.geo.volumes import volumes_from_records
 from airspace.core.records import (
     CircleGeometry,
@@ -120,6 +111,9 @@ def test_colours_follow_status_and_time(vols):
 def test_tooltip_states_references_and_cap(vols):
     _, vs = vols
     rows = L.volume_rows(vs, datetime(2026, 12, 1, 11, 30, tzinfo=UTC))
+    # plain text, one fact a line (the page's tooltip is innerText: no tag in it would ever be markup)
+    assert "<" not in rows[0]["tip"] and rows[0]["tip"].splitlines()[0] == "A1000/26 · message 1, zone 1"
+    assert L.TOOLTIP["text"] == "{tip}" and "html" not in L.TOOLTIP
     assert "152 m AMSL" in rows[0]["tip"] and "FL050" in rows[0]["tip"] and "ACTIVE" in rows[0]["tip"]
     assert "UNL" in rows[1]["tip"] and "18,288 m" in rows[1]["tip"]
     assert "rules and model disagree" in rows[1]["tip"]
@@ -146,12 +140,12 @@ def test_deck_json_has_no_tile_server_and_real_layers(vols):
     assert "mapProvider" not in spec and spec["mapStyle"] == L.NO_BASE_MAP_STYLE
     assert "http" not in text
     ids = [layer["id"] for layer in spec["layers"]]
-    assert ids == ["land", "coastline", "volumes", "selection", "markers"]
-    by_id = {layer["id"]: layer for layer in spec["layers"]}
+    assert ids == ["land", "coastline", "borders", "scale", "volumes~0", "selection", "markers~0", "airports", "labels"]
+    by_id = {layer["id"].split("~")[0]: layer for layer in spec["layers"]}
     assert by_id["land"]["data"]["features"] and by_id["land"]["parameters"]["depthCompare"] == "always"
     world = json.loads(L.build_deck(vs, None, basemap=basemap_for(None)).to_json())
     # the world overview goes in layers of the same ids, so the browser swaps data instead of building new layers
-    assert [layer["id"] for layer in world["layers"]][:2] == ["land", "coastline"]
+    assert [layer["id"] for layer in world["layers"]][:3] == ["land", "coastline", "borders"]
     assert world["layers"][0]["data"] == basemap_for(None)["land_overview"] != by_id["land"]["data"]
     # the sea is the colour behind the (transparent) map canvas, not a polygon drawn over the whole canvas
     r, g, b, _ = L.SEA_COLOR
@@ -167,15 +161,83 @@ def test_deck_json_has_no_tile_server_and_real_layers(vols):
     assert vs_["latitude"] == pytest.approx(51.65, abs=0.01) and vs_["longitude"] == pytest.approx(-0.1, abs=0.01)
     assert vs_["zoom"] > 7 and vs_["transitionDuration"] > 0
     assert spec["views"][0]["@@type"] == "MapView"
+    # the mouse wheel scrolls the page unless the operator gives it to the map
+    assert spec["views"][0]["controller"]["scrollZoom"] is False
+    wheel = json.loads(L.build_deck(vs, None, basemap=basemap, scroll_zoom=True, pick_gen=3).to_json())
+    assert wheel["views"][0]["controller"]["scrollZoom"] is True
+    assert "volumes~3" in [layer["id"] for layer in wheel["layers"]]  # a consumed click: new pickable-layer ids
+    # the basemap keeps its look while Streamlit dims a selection (alpha 102 at most), the land as intended
+    land_rgba = by_id["land"]["getFillColor"]
+    assert land_rgba[3] <= L.BASE_ALPHA
+    shown = [round(c * land_rgba[3] / 255 + s * (1 - land_rgba[3] / 255)) for c, s in zip(land_rgba, L.SEA_COLOR)]
+    assert all(abs(a - b) <= 1 for a, b in zip(shown, L.LAND_COLOR[:3]))
 
 
-def test_route_layers():
-    layers = L.route_layers([(51.4, -0.5, 100.0), (51.6, 0.2, 120.0)], [(51.5, -0.1, 110.0)], vscale=2.0)
-    assert [layer.type for layer in layers] == ["PathLayer", "ScatterplotLayer"]
-    # (lat, lon, alt) in, deck.gl's [lon, lat, z] out, heights exaggerated like the volumes
-    assert layers[0].data[0]["path"] == [[-0.5, 51.4, 200.0], [0.2, 51.6, 240.0]]
-    assert layers[1].data[0]["position"] == [-0.1, 51.5, 220.0]
-    assert len(L.route_layers([(51.4, -0.5, 100.0), (51.6, 0.2, 120.0)])) == 1  # no conflicts: no dots
+def test_route_is_a_thin_line_with_legs_and_waypoints():
+    layers = L.route_layers([(51.4, -0.5, 100.0), (51.6, 0.2, 120.0), (51.7, 0.3, 90.0)], [(51.5, -0.1, 110.0)], vscale=2.0)
+    assert [layer.type for layer in layers] == ["PathLayer", "ScatterplotLayer", "ScatterplotLayer"]
+    spec = json.loads(json.dumps([json.loads(layer.to_json()) for layer in layers]))
+    route = spec[0]
+    # widths in pixels, as a unit and not as an expression: the route was once drawn as a slab a degree wide
+    assert route["widthUnits"] == "pixels" and route["getWidth"] == 3 and route["widthMaxPixels"] <= 4
+    # (lat, lon, alt) in, deck.gl's [lon, lat, z] out, heights exaggerated like the volumes; one row per leg
+    assert [r["path"] for r in layers[0].data] == [[[-0.5, 51.4, 200.0], [0.2, 51.6, 240.0]],
+                                                  [[0.2, 51.6, 240.0], [0.3, 51.7, 180.0]]]
+    assert layers[0].data[1]["tip"] == "route leg 2: waypoint 2 → 3"
+    assert [r["position"] for r in layers[1].data] == [[-0.5, 51.4, 200.0], [0.2, 51.6, 240.0], [0.3, 51.7, 180.0]]
+    assert layers[2].data[0]["position"] == [-0.1, 51.5, 220.0]
+    assert spec[1]["radiusMaxPixels"] <= 5 and spec[2]["parameters"]["depthCompare"] == "always"
+    assert len(L.route_layers([(51.4, -0.5, 100.0), (51.6, 0.2, 120.0)])) == 2  # no conflicts: no dots
+
+
+def test_labels_airports_places_and_scale_bar():
+    # Shenzhen Bay: the detail region carries its airports and the capitals and territories around it
+    bm = basemap_for((113.85, 22.45, 114.45, 22.75))
+    icao = [a["icao"] for a in bm["context"]["airports"]]
+    assert {"ZGSZ", "VHHH", "VMMC"} <= set(icao) and len(icao) <= 40
+    names = {n for n, *_ in bm["context"]["places"]}
+    assert "Hong Kong" in names and "Macao" in names and "Taipei" in names
+    assert [n for n, *_ in bm["context"]["places"]].count("Hong Kong") == 1
+    assert bm["borders"]["features"]  # the Shenzhen - Hong Kong border
+    # the world view: country names only
+    world = context_for(None, None, None)
+    assert world["airports"] == [] and len(world["places"]) == len(places()["countries"]) > 200
+    # a scale bar of a round length under the zones' west end
+    paths, labels = L.scale_bar((113.85, 22.45, 114.45, 22.75))
+    (x0, y0), (x1, y1) = paths[0]["path"][1], paths[0]["path"][2]
+    assert y0 == y1 < 22.45 and labels[0]["text"] in ("10 km", "20 km", "5 km")
+    km = float(labels[0]["text"].split()[0])
+    assert (x1 - x0) * 111.32 * __import__("math").cos(__import__("math").radians(y0)) == pytest.approx(km, rel=1e-3)
+    # labels never overlap at the zoom they are placed for; zones first
+    items = [{"position": [114.0 + i * 0.001, 22.5], "text": f"Z{i}"} for i in range(5)]
+    kept = L.declutter(items, 10.0)
+    assert kept[0]["text"] == "Z0" and len(kept) < 5
+    assert len(L.declutter(items, 18.0)) == 5
+
+
+def test_message_text_never_becomes_a_deck_expression(vols):
+    """deck.gl's JSON converter evaluates any string starting with ``@@=``, in data rows too: a message's id or
+    reason never reaches the deck that way."""
+    recs, _ = vols
+    evil = recs[0].model_copy(update={"id": "@@=constructor.constructor('alert(1)')()", "reasons": ["@@#GL.ONE"]})
+    from airspace.geo.volumes import volumes_from_records
+
+    vs = volumes_from_records([evil])
+    spec = json.loads(L.build_deck(vs, None, basemap=basemap_for(L.bounds_of(vs))).to_json())
+
+    def strings(o):
+        if isinstance(o, str):
+            yield o
+        elif isinstance(o, dict):
+            for v in o.values():
+                yield from strings(v)
+        elif isinstance(o, list):
+            for v in o:
+                yield from strings(v)
+
+    data_strings = [s for layer in spec["layers"] if isinstance(layer.get("data"), list) for s in strings(layer["data"])]
+    assert any("constructor" in s for s in data_strings)  # the id is there, as text
+    assert not any(s.startswith("@@") for s in data_strings)
 
 
 def test_view_fits_bounds():
@@ -202,7 +264,7 @@ def test_basemap_levels_of_detail():
 
     # London zones: 1:10m detail in a box around them (and nothing else: see basemap_for)
     bm = basemap_for((-0.3, 51.4, 0.3, 51.7))
-    assert set(bm) == {"region", "coast_region", "land", "coast"}
+    assert set(bm) == {"region", "coast_region", "land", "coast", "borders", "context"}
     assert bm["region"] == region_box((-0.3, 51.4, 0.3, 51.7)) == (-9.0, 43.0, 9.0, 60.0)
     # coastline lines in a tighter box (zones + 2 degrees), inside the land box
     assert bm["coast_region"] == (-3.0, 49.0, 3.0, 54.0)
@@ -217,7 +279,8 @@ def test_basemap_levels_of_detail():
     assert bm["coast"]["features"]
     # zones spread over continents: the overview world, embedded or as a same-origin URL of a file that exists
     world = basemap_for((-100.0, 10.0, 120.0, 50.0))
-    assert set(world) == {"land_overview", "coast_overview"} and region_box((-100.0, 10.0, 120.0, 50.0)) is None
+    assert set(world) == {"land_overview", "coast_overview", "borders_overview", "context"}
+    assert region_box((-100.0, 10.0, 120.0, 50.0)) is None
     assert shape(world["land_overview"]["features"][0]["geometry"]).contains(Point(134.0, -25.0))
     assert basemap_for(None).keys() == world.keys()
     served = basemap_for(None, served=True)
@@ -228,7 +291,7 @@ def test_basemap_levels_of_detail():
 def test_basemap_has_no_line_across_the_map():
     """world-atlas rings crossing the antimeridian are cut: no segment jumps across the map (except Antarctica's
     closing edge along the pole itself, off the Web Mercator map)."""
-    for name in ("land_overview.geojson", "coastline_overview.geojson"):
+    for name in ("land_overview.geojson", "coastline_overview.geojson", "borders_overview.geojson", "borders.geojson"):
         geom = load_geojson(name)["features"][0]["geometry"]
         rings = [r for part in geom["coordinates"] for r in part] if geom["type"] == "MultiPolygon" else geom["coordinates"]
         for ring in rings:
@@ -251,14 +314,6 @@ def test_records_table_and_highlight(vols):
     assert '<mark title="upper" data-field="upper">FL050</mark>' in html
     assert "&lt;b&gt;" in html  # message text is escaped
     assert "\n" not in html and html.count("<br/>") == TEXT.count("\n")  # one line of HTML, breaks kept
-
-
-def test_time_helpers(vols):
-    _, vs = vols
-    lo, hi = time_range(vs)
-    assert lo == datetime(2026, 12, 1, 0, tzinfo=UTC) and hi == datetime(2026, 12, 3, 0, tzinfo=UTC)
-    t = busiest_time(vs)
-    assert sum(v.active_at(t) for v in vs) == 3
 
 
 def test_input_limits_and_agreement(vols):
