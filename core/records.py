@@ -60,13 +60,31 @@ class PolygonGeometry(BaseModel):
     points: list[tuple[float, float]]  # (lat, lon), open ring (first point not repeated)
 
 
+NamedKind = Literal["place", "fir", "area"]
+
+
 class NamedGeometry(BaseModel):
-    """A place named in the message that could not be resolved to coordinates: never an invented point."""
+    """A place named in the message that could not be resolved to coordinates: never an invented point.
+
+    ``kind`` says what the name is: a place (a stadium, a city, an aerodrome not in the offline table), a whole FIR
+    (``ZWUQ``, ``FIR TRIPOLI (HLLL)``) or a published area (``R5206``, ``VAD 8``), whose boundaries are in no
+    offline data here."""
 
     model_config = ConfigDict(frozen=True)
     type: Literal["named"] = "named"
     name: str
     radius_m: float | None = None  # "半径2公里" around the named place, kept for when it is resolved
+    kind: NamedKind = "place"
+
+    def unresolved_reason(self) -> str:
+        """The review reason of a zone located only by this name."""
+        if self.kind == "fir":
+            return (f"the zone is the whole FIR {self.name!r}: its boundary is not in the message and no FIR "
+                    "boundary data is available offline")
+        if self.kind == "area":
+            return (f"named area {self.name!r}: its boundary is published elsewhere (AIP), not in the message; no "
+                    "airspace data is available offline")
+        return f"named place {self.name!r} could not be resolved to coordinates"
 
 
 Geometry = Annotated[Union[CircleGeometry, PolygonGeometry, NamedGeometry], Field(discriminator="type")]

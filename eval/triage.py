@@ -39,7 +39,7 @@ from airspace.parser.rules.zone import body
 from airspace.pipeline.batch import process_batch
 from airspace.pipeline.split import Message
 
-__all__ = ["triage", "general_reason", "format_table", "silver_agrees"]
+__all__ = ["triage", "general_reason", "format_table", "silver_agrees", "silver_difference"]
 
 SILVER_TOL_DEG = 1e-6
 _QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")
@@ -59,10 +59,40 @@ def general_reason(reason: str) -> str:
 
 
 def _ring(points) -> list[tuple[float, float]]:
-    pts = [(float(a), float(b)) for a, b in points]
-    if len(pts) > 1 and pts[0] == pts[-1]:
-        pts = pts[:-1]
+    """An open ring: repeated consecutive vertices and the closing repeat(s) of the first dropped."""
+    pts: list[tuple[float, float]] = []
+    for a, b in points:
+        p = (float(a), float(b))
+        if not pts or abs(p[0] - pts[-1][0]) >= SILVER_TOL_DEG or abs(p[1] - pts[-1][1]) >= SILVER_TOL_DEG:
+            pts.append(p)
+    while len(pts) > 1 and abs(pts[0][0] - pts[-1][0]) < SILVER_TOL_DEG and abs(pts[0][1] - pts[-1][1]) < SILVER_TOL_DEG:
+        pts.pop()
     return pts
+
+
+def _keys(pts) -> set[tuple[int, int]]:
+    return {(round(a / SILVER_TOL_DEG / 10), round(b / SILVER_TOL_DEG / 10)) for a, b in pts}
+
+
+_ALONG = re.compile(r"\b(?:ALONG|FOLLOWING)\s+(?:THE\s+)?[A-Z/ ]{0,30}?(?:BOUNDARY|BDRY|BORDER|COAST)", re.I)
+
+
+def silver_difference(silver: str, records: list[ZoneRecord], text: str) -> str:
+    """Why the reader's polygons and ``silver_polygon`` differ, in words (for the disagreement list)."""
+    want = _keys(_ring([(c.lat, c.lon) for c in find_coords(silver)]))
+    polys = [_keys(_ring(r.geometry.points)) for r in records if r.geometry is not None and r.geometry.type == "polygon"]
+    union = set().union(*polys) if polys else set()
+    if any(x.startswith("polygon '") for r in records for x in r.reasons):
+        return "the reader could not read a vertex as written (its record says which, review)"
+    if len(polys) >= 2 and want == union:
+        return "silver joins the message's separate polygons into one"
+    if any(p < want for p in polys):
+        return "silver has a point the boundary list does not (e.g. a position written before it)"
+    if any(want < p for p in polys):
+        if _ALONG.search(text):
+            return "silver leaves out the vertex before a boundary that follows a FIR border"
+        return "silver leaves out a vertex the text gives (e.g. one wrapped across a line break)"
+    return "the vertices differ"
 
 
 def _same_ring(a: list[tuple[float, float]], b: list[tuple[float, float]]) -> bool:
@@ -189,7 +219,8 @@ def triage(rows: list[dict], examples: int = 3) -> dict:
     gap_ex: dict[str, list[dict]] = defaultdict(list)
     no_zone: Counter = Counter()
     no_zone_ex: dict[str, list[dict]] = defaultdict(list)
-    silver = {"rows": 0, "both_read": 0, "agree": 0, "reader_no_polygon": 0, "disagree_ids": []}
+    silver = {"rows": 0, "both_read": 0, "agree": 0, "reader_no_polygon": 0, "disagree_ids": [],
+              "disagree_why": Counter()}
     for i, row in enumerate(rows):
         recs = by_msg.get(i, [])
         text = msgs[i].text
@@ -227,6 +258,8 @@ def triage(rows: list[dict], examples: int = 3) -> dict:
                 silver["agree"] += int(agree)
                 if not agree:
                     silver["disagree_ids"].append(row.get("id") if show else "(test split)")
+                    silver["disagree_why"][silver_difference(row["silver_polygon"], recs, text)] += 1
+    silver["disagree_why"] = dict(silver["disagree_why"].most_common())
     silver["agreement"] = round(silver["agree"] / silver["both_read"], 4) if silver["both_read"] else None
     accounted = sum(1 for i in range(len(rows)) if by_msg.get(i))
     return {
@@ -271,6 +304,8 @@ def format_table(rep: dict, top: int = 40) -> str:
     pct = f"{100 * s['agreement']:.1f} %" if s["agreement"] is not None else "-"
     lines += ["", f"silver_polygon: {s['rows']} rows, both read {s['both_read']}, agree {s['agree']} ({pct}), reader "
               f"drew no polygon on {s['reader_no_polygon']}; disagree: {', '.join(map(str, s['disagree_ids'][:20]))}"]
+    for why, n in s.get("disagree_why", {}).items():
+        lines.append(f"{n:>8}  {why}")
     return "\n".join(lines)
 
 

@@ -203,13 +203,15 @@ def find_coords(text: str) -> list[CoordMatch]:
     return out
 
 
-_WRAP = re.compile(r"(?<![\w.])(?P<left>[NS]?\d[\dNSEW.]*)(?P<brk>[ \t]*\r?\n[ \t]*)(?P<right>[\dNSEW.]+)(?![\w.])")
+# (a line break, or the run of 2+ blanks some collectors collapse a line break into: "N3  50047E1200943")
+_WRAP = re.compile(r"(?<![\w.])(?P<left>[NS]?\d[\dNSEW.]*)(?P<brk>[ \t]*\r?\n[ \t]*| {2,})(?P<right>[\dNSEW.]+)(?![\w.])")
 _COMPACT_PAIR = re.compile(
     r"\d{4}(?:\d{2})?(?:\.\d+)?[NS]\d{5}(?:\d{2})?(?:\.\d+)?[EW]|[NS]\d{4}(?:\d{2})?(?:\.\d+)?[EW]\d{5}(?:\d{2})?(?:\.\d+)?")
 
 
 def _join_wrapped(clean: str, starts: list[int], ends: list[int]) -> tuple[str, list[int], list[int]]:
-    """Drop a line break that splits one compact coordinate pair (``36242\\n4N1262847E``), keeping the offset map."""
+    """Drop a line break that splits one compact coordinate pair (``36242\\n4N1262847E``, ``N3  50047E1200943``),
+    keeping the offset map."""
     drop: set[int] = set()
     for m in _WRAP.finditer(clean):
         joined = m["left"] + m["right"]

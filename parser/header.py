@@ -143,9 +143,12 @@ def _find_items(text: str, after: int) -> dict[str, Item]:
     """Items A)–G) in order; each marker is searched after the previous one (F/G: the last one after E)."""
     marks: list[tuple[str, int, int]] = []  # letter, marker start, text start
     pos = after
+    # A)–D) come before E): an enumerator "(D)" or "B)" inside item E's free text is not an item
+    e_first = re.compile(_ITEM_MARK_RE.format(letter="E")).search(text, after)
     for letter in "ABCDEFG":
         rx = re.compile(_ITEM_MARK_RE.format(letter=letter))
-        found = list(rx.finditer(text, pos))
+        stop = e_first.start() if e_first is not None and letter in "ABCD" else len(text)
+        found = list(rx.finditer(text, pos, stop))
         if not found:
             continue
         m = found[-1] if letter in "FG" and "E" in [x[0] for x in marks] else found[0]

@@ -13,6 +13,7 @@ import re
 from functools import lru_cache
 
 from airspace.core.records import NM_TO_M
+from airspace.parser.header import parse_header
 
 # Radius of the approximate circle around an aerodrome reference point when the message states none: 5 NM, the
 # usual Q-line radius for aerodrome-scope NOTAMs (scope 'A') and wider than a typical ATZ (2–2.5 NM).
@@ -46,3 +47,34 @@ def resolve_icao(code: str) -> tuple[float, float] | None:
 def aerodrome_name(code: str) -> str | None:
     row = _row(code)
     return row.get("name") if row else None
+
+
+# a published area's designator: ICAO nationality letters + D/R/P/TRA…, a number, an optional suffix ("R5206",
+# "VAD 8", "VOD 179A", "UHD418", "VID-165", "GOR 34", "EGD323A")
+_DESIGNATOR = re.compile(r"^[A-Z]{1,5}[- ]?\d{1,4}[A-Z]?(?:\s?\([A-Z0-9]\))?$")
+_FIR_WORD = re.compile(r"\b(?:FIR|UIR|FIRS|FLIGHT\s+INFORMATION\s+REGIONS?)\b")
+_NAME_AND_CODE = re.compile(r"^[A-Z][A-Z .'/-]{1,40}\(\s*[A-Z]{4}\s*\)$")
+
+
+def named_kind(name: str, text: str) -> str:
+    """What a name that locates a zone is: ``"fir"``, ``"area"`` or ``"place"``.
+
+    A FIR: the name says so (``FIR TRIPOLI (HLLL)``, ``KABUL FIR (OAKX)``), it is a ``NAME (CODE)`` item of a
+    message about FIRs (``DNIPRO (UKDV)``), or it is a location indicator that the NOTAM's own header makes a
+    FIR: A) lists several indicators (a NOTAM for several FIRs), or it is the Q-line's FIR, or the Q-line scope is
+    en-route/warning only (no ``A``)."""
+    n = " ".join(name.split()).upper()
+    if _FIR_WORD.search(n) or (_NAME_AND_CODE.match(n) and _FIR_WORD.search(text.upper())):
+        return "fir"
+    if re.fullmatch(r"[A-Z]{4}", n):
+        h = parse_header(text)
+        a = h.item("A")
+        codes = re.findall(r"\b[A-Z]{4}\b", a.text.split("PART")[0]) if a else []
+        q = h.qline
+        fir = (q.fir or "").strip().upper() if q else ""
+        scope = (q.scope or "").strip().upper() if q else ""
+        if n in codes and (len(codes) >= 2 or n == fir or (scope and "A" not in scope)):
+            return "fir"
+    if _DESIGNATOR.match(n):
+        return "area"
+    return "place"

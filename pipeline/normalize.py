@@ -13,6 +13,7 @@ from datetime import datetime, timedelta
 
 from airspace.core.contract import ZoneDraft
 from airspace.parser.coords import parse_coord
+from airspace.parser.places import named_kind
 from airspace.parser.polygon import (
     MalformedVertex,
     area_points,
@@ -81,8 +82,8 @@ def _geometry(rec: ZoneRecord, v: dict[str, str]) -> tuple[float, float] | None:
             _fail(rec, "center", v["center"], exc)
     if v.get("name") is not None and v["name"].strip() and rec.geometry is None:
         name = " ".join(v["name"].split())
-        rec.geometry = NamedGeometry(name=name, radius_m=radius_m)
-        rec.review(f"named place {name!r} could not be resolved to coordinates")
+        rec.geometry = NamedGeometry(name=name, radius_m=radius_m, kind=named_kind(name, rec.text))
+        rec.review(rec.geometry.unresolved_reason())
     return None
 
 

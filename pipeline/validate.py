@@ -140,7 +140,7 @@ def _check_geometry(rec: ZoneRecord, header: Header | None) -> None:
         if len({(round(p[0], 7), round(p[1], 7)) for p in pts}) < 3:
             rec.review(f"polygon has fewer than 3 distinct points ({len(pts)})")
     elif g.type == "named":
-        rec.review(f"named place {g.name!r} could not be resolved to coordinates")
+        rec.review(g.unresolved_reason())
     for lat, lon in pts:
         if not (-90 <= lat <= 90 and -180 <= lon <= 180):
             rec.review(f"coordinate ({lat}, {lon}) is out of range")

@@ -177,7 +177,8 @@ VABF_A0600 = ("A0600/26 NOTAMN  Q) VABF/QRDCA/IV/BO/W/000/140/  A) VABF B) 26050
 def test_danger_area_designator_is_the_zone_not_the_fir(text, name, n_windows):
     (rec,) = _records(text)
     assert rec.geometry.type == "named" and rec.geometry.name == name
-    assert rec.status == "review" and any("could not be resolved" in r for r in rec.reasons)
+    assert rec.status == "review" and any(r.startswith(f"named area {name!r}") and "not in the message" in r for r in rec.reasons)
+    assert rec.geometry.kind == "area"
     assert len(rec.windows) == n_windows
 
 

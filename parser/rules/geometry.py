@@ -86,12 +86,25 @@ def _route_point(text: str, c: CoordMatch, lo: int) -> bool:
 _ARC_EXTENT = re.compile(rf"(?:\b(?:FROM|FM|BTN|BETWEEN)\s+)?(?:{BEARINGS.pattern})", re.I)
 
 
+# a remark in parentheses after a vertex, words only: the point's name ("182028N1074053E (ASSAD) - …") or where it
+# lies ("S02 25 E092 38 (ON YMMM FIR BOUNDRY)"); never an area's label ("(AREA B)") that would join two areas
+_REMARK = re.compile(r"\((?![^()\n]*\b(?:AREA|ZONE|SECTOR|PART|BLOCK|SEGMENT)S?\b)[ ]?[A-Z][A-Z .'/&-]{1,40}\)")
+# a continuation part's own Q-line inside the text ("… PART 2 OF 6 … Q) UUXX/QARLC/…/4849N04126E560"): its
+# position is the coarse reference of that part, not a point of the zone
+_QLINE_IN_TEXT = re.compile(r"Q\)\s*[A-Z]{4}/[A-Z]{5}/[^\n]{0,60}?/(?P<c>\d{4}[NS]\s?\d{5}[EW])")
+
+
+def _gap(text: str, a: int, b: int) -> str:
+    """The text between two points with fix references and remarks blanked out (same length, offsets kept)."""
+    return _REMARK.sub(lambda m: " " * len(m.group()), nofix(text[a:b]))
+
+
 def _polygon_runs(text: str, coords: list[CoordMatch]) -> list[list[CoordMatch]]:
     runs: list[list[CoordMatch]] = []
     for c in coords:
         if runs:
             prev = runs[-1][-1]
-            gap = nofix(text[prev.end : c.start])
+            gap = _gap(text, prev.end, c.start)
             # after an arc's centre, "FROM BRG 000 TO BRG 180 -" states the arc's extent
             after_arc = len(runs[-1]) >= 2 and ARC_GAP.search(text, runs[-1][-2].end, prev.start) is not None
             joined = (
@@ -137,6 +150,9 @@ def _polygon_span(text: str, run: list[CoordMatch], lo: int, hi: int) -> tuple[i
 
 def read_geometry(text: str, lo: int, hi: int) -> list[Zone]:
     coords = [c._replace(start=c.start + lo, end=c.end + lo) for c in find_coords(text[lo:hi])]
+    qpos = {m.start("c") for m in _QLINE_IN_TEXT.finditer(text, lo, hi)}
+    if qpos:
+        coords = [c for c in coords if c.start not in qpos]
     zones: list[Zone] = []
     claimed: set[int] = set()
 

@@ -16,11 +16,13 @@ from airspace.parser.header import Header, parse_header
 from airspace.parser.places import resolve_icao
 from airspace.parser.rules.chinese import cn_named
 from airspace.parser.rules.patterns import (
-    CJK_RE, CN_RANGE, DESIGNATOR, FIR_ITEM, FIR_LIST_HEAD, FIR_NAMED, ICAO_LOC, NOT_IDENT, R_IDENT, R_PLACE,
+    CJK_RE, CN_RANGE, DESIGNATOR, FIR_ITEM, FIR_LIST_HEAD, ICAO_LOC, NOT_IDENT, R_IDENT, R_PLACE,
 )
 from airspace.parser.rules.zone import Message, Zone, body, sp
 
 Reader = Callable[[Message], list[Zone]]
+# words a 4-letter "identifier" slot can catch in prose ("30 NAUTICAL MILES FROM AIRFIELD": FROM is no aerodrome)
+_NOT_AD = {"FROM", "WITH", "INTO", "OVER", "NEAR"}
 
 
 def aerodrome_radius(m: Message) -> list[Zone]:
@@ -28,7 +30,7 @@ def aerodrome_radius(m: Message) -> list[Zone]:
     text = m.text
     for r in R_IDENT.finditer(text, m.lo, m.hi):
         k = next(i for i in ("", "2", "3", "4") if r.group("id" + i))
-        if r.group("id" + k) not in NOT_IDENT:
+        if r.group("id" + k) not in NOT_IDENT and r.group("id" + k) not in _NOT_AD:
             f = {"radius": sp(text, *r.span("d" + k)), "name": sp(text, *r.span("id" + k))}
             return [Zone(f, r.start(), r.end(), "named")]
     return []
@@ -117,12 +119,28 @@ def fir_list(m: Message) -> list[Zone]:
     return zones
 
 
+# a FIR named with its indicator: "FIR TRIPOLI (HLLL)", "KABUL FIR (OAKX)", "UIR KYIV (UKBU)", "(FIR PYONGYANG ZKKP)"
+_FIR_ITEM = re.compile(
+    r"\b(?:FIR|UIR)\s+[A-Z][A-Z-]{1,20}(?: [A-Z][A-Z-]{1,20}){0,2}\s*\(\s*[A-Z]{4}\s*\)"
+    r"|\b[A-Z][A-Z-]{1,20}(?: [A-Z][A-Z-]{1,20}){0,2}\s+(?:FIR|UIR)\s*\(\s*[A-Z]{4}\s*\)"
+    r"|(?<=\()(?:FIR|UIR)\s+[A-Z][A-Z-]{1,20}(?: [A-Z][A-Z-]{1,20}){0,2}\s+[A-Z]{4}(?=\))"
+)
+
+
 def fir_named(m: Message) -> list[Zone]:
-    """A FIR named with its indicator, ``NOT TO ENTER FIR TRIPOLI (HLLL)``: the FIR the notice is about, not A)'s."""
+    """The FIRs named with their indicators (``NOT TO ENTER FIR TRIPOLI (HLLL)``; ``SHALL NOT ENTER: FIR LVIV (UKLV),
+    FIR KYIV (UKBV), UIR KYIV (UKBU), …``; ``AVOID AIRSPACE NORTH KOREA (FIR PYONGYANG ZKKP)``): the FIRs the notice
+    is about, each its own zone, not A)'s."""
     if not m.zone_notice:
         return []
-    r = FIR_NAMED.search(m.text, m.lo, m.hi)
-    return [Zone({"name": sp(m.text, r.start(), r.end())}, r.start(), r.end(), "named")] if r else []
+    zones: list[Zone] = []
+    seen: set[str] = set()
+    for r in _FIR_ITEM.finditer(m.text, m.lo, m.hi):
+        key = " ".join(r.group().split())
+        if key not in seen and len(zones) < 30:
+            seen.add(key)
+            zones.append(Zone({"name": sp(m.text, r.start(), r.end())}, r.start(), r.end(), "named"))
+    return zones
 
 
 def location_indicator(m: Message) -> list[Zone]:
