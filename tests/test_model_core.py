@@ -513,6 +513,14 @@ def test_ar_decoding_matches_greedy_recompute():
             if len(ans) % bs == 0 and t == null:
                 break
         assert res.slots[i] == ans
+    # a traced run writes the same answers and shows every step: each row's slots so far, the block being
+    # written padded with None (masked); the last step shows the answers as written
+    traced = m.decode(prompts, max_answer_tokens=2 * bs, trace=True)
+    assert traced.slots == res.slots and traced.trace[-1] == res.slots
+    assert len(traced.trace) == max(res.tokens)  # one slot per step
+    assert all(len(row) % bs == 0 for step in traced.trace for row in step)
+    first = [bs if s[0] == len(p) - 1 else 1 for s, p in zip(res.slots, prompts)]  # a NULL anchor fills its block
+    assert [sum(v is not None for v in row) for row in traced.trace[0]] == first
 
 
 def test_training_differentiates_through_block_attention():
@@ -532,3 +540,51 @@ def test_training_differentiates_through_block_attention():
     f(q, k, v, el, ev).sum().backward()
     assert torch.all(k.grad[0] == 0) and torch.all(v.grad[0] == 0)
 
+
+
+# ------------------------------------------------------------------------------------------------ fields
+def test_the_config_fields_set_the_block_and_default_to_the_shipped_nine():
+    """A config without ``fields`` (every shipped checkpoint's) answers in the nine fields of today's contract, 20
+    slots a zone; a later config may name more, and the models insist on one zone per block."""
+    from airspace.core.contract import FIELDS
+    from airspace.model.config import DEFAULT_FIELDS
+
+    cfg = ModelConfig()
+    assert cfg.fields == DEFAULT_FIELDS == FIELDS and cfg.n_slots == N_SLOTS == cfg.block_size == 20
+    d = cfg.to_dict()
+    del d["fields"]
+    assert ModelConfig.from_dict(d) == cfg
+    more = tiny_cfg("clover", fields=list(DEFAULT_FIELDS) + ["date", "tz"], block_size=24)
+    assert more.fields == DEFAULT_FIELDS + ("date", "tz") and more.n_slots == 24
+    assert ModelConfig.from_dict(more.to_dict()) == more
+    for bad in ((), ("center", "center"), ("center.start",), ("",)):
+        with pytest.raises(ValueError, match="fields"):
+            tiny_cfg("clover", fields=bad)
+    with pytest.raises(ValueError, match="block_size"):
+        build_model(tiny_cfg("ar", block_size=N_SLOTS + 2))
+    with pytest.raises(ValueError, match="needs arch"):
+        type(build_model(tiny_cfg("ar")))(tiny_cfg("clover"))
+
+
+def test_pointer_slots_follow_the_field_list():
+    """Slots, drafts, repair and the trace rendering all read a block through the checkpoint's own field list."""
+    from airspace.model.pointers import (encode_message, render_block, repair_slots, slot_names, slots_to_drafts,
+                                         spans_to_slots)
+
+    fields = ("center", "date", "radius")
+    assert slot_names(fields) == ("anchor", "center.start", "center.end", "date.start", "date.end", "radius.start",
+                                  "radius.end", "next")
+    text = "PSN 2231N11403E ON 12 MAY R 2NM / PSN 2301N11402E R 5NM"
+    _, offs = encode_message(TOK, text)
+    sp = lambda v, start=0: (text.index(v, start), text.index(v, start) + len(v))  # noqa: E731
+    zones = [{"center": sp("2231N11403E"), "date": sp("12 MAY"), "radius": sp("2NM")},
+             {"center": sp("2301N11402E"), "radius": sp("5NM")}]
+    slots = spans_to_slots(zones, offs, fields)
+    assert len(slots) == 2 * 8 and slots[7] == slots[8] and slots[-1] == offs.null  # next = the following anchor
+    drafts = slots_to_drafts(slots, offs, fields)
+    assert [d.values for d in drafts] == [{"center": "2231N11403E", "date": "12 MAY", "radius": "2NM"},
+                                          {"center": "2301N11402E", "radius": "5NM"}]
+    assert drafts[1].spans["radius"].start == text.index("5NM")
+    alts = [[(s, 0.0)] for s in slots]
+    assert repair_slots(slots, alts, offs, fields) == (slots, 0)  # no lower/upper pair to tell apart
+    assert render_block(slots[:8], offs, fields) == "center=2231N11403E date=12 MAY radius=2NM"

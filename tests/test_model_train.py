@@ -99,6 +99,8 @@ def test_unknown_engine_and_mismatched_checkpoint(tmp_path):
         load_extractor("clover", str(tmp_path / "ar"), device="cpu")
     with pytest.raises(ValueError):
         load_extractor("gpt", None)
+    with pytest.raises(ValueError, match="tau"):  # Clover's commit threshold means nothing to the AR engine
+        load_extractor("ar", str(tmp_path / "ar"), device="cpu", tau=0.5)
 
 
 SHIPPED = {name: p for name, p in __import__("airspace.model.engine", fromlist=["x"]).DEFAULT_CHECKPOINTS.items()}
@@ -172,6 +174,53 @@ def test_init_from_grows_the_vocabulary_and_keeps_what_was_learnt(tmp_path):
     assert recipe["init"]["from"] == str(tmp_path / "a") and recipe["init"]["command"] == "x"
     again, tok_b = load_checkpoint(tmp_path / "b")
     assert "北" in tok_b.char_to_id and again.cfg.vocab_size == tok_b.vocab_size
+    # and grows the answer to more fields
+    more = ",".join(again.cfg.fields + ("date", "tz"))
+    assert main(["--arch", "clover", "--minutes", "0.02", "--out", str(tmp_path / "c"), "--corpus", str(corpus),
+                 "--init", str(tmp_path / "b"), "--fields", more, "--val-n", "2", "--no-final-eval"]) == 0
+    grown_c, _ = load_checkpoint(tmp_path / "c")
+    assert ",".join(grown_c.cfg.fields) == more and grown_c.cfg.block_size == grown_c.cfg.n_slots == 24
+    assert json.loads((tmp_path / "c" / "recipe.json").read_text())["init"]["fields"] == more.split(",")
+
+
+@pytest.mark.parametrize("arch", ["clover", "ar"])
+def test_a_checkpoint_grows_to_more_fields_keeping_every_weight(arch, tmp_path):
+    """``init_from(..., fields=...)``: every weight is kept; each slot the model knows keeps its embedding at its
+    new index (``next`` moves to the end of the longer block), the new fields' slots get fresh rows; the answer
+    keeps its number of zones; the grown checkpoint saves, loads and decodes in blocks of its new size; a field
+    the checkpoint writes cannot be dropped."""
+    from airspace.model.checkpoint import load_checkpoint
+    from airspace.model.pointers import slot_names
+    from airspace.model.training import init_from
+
+    tok = Tokenizer()
+    torch.manual_seed(0)
+    old = build_model(tiny(arch, tok))
+    save_checkpoint(tmp_path / "a", old, tok)
+    fields = ("date",) + old.cfg.fields + ("tz",)  # new fields at both ends: known slots move
+    model, _ = init_from(tmp_path / "a", arch, [], fields)
+    assert model.cfg.fields == fields and model.cfg.block_size == model.cfg.n_slots == 2 + 2 * len(fields)
+    assert model.cfg.max_answer_tokens // model.cfg.block_size == old.cfg.max_answer_tokens // old.cfg.block_size
+    sd_old, sd_new = old.state_dict(), model.state_dict()
+    assert sd_old.keys() == sd_new.keys()
+    for k in sd_old:
+        if k != "slot_embed.weight":
+            assert torch.equal(sd_old[k], sd_new[k]), k
+    names_old, names_new = slot_names(old.cfg.fields), slot_names(fields)
+    rows_old, rows_new = sd_old["slot_embed.weight"], sd_new["slot_embed.weight"]
+    for i, name in enumerate(names_new):
+        if name in names_old:
+            assert torch.equal(rows_new[i], rows_old[names_old.index(name)]), name
+        else:
+            assert not any(torch.equal(rows_new[i], r) for r in rows_old), name
+    save_checkpoint(tmp_path / "b", model, tok)
+    loaded, _ = load_checkpoint(tmp_path / "b")
+    assert loaded.cfg == model.cfg
+    prompt, _ = encode_message(tok, "PSN 2231N11403E RADIUS 2NM")
+    res = loaded.decode([prompt])
+    assert len(res.slots[0]) % loaded.cfg.block_size == 0 and len(res.alts[0]) == len(res.slots[0])
+    with pytest.raises(ValueError, match="cannot drop"):
+        init_from(tmp_path / "a", arch, [], old.cfg.fields[1:])
 
 
 @pytest.mark.parametrize("name", ["clover", "ar"])
