@@ -53,16 +53,13 @@ def _ceil_hour(t: datetime) -> datetime:
 
 def slider_span(volumes: Sequence, t: datetime) -> tuple[datetime, datetime]:
     """(first, last) moment of the slider: the short windows' span, grown to contain ``t`` and at least
-    ``MIN_SPAN``, cut to ``MAX_SPAN`` around ``t`` when longer; whole hours."""
+    ``MIN_SPAN``, cut to ``MAX_SPAN`` centred on ``t`` when longer; whole hours (so up to an hour more)."""
     t = utc(t)
     pts = [utc(p) for v in volumes for w in v.windows if utc(w.end) - utc(w.start) <= SHORT_WINDOW
            for p in (w.start, w.end)]
     lo, hi = (min(pts + [t]), max(pts + [t])) if pts else (t, t)
-    if hi - lo > MAX_SPAN:  # keep the part around t: the slider is for moving near it
-        half = MAX_SPAN / 2
-        lo, hi = max(lo, t - half), min(hi, t + half)
-        if hi - lo < MAX_SPAN:  # t near one end of the windows: use the rest of the span on the other side
-            lo, hi = (hi - MAX_SPAN, hi) if hi < t + half else (lo, lo + MAX_SPAN)
+    if hi - lo > MAX_SPAN:  # centred on t: the slider is for moving near it
+        lo, hi = t - MAX_SPAN / 2, t + MAX_SPAN / 2
     if hi - lo < MIN_SPAN:
         pad = (MIN_SPAN - (hi - lo)) / 2
         lo, hi = lo - pad, hi + pad

@@ -4,19 +4,22 @@ sample (Shenzhen, demo time 2026-11-30T02:00Z; see data/samples/README.md), real
 from __future__ import annotations
 
 import json
-from datetime import date, datetime, time
+from datetime import date, datetime, time, timezone
 from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from airspace.app import layers as L
-from airspace.app.state import APP_MAX_BYTES
+from airspace.app import map_layers as L
+from airspace.app.batch_input import APP_MAX_BYTES
 
 REPO = Path(__file__).resolve().parents[1]
 SCRIPT = str(REPO / "app" / "dashboard.py")
 DEMO20 = (REPO / "data" / "samples" / "demo20.txt").read_text(encoding="utf-8")
 RED, AMBER, BLUE = L.COLORS[("ok", True)], L.COLORS[("review", True)], L.COLORS[("ok", False)]
+
+
+LAYER_IDS = ["land", "coastline", "borders", "scale", "volumes~0", "selection", "markers~0", "airports", "labels"]
 
 
 def _app() -> AppTest:
@@ -33,7 +36,19 @@ def _deck(at: AppTest) -> dict:
 
 
 def _layer(spec: dict, layer_id: str) -> dict:
-    return next(layer for layer in spec["layers"] if layer["id"] == layer_id)
+    """A layer by its id (the ids of clickable layers carry a ``~N`` suffix that changes after a click)."""
+    return next(layer for layer in spec["layers"] if layer["id"].split("~")[0] == layer_id)
+
+
+def _plain(md: str) -> str:
+    """Text shown by a Markdown element whose message text was escaped (``safe_text.md_literal``)."""
+    import re
+
+    return re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", md)
+
+
+def _html(at: AppTest) -> list[str]:
+    return [h.proto.body for h in at.get("html")]
 
 
 def _volumes(spec: dict) -> dict[str, dict]:
@@ -49,7 +64,9 @@ def demo() -> AppTest:
     at.radio(key="engine").set_value("rules")
     at.button(key="run_button").click().run()
     assert not at.exception and not at.error
-    at.slider(key="t_slider").set_value(datetime(2026, 11, 30, 2, 0)).run()
+    # a shipped sample opens the map at its demo time
+    assert at.session_state["map_t"] == datetime(2026, 11, 30, 2, 0, tzinfo=timezone.utc)
+    assert at.slider(key="t_slider").value == datetime(2026, 11, 30, 2, 0)
     return at
 
 
@@ -60,13 +77,16 @@ def test_world_map_before_any_run():
 
     import torch
 
-    from airspace.app.state import torch_threads
+    from airspace.app.run_summary import torch_threads
 
     assert torch.get_num_threads() == torch_threads(os.environ.get("AIRSPACE_APP_THREADS"), os.cpu_count())
     assert at.expander[0].label == "Input batch" and at.expander[0].proto.expanded is True
     spec = _deck(at)
     # the same layer ids as after a Run (the browser swaps their data instead of building new layers)
-    assert [layer["id"] for layer in spec["layers"]] == ["land", "coastline", "volumes", "selection", "markers"]
+    assert [layer["id"] for layer in spec["layers"]] == LAYER_IDS
+    # the mouse wheel scrolls the page; the map is a selectable chart (a click selects a volume's record)
+    assert spec["views"][0]["controller"]["scrollZoom"] is False
+    assert at.get("deck_gl_json_chart")[0].proto.selection_mode
     land = _layer(spec, "land")["data"]  # the world overview: a same-origin URL when static serving is on, else inline
     assert land == "app/static/land_overview.geojson" if isinstance(land, str) else len(land["features"]) == 1
     # no zones yet: one invisible warm-up object per zone layer (so the browser compiles their shaders now)
@@ -75,7 +95,9 @@ def test_world_map_before_any_run():
     # no base-map library (no MapLibre canvas, no Carto fallback): pydeck's no-style sentinel
     assert "mapProvider" not in spec and spec["mapStyle"] == L.NO_BASE_MAP_STYLE
     # the sea is the page's colour behind the map canvas
-    assert any(L.map_css() in h.proto.body for h in at.get("html"))
+    assert any(L.map_css() in h for h in _html(at))
+    # the world view names countries (the text layer is built before any Run)
+    assert len(_layer(spec, "labels")["data"]) > 20 and "Noto Sans CJK SC" in L.map_css()
 
 
 def test_batch_is_located_before_run_so_the_run_keeps_the_camera():
@@ -88,6 +110,8 @@ def test_batch_is_located_before_run_so_the_run_keeps_the_camera():
     assert 22.4 < view["latitude"] < 22.8 and 113.7 < view["longitude"] < 114.7 and view["pitch"] > 0
     assert _layer(before, "land")["data"]["features"]
     assert any("located by the rules extractor" in c.value for c in at.caption)
+    # its airports and places are there before Run too, so the Run brings only the zones
+    assert {r["text"] for r in _layer(before, "labels")["data"]} >= {"Hong Kong", "✈ ZGSZ Shenzhen Bao'an"}
     at.radio(key="engine").set_value("rules")
     at.button(key="run_button").click().run()
     after = _deck(at)
@@ -136,11 +160,21 @@ def test_demo20_table_and_metrics(demo):
     df = demo.dataframe[-1].value
     assert len(df) == 21
     row0 = df[df["key"] == "0:0"].iloc[0]
+    assert row0["msg"] == 1 and row0["zone"] == 1  # numbers a person reads start at 1
     assert row0["id"] == "A2231/26" and row0["status"] == "ok"
     assert row0["centre / polygon"] == "22.51944, 113.94306" and row0["radius"] == "1.00 NM (1,852 m)"
     assert row0["lower"].startswith("0 m") and row0["upper"] == "305 m AMSL (1000FT AMSL)"
-    assert row0["start"] == "2026-11-30T00:00:00Z" and row0["end"] == "2026-11-30T12:00:00Z"
+    assert row0["start (UTC)"] == "2026-11-30 00:00Z" and row0["end (UTC)"] == "2026-11-30 12:00Z"
+    # the cancellation is ok, like in the exports
+    assert df[df["key"] == "4:0"].iloc[0]["status"] == "ok"
+    # the records table does not show the internal key; the engine's reading is said in words
+    assert "key" not in demo.dataframe[-1].proto.column_order and "msg" in demo.dataframe[-1].proto.column_order
+    assert any(c.value.startswith("rules read 20 messages in ") for c in demo.caption)
+    # what is not on the map, and why, beside it
+    unplaced = next(h for h in _html(demo) if 'data-testid="unplaced"' in h)
+    assert "Not on the map (2)" in unplaced and "深圳国际会展中心" in unplaced and "cancels A2187/26" in unplaced
     named = df[df["key"] == "10:0"].iloc[0]
+    assert named["msg"] == 11
     assert named["status"] == "review" and "深圳国际会展中心" in named["centre / polygon"]
     assert df[df["key"] == "3:0"].iloc[0]["schedule"] == "DAILY 0000-0400"
 
@@ -149,8 +183,11 @@ def test_demo20_deck_volumes_floors_ceilings_colours(demo):
     spec = _deck(demo)
     ids = [layer["id"] for layer in spec["layers"]]
     # Shenzhen is small: the 1:10m detail is clipped around it
-    assert ids == ["land", "coastline", "volumes", "selection", "markers"]
-    assert _layer(spec, "land")["data"]["features"]
+    assert ids == LAYER_IDS
+    assert _layer(spec, "land")["data"]["features"] and _layer(spec, "borders")["data"]["features"]
+    # every zone is labelled where its label fits; airports and the scale bar are on the map
+    labels = {r["text"] for r in _layer(spec, "labels")["data"]}
+    assert "A2231/26" in labels and "✈ VHHH Chek Lap Kok" in labels and any(t.endswith(" km") for t in labels)
     vols = _volumes(spec)
     # every located zone is a volume: 21 records - NOTAMC - named place = 19
     assert len(vols) == 19 and "4:0" not in vols and "10:0" not in vols
@@ -176,12 +213,53 @@ def test_time_slider_recolours(demo):
     # 07:00Z: A2236/26 (06-09Z) now active, FDC 6/0871 (01:30-03:30Z) over, the daily 0000-0400 zone off
     assert vols["9:0"]["fill"] == RED and vols["2:0"]["fill"] == BLUE and vols["3:0"]["fill"] == BLUE
     assert "ACTIVE" in vols["9:0"]["tip"] and "not active" in vols["2:0"]["tip"]
+    # the date/time entry shows the same moment; the slider spans the windows, not a year (one zone is PERM)
+    assert demo.date_input(key="t_date").value == date(2026, 11, 30) and demo.time_input(key="t_time").value == time(7, 0)
+    s = demo.slider(key="t_slider")
+    assert (s.proto.max - s.proto.min) / 1e6 <= 4 * 86400
     demo.slider(key="t_slider").set_value(datetime(2026, 11, 30, 2, 0)).run()
+
+
+def test_time_entry_steps_now_and_demo_time(demo):
+    demo.time_input(key="t_time").set_value(time(6, 30)).run()
+    assert demo.session_state["map_t"] == datetime(2026, 11, 30, 6, 30, tzinfo=timezone.utc)
+    assert demo.slider(key="t_slider").value == datetime(2026, 11, 30, 6, 30)
+    demo.button(key="t_p60").click().run()
+    assert demo.session_state["map_t"] == datetime(2026, 11, 30, 7, 30, tzinfo=timezone.utc)
+    demo.button(key="t_next").click().run()  # the next moment a zone starts or stops
+    t_next = demo.session_state["map_t"]
+    assert datetime(2026, 11, 30, 7, 30, tzinfo=timezone.utc) < t_next
+    demo.button(key="t_now").click().run()
+    now = datetime.now(timezone.utc)
+    assert abs(demo.session_state["map_t"] - now).total_seconds() < 120
+    assert any("zones active at" in _plain(c.value) or "No zone is active at" in _plain(c.value) for c in demo.caption)
+    demo.button(key="t_demo").click().run()  # the sample keeps its demo time
+    assert demo.session_state["map_t"] == datetime(2026, 11, 30, 2, 0, tzinfo=timezone.utc)
+    summary = next(_plain(c.value) for c in demo.caption if "zones active at" in _plain(c.value))
+    assert summary.startswith("12 of 19 zones active at 2026-11-30 02:00Z: A2231/26")
+    assert not demo.exception
+
+
+def test_filters_status_activity_and_altitude(demo):
+    all_keys = set(_volumes(_deck(demo)))
+    demo.checkbox(key="f_active").check().run()
+    active = set(_volumes(_deck(demo)))
+    assert active < all_keys and "9:0" not in active and "0:0" in active  # A2236/26 starts at 06Z
+    demo.checkbox(key="f_active").uncheck().run()
+    demo.checkbox(key="f_low").check().run()
+    low = set(_volumes(_deck(demo)))
+    assert "9:0" not in low and "0:0" in low  # FL050 floor: not below 120 m; SFC: yes
+    demo.checkbox(key="f_low").uncheck().run()
+    demo.multiselect(key="f_status").set_value(["review"]).run()
+    assert set(_volumes(_deck(demo))) == {"7:0"}
+    demo.multiselect(key="f_status").set_value(["ok", "review"]).run()
+    # filtering never moves the camera
+    assert len(_volumes(_deck(demo))) == 19 and not demo.exception
 
 
 def test_focus_highlights_spans_and_flies(demo):
     demo.selectbox(key="focus").set_value("0:0").run()
-    html = next(m.value for m in demo.markdown if m.value.startswith('<pre class="msg"'))
+    html = next(h for h in _html(demo) if h.startswith('<pre class="msg"'))
     assert '<mark title="center" data-field="center">223110N 1135635E</mark>' in html
     assert '<mark title="upper" data-field="upper">1000FT AMSL</mark>' in html
     spec = _deck(demo)
@@ -193,33 +271,50 @@ def test_focus_highlights_spans_and_flies(demo):
     # its edges, and only its edges, in the selection layer
     edges = _layer(spec, "selection")
     assert [r["key"] for r in edges["data"]] == ["0:0"] and edges["wireframe"] is True and edges["filled"] is False
-    demo.selectbox(key="focus").set_value(None).run()
+    # its row in the records table is highlighted
+    assert demo.dataframe[-1].value.iloc[0]["key"] == "0:0"
+    demo.selectbox(key="focus").set_value("all").run()
     assert [r["key"] for r in _layer(_deck(demo), "selection")["data"]] == ["warmup"]
+
+
+def test_route_example_is_real_input_and_departs_at_the_map_time(demo):
+    # after the Run the waypoints hold an example route across the zones: Check route works at once
+    example = demo.text_area(key="route_text").value
+    assert len([ln for ln in example.splitlines() if ln.strip()]) == 2
+    demo.button(key="route_button").click().run()
+    assert not demo.exception
+    assert any(e.value.startswith("Route conflicts with") and "2026-11-30 02:00Z" in e.value for e in demo.error)
+    assert demo.date_input(key="route_date").value == date(2026, 11, 30) and demo.time_input(key="route_time").value == time(2, 0)
 
 
 def test_route_check_finds_the_sports_centre_zone(demo):
     # west -> east across Shenzhen Bay at 100 m AGL, 02:00Z, 15 m/s: through A2231/26 (1 NM, SFC-1000FT AMSL)
     demo.text_area(key="route_text").set_value("22.5194, 113.900, 100\n22.5194, 113.990, 100")
     demo.radio(key="route_ref").set_value("AGL")
+    demo.checkbox(key="route_follow").uncheck().run()  # the operator sets the departure
     demo.date_input(key="route_date").set_value(date(2026, 11, 30))
     demo.time_input(key="route_time").set_value(time(2, 0))
     demo.number_input(key="route_speed").set_value(15.0)
     demo.button(key="route_button").click().run()
     assert not demo.exception
-    tables = [d.value for d in demo.dataframe if "enter_time" in d.value.columns]
+    tables = [d.value for d in demo.dataframe if "enters (UTC)" in d.value.columns]
     assert len(tables) == 1
     conflicts = tables[0]
     ids = set(conflicts["id"])
     assert "A2231/26" in ids
     assert "A2246/26" not in ids  # same centre, but only active 03:00-05:00Z: the drone is through by 02:10
     hit = conflicts[conflicts["id"] == "A2231/26"].iloc[0]
-    assert "2026-11-30T02:0" in hit["enter_time"]
+    assert hit["msg"] == 1 and hit["zone"] == 1 and hit["leg"].startswith("1 ")  # 1-based, like the records table
+    assert hit["enters (UTC)"].startswith("2026-11-30 02:0")
     assert hit["enter_lon"] == pytest.approx(113.943 - 1852 / (111_320 * 0.9238), abs=0.002)
     spec = _deck(demo)
     route = _layer(spec, "route")
     assert route["data"][0]["path"] == [[113.9, 22.5194, 100.0], [113.99, 22.5194, 100.0]]
+    assert route["widthUnits"] == "pixels"
+    assert [r["position"] for r in _layer(spec, "waypoints")["data"]] == [[113.9, 22.5194, 100.0], [113.99, 22.5194, 100.0]]
     assert _layer(spec, "conflicts")["data"]
-    assert any("conflicts" in e.value for e in demo.sidebar.error)
+    assert any("conflicts" in e.value for e in demo.error)
+    demo.checkbox(key="route_follow").check().run()
 
 
 def test_downloads_offered(demo):
@@ -232,7 +327,7 @@ def test_size_limit_is_clear():
     at.text_area(key="batch_text").set_value("A" * (APP_MAX_BYTES + 10))
     at.radio(key="engine").set_value("rules")
     at.button(key="run_button").click().run()
-    assert any("at most 1,000,000 bytes" in e.value for e in at.error)
+    assert any("at most 1,000,000 bytes" in _plain(e.value) for e in at.error)
     assert [r["key"] for r in _layer(_deck(at), "volumes")["data"]] == ["warmup"]
 
 
@@ -274,7 +369,7 @@ def test_timing_demo_clover_vs_ar():
     assert n_passes >= 1
     if n_passes > 1:
         assert at.slider(key="trace_step").max == n_passes
-    trace = next(m.value for m in at.markdown if m.value.startswith('<pre class="trace"'))
+    trace = next(h for h in _html(at) if h.startswith('<pre class="trace"'))
     assert "center=" in trace or "polygon=" in trace
 
 
@@ -296,10 +391,40 @@ def test_a_batch_on_the_page_is_read_ahead_and_its_run_writes_the_answers():
         t.join(timeout=120)
     at.button(key="run_button").click().run()
     assert not at.exception and not at.error
-    assert any(c.value.startswith("clover had read 20 of 20 messages") for c in at.caption)
+    summary = next(c.value for c in at.caption if c.value.startswith("clover read 20 messages in "))
+    assert "20 of 20 messages had been read while the batch was on the page" in summary
+    assert "forward passes wrote" in summary and "denoising steps on average" in summary
     df = at.dataframe[-1].value
     cold, _ = process_batch(DEMO20, get_extractor("clover"))
     assert list(df["id"]) == [r.id or "" for r in cold] and list(df["status"]) == [r.status for r in cold]
     at.button(key="timing_button").click().run(timeout=600)
     table = next(d.value for d in at.dataframe if "forward passes" in d.value.columns)
     assert list(table["prompts read before"]) == [0, 0]
+
+
+HOSTILE = """A0001/26 NOTAMN
+Q) ZGZU/QRDCA/IV/BO/W/000/010/2232N11356E001
+A) ZGSZ B) 2611300000 C) 2611301200
+D) ![x](http://198.51.100.7/beacon.png) [Open official NOTAM](http://198.51.100.7/login) <img src=http://198.51.100.7/i.png>
+E) DANGER AREA 223110N1135635E RADIUS 1NM :red[x] $x$ @@=1+1
+F) SFC G) 1000FT AMSL"""
+
+
+def test_message_text_is_never_markup():
+    """A message whose text carries Markdown images/links, HTML and directives: every element that shows message
+    text shows it as text (the browser test checks the page itself)."""
+    at = _app()
+    at.text_area(key="batch_text").set_value(HOSTILE + "\n\nhttp://198.51.100.7/[x](http://198.51.100.7/y) ZONE")
+    at.radio(key="engine").set_value("rules")
+    at.button(key="run_button").click().run()
+    assert not at.exception
+    at.selectbox(key="focus").set_value("0:0").run()
+    markdown_bodies = [m.value for m in [*at.markdown, *at.caption, *at.error, *at.warning, *at.info, *at.success]]
+    for body in markdown_bodies:
+        assert "](http" not in body and "<img" not in body and ":red[" not in body, body
+    for body in _html(at):
+        assert "<img" not in body and "<a " not in body, body
+    assert any("198.51.100.7" in b for b in _html(at))  # the text is there, escaped
+    spec = _deck(at)
+    tips = [r["tip"] for r in _layer(spec, "volumes")["data"]]
+    assert tips and not any(t.startswith("@@") for t in tips)
