@@ -7,14 +7,21 @@ with the reason (over a size limit, binary data, not a message at all, engine fa
 Every engine hands over ``ZoneDraft`` s with exact spans, or an ``EngineError`` for a message it has no answer
 for (``airspace.core.contract``). For model engines the rules reader also runs on every message and each record is
 cross-checked against the rules record of the same zone (``validate``).
+
+Budgets (``MESSAGE_BUDGET_S``, ``MESSAGE_OUTPUT_BUDGET``): each message gets a time budget for the work done on it
+alone (header, rules reading, normalising, validating, the cross-check) and an output budget for its records; a
+message over either becomes an ``error`` record that says which and by how much. Python cannot interrupt a running
+regular expression, so the time is checked when each message's work returns: what bounds a stall is that every
+stage is linear in its input (``python -m airspace.eval.stress`` measures the worst time per character of each),
+the budget is what turns a slow message into an explicit error rather than a silent wait.
 """
 
 from __future__ import annotations
 
+import re
 import time
 from typing import Callable
 
-from airspace.core.contract import ZoneDraft
 from airspace.core.contract import EngineError, Extractor, ExtractStats, ZoneDraft
 from airspace.core.records import CircleGeometry, Limit, ZoneRecord
 from airspace.parser.coords import find_coords
@@ -26,7 +33,10 @@ from airspace.pipeline.normalize import normalize as _normalize
 from airspace.pipeline.split import BatchTooLarge, Message, split_batch
 from airspace.pipeline.validate import validate
 
-__all__ = ["process_batch"]
+__all__ = ["process_batch", "MESSAGE_BUDGET_S", "MESSAGE_OUTPUT_BUDGET"]
+
+MESSAGE_BUDGET_S = 10.0  # seconds of work on one message alone (a 20,000-character message takes well under 2 s)
+MESSAGE_OUTPUT_BUDGET = 4 * 1024 * 1024  # estimated JSON bytes of one message's records, its repeated text left out
 
 
 def _error(msg: Message, reason: str, engine: str, header: Header | None = None) -> ZoneRecord:
@@ -40,6 +50,10 @@ def _error(msg: Message, reason: str, engine: str, header: Header | None = None)
         notam_type=header.notam_type if header else None,  # type: ignore[arg-type]
         ref_id=header.ref_id if header else None,
     )
+
+
+_SURROGATES = re.compile("[\ud800-\udfff]")
+_MINUS = re.compile(r"\s*[-\u2212\u2013]\s*\d")  # a limit written with a minus sign: "-500FT AMSL"
 
 
 def _post(rec: ZoneRecord, draft: ZoneDraft, header: Header) -> ZoneRecord:
@@ -74,6 +88,11 @@ def _post(rec: ZoneRecord, draft: ZoneDraft, header: Header) -> ZoneRecord:
                 f"location is only the aerodrome identifier {g.name} ({aerodrome_name(g.name)}); approximate "
                 f"{radius / 1852:g} NM ({stated}) circle around its reference point"
             )
+    for key in ("lower", "upper"):
+        lim = getattr(rec, key)
+        if lim is not None and lim.ft is not None and lim.ft > 0 and _MINUS.match(lim.raw):
+            # "F) -500FT AMSL": below mean sea level (the Dead Sea shore is -1,400 ft); the value keeps its sign
+            setattr(rec, key, lim.model_copy(update={"ft": -lim.ft, "m": -lim.m if lim.m is not None else None}))
     if rec.geometry is not None and rec.lower is None:
         rec.lower = Limit(ref="SFC", ft=0.0, m=0.0, raw="")
         rec.reasons.append("note: no lower limit stated; the surface is assumed")
@@ -123,19 +142,61 @@ def _records_for(
     out = []
     for z, draft in enumerate(drafts):
         try:
-            rec = normalize(draft, text=msg.text, message=msg.index, zone=z, engine=engine)
-            rec = _post(rec, draft, header)
+            rec = _post(_normalise_zone(draft, msg, z, engine, normalize), draft, header)
             rules_rec = None
             if rules_recs is not None:
                 rules_rec = rules_recs[z] if z < len(rules_recs) else None
                 if rules_rec is None:
                     rec.review(f"engine found {len(drafts)} zones, rules found {len(rules_recs)}")
             out.append(validate(rec, header, rules_rec=rules_rec))
-        except Exception as exc:  # noqa: BLE001 - one bad zone must not take the batch down
-            out.append(_error(msg, f"zone {z} could not be normalised: {type(exc).__name__}: {exc}"[:300], engine, header))
+        except Exception:  # noqa: BLE001 - one bad zone must not take the batch down
+            out.append(_error(msg, f"zone {z + 1} of the message could not be read: "
+                                   + _values_summary(draft), engine, header))
+            out[-1].zone = z
     if rules_recs is not None and len(rules_recs) > len(drafts):
         out[-1].review(f"engine found {len(drafts)} zones, rules found {len(rules_recs)}")
     return out
+
+
+def _values_summary(draft: ZoneDraft) -> str:
+    """What the zone states, shortened, for a reason that says what in the message is wrong (never a traceback)."""
+    shown = [f"{k} '{_short(v)}'" for k, v in draft.values.items() if isinstance(v, str)]
+    return ("its values (" + ", ".join(shown) + ") are out of the range this reader handles")[:400]
+
+
+def _short(raw: str, limit: int = 40) -> str:
+    s = " ".join(raw.split())
+    return s if len(s) <= limit else s[: limit - 1] + "…"
+
+
+_WHY = {
+    "lower": "a height too large to represent",
+    "upper": "a height too large to represent",
+    "radius": "a distance too large to represent",
+    "start": "a date outside the years that can be represented",
+    "end": "a date outside the years that can be represented",
+    "schedule": "a schedule whose days or times are out of range",
+}
+
+
+def _normalise_zone(draft: ZoneDraft, msg: Message, z: int, engine: str, normalize) -> ZoneRecord:
+    """``normalize`` of one zone. The normalisers turn every unreadable value into a review reason; a value they
+    cannot even represent (a 400-digit height, a date in year 1) is found by leaving each field out in turn, and the
+    record is built without it, with a reason that names the value. Raises when no single field explains it."""
+    try:
+        return normalize(draft, text=msg.text, message=msg.index, zone=z, engine=engine)
+    except Exception:  # noqa: BLE001
+        pass
+    for key, raw in draft.values.items():
+        rest = ZoneDraft(values={k: v for k, v in draft.values.items() if k != key},
+                         spans={k: v for k, v in draft.spans.items() if k != key})
+        try:
+            rec = normalize(rest, text=msg.text, message=msg.index, zone=z, engine=engine)
+        except Exception:  # noqa: BLE001
+            continue
+        rec.review(f"{key} '{_short(str(raw))}' is {_WHY.get(key, 'a value out of range')}; not read")
+        return rec
+    raise ValueError("no single field explains the failure")
 
 
 def _rules_records(msg: Message, header: Header, normalize) -> list[ZoneRecord]:
@@ -152,13 +213,59 @@ def _rules_records(msg: Message, header: Header, normalize) -> list[ZoneRecord]:
     return recs
 
 
+def _output_estimate(recs: list[ZoneRecord]) -> tuple[int, int, int]:
+    """(estimated JSON bytes of the records without their repeated message text, time windows, polygon points)."""
+    size = windows = points = 0
+    for r in recs:
+        n_pts = len(r.geometry.points) if r.geometry is not None and r.geometry.type == "polygon" else 0
+        size += (600 + sum(len(x) + 4 for x in r.reasons) + 60 * len(r.windows) + 48 * n_pts
+                 + len(r.schedule or "") + sum(len(sp.text) + 40 for sp in r.spans.values()))
+        windows += len(r.windows)
+        points += n_pts
+    return size, windows, points
+
+
+def _over_budget(msg: Message, recs: list[ZoneRecord], seconds: float, budget_s: float, output_budget: int,
+                 engine: str, header: Header | None) -> ZoneRecord | None:
+    """The error record that replaces a message's records when its work or its output ran over budget."""
+    if seconds > budget_s:
+        return _error(msg, f"reading this message took {seconds:.1f} s, over the per-message time budget of "
+                           f"{budget_s:g} s; its records are not returned", engine, header)
+    size, windows, points = _output_estimate(recs)
+    if size > output_budget:
+        return _error(msg, f"this message's records would take about {size / 2**20:.1f} MiB ({len(recs)} zones, "
+                           f"{windows} time windows, {points} polygon points), over the per-message output budget of "
+                           f"{output_budget / 2**20:g} MiB; not returned", engine, header)
+    return None
+
+
+def _extract_alone(extractor: Extractor, name: str, msgs: list[Message]) -> tuple[list, float]:
+    """Each message through the engine on its own: one message the engine cannot read costs only its own record."""
+    answers, wall = [], 0.0
+    for m in msgs:
+        t = time.perf_counter()
+        try:
+            ans, _ = extractor.extract([m.text])
+            answers.append(ans[0] if len(ans) == 1 else EngineError(f"the {name} engine gave no answer for this message"))
+        except Exception as exc:  # noqa: BLE001 - a crashing engine yields this message's error record
+            why = _SURROGATES.sub("\ufffd", " ".join(str(exc).split()))[:160] or type(exc).__name__
+            answers.append(EngineError(f"the {name} engine failed on this message ({why}); a failure of the "
+                                       "engine, not something the message says"))
+        wall += time.perf_counter() - t
+    return answers, wall
+
+
 def process_batch(
     messages: list[Message] | str,
     engine: str | Extractor = "rules",
     *,
     cross_check: bool = True,
+    budget_s: float = MESSAGE_BUDGET_S,
+    output_budget: int = MESSAGE_OUTPUT_BUDGET,
 ) -> tuple[list[ZoneRecord], ExtractStats]:
-    """Every message -> >=1 record (zones, cancellation, review or error), in message order; never raises on input."""
+    """Every message -> >=1 record (zones, cancellation, review or error), in message order; never raises on input.
+
+    ``budget_s`` / ``output_budget``: the per-message time and output budgets (module doc)."""
     t0 = time.perf_counter()
     if isinstance(messages, str):
         try:
@@ -168,45 +275,59 @@ def process_batch(
             return [err], ExtractStats(engine=str(engine), wall_s=time.perf_counter() - t0)
     extractor = get_extractor(engine) if isinstance(engine, str) else engine
     name = getattr(extractor, "name", "engine")
+    per_message = name == "rules"  # the rules reader reads one message at a time: each is timed on its own
     normalize = _normalize
     live = [m for m in messages if not m.error]
-    headers: dict[int, Header] = {}
-    for m in live:
-        try:
-            headers[id(m)] = parse_header(m.text)
-        except Exception:  # noqa: BLE001
-            headers[id(m)] = Header()
 
-    drafts: dict[int, list[ZoneDraft] | None] = {}
-    errors: dict[int, str] = {}  # engine failures per message; the caller's Message objects are never mutated
-    try:
-        answers, stats = extractor.extract([m.text for m in live])
-        if len(answers) != len(live):
-            raise RuntimeError(f"{len(answers)} answers for {len(live)} messages")
-    except Exception as exc:  # noqa: BLE001 - a crashing engine yields error records, not a traceback
-        answers = [EngineError(f"engine {name} failed: {type(exc).__name__}: {exc}"[:300])] * len(live)
-        stats = ExtractStats(engine=name, messages=len(live))
-    for m, ans in zip(live, answers):
-        if isinstance(ans, EngineError):
-            drafts[id(m)] = None
-            if name != "rules":  # the rules reader's failures keep their own record (below)
-                errors[id(m)] = ans.reason
-        elif isinstance(ans, list) and all(isinstance(d, ZoneDraft) for d in ans):
-            drafts[id(m)] = ans
-        else:
-            drafts[id(m)] = None
-            errors[id(m)] = f"engine answer is malformed: {type(ans).__name__}, not a list of zone drafts"
+    answers: dict[int, object] = {}
+    stats = ExtractStats(engine=name, messages=len(live))
+    if not per_message and live:
+        try:
+            batch_answers, stats = extractor.extract([m.text for m in live])
+            if len(batch_answers) != len(live):
+                raise RuntimeError(f"{len(batch_answers)} answers for {len(live)} messages")
+        except Exception:  # noqa: BLE001 - read them one by one: only the messages it cannot read are lost
+            batch_answers, wall = _extract_alone(extractor, name, live)
+            stats = ExtractStats(engine=name, messages=len(live), wall_s=wall)
+        answers = {id(m): a for m, a in zip(live, batch_answers)}
 
     records: list[ZoneRecord] = []
+    extract_s = 0.0
     for m in messages:
-        h = headers.get(id(m))
-        error = m.error or errors.get(id(m))
-        if error or h is None:
-            records.append(_error(m, error or "message was not processed", name, h))
+        if m.error:
+            records.append(_error(m, m.error, name, None))
             continue
-        rules_recs = None
-        if cross_check and name != "rules":
-            rules_recs = _rules_records(m, h, normalize)
-        records.extend(_records_for(m, drafts.get(id(m)), h, name, normalize, rules_recs))
+        t_msg = time.perf_counter()
+        try:
+            h = parse_header(m.text)
+        except Exception:  # noqa: BLE001
+            h = Header()
+        if per_message:
+            ans, wall = _extract_alone(extractor, name, [m])
+            ans, extract_s = ans[0], extract_s + wall
+        else:
+            ans = answers.get(id(m))
+        drafts: list[ZoneDraft] | None = None
+        error = None
+        if isinstance(ans, EngineError):
+            if name != "rules":  # the rules reader's failures keep their own record (below)
+                error = ans.reason
+        elif isinstance(ans, list) and all(isinstance(d, ZoneDraft) for d in ans):
+            drafts = ans
+        else:
+            error = f"engine answer is malformed: {type(ans).__name__}, not a list of zone drafts"
+        if error:
+            recs = [_error(m, error, name, h)]
+        else:
+            rules_recs = _rules_records(m, h, normalize) if cross_check and name != "rules" else None
+            try:
+                recs = _records_for(m, drafts, h, name, normalize, rules_recs)
+            except Exception:  # noqa: BLE001 - a failure of ours costs this message's record, never the batch
+                recs = [_error(m, "this message could not be read (an internal failure of the reader, not something "
+                                  "the message says)", name, h)]
+        over = _over_budget(m, recs, time.perf_counter() - t_msg, budget_s, output_budget, name, h)
+        records.extend([over] if over is not None else recs)
+    if per_message:
+        stats.wall_s = extract_s
     stats.wall_s = max(stats.wall_s, 0.0)
     return records, stats

@@ -1,13 +1,19 @@
 """``airspace-parse``: air-traffic messages in, validated zone records (or GeoJSON / ED-269 / ED-318) out.
 
 Exit status: 0 every message gave ``ok`` records; 1 some records are ``review`` or ``error`` (they are still in the
-output); 2 usage error (bad option, unreadable file, input over the size limit). Diagnostics go to stderr.
+output); 2 usage or I/O error (bad option, unreadable input, unwritable output, input over the size limit); 3 an
+internal failure (a bug: one line on stderr, never a traceback). Diagnostics go to stderr.
+
+In the table, messages and zones are numbered from 1 (as a person counts them); the JSON fields ``message`` and
+``zone`` are 0-based indices.
 """
 
 from __future__ import annotations
 
 import argparse
+import io
 import json
+import os
 import sys
 from datetime import datetime, timezone
 from typing import TextIO
@@ -18,8 +24,15 @@ from airspace.pipeline.split import LIMITS, MAX_BATCH_BYTES, BatchTooLarge, read
 FORMATS = ("table", "jsonl", "geojson", "ed269", "ed318")
 
 
+EXIT_OK, EXIT_REVIEW, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
+
+
 class UsageError(Exception):
     pass
+
+
+class WriteError(Exception):
+    """The output could not be written (a full disk, a closed pipe, a read-only file)."""
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -29,7 +42,9 @@ def _parser() -> argparse.ArgumentParser:
         epilog=(
             "limits: "
             + ", ".join(f"{k}={v}" for k, v in LIMITS.items())
-            + ". Exit 0 all ok, 1 some review/error records, 2 usage error."
+            + ". Exit 0 all ok, 1 some review/error records, 2 usage or I/O error (bad option, unreadable input, "
+            "unwritable output, input over the size limit), 3 internal failure (a bug; one line on stderr). "
+            "The table numbers messages and zones from 1; the JSON fields 'message' and 'zone' are 0-based indices."
         ),
     )
     ap.add_argument("files", nargs="*", metavar="FILE", help="input files; '-' or nothing reads stdin")
@@ -44,7 +59,8 @@ def _parser() -> argparse.ArgumentParser:
     return ap
 
 
-def _read_inputs(files: list[str]) -> str:
+def _read_inputs(files: list[str]) -> tuple[str, int]:
+    """The input text (files joined by a blank line) and its size in bytes as given, before decoding."""
     chunks: list[bytes] = []
     total = 0
     for f in files or ["-"]:
@@ -60,9 +76,9 @@ def _read_inputs(files: list[str]) -> str:
                 raise UsageError(f"cannot read {f}: {exc.strerror or exc}") from exc
         total += len(data)
         if total > MAX_BATCH_BYTES:
-            raise BatchTooLarge(f"input is over the limit of {MAX_BATCH_BYTES} bytes; split it into smaller batches")
+            raise BatchTooLarge(f"input is over the limit of {MAX_BATCH_BYTES:,} bytes; split it into smaller batches")
         chunks.append(data)
-    return "\n\n".join(c.decode("utf-8", errors="replace") for c in chunks)
+    return "\n\n".join(c.decode("utf-8", errors="replace") for c in chunks), total
 
 
 def _parse_at(s: str | None) -> datetime | None:
@@ -70,9 +86,11 @@ def _parse_at(s: str | None) -> datetime | None:
         return None
     try:
         t = datetime.fromisoformat(s.strip().replace("Z", "+00:00"))
+        return t.replace(tzinfo=timezone.utc) if t.tzinfo is None else t.astimezone(timezone.utc)
     except ValueError as exc:
         raise UsageError(f"--at: not an ISO time: {s!r} (e.g. 2026-03-07T12:00:00Z)") from exc
-    return t.replace(tzinfo=timezone.utc) if t.tzinfo is None else t.astimezone(timezone.utc)
+    except OverflowError as exc:  # 9999-12-31T23:59:59-23:59 is past the last representable UTC time
+        raise UsageError(f"--at: {s!r} is outside the representable range of UTC times") from exc
 
 
 def is_active(rec: ZoneRecord, t: datetime) -> bool:
@@ -134,8 +152,8 @@ def _table(records: list[ZoneRecord], at: datetime | None, out: TextIO) -> None:
     out.write("\t".join(head) + "\n")
     for r in records:
         row = [
-            str(r.message),
-            str(r.zone),
+            str(r.message + 1),  # people count from 1; the JSON fields stay 0-based indices
+            str(r.zone + 1),
             r.id or "-",
             r.status,
             _geom_summary(r),
@@ -161,20 +179,43 @@ def _export(fmt: str, records: list[ZoneRecord], at: datetime | None) -> dict:
     return export.to_ed318(records)
 
 
+def _write(args, records: list[ZoneRecord], at: datetime | None, out: TextIO) -> None:
+    if args.format == "table":
+        _table(records, at, out)
+    elif args.format == "jsonl":
+        for r in records:
+            obj = r.to_json()
+            if at is not None:
+                obj["active"] = is_active(r, at)
+            out.write(_dumps(obj) + "\n")
+    else:
+        out.write(_dumps(_export(args.format, records, at)) + "\n")
+
+
+def _open_output(path: str | None) -> TextIO:
+    """The output stream: UTF-8 always (whatever the locale); a character UTF-8 cannot hold (an unpaired surrogate,
+    which the readers never let into a record) is written as its ``\\uXXXX`` escape, still valid JSON."""
+    if path is None:
+        return io.TextIOWrapper(sys.stdout.buffer, encoding="utf-8", errors="backslashreplace", newline="\n",
+                                write_through=False) if hasattr(sys.stdout, "buffer") else sys.stdout
+    try:
+        return open(path, "w", encoding="utf-8", errors="backslashreplace", newline="\n")
+    except OSError as exc:
+        raise WriteError(f"cannot write {path}: {exc.strerror or exc}") from exc
+
+
 def run(argv: list[str] | None = None) -> int:
     ap = _parser()
     args = ap.parse_args(argv)  # exits 2 on usage errors
     err = sys.stderr
     try:
         at = _parse_at(args.at)
-        text = _read_inputs(args.files)
-        messages = read_jsonl(text) if args.input == "jsonl" else split_batch(text)
-    except BatchTooLarge as exc:
+        text, size = _read_inputs(args.files)
+        reader = read_jsonl if args.input == "jsonl" else split_batch
+        messages = reader(text, input_bytes=size)
+    except (BatchTooLarge, UsageError) as exc:
         print(f"airspace-parse: error: {exc}", file=err)
-        return 2
-    except UsageError as exc:
-        print(f"airspace-parse: error: {exc}", file=err)
-        return 2
+        return EXIT_USAGE
 
     from airspace.pipeline.batch import process_batch
     from airspace.pipeline.engines import EngineUnavailable, get_extractor
@@ -183,35 +224,36 @@ def run(argv: list[str] | None = None) -> int:
         extractor = get_extractor(args.engine, args.checkpoint)
     except (EngineUnavailable, ValueError) as exc:
         print(f"airspace-parse: error: {exc}", file=err)
-        return 2
+        return EXIT_USAGE
     records, stats = process_batch(messages, extractor, cross_check=not args.no_cross_check)
 
+    name = args.output or "standard output"
     try:
-        out = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout
-    except OSError as exc:
-        print(f"airspace-parse: error: cannot write {args.output}: {exc.strerror or exc}", file=err)
-        return 2
-    try:
-        if args.format == "table":
-            _table(records, at, out)
-        elif args.format == "jsonl":
-            for r in records:
-                obj = r.to_json()
-                if at is not None:
-                    obj["active"] = is_active(r, at)
-                out.write(_dumps(obj) + "\n")
-        else:
-            try:
-                doc = _export(args.format, records, at)
-            except UsageError as exc:
-                print(f"airspace-parse: error: {exc}", file=err)
-                return 2
-            out.write(_dumps(doc) + "\n")
-    finally:
-        if out is not sys.stdout:
-            out.close()
-        else:
+        out = _open_output(args.output)
+        try:
+            _write(args, records, at, out)
             out.flush()
+        finally:
+            try:
+                if args.output:
+                    out.close()
+                elif out is not sys.stdout:
+                    out.detach()  # (sys.stdout's own buffer stays open)
+            except (OSError, ValueError):
+                pass
+    except UsageError as exc:
+        print(f"airspace-parse: error: {exc}", file=err)
+        return EXIT_USAGE
+    except WriteError as exc:
+        print(f"airspace-parse: error: {exc}", file=err)
+        return EXIT_USAGE
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        print(f"airspace-parse: error: cannot write {name}: {exc.strerror or exc}", file=err)
+        if not args.output:
+            _quiet_stdout()  # what is still buffered for stdout must not fail again at exit
+        return EXIT_USAGE
 
     n_msg = len({r.message for r in records})
     counts = {s: sum(r.status == s for r in records) for s in ("ok", "review", "error")}
@@ -221,7 +263,17 @@ def run(argv: list[str] | None = None) -> int:
         f"{stats.wall_s:.3f}s",
         file=err,
     )
-    return 0 if counts["review"] == 0 and counts["error"] == 0 else 1
+    return EXIT_OK if counts["review"] == 0 and counts["error"] == 0 else EXIT_REVIEW
+
+
+def _quiet_stdout() -> None:
+    """After a failed write to stdout, point it at /dev/null so that the interpreter's own flush at exit cannot
+    fail again (and print a traceback of its own)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -229,11 +281,13 @@ def main(argv: list[str] | None = None) -> None:
         code = run(argv)
     except KeyboardInterrupt:
         code = 130
-    except BrokenPipeError:
-        code = 0
+    except BrokenPipeError:  # the reader went away (| head): not an error of ours
+        _quiet_stdout()
+        code = EXIT_OK
     except Exception as exc:  # noqa: BLE001 - last resort: a one-line diagnostic, never a traceback
-        print(f"airspace-parse: internal error: {type(exc).__name__}: {exc}"[:500], file=sys.stderr)
-        code = 1
+        print(f"airspace-parse: internal error (a bug, please report it): {type(exc).__name__}: {exc}"[:500],
+              file=sys.stderr)
+        code = EXIT_INTERNAL
     sys.exit(code)
 
 

@@ -68,6 +68,7 @@ _CN_TITLE_RE = re.compile(
 _CJK_RE = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 _LABEL_RE = re.compile(r"^[ \t]*([A-Z][A-Za-z()/' -]{2,40}?)[ \t]*:(?!\d)", re.M)
 _BINARY_RE = re.compile(r"[\x00-\x08\x0e-\x1f\x7f\ufffd]")
+_SURROGATE_RE = re.compile("[\ud800-\udfff]")
 
 
 def _blocks(text: str) -> list[tuple[int, int]]:
@@ -94,14 +95,44 @@ def _starts_message(block: str) -> bool:
     )
 
 
-def _icao_complete(msg: str) -> bool:
-    """An ICAO NOTAM is complete once its wrapping parentheses close or its last item (G, else F) is there. Until
-    then a following blank-line block still belongs to it if the NOTAM is wrapped in '(' or the block carries the
-    missing F)/G) items (a remark paragraph after a blank line, then ``F) SFC G) FL410``)."""
-    s = msg.strip()
-    if s.startswith("("):
-        return s.endswith(")") and s.count("(") <= s.count(")")
-    return re.search(r"(?:^|\s)[FG]\)", s) is not None
+class _Open:
+    """The message being merged from blank-line blocks, with what the merge rules ask of it kept up to date block by
+    block (so that merging k blocks reads each block once: never the whole message again)."""
+
+    def __init__(self, text: str, s: int, e: int):
+        self.start, self.end = s, e
+        head = text[s : s + 400]
+        self.icao = bool(_HEADER_RE.search(head[:200]) or "Q)" in head)
+        lead = head.lstrip()
+        self.wrapped = lead.startswith("(")
+        self.faa = lead.startswith("!")
+        self.opens = self.closes = 0
+        self.has_fg = False
+        self.labels: set[str] = set()
+        self.add(text, s, e)
+
+    def add(self, text: str, s: int, e: int) -> None:
+        block = text[s:e]
+        self.end = e
+        self.opens += block.count("(")
+        self.closes += block.count(")")
+        self.has_fg = self.has_fg or _FG_RE.search(block) is not None
+        self.labels.update(lab.strip().lower() for lab in _LABEL_RE.findall(block))
+        self.ends_closed = block.rstrip().endswith(")")
+
+    def cjk_heavy(self, text: str) -> bool:
+        return _is_cjk_heavy(text[self.start : min(self.end, self.start + 400)])
+
+    def icao_complete(self) -> bool:
+        """An ICAO NOTAM is complete once its wrapping parentheses close or its last item (G, else F) is there.
+        Until then a following blank-line block still belongs to it if the NOTAM is wrapped in '(' or the block
+        carries the missing F)/G) items (a remark paragraph after a blank line, then ``F) SFC G) FL410``)."""
+        if self.wrapped:
+            return self.ends_closed and self.opens <= self.closes
+        return self.has_fg
+
+
+_FG_RE = re.compile(r"(?:^|\s)[FG]\)")
 
 
 def _too_many(n: int) -> BatchTooLarge:
@@ -111,34 +142,30 @@ def _too_many(n: int) -> BatchTooLarge:
 
 
 def _merge_blocks(text: str) -> list[tuple[int, int]]:
-    """Blank-line blocks merged where a block continues the message before it."""
-    merged: list[tuple[int, int]] = []
+    """Blank-line blocks merged where a block continues the message before it (linear in the text)."""
+    merged: list[_Open] = []
     blocks = _blocks(text)
     if len(blocks) > 4 * HARD_MAX_MESSAGES:  # refuse early: even merged paragraphs cannot get under the limit
         raise _too_many(len(blocks) // 4)
     for s, e in blocks:
         block = text[s:e]
         if merged and not _starts_message(block):
-            ps, pe = merged[-1]
-            prev = text[ps:pe]
-            icao_prev = bool(_HEADER_RE.search(prev[:200]) or "Q)" in prev[:400])
+            prev = merged[-1]
             continues = (
-                (icao_prev and _ITEM_START_RE.match(block) is not None)
-                or (icao_prev and not _icao_complete(prev) and (
-                    prev.lstrip().startswith("(") or re.search(r"(?:^|\s)[FG]\)", block) is not None))
-                or (_is_cjk_heavy(prev) and (_is_cjk_heavy(block) or (len(block.strip()) <= 20 and _CJK_RE.search(block)))
+                (prev.icao and _ITEM_START_RE.match(block) is not None)
+                or (prev.icao and not prev.icao_complete() and (prev.wrapped or _FG_RE.search(block) is not None))
+                or (prev.cjk_heavy(text) and (_is_cjk_heavy(block) or (len(block.strip()) <= 20 and _CJK_RE.search(block)))
                     and not _CN_TITLE_RE.match(block.split("\n", 1)[0]))  # a short closing line ("特此通告。") too
             )
-            if not continues and not icao_prev and _LABEL_RE.match(block.lstrip()) and _LABEL_RE.search(prev):
+            if not continues and not prev.icao and prev.labels and _LABEL_RE.match(block.lstrip()):
                 # a web page (FAA TFR) pasted as "Label : value" sections: one document until a label repeats
-                seen = {lab.strip().lower() for lab in _LABEL_RE.findall(prev)}
                 mine = {lab.strip().lower() for lab in _LABEL_RE.findall(block)}
-                continues = not (seen & mine) and not prev.lstrip().startswith("!")
+                continues = not (prev.labels & mine) and not prev.faa
             if continues:
-                merged[-1] = (ps, e)
+                prev.add(text, s, e)
                 continue
-        merged.append((s, e))
-    return merged
+        merged.append(_Open(text, s, e))
+    return [(m.start, m.end) for m in merged]
 
 
 def _split_inside(text: str, s: int, e: int) -> list[tuple[int, int]]:
@@ -185,6 +212,10 @@ def _split_inside(text: str, s: int, e: int) -> list[tuple[int, int]]:
 
 def _check(msg: Message) -> Message:
     """Per-message limits and unreadable content -> ``error`` (text kept)."""
+    if _SURROGATE_RE.search(msg.text):  # (a Python string can hold them; UTF-8 output cannot)
+        msg.text = _SURROGATE_RE.sub("\ufffd", msg.text)
+        msg.error = msg.error or ("message holds unpaired UTF-16 surrogates, which are not Unicode text (shown as "
+                                  "U+FFFD); not parsed")
     if msg.error:
         return msg
     if len(msg.text) > MAX_MESSAGE_CHARS:
@@ -197,20 +228,25 @@ def _check(msg: Message) -> Message:
 def _apply_count_limit(msgs: list[Message]) -> list[Message]:
     for m in msgs[MAX_MESSAGES:]:
         if not m.error:
-            m.error = f"batch has more than {MAX_MESSAGES} messages; message {m.index} not parsed"
+            m.error = f"batch has more than {MAX_MESSAGES} messages; message {m.index + 1} not parsed"
     return msgs
 
 
-def check_batch_size(text: str | bytes) -> None:
-    """Raise ``BatchTooLarge`` when the batch is over ``MAX_BATCH_BYTES``."""
-    size = len(text) if isinstance(text, bytes) else len(text.encode("utf-8", "surrogatepass"))
+def check_batch_size(text: str | bytes, size: int | None = None) -> None:
+    """Raise ``BatchTooLarge`` when the batch is over ``MAX_BATCH_BYTES``: ``size`` bytes when the caller measured
+    the input as it was given (the CLI: before undecodable bytes became U+FFFD), else the text's UTF-8 length."""
+    if size is None:
+        size = len(text) if isinstance(text, bytes) else len(text.encode("utf-8", "surrogatepass"))
     if size > MAX_BATCH_BYTES:
-        raise BatchTooLarge(f"input is {size} bytes, over the limit of {MAX_BATCH_BYTES} bytes; split it into smaller batches")
+        raise BatchTooLarge(f"input is {size:,} bytes, over the limit of {MAX_BATCH_BYTES:,} bytes; split it into "
+                            "smaller batches")
 
 
-def split_batch(text: str) -> list[Message]:
-    """Split pasted text into messages (see the module doc). Every non-blank character lands in some message."""
-    check_batch_size(text)
+def split_batch(text: str, *, input_bytes: int | None = None) -> list[Message]:
+    """Split pasted text into messages (see the module doc). Every non-blank character lands in some message.
+
+    ``input_bytes``: the size of the input as given, when the caller decoded it (the size limit applies to it)."""
+    check_batch_size(text, input_bytes)
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     ranges: list[tuple[int, int]] = []
     for s, e in _merge_blocks(text):
@@ -221,27 +257,43 @@ def split_batch(text: str) -> list[Message]:
     return _apply_count_limit(msgs)
 
 
-def read_jsonl(text: str) -> list[Message]:
+def _int_or_digits(digits: str) -> int | str:
+    """JSON integers as ``int``, except those too long for Python to convert (over 4,300 digits): kept as text, so
+    that a huge number in some field costs nothing but its line's own record."""
+    return int(digits) if len(digits) <= 4000 else digits
+
+
+def _json_line(i: int, line: str) -> Message:
+    try:
+        obj = json.loads(line, parse_int=_int_or_digits)
+    except json.JSONDecodeError as exc:
+        return Message(index=i, text=line, error=f"line {i + 1}: not valid JSON ({exc.msg} at character {exc.pos + 1})")
+    except RecursionError:
+        return Message(index=i, text=line, error=f"line {i + 1}: not valid JSON here (nested too deeply)")
+    except ValueError:  # any other number or string the decoder refuses
+        return Message(index=i, text=line, error=f"line {i + 1}: not valid JSON here (a value cannot be read)")
+    if not isinstance(obj, dict) or not isinstance(obj.get("text"), str):
+        return Message(index=i, text=line, error=f"line {i + 1}: expected an object with a string 'text' field")
+    if _SURROGATE_RE.search(obj["text"]):  # "\ud800" escaped in the JSON: valid JSON, not Unicode text
+        return Message(index=i, text=line, error=f"line {i + 1}: the 'text' holds an unpaired UTF-16 surrogate "
+                                                 "escape (\\ud800-\\udfff), which is not Unicode text; not parsed")
+    sid = obj.get("id")
+    sid = None if sid is None else _SURROGATE_RE.sub("\ufffd", str(sid))[:200]
+    return _check(Message(index=i, text=obj["text"], source_id=sid))
+
+
+def read_jsonl(text: str, *, input_bytes: int | None = None) -> list[Message]:
     """One JSON object per line with a ``text`` field; the message index is the line index (blank lines skipped).
 
-    A line that is not such an object becomes a ``Message`` with an ``error`` (its raw line as text).
+    A line that is not such an object (or whose text is not Unicode text) becomes a ``Message`` with an ``error``
+    (its raw line as text). ``input_bytes`` as for ``split_batch``.
     """
-    check_batch_size(text)
+    check_batch_size(text, input_bytes)
     lines = text.split("\n")
     if sum(1 for line in lines if line.strip()) > HARD_MAX_MESSAGES:
         raise _too_many(HARD_MAX_MESSAGES)
-    msgs: list[Message] = []
-    for i, line in enumerate(lines):
-        if not line.strip():
-            continue
-        try:
-            obj = json.loads(line)
-        except (json.JSONDecodeError, RecursionError) as exc:
-            msgs.append(Message(index=i, text=line, error=f"line {i + 1}: not valid JSON ({str(exc)[:80]})"))
-            continue
-        if not isinstance(obj, dict) or not isinstance(obj.get("text"), str):
-            msgs.append(Message(index=i, text=line, error=f"line {i + 1}: expected an object with a string 'text' field"))
-            continue
-        sid = obj.get("id")
-        msgs.append(_check(Message(index=i, text=obj["text"], source_id=str(sid) if sid is not None else None)))
+    msgs = [_json_line(i, line) for i, line in enumerate(lines) if line.strip()]
+    for m in msgs:
+        if _SURROGATE_RE.search(m.text):  # a raw line handed over as a Python string with surrogates in it
+            _check(m)
     return _apply_count_limit(msgs)

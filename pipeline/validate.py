@@ -10,6 +10,11 @@ the notice is (a trigger NOTAM, a Q-code subject that is not airspace: GNSS, nav
 schedule (not knowable: the windows are a superset), and — for model engines — a cross-check against the rules
 extractor's record.
 
+Plausible ranges (``PLAUSIBLE_*``): a limit below -1,500 ft (the Dead Sea shore is -1,400 ft) or above
+1,000,000 ft (305 km; the highest real limit seen, a launch area, is 200 km), a negative height above ground, a
+radius under 1 m or over 1,000 NM, and a polygon without area are ``review``: each is far likelier a misreading or
+a typing error than a real zone.
+
 Reasons that start with ``note:`` inform without changing the status (e.g. AGL and AMSL limits that cannot be
 compared without terrain data).
 """
@@ -31,6 +36,9 @@ QLINE_SLACK_M = 2 * NM_TO_M  # Q-line centres are rounded to whole minutes (up t
 QLINE_FACTOR = 1.5  # a geometry reaching beyond 1.5x the Q radius (+ slack) is "far outside"
 QLINE_UNLIMITED_NM = 999  # radius 999 means "not stated / whole FIR": no check
 
+PLAUSIBLE_LIMIT_FT = (-1_500.0, 1_000_000.0)
+PLAUSIBLE_RADIUS_M = (1.0, 1_000 * NM_TO_M)
+
 _AGL_FAMILY = {"AGL"}
 _MSL_FAMILY = {"AMSL", "FL"}
 
@@ -44,6 +52,20 @@ def haversine_m(a: tuple[float, float], b: tuple[float, float]) -> float:
 
 def _fmt(lim: Limit) -> str:
     return lim.raw or lim.ref
+
+
+def _short(s: str, limit: int = 40) -> str:
+    return s if len(s) <= limit else s[: limit - 1] + "…"
+
+
+def _flat(pts: list[tuple[float, float]]) -> bool:
+    """Whether a ring encloses no area at the 1e-7 degree (~1 cm) precision of the exports: every vertex within
+    that distance of the line through the first vertex and the one farthest from it."""
+    y0, x0 = pts[0]
+    fy, fx = max(pts, key=lambda p: (p[0] - y0) ** 2 + (p[1] - x0) ** 2)
+    dy, dx = fy - y0, fx - x0
+    norm = math.hypot(dy, dx)
+    return norm < 1e-7 or all(abs(dx * (y - y0) - dy * (x - x0)) / norm < 1e-7 for y, x in pts)
 
 
 _EXC_AREA = re.compile(
@@ -92,9 +114,15 @@ def _check_limits(rec: ZoneRecord) -> None:
         rec.review("no upper limit stated")
     if lo is not None and lo.ref == "UNL":
         rec.review(f"lower limit is unlimited ({_fmt(lo)})")
+    lo_ft, hi_ft = PLAUSIBLE_LIMIT_FT
     for name, lim in (("lower", lo), ("upper", hi)):
-        if lim is not None and lim.ft is not None and (lim.ft < -1500 or not math.isfinite(lim.ft)):
-            rec.review(f"{name} limit {_fmt(lim)} is out of range")
+        if lim is None or lim.ft is None:
+            continue
+        if not (math.isfinite(lim.ft) and lo_ft <= lim.ft <= hi_ft):
+            rec.review(f"{name} limit {_short(_fmt(lim))} is outside the plausible range {lo_ft:,.0f} ft to "
+                       f"{hi_ft:,.0f} ft")
+        elif lim.ref == "AGL" and lim.ft < 0:
+            rec.review(f"{name} limit {_short(_fmt(lim))} is a negative height above ground")
     if lo is None or hi is None or hi.ref == "UNL" or lo.ft is None or hi.ft is None:
         return
     if lo.ref in ("SFC", "GND"):
@@ -133,12 +161,18 @@ def _check_geometry(rec: ZoneRecord, header: Header | None) -> None:
                        "other position the message gives; check that it is that object's")
         if not (g.radius_m > 0 and math.isfinite(g.radius_m)):
             rec.review("no radius stated: a point (obstacle?) without lateral extent")
+        elif not PLAUSIBLE_RADIUS_M[0] <= g.radius_m <= PLAUSIBLE_RADIUS_M[1]:
+            stated = rec.spans["radius"].text if "radius" in rec.spans else f"{g.radius_m:g} m"
+            rec.review(f"radius {_short(stated)} ({g.radius_m:.4g} m) is outside the plausible range 1 m to "
+                       "1,000 NM")
         if g.approximate and not any("approximate" in r or "coarse" in r for r in rec.reasons):
             rec.review("geometry is approximate (coarse Q-line circle or aerodrome reference point), not stated precisely")
     elif g.type == "polygon":
         pts = list(g.points)
         if len({(round(p[0], 7), round(p[1], 7)) for p in pts}) < 3:
             rec.review(f"polygon has fewer than 3 distinct points ({len(pts)})")
+        elif _flat(pts):
+            rec.review("polygon has no area (its points lie on one line)")
     elif g.type == "named":
         rec.review(g.unresolved_reason())
     for lat, lon in pts:

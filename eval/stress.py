@@ -1,0 +1,250 @@
+"""Stress benchmark: the worst time per character of each stage over adversarial inputs (not a timed test).
+
+Every stage of the service should cost time linear in its input, so that a few kilobytes cannot tie it up. This
+runs each adversarial family at growing sizes through every stage alone and records, per stage, the worst seconds
+per input character (and which family and size gave it), the growth exponent between the two largest sizes
+(about 1 for a linear stage, 2 for a quadratic one) and, for the exports, the worst output bytes per input
+character. A family whose stage already took ``--cap-s`` seconds is not run at larger sizes (marked ``capped``).
+
+Stages: ``split_text`` and ``split_jsonl`` (the batch readers), ``header``, ``rules`` (the rules reader's drafts),
+``normalize``, ``validate``, ``pipeline`` (``process_batch`` end to end, the per-message budget included) and the
+exports ``geojson``, ``ed269``, ``ed318``. Families: digit runs, digits with blanks, long coordinate lists (an
+ICAO polygon of as many vertices as fit a message), a self-crossing polygon, 5,000-point polygons (convex and
+self-crossing, given to the exports as records: no message under the size limit can hold one), many circles in
+one message, huge radii, ``Label: value`` blocks, nested parentheses, item-marker blocks and Chinese clauses.
+
+    python -m airspace.eval.stress --out bench-results/stress.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import platform
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Callable
+
+from airspace.core.records import PolygonGeometry, ZoneRecord
+from airspace.parser.coords import format_coord
+
+STAGES = ("split_text", "split_jsonl", "header", "rules", "normalize", "validate", "pipeline",
+          "geojson", "ed269", "ed318")
+
+_HEAD = ("(A0001/26 NOTAMN\nQ) LOVV/QRTCA/IV/BO/W/000/130/4809N01610E050\nA) LOVV B) 2601010000 C) 2601312359\nE) ")
+_TAIL = "\nF) GND G) FL130)"
+
+
+def _ring(n: int, crossing: bool, rnd: random.Random) -> list[tuple[float, float]]:
+    """``n`` vertices (lat, lon) around 48N 16E: a convex ring, or a star that crosses itself at every step."""
+    pts = []
+    for i in range(n):
+        k = (i * (n // 2 - 1)) % n if crossing else i
+        a = 2 * math.pi * k / n
+        r = 0.5 + (0.3 * rnd.random() if crossing else 0.0)
+        pts.append((48.0 + r * math.sin(a), 16.0 + r * math.cos(a) / 0.67))
+    return pts
+
+
+def _coords_text(pts: list[tuple[float, float]]) -> str:
+    return " - ".join(format_coord(la, lo, "dms") for la, lo in pts)
+
+
+def _fit(make: Callable[[int], str], n_chars: int) -> str:
+    """The largest ``make(k)`` not longer than ``n_chars`` (k found by doubling then bisection)."""
+    lo, hi = 1, 2
+    while len(make(hi)) <= n_chars:
+        lo, hi = hi, hi * 2
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        lo, hi = (mid, hi) if len(make(mid)) <= n_chars else (lo, mid)
+    return make(lo)
+
+
+def families(rnd: random.Random) -> dict[str, Callable[[int], str]]:
+    """Adversarial message (or batch) generators: size in characters -> text."""
+    return {
+        "digit_run": lambda n: "9" * n,
+        "digits_blanks": lambda n: "9 " * (n // 2),
+        "digits_dots": lambda n: "9." * (n // 2),
+        "coordinate_list": lambda n: _fit(lambda k: _HEAD + "AREA " + _coords_text(_ring(max(k, 3), False, rnd)) + _TAIL, n),
+        "self_crossing_polygon": lambda n: _fit(
+            lambda k: _HEAD + "AREA " + _coords_text(_ring(max(k, 5), True, random.Random(k))) + _TAIL, n),
+        "many_circles": lambda n: _fit(lambda k: _HEAD + " ".join(
+            f"{i + 1}. PSN {format_coord(48 + i * 0.01, 16.0, 'dms')} RADIUS 1NM." for i in range(k)) + _TAIL, n),
+        "huge_radii": lambda n: _fit(lambda k: _HEAD + " ".join(
+            f"PSN {format_coord(10 + (i % 60), 16.0 + i % 90, 'dms')} RADIUS 2500NM." for i in range(k)) + _TAIL, n),
+        "label_blocks": lambda n: "".join(f"Label {i}: value {i}\n\n" for i in range(n // 20)),
+        "nested_parens": lambda n: "(" * (n // 2) + ")" * (n // 2),
+        "parens_notam": lambda n: "(" * (n // 2 - 60) + _HEAD + "X" + _TAIL + ")" * 60,
+        "item_blocks": lambda n: "(A0001/26 NOTAMN\n\n" + "A) LOVV\n\n" * (n // 9),
+        "cjk_clauses": lambda n: "关于临时禁飞的通告\n" + "以北纬22°38′东经113°49′为中心，半径2公里，" * (n // 26),
+        "radius_words": lambda n: "RADIUS " * (n // 7),
+    }
+
+
+# Families that are whole batches (run through the splitter at batch sizes), the others are single messages.
+BATCH_FAMILIES = ("label_blocks", "item_blocks", "nested_parens", "digit_run")
+MESSAGE_SIZES = (1_000, 4_000, 16_000)
+BATCH_SIZES = (20_000, 100_000, 400_000)
+
+
+def _timed(fn: Callable, *args):
+    t0 = time.perf_counter()
+    out = fn(*args)
+    return out, time.perf_counter() - t0
+
+
+def _stage_times(text: str, as_batch: bool) -> tuple[dict[str, float], dict[str, int]]:
+    """Seconds of each stage on ``text`` (one message, or one batch for the splitter families) and export sizes."""
+    from airspace.geo.export import to_ed269, to_ed318, to_geojson
+    from airspace.parser.header import parse_header
+    from airspace.parser.rules import rules_drafts
+    from airspace.pipeline.batch import process_batch
+    from airspace.pipeline.normalize import normalize
+    from airspace.pipeline.split import read_jsonl, split_batch
+    from airspace.pipeline.validate import validate
+
+    times: dict[str, float] = {}
+    sizes: dict[str, int] = {}
+    msgs, times["split_text"] = _timed(split_batch, text)
+    _, times["split_jsonl"] = _timed(read_jsonl, json.dumps({"text": text}))
+    if as_batch:
+        return times, sizes
+    header, times["header"] = _timed(parse_header, text)
+    drafts, times["rules"] = _timed(rules_drafts, text, header)
+    t0 = time.perf_counter()
+    recs = [normalize(d, text=text, message=0, zone=z) for z, d in enumerate(drafts)]
+    times["normalize"] = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    for r in recs:
+        validate(r, header)
+    times["validate"] = time.perf_counter() - t0
+    records, times["pipeline"] = _timed(lambda: process_batch(text)[0])
+    for name, fn in (("geojson", to_geojson), ("ed269", to_ed269), ("ed318", to_ed318)):
+        doc, times[name] = _timed(fn, records)
+        sizes[name] = len(json.dumps(doc, ensure_ascii=False))
+    return times, sizes
+
+
+def _export_times(records: list[ZoneRecord], chars: int) -> tuple[dict[str, float], dict[str, int]]:
+    from airspace.geo.export import to_ed269, to_ed318, to_geojson
+
+    times, sizes = {}, {}
+    for name, fn in (("geojson", to_geojson), ("ed269", to_ed269), ("ed318", to_ed318)):
+        doc, times[name] = _timed(fn, records)
+        sizes[name] = len(json.dumps(doc, ensure_ascii=False))
+    return times, sizes
+
+
+def _polygon_record(n: int, crossing: bool) -> tuple[ZoneRecord, int]:
+    """A review record holding an ``n``-point polygon, and the characters its vertices take written as DMS."""
+    pts = _ring(n, crossing, random.Random(n))
+    rec = ZoneRecord(message=0, status="review", reasons=["stress"], geometry=PolygonGeometry(points=pts))
+    return rec, len(_coords_text(pts))
+
+
+def run(cap_s: float = 20.0, quick: bool = False) -> dict:
+    rnd = random.Random(0)
+    fams = families(rnd)
+    runs: list[dict] = []
+    capped: dict[str, int] = {}
+    msg_sizes = MESSAGE_SIZES[:2] if quick else MESSAGE_SIZES
+    batch_sizes = BATCH_SIZES[:2] if quick else BATCH_SIZES
+    for fam, make in fams.items():
+        as_batch = fam in BATCH_FAMILIES
+        for n in (batch_sizes if as_batch else msg_sizes):
+            text = make(n)
+            times, sizes = _stage_times(text, as_batch)
+            runs.append({"family": fam, "chars": len(text), "seconds": times, "export_bytes": sizes})
+            if max(times.values()) > cap_s:
+                capped[fam] = len(text)
+                break
+        if as_batch and fam != "label_blocks":  # a digit run, item blocks, parentheses are messages too
+            for n in msg_sizes:
+                text = make(n)
+                times, sizes = _stage_times(text, False)
+                runs.append({"family": fam + "_message", "chars": len(text), "seconds": times, "export_bytes": sizes})
+                if max(times.values()) > cap_s:
+                    capped[fam + "_message"] = len(text)
+                    break
+    for crossing in (False, True):
+        fam = "polygon_records_" + ("self_crossing" if crossing else "convex")
+        for n in ((100, 300) if quick else (500, 1_000, 5_000)):
+            rec, chars = _polygon_record(n, crossing)
+            times, sizes = _export_times([rec], chars)
+            runs.append({"family": fam, "chars": chars, "points": n, "seconds": times, "export_bytes": sizes})
+            if max(times.values()) > cap_s:
+                capped[fam] = chars
+                break
+    return summarise(runs, capped, cap_s)
+
+
+def summarise(runs: list[dict], capped: dict[str, int], cap_s: float) -> dict:
+    stages: dict[str, dict] = {}
+    for st in STAGES:
+        best = None
+        for r in runs:
+            s = r["seconds"].get(st)
+            if s is None:
+                continue
+            per = s / max(r["chars"], 1)
+            if best is None or per > best["worst_s_per_char"]:
+                best = {"worst_s_per_char": per, "family": r["family"], "chars": r["chars"], "seconds": s}
+        if best is None:
+            continue
+        # growth exponent per family between its two largest sizes; the stage's worst is reported
+        growth = {}
+        by_fam: dict[str, list[dict]] = {}
+        for r in runs:
+            if st in r["seconds"]:
+                by_fam.setdefault(r["family"], []).append(r)
+        for fam, rs in by_fam.items():
+            rs = sorted(rs, key=lambda r: r["chars"])
+            if len(rs) >= 2:
+                a, b = rs[-2], rs[-1]
+                ta, tb = max(a["seconds"][st], 1e-4), max(b["seconds"][st], 1e-4)
+                if tb > 0.01 and b["chars"] > a["chars"]:  # below 10 ms the timer noise decides
+                    growth[fam] = round(math.log(tb / ta) / math.log(b["chars"] / a["chars"]), 2)
+        if growth:
+            fam = max(growth, key=growth.get)
+            best["worst_growth_exponent"] = growth[fam]
+            best["worst_growth_family"] = fam
+        if st in ("geojson", "ed269", "ed318"):
+            amp = max(((r["export_bytes"].get(st, 0) / max(r["chars"], 1), r["family"]) for r in runs
+                       if st in r["export_bytes"]), default=(0.0, None))
+            best["worst_output_bytes_per_char"] = round(amp[0], 1)
+            best["worst_output_family"] = amp[1]
+        stages[st] = best
+    return {
+        "machine": {"python": sys.version.split()[0], "platform": platform.platform()},
+        "cap_s": cap_s,
+        "stages": stages,
+        "capped": capped,
+        "runs": runs,
+    }
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--out", default="bench-results/stress.json")
+    ap.add_argument("--cap-s", type=float, default=20.0, help="stop growing a family once a stage took this long")
+    ap.add_argument("--quick", action="store_true", help="the two smaller message sizes, 100/300-point polygons")
+    args = ap.parse_args(argv)
+    res = run(args.cap_s, args.quick)
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(res, indent=1) + "\n")
+    for st, v in res["stages"].items():
+        extra = f", x{v['worst_growth_exponent']} ({v['worst_growth_family']})" if "worst_growth_exponent" in v else ""
+        print(f"{st:12s} worst {v['worst_s_per_char'] * 1e6:9.2f} us/char ({v['family']}, {v['chars']} chars){extra}")
+    if res["capped"]:
+        print("capped:", ", ".join(f"{k} at {v} chars" for k, v in res["capped"].items()))
+    print(f"wrote {out}")
+
+
+if __name__ == "__main__":
+    main()
