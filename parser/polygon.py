@@ -251,7 +251,7 @@ HALF_DIR = re.compile(
     r"\b(?P<d>NORTH|SOUTH|EAST|WEST)(?:ERN)?\s+(?:SEMI-?\s?CIRCLE|HALF)\b|\b(?:SEMI-?\s?CIRCLE|HALF)\s+(?P<d2>NORTH|SOUTH|EAST|WEST)\b",
     re.IGNORECASE)
 _HALF_BEARINGS = {"NORTH": (270.0, 90.0), "EAST": (0.0, 180.0), "SOUTH": (90.0, 270.0), "WEST": (180.0, 360.0)}
-_SECTOR_DIST = r"(?:\d+(?:\.\d+)?|\.\d+)\s*(?:NM|KM|M|MTR|公里|千米|米)(?![A-Za-z])"
+_SECTOR_DIST = r"(?<![\d.])(?:\d+(?:\.\d+)?|\.\d+)\s*(?:NM|KM|M|MTR|公里|千米|米)(?![A-Za-z])"  # never from inside a number
 _SECTOR_RADIUS = re.compile(
     rf"RADIUS\s*(?:OF\s*)?[:=-]?\s*(?P<a>{_SECTOR_DIST})|(?P<b>{_SECTOR_DIST})\s*(?:RADIUS|ARC)\b"
     rf"|\b(?:WI|WITHIN)\s+(?:AN?\s+)?(?P<c>{_SECTOR_DIST})|半[径徑]\s*(?P<d>{_SECTOR_DIST})",
@@ -502,7 +502,7 @@ def parse_polygon(text: str) -> list[tuple[float, float]]:
 
 
 _EITHER_SIDE = re.compile(
-    r"(?P<w>(?:\d+(?:\.\d+)?|\.\d+)\s*(?:NM|KM|M|MTR|FT|公里|千米|米))\s+(?:EITHER|EACH|BOTH)\s+SIDES?\s+OF\s+"
+    r"(?<![\d.])(?P<w>(?:\d+(?:\.\d+)?|\.\d+)\s*(?:NM|KM|M|MTR|FT|公里|千米|米))\s+(?:EITHER|EACH|BOTH)\s+SIDES?\s+OF\s+"
     r"(?:THE\s+|AN?\s+)?(?:(?:STRAIGHT\s+)?LINES?|CENT(?:RE|ER)\s?LINE|ROUTE|TRACK|COURSE)?"
     r"(?:\s+(?:JOINING|BETWEEN|FROM|FM|DEFINED\s+BY|CONNECTING|THROUGH))?",
     re.IGNORECASE)

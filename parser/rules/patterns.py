@@ -12,16 +12,19 @@ DIST_UNITS = (
     r"NAUTICAL[\s\-−‐]+MILES?|STATUTE[\s\-−‐]+MILES?|KILOMET(?:ER|RE)S?|MET(?:ER|RE)S?|FEET|NM|KM|MTR|M|FT|SM|MI"
     r"|公里|千米|海里|米"
 )
-DIST = rf"(?:\d+(?:\.\d+)?|\.\d+)(?:\s?|[\-−‐])(?:{DIST_UNITS})(?![A-Za-z])"  # "2−nautical−mile" too
+# (never starting inside a number: an unanchored distance would otherwise try every digit of a long digit run)
+# (a decimal comma too, "5,9NM": one or two digits after it; "1,500FT" stays a thousands separator)
+DIST = rf"(?<![\d.])(?:\d+(?:\.\d+|,\d{{1,2}}(?!\d))?|\.\d+)(?:\s?|[\-−‐])(?:{DIST_UNITS})(?![A-Za-z])"  # "2−nautical−mile" too
 DIST_PAREN = rf"{DIST}(?:\s*\(\s*{DIST}\s*\))?"
-RADIUS_KW = r"(?:RADIUS|RADIUS\s+OF|RAD\b|半径|半徑|周围|周圍)"
+# (RDO: "radio", the radius in Spanish-speaking states' NOTAMs: "RDO 5NM CENTERED COORD: 2205N08102W")
+RADIUS_KW = r"(?:RADIUS|RADIUS\s+OF|RAD\b|RDO\b|半径|半徑|周围|周圍)"
 # a distance before the keyword ("0.5NM RADIUS", "a 3 nautical mile radius") or after it ("RADIUS - 1NM", 半径2公里)
 R_BEFORE = re.compile(rf"(?<![\w.])(?P<d>{DIST})(?:\s*\(\s*{DIST}\s*\))?\s*RADIUS\b", re.I)
 R_AFTER = re.compile(rf"(?P<kw>{RADIUS_KW})\s*(?:IS\s+|为\s*|為\s*)?[-:=]?\s*(?P<d>{DIST})", re.I)
 R_WITHIN = re.compile(
     rf"(?:\b(?:WI|WITHIN)\s+(?:AN?\s+)?(?P<d>{DIST})\s+(?:OF|FROM|AROUND)"
     rf"|(?<![\w.])(?P<d2>{DIST})\s*(?:AROUND|OF|FROM|@|CENT(?:RE|ER|RED|ERED)(?:\s+(?:ON|AT))?))"
-    rf"\s*(?:(?:PSN|POSITION|POINT|PT)\s*:?\s*)?$",
+    rf"\s*(?:(?:PSN|POSITION|POINT|PT|COORD(?:INATES?|S)?)\s*:?\s*)?$",
     re.I,
 )
 # a radius mention that directly introduces a list of coordinates ("1NM RADIUS CENTERED ON:\n c1\n c2")
@@ -88,10 +91,10 @@ CLOSE = re.compile(
 
 NUM = r"(?:\d{1,3}(?:,\d{3})+|\d{1,3}(?: \d{3})+(?=\s?(?:FT|FEET|M|MTR|METERS?|METRES?)\b)|\d+)(?:\.\d+)?"
 ALT = rf"(?<![\w.,]){NUM}\s?(?:FT|FEET|M|MTR|METERS?|METRES?)\b\.?(?:\s?(?:AMSL|MSL|AGL|ASFC|AAL))?"
-LIM = rf"(?:(?<![A-Z])(?:SFC|GND|SURFACE|UNL(?:TD|IMITED)?)(?![A-Z])|\bFL\s?\d{{2,3}}\b|{ALT})"
+LIM = rf"(?:(?<![A-Z])(?:SFC|GND|SURFACE|UNL(?:TD|IMITED|IMTED)?)(?![A-Z])|\bFL\s?\d{{2,3}}\b|{ALT})"
 RANGE = re.compile(
     rf"(?:(?:FM|FROM|BTN|BETWEEN)\s+(?:THE\s+)?)?(?P<lo>{LIM})\s*"
-    rf"(?:-|–|—|UP\s+TO(?:\s+(?:AND|BUT)\s+(?:NOT\s+)?INCLUDING)?|TO|AND)\s*"
+    rf"(?:[-–—]?\s*UP\s+TO(?:\s+(?:AND|BUT)\s+(?:NOT\s+)?INCLUDING)?|-|–|—|TO|AND)\s*"
     rf"(?P<hi>{LIM})",
     re.I,
 )
@@ -102,7 +105,7 @@ FLOORISH = re.compile(r"^(?:SFC|GND|SURFACE|FL\s?\d{2,3})$", re.I)
 
 
 UPPER_ONLY = re.compile(
-    rf"(?:UP\s*TO(?:\s+AND\s+INCLUDING)?|AT\s+OR\s+BELOW|BLW|BELOW|MAX(?:IMUM)?\s*(?:HGT|HEIGHT|ALT)?:?)\s+(?P<hi>{LIM})"
+    rf"(?:\bUP(?:\s*TO(?:\s+AND\s+INCLUDING)?)?|AT\s+OR\s+BELOW|BLW|BELOW|MAX(?:IMUM)?\s*(?:HGT|HEIGHT|ALT)?:?)\s+(?P<hi>{LIM})"
     rf"|(?:AT\s+)?(?P<hi2>{LIM})\s+AND\s+BELOW",
     re.I,
 )
@@ -140,14 +143,15 @@ FIR_NAMED = re.compile(
 )
 FIR_LIST_HEAD = re.compile(r"\bFLIGHT\s+INFORMATION\s+REGIONS\s*(?:\(FIRS?\))?\s*:|\bFIRS\s*:")
 FIR_ITEM = re.compile(r"\s*(?:,|\bAND\b)?\s*(?P<item>[A-Z][A-Z-]{1,20}(?: [A-Z][A-Z-]{1,20}){0,2}\s*\(\s*[A-Z]{4}\s*\))")
-UNL_WORD = re.compile(r"(?<![A-Z])(?:UNL|UNLTD|UNLIMITED)(?![A-Z])|无限高|無限高", re.I)
+UNL_WORD = re.compile(r"(?<![A-Z])(?:UNL|UNLTD|UNLIMITED|UNLIMTED)(?![A-Z])|无限高|無限高", re.I)
 CN_UPPER = re.compile(r"(?:真高|相对高度|相對高度|飞行高度|飛行高度|高度)\s*(?:为|為)?\s*\d+(?:\.\d+)?\s*(?:米|公尺|m)")
 # Chinese places: found from their anchor (为中心 / 周边500米 / ，半径3公里 / 上空) backwards to the start of the clause,
 # so that hostile text without anchors costs one linear scan
-CN_CENTRE_ANCHOR = re.compile(r"\s*(?:为|為)\s*(?:中心|圆心|圓心)")
+# (a blank run is taken only from its first character: a leading \s* tried at every blank of a long run is quadratic)
+CN_CENTRE_ANCHOR = re.compile(r"(?:(?<!\s)\s+)?(?:为|為)\s*(?:中心|圆心|圓心)")
 CN_DIST = r"\d+(?:\.\d+)?\s*(?:公里|千米|米|km|KM|m)(?:\s*[（(]含[）)])?"  # 3公里(含): 3 km included
 CN_BUFFER_ANCHOR = re.compile(
-    rf"(?:及其|及|的)?\s*(?:周[边邊]|附近)\s*(?:半[径徑])?\s*(?P<d>{CN_DIST})|[，,]\s*半[径徑]\s*(?:为|為)?\s*(?P<d2>{CN_DIST})"
+    rf"(?:及其|及|的)?(?:(?<!\s)\s+)?(?:周[边邊]|附近)\s*(?:半[径徑])?\s*(?P<d>{CN_DIST})|[，,]\s*半[径徑]\s*(?:为|為)?\s*(?P<d2>{CN_DIST})"
     rf"|(?:两侧|兩側|两边|兩邊)\s*(?:各)?\s*(?P<d3>{CN_DIST})"
 )
 # "以X为中心向四周辐射2公里": the radius in words other than 半径
@@ -160,7 +164,7 @@ CN_DISTRICTS = re.compile(rf"{CN_DISTRICT}(?:[、,，和及]{CN_DISTRICT}){{1,20
 CN_AREA_LABEL = re.compile(r"(?:区域|區域|范围|範圍)\s*[:：]")
 CN_ADMIN_ANCHOR = re.compile(r"(?:行政区域|行政區域|行政區[(（]q[uū][)）]域)(?:全境|全域)?|(?<=[市县縣区區省])全境")
 CN_AREA_ANCHOR = re.compile(
-    r"(?:及其?)?\s*(?:周[边邊]|附近|一带|一帶|周[围圍])(?:区域|區域|地区|地區|空域)?|(?<!城市)上空|合[围圍](?:区域|區域)"
+    r"(?:及其?)?(?:(?<!\s)\s+)?(?:周[边邊]|附近|一带|一帶|周[围圍])(?:区域|區域|地区|地區|空域)?|(?<!城市)上空|合[围圍](?:区域|區域)"
 )
 CN_WHOLE_AREA = re.compile(
     r"(?P<area>(?:行政区域|行政區域)(?:全境|全域)?)(?:空域)?\s*(?:为|為|划设为|劃設為|设为|設為)\s*(?:临时|臨時)?(?:空中)?"
