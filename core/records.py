@@ -115,6 +115,10 @@ class ZoneRecord(BaseModel):
     geometry: Geometry | None = None
     lower: Limit | None = None
     upper: Limit | None = None
+    # the same limit as the message states it a second time in another reference ("1000FT AGL (1500FT AMSL)"):
+    # kept for the operator; the volume is built from ``lower``/``upper`` (the one written first)
+    lower_also: Limit | None = None
+    upper_also: Limit | None = None
     start: datetime | None = None
     end: datetime | None = None
     end_estimated: bool = False

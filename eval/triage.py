@@ -82,7 +82,7 @@ def silver_difference(silver: str, records: list[ZoneRecord], text: str) -> str:
     want = _keys(_ring([(c.lat, c.lon) for c in find_coords(silver)]))
     polys = [_keys(_ring(r.geometry.points)) for r in records if r.geometry is not None and r.geometry.type == "polygon"]
     union = set().union(*polys) if polys else set()
-    if any(x.startswith("polygon '") for r in records for x in r.reasons):
+    if any(x.startswith("polygon '") and "malformed boundary coordinate" in x for r in records for x in r.reasons):
         return "the reader could not read a vertex as written (its record says which, review)"
     if len(polys) >= 2 and want == union:
         return "silver joins the message's separate polygons into one"

@@ -38,7 +38,7 @@ _CLOSE = re.compile(
     re.IGNORECASE,
 )
 _FILLER = re.compile(
-    r"\b(?:THEN(?:CE)?|TO|AND|ALONG|THE|A|STRAIGHT|LINES?|GREAT|CIRCLE|RHUMB|LINE|POINTS?|FLW|FOLLOWING|"
+    r"\b(?:THEN(?:CE)?|UP\s+TO|TO|AND|ALONG|THE|A|STRAIGHT|LINES?|GREAT|CIRCLE|RHUMB|LINE|POINTS?|FLW|FOLLOWING|"
     r"TO\s+POINT|FM|FROM|VIA|BOUNDED\s+BY|BY|CONNECTION|RANGE|COORDINATES?|PSNS?|POS|POSITIONS?|PT)\b",
     re.IGNORECASE,
 )
@@ -53,8 +53,8 @@ _PARENS = re.compile(r"\([^()]*\)|（[^（）]*）")
 _ARC = re.compile(r"\bARC\b", re.IGNORECASE)
 _DIR = re.compile(r"\b(ANTI[\s-]?CLOCKWISE|COUNTER[\s-]?CLOCKWISE|CLOCKWISE)\b", re.IGNORECASE)
 _CENTRE_TAIL = re.compile(r"\b(?:CENT(?:RE|ER)(?:D|ED)?)(?:\s+(?:ON|AT))?\s*$", re.IGNORECASE)
-_DIST_IN = re.compile(
-    r"(?<![\w.])(\d+(?:\.\d+)?|\.\d+)\s*(NM|KM|M|MTR|FT|公里|千米|米)(?![A-Za-z])", re.IGNORECASE)
+_DIST_IN = re.compile(  # (a decimal comma too: "AN ARC OF 5,9NM RADIUS")
+    r"(?<![\w.,])(\d+(?:\.\d+|,\d{1,2}(?!\d))?|\.\d+)\s*(NM|KM|M|MTR|FT|公里|千米|米)(?![A-Za-z])", re.IGNORECASE)
 
 
 class MalformedVertex(ValueError):
@@ -461,9 +461,13 @@ def parse_polygon(text: str) -> list[tuple[float, float]]:
             b = (found[b_idx].lat, found[b_idx].lon) if b_idx < len(found) else (found[0].lat, found[0].lon)
             after = text[found[i + 1].end : found[b_idx].start] if b_idx < len(found) else ""
             after = BEARINGS.sub(" ", clean(after))  # "CENTRED ON C FROM BRG 090 TO BRG 180 - D": the arc's extent
+            # the direction before the centre ("CLOCKWISE ARC … CENTRED ON C TO B") or after it ("AN ARC OF 5,9NM
+            # RADIUS CENTRED ON C COUNTER CLOCKWISE UP TO B")
+            direction = _direction(gap) or _direction(after)
+            after = _DIR.sub(" ", after)
             if _leftover(after):
                 named.append((found[i + 1].end, _leftover(after)))
-            points.extend(_arc(centre, a, b, _radius(gap), _direction(gap)))
+            points.extend(_arc(centre, a, b, _radius(gap), direction))
             if b_idx < len(found):
                 points.append(b)
             i = b_idx

@@ -22,7 +22,8 @@ NM = Fraction(1852)
 SM = Fraction("1609.344")
 
 # a number: plain, leading-dot decimal, or with thousands separators (comma, space, thin space, apostrophe)
-_NUMBER = r"(?:\d{1,3}(?:[,\u2009\u202f' ]\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
+# (or with a decimal comma: "5,9NM", one or two digits after the comma)
+_NUMBER = r"(?:\d{1,3}(?:[,\u2009\u202f' ]\d{3})+(?:\.\d+)?|\d+,\d{1,2}(?!\d)|\d+(?:\.\d+)?|\.\d+)"
 
 _DIST_UNITS: list[tuple[str, Fraction]] = [
     (r"NAUTICAL[\s-]+MILES?|NMI|NMR|N\.\s?M\.?|NM", NM),
@@ -80,6 +81,8 @@ def cn_number(text: str) -> int:
 def _number(text: str) -> Fraction:
     if re.fullmatch(_CN_NUMBER, text):
         return Fraction(cn_number(text))
+    if re.fullmatch(r"\d+,\d{1,2}", text):  # a decimal comma
+        return Fraction(text.replace(",", "."))
     return Fraction(re.sub(r"[,\u2009\u202f' ]", "", text))
 
 
@@ -127,7 +130,7 @@ _TAIL = (r"[\s.,;。，]*(?:(?:\([^()]*\)|（[^（）]*）|INCL(?:USIVE|UDED)?|E
 _SFC = re.compile(_LEAD + r"(?P<ref>SFC|SURFACE|GND|GROUND(?:\s+LEVEL)?|地面|地表)(?:\s*/\s*(?:SFC|GND|SURFACE|GROUND))?"
                   + _TAIL, re.IGNORECASE)
 _MSL = re.compile(_LEAD + r"(?:MSL|(?:MEAN\s+)?SEA\s+LEVEL|海平面)" + _TAIL, re.IGNORECASE)
-_UNL = re.compile(_LEAD + r"(?:UNL|UNLTD|UNLIMITED|(?:无限|無限)(?:高度?|制)?)" + _TAIL, re.IGNORECASE)
+_UNL = re.compile(_LEAD + r"(?:UNL|UNLTD|UNLIMITED|UNLIMTED|(?:无限|無限)(?:高度?|制)?)" + _TAIL, re.IGNORECASE)
 _FL = re.compile(_LEAD + r"(?:FL|FLIGHT\s+LEVEL|F(?=\d{3}\b))\s*(?P<open>\()?\s*(?P<num>\d{1,3})\s*(?(open)\))" + _TAIL,
                  re.IGNORECASE)
 _ALT_HUNDREDS = re.compile(_LEAD + r"A(?P<num>\d{3})\b" + _TAIL, re.IGNORECASE)  # ICAO "A050": 5000 ft altitude

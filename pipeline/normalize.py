@@ -102,6 +102,37 @@ def _joint_limits(rec: ZoneRecord, text: str) -> None:
         rec.upper = upper.model_copy(update={"raw": hi.text})
 
 
+# a second statement of a limit right after it, in another reference: "1000FT AGL (1500FT AMSL)", "200FT AGL/211FT
+# MSL", "(FL100)"; both must carry a reference (a bare "548M 1,800FT AMSL" is read as the one with it upstream)
+_ALSO = re.compile(r"[ \t]*(?:\([ \t]*|/[ \t]*)(?P<v>(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?[ \t]?(?:FT|M)\.?[ \t]?"
+                   r"(?:AMSL|MSL|AGL|ASFC|AAL)\b|FL[ \t]?\d{2,3}\b)", re.I)
+_FAMILY = {"AGL": "ground", "SFC": "ground", "GND": "ground", "AMSL": "sea", "FL": "pressure", "UNL": "unl"}
+
+
+def _second_statement(rec: ZoneRecord, key: str, text: str) -> None:
+    """Keep a limit stated twice (AGL and AMSL) on the record: ``<key>_also`` with its span, and a note saying
+    which of the two the volume uses."""
+    sp, lim = rec.spans.get(key), getattr(rec, key)
+    if sp is None or lim is None or lim.ref in ("SFC", "GND", "UNL"):
+        return
+    m = _ALSO.match(text, sp.end)
+    if m is None:
+        return
+    other_sp = rec.spans.get("upper" if key == "lower" else "lower")
+    if other_sp is not None and other_sp.start < m.end("v") and m.start("v") < other_sp.end:
+        return  # "4000FT AMSL/FL080": the other half of a band, not a second statement
+    try:
+        other = parse_limit(m.group("v"))
+    except ValueError:
+        return
+    if _FAMILY.get(other.ref) == _FAMILY.get(lim.ref):
+        return  # the same reference again: a restatement in other units, not a second reference
+    setattr(rec, f"{key}_also", other)
+    rec.spans[f"{key}_also"] = SpanModel(start=m.start("v"), end=m.end("v"), text=m.group("v"))
+    rec.reasons.append(f"note: {key} limit stated as {lim.raw} and as {other.raw}; the volume uses {lim.raw} "
+                       "(written first)")
+
+
 def _has_cjk(text: str) -> bool:
     return any("\u4e00" <= ch <= "\u9fff" for ch in text)
 
@@ -177,6 +208,8 @@ def normalize(
             except ValueError as exc:
                 _fail(rec, key, v[key], exc)
     _joint_limits(rec, text)
+    for key in ("lower", "upper"):
+        _second_statement(rec, key, text)
     _times(rec, v, text)
     _windows(rec, v, pos)
     return rec

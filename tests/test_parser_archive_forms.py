@@ -14,7 +14,8 @@ from airspace.parser.rules import rules_zones
 from airspace.pipeline.batch import process_batch
 from airspace.pipeline.split import Message
 
-CITED = ["A1629/26", "A3406/23", "F0092/24", "U0405/26", "A0626/26", "A2527/26", "A0031/26", "E0562/26",
+CITED = ["A1629/26", "A3406/23", "F0092/24", "U0405/26", "A0626/26", "A2527/26", "A0031/26", "E0562/26", "D1387/26",
+         "A1335/26", "M0170/26",
          "G0066/26", "A1043/26"]
 
 
@@ -149,3 +150,88 @@ OAKX_G0066 = ("G0066/26 NOTAMR G0035/26  Q) OAKX/QSTXX/IV/BO/A/000/999/3642N0671
 
 def test_a_preposition_is_not_an_aerodrome_identifier():
     assert rules_zones(OAKX_G0066) == []
+
+
+# ------------------------------------------------------------------------------------------------ radius and limits
+# D1387/26 (train), excerpts of its parts: Spanish TSAs written with a decimal comma ("5,9NM"), arcs whose direction
+# follows the centre ("CENTRED ON C COUNTER CLOCKWISE UP TO A"), and "2500FT/5000FT AMSL" as a band
+LECM_D1387_CIRCLE = ("D1387/26 NOTAMN  Q) LECM/QRTCA/IV/BO /AW/000/350/3732N00646W101  A) LEBZ PART 1 OF 9 B) "
+                     "2603231900 C) 2603250730  E) TSA TALAVERA LOW    LATERAL LIMITS:      CIRCLE OF 5,9NM RADIUS "
+                     "CENTRED ON                        385329N 0064917W.   VERTICAL LIMITS:     SFC/2500FT AMSL   "
+                     "LATERAL LIMITS:      CIRCLE OF 08NM RADIUS CENTRED ON                        385329N 0064917W.   "
+                     "VERTICAL LIMITS:     2500FT/5000FT AMSL   DATES AND TIMES:     MAR 23 HR 1930-2359")
+LECM_D1387_ARC = ("D1387/26 NOTAMN  Q) LECM/QRTCA/IV/BO /AW/000/350/3732N00646W101  A) LEBZ PART 2 OF 9 B) 2603231900 C) "
+                  "2603250730  E) TSA TALAVERA LOW NORTH   LATERAL LIMITS:      385658N 0065446W, 385036N 0064303W,     "
+                  "                   FROM THIS POINT FOLLOWING AN ARC OF 5,9NM                        RADIUS CENTRED "
+                  "ON 385329N 0064917W                        COUNTER CLOCKWISE UP TO 385658N 0065446W.   VERTICAL "
+                  "LIMITS:     SFC/2500FT AMSL   ")
+
+
+def test_decimal_comma_radius_and_a_slash_band():
+    inner, outer = _records(LECM_D1387_CIRCLE)
+    assert inner.geometry.radius_m == pytest.approx(5.9 * 1852) and inner.spans["radius"].text == "5,9NM"
+    assert (inner.lower.ref, inner.upper.ft) == ("SFC", 2500.0)
+    assert outer.geometry.radius_m == pytest.approx(8 * 1852)
+    assert (outer.lower.raw, outer.lower.ft, outer.upper.raw) == ("2500FT", 2500.0, "5000FT AMSL")
+    assert inner.status == outer.status == "ok", inner.reasons + outer.reasons
+
+
+def test_arc_direction_after_its_centre():
+    from pyproj import Geod
+
+    (rec,) = _records(LECM_D1387_ARC)
+    assert rec.status == "ok" and rec.geometry.type == "polygon", rec.reasons
+    c = (38 + 53 / 60 + 29 / 3600, -(6 + 49 / 60 + 17 / 3600))
+    geod = Geod(ellps="WGS84")
+    d = [geod.inv(c[1], c[0], p[1], p[0])[2] for p in rec.geometry.points]
+    assert max(d) == pytest.approx(5.9 * 1852, rel=1e-6)  # the arc lies on the 5,9 NM circle
+    # counter-clockwise from B (385036N 0064303W, south-east of C) back to A (north-west): through the north-east
+    arc = rec.geometry.points[2:-1]
+    assert all(p[0] > c[0] - 0.05 for p in arc[: len(arc) // 2])
+
+
+# A1335/26 (val): "RDO" (radio, radius) and a "COORD:" label before the centre
+MUFH_A1335 = ("A1335/26 NOTAMN  Q) MUFH/QRALW/IV/NBO/W/000/999/2205N08102W005  A) MUXX B) 2604191000 C) 2604191600  "
+              "E) AIRSPACE RESERVATION WILL TAKE PLACE RDO 5NM CENTERED COORD:    2205N08102W ( PLAYA GIRON/MATANZAS )"
+              "   F) SFC G) UNL    CREATED: 16 APR 2026 20:26  SOURCE: MUHAYNYX")
+# M0170/26 (val): "UNLIMTED", misspelt
+RKRR_M0170 = ("M0170/26 NOTAMN   Q) RKRR/QFAXX/IV/NBO/A/000/999/3554N12636E005   A) RKJK   B) 2603300715   C) "
+              "2603300745   E) AERODROME CLOSED, ALL AIRCRAFT PROHIBITED FROM TAKING OFF AND LANDING. AIRSPACE "
+              "RESTRICTED WITHIN 5NM OF 355749N1263628E SURFACE TO UNLIMTED. EXEMPTIONS ARE SCHEDULED CIVIL AIRCRAFT, "
+              "MILITARY SURVEILLANCE/RECONNAISSANCE ARIRCRAFT AND AIRCRAFT WITH PERMISSION FROM ROKAF SODO.  CREATED: 27 "
+              "MAR 2026 04:05  SOURCE:")
+
+
+def test_rdo_radius_and_misspelt_unlimited():
+    (rec,) = _records(MUFH_A1335)
+    assert (rec.status, rec.geometry.radius_m, rec.spans["radius"].text) == ("ok", 5 * 1852, "5NM")
+    (rec,) = _records(RKRR_M0170)
+    assert (rec.lower.ref, rec.upper.ref, rec.upper.raw) == ("SFC", "UNL", "UNLIMTED") and rec.status == "ok"
+
+
+# The issue's vertical-limit forms that no train/val row or dev message writes around a zone: the A1335/26 circle
+# with the limit phrase swapped (the form, not a row).
+@pytest.mark.parametrize("limits, lower, upper", [
+    ("UP 500FT AGL", None, "500FT AGL"),
+    ("GND-UP TO 300M AGL", "GND", "300M AGL"),
+    ("500FT AGL AND BELOW", None, "500FT AGL"),
+    ("BLW FL100", None, "FL100"),
+    ("FM 500FT TO 1500FT AMSL", "500FT", "1500FT AMSL"),
+])
+def test_vertical_limit_phrasings(limits, lower, upper):
+    t = MUFH_A1335.replace("( PLAYA GIRON/MATANZAS )   F) SFC G) UNL", limits)
+    (z,) = rules_zones(t)
+    assert (z.get("lower"), z.get("upper")) == (lower, upper)
+
+
+def test_a_limit_stated_twice_keeps_both():
+    t = MUFH_A1335.replace("( PLAYA GIRON/MATANZAS )   F) SFC G) UNL", "SFC-1000FT AGL (1500FT AMSL)")
+    (rec,) = _records(t)
+    assert (rec.upper.raw, rec.upper.ref, rec.upper_also.raw, rec.upper_also.ref) == (
+        "1000FT AGL", "AGL", "1500FT AMSL", "AMSL")
+    assert rec.spans["upper_also"].text == "1500FT AMSL"
+    assert any(r.startswith("note: upper limit stated as 1000FT AGL and as 1500FT AMSL; the volume uses 1000FT AGL")
+               for r in rec.reasons)
+    # a band written with a slash is not a second statement
+    (rec,) = _records(MUFH_A1335.replace("( PLAYA GIRON/MATANZAS )   F) SFC G) UNL", "4000FT AMSL/FL080"))
+    assert (rec.lower.raw, rec.upper.raw, rec.lower_also, rec.upper_also) == ("4000FT AMSL", "FL080", None, None)

@@ -16,7 +16,7 @@ from airspace.core.contract import Answer, EngineError, ExtractStats, Span, Zone
 from airspace.parser.header import Header, parse_header
 from airspace.parser.rules.chinese import cn_whole_area
 from airspace.parser.rules.geometry import read_geometry
-from airspace.parser.rules.limits import ALT_LINE, limits_in, line_end, message_limits, phrase_limits
+from airspace.parser.rules.limits import ALT_LINE, LINE_BREAK, limits_in, line_end, message_limits, phrase_limits
 from airspace.parser.rules.patterns import CN_RANGE, ISO_PAIR, OBST_AGL, OBST_MSL, PROSE_DT, TIME_PAIR, TO_UPPER
 from airspace.parser.rules.readers import WHOLE_AREA_BEFORE, read_fallbacks
 from airspace.parser.rules.times import read_schedule, read_times
@@ -92,8 +92,10 @@ def _own_limits(text: str, zones: list[Zone], i: int, hi: int) -> dict[str, Span
     last = i + 1 == len(zones)
     nxt = hi if last else zones[i + 1].anchor
     end = line_end(text, z.anchor_end, hi)
+    brk = LINE_BREAK.match(text, end)  # the next line starts after the whole break ("\n", or a run of blanks)
+    nxt_line = min(brk.end() if brk is not None and brk.end() > end else end + 1, hi)
     local: dict[str, Span] = {}
-    for seg_end in (min(nxt, end), min(nxt, line_end(text, min(end + 1, hi), hi)) if last else nxt):
+    for seg_end in (min(nxt, end), min(nxt, line_end(text, nxt_line, hi)) if last else nxt):
         m = TO_UPPER.match(text[z.anchor_end : seg_end])
         if m:
             local = {"upper": sp(text, z.anchor_end + m.start("hi"), z.anchor_end + m.end("hi"))}

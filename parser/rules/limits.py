@@ -55,7 +55,8 @@ def limits_in(text: str, lo: int, hi: int) -> dict[str, Span]:
     if m2 and (m is None or m2.start() < m.start()):
         m = m2
     if m:
-        out["lower"] = _with_ref(text, sp(text, *m.span("lo")), hi)
+        # (the lower's equivalent must end before the upper: "2500FT/5000FT AMSL" is a band, not one height)
+        out["lower"] = _with_ref(text, sp(text, *m.span("lo")), m.start("hi"))
         out["upper"] = _with_ref(text, sp(text, *m.span("hi")), hi)
         return out
     m = UPPER_ONLY.search(text, lo, hi)
@@ -102,13 +103,22 @@ def phrase_limits(text: str, s: int, e: int) -> dict[str, Span]:
     return {}
 
 
-_LINE_BREAK = re.compile(r"\n| {2,}")
+LINE_BREAK = re.compile(r"\n| {2,}")
+
+
+_LABEL_END = re.compile(r"[A-Z][A-Z ]{2,30}:[ \t]*$")
 
 
 def line_end(text: str, pos: int, hi: int) -> int:
-    """End of the line holding ``pos`` (a newline or a collapsed-newline run of 2+ spaces)."""
-    m = _LINE_BREAK.search(text, pos, min(hi, pos + 3000))  # (a 'line' longer than that is not a line)
-    return m.start() if m else min(hi, pos + 3000)
+    """End of the line holding ``pos`` (a newline or a collapsed-newline run of 2+ spaces). A run of blanks right
+    after a label ("VERTICAL LIMITS:     SFC/2500FT AMSL") is a column gap, not a line break."""
+    stop = min(hi, pos + 3000)  # (a 'line' longer than that is not a line)
+    start = pos
+    while (m := LINE_BREAK.search(text, start, stop)) is not None:
+        if m.group() == "\n" or not _LABEL_END.search(text, max(pos, m.start() - 40), m.start()):
+            return m.start()
+        start = m.end()
+    return stop
 
 
 def item_limit(text: str, h: Header, letter: str) -> Span | None:
