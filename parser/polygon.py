@@ -23,7 +23,7 @@ import math
 import re
 
 from pyproj import CRS, Geod, Transformer
-from shapely.geometry import LinearRing, LineString
+from shapely.geometry import LinearRing, LineString, MultiPoint
 
 from airspace.parser.coords import CoordMatch, find_coords
 from airspace.parser.textnorm import clean
@@ -132,6 +132,43 @@ def ring_problems(points: list[tuple[float, float]]) -> list[str]:
     if len(distinct) >= 3 and ring_self_intersects(distinct):
         out.append("polygon edges cross (points may be listed corner by corner); not reordered")
     return out
+
+
+HULL_ORDER_NOTE = ("note: polygon edges cross as written (corners listed row by row); every vertex lies on the "
+                   "convex hull, so the one simple ring through them, in hull order, is drawn")
+
+
+def hull_order(points: list[tuple[float, float]]) -> list[tuple[float, float]] | None:
+    """The one simple ring through ``points`` when their written order crosses itself and every point is a corner
+    of their convex hull (a rectangle listed row by row: NW NE SW SE), else ``None``.
+
+    Points in convex position admit exactly one simple polygon, the hull, so redrawing them in hull order chooses
+    nothing the message does not fix. The ring starts at the first written vertex and keeps the written turning
+    direction where the hull allows; any point inside the hull, or a repeated vertex, leaves the ring as written."""
+    ring = list(points)
+    if len(ring) > 1 and ring[0] == ring[-1]:
+        ring = ring[:-1]
+    if len(ring) < 4 or len(seen_points(ring)) != len(ring) or not ring_self_intersects(ring):
+        return None
+    xy = _unwrapped(ring)
+    hull = MultiPoint(xy).convex_hull
+    if hull.geom_type != "Polygon":
+        return None
+    corners = list(hull.exterior.coords)[:-1]
+    if len(corners) != len(ring):
+        return None  # a point inside the hull (or three in a line): more than one simple ring is possible
+    index = {}
+    for i, p in enumerate(xy):
+        k = next((j for j, c in enumerate(corners) if abs(c[0] - p[0]) < 1e-12 and abs(c[1] - p[1]) < 1e-12), None)
+        if k is None:
+            return None
+        index[k] = i
+    order = [index[k] for k in range(len(corners))]
+    start = order.index(0)
+    order = order[start:] + order[:start]
+    if order[-1] == 1:  # the written second vertex comes last the hull's way round: go the other way
+        order = [order[0]] + order[1:][::-1]
+    return [ring[i] for i in order]
 
 
 def seen_points(points: list[tuple[float, float]]) -> list[tuple[float, float]]:

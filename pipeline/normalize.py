@@ -15,8 +15,10 @@ from airspace.core.contract import ZoneDraft
 from airspace.parser.coords import parse_coord
 from airspace.parser.places import named_kind
 from airspace.parser.polygon import (
+    HULL_ORDER_NOTE,
     MalformedVertex,
     area_points,
+    hull_order,
     ring_problems,
     seen_points,
 )
@@ -61,6 +63,9 @@ def _geometry(rec: ZoneRecord, v: dict[str, str]) -> tuple[float, float] | None:
     if v.get("polygon") is not None:
         try:
             pts = area_points(v["polygon"])  # a polygon, or "1NM EITHER SIDE OF LINE a-b" as the buffered line
+            if (hull := hull_order(pts)) is not None:  # a bow-tie whose only simple ring is its hull
+                pts = hull
+                rec.reasons.append(HULL_ORDER_NOTE)
             rec.geometry = PolygonGeometry(points=pts)
             for problem in ring_problems(pts):  # bow-tie or repeated vertex: kept as written, flagged
                 rec.review(problem)

@@ -73,6 +73,7 @@ _EXC_AREA = re.compile(
     r"\d+(?:\.\d+)?\s?(?:NM|KM)\s+RADIUS|RADIUS|\d{4,6}[NS])",
     re.I,
 )
+_INTL_WATERS = re.compile(r"\bEXC\w*\.?\s+(?:THE\s+)?AIRSPACE\s+OVER\s+INTERNATIONAL\s+WATERS\b", re.I)
 _INCOMPLETE = re.compile(r"\(?\bINCMPL\b|\bINCOMPLETE\s+(?:MESSAGE|NOTAM|TEXT)\b", re.I)
 _COORDISH = re.compile(r"\d{4,6}(?:\.\d+)?\s?[NS]")
 _EITHER_TEXT = re.compile(r"\b(?:EITHER|EACH|BOTH)\s+SIDES?\s+OF\b", re.I)
@@ -93,11 +94,17 @@ def _check_text(rec: ZoneRecord) -> None:
                    "another part's")
     poly = rec.spans.get("polygon")
     exc = [m for m in _EXC_AREA.finditer(rec.text) if not (poly is not None and poly.start <= m.start() < poly.end)]
-    if exc:  # (an exclusion inside the zone's own span was cut out when the shape was built)
+    if exc and all(_INTL_WATERS.match(rec.text, m.start()) for m in exc):
+        rec.review("the message excludes the airspace over international waters (EXC …), which is not subtracted: "
+                   "no territorial-sea boundary data is available offline")
+    elif exc:  # (an exclusion inside the zone's own span was cut out when the shape was built)
         rec.review("the message excludes an area (EXC …) that is not subtracted from this zone")
     poly = rec.spans.get("polygon")
     built = rec.geometry.type == "polygon" and poly is not None and is_sector(poly.text)
-    if _EITHER_TEXT.search(rec.text) and not (poly is not None and _EITHER_TEXT.search(poly.text)):
+    # a corridor followed by its line's coordinates is a zone of its own (the rules reader builds it); only one
+    # that cannot be built (along a route by name) makes every other shape of the message an approximation
+    unbuilt = [m for m in _EITHER_TEXT.finditer(rec.text) if not _COORDISH.search(rec.text, m.end(), m.end() + 80)]
+    if unbuilt and not (poly is not None and _EITHER_TEXT.search(poly.text)):
         rec.review("the message describes a corridor (either side of a line) that this geometry is not")
     if built:
         for note in sector_notes(poly.text):  # bearings without a TRUE reference, magnetic, no arc direction

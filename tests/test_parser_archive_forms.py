@@ -15,7 +15,7 @@ from airspace.pipeline.batch import process_batch
 from airspace.pipeline.split import Message
 
 CITED = ["A1629/26", "A3406/23", "F0092/24", "U0405/26", "A0626/26", "A2527/26", "A0031/26", "E0562/26", "D1387/26",
-         "A1335/26", "M0170/26",
+         "A1335/26", "M0170/26", "H6297/26", "A1116/26",
          "G0066/26", "A1043/26"]
 
 
@@ -235,3 +235,31 @@ def test_a_limit_stated_twice_keeps_both():
     # a band written with a slash is not a second statement
     (rec,) = _records(MUFH_A1335.replace("( PLAYA GIRON/MATANZAS )   F) SFC G) UNL", "4000FT AMSL/FL080"))
     assert (rec.lower.raw, rec.upper.raw, rec.lower_also, rec.upper_also) == ("4000FT AMSL", "FL080", None, None)
+
+
+# ------------------------------------------------------------------------------------------------ shapes
+# H6297/26 (train): a circle and a corridor in one NOTAM; the corridor is built as its own zone, so the circle is
+# not "a geometry that only approximates a corridor"
+UUWV_H6297 = ("H6297/26 NOTAMN  Q) UUWV/QRTCA/IV/BO/W/000/020/5631N03506E004  A) UUWV B) 2603230600 C) 2603261900  "
+              "D) DAILY 0600-1900  E) AIRSPACE CLSD AS FLW:  1. WI CIRCLE RADIUS 1KM CENTRE 563053N0345933E  2. WI "
+              "1.5KM EITHER SIDE OF LINE JOINING POINTS:     563051N0345954E-563103N0351313E.  F) GND  G) 450M AMSL    "
+              "CREATED: 21 MAR 2026 06:46  SOURCE: UUUUYNYX")
+# A1116/26 (train): four corners listed row by row
+DAAA_A1116 = ("A1116/26 NOTAMN   Q) DAAA/QWMLW/IV/BO/W/000/999/3205N00315E233  A) DAAA B) 2604150001 C) 2604302359  "
+              "D) H24  E) FRNG EXER G/A WILL TAKE PLACE WI AREA  PSN:  345925N 0023116E  345925N 0023616E  345425N "
+              "0023116E  345425N 0023616E  F) GND G) UNL    CREATED: 08 APR 2026 11:18  SOURCE: DAAAYNYX")
+
+
+def test_a_built_corridor_does_not_flag_the_other_zones():
+    circle, corridor = _records(UUWV_H6297)
+    assert circle.geometry.type == "circle" and corridor.geometry.type == "polygon"
+    assert circle.status == corridor.status == "ok", circle.reasons + corridor.reasons
+
+
+def test_row_by_row_corners_are_drawn_as_the_one_simple_ring():
+    from shapely.geometry import Polygon
+
+    (rec,) = _records(DAAA_A1116)
+    ring = Polygon([(lon, lat) for lat, lon in rec.geometry.points])
+    assert ring.is_valid and rec.status == "ok", rec.reasons
+    assert any(r.startswith("note: polygon edges cross as written") for r in rec.reasons)

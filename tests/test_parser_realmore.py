@@ -317,7 +317,7 @@ def test_tfr_page_point_chain_with_bare_fix_references_is_one_polygon():
     assert (rec.lower.ref, rec.upper.ref, rec.upper.ft) == ("SFC", "AMSL", 18000.0)
     assert rec.start.isoformat() == "2026-07-14T07:05:00+00:00" and rec.end.isoformat() == "2026-07-14T11:57:00+00:00"
     # "EXCLUDING AIRSPACE OVER INTERNATIONAL WATERS": the drawn area is larger than the restriction
-    assert rec.status == "review" and any("excludes an area" in r for r in rec.reasons)
+    assert rec.status == "review" and any("excludes the airspace over international waters" in r for r in rec.reasons)
 
 
 # ---- a trigger NOTAM (notam-whisper 2026-W29, LFXX R3154/25, shortened polygon): the coordinates are an AIP SUP

@@ -325,14 +325,25 @@ def test_faa_chain_with_navaid_references_and_arc_fdc_1_4530():
         assert abs(d - 30 * 1852) < 1.0
 
 
-def test_bow_tie_polygon_record_is_review_not_ok():
-    # DAAA A0899/26 item E
+def test_bow_tie_polygon_is_redrawn_only_when_one_simple_ring_is_possible():
+    # DAAA A0899/26 item E: four corners listed row by row; all four lie on their hull, so only one simple ring
     text = ("E) FRNG EXER G/A WILL TAKE PLACE WI AREA  PSN:   345925N 0023116E  345925N 0023616E  345425N 0023116E  "
             "345425N 0023616E")
     poly = text[text.index("345925N"):]
     (d,) = ground(text, [dict(polygon=poly, lower="SFC", upper="FL100", start="2604010800", end="2604011200")])
     rec = normalize(d, text=text, message=0)
     assert rec.geometry is not None and len(rec.geometry.points) == 4
+    n, s, w, e = 34 + 59 / 60 + 25 / 3600, 34 + 54 / 60 + 25 / 3600, 2 + 31 / 60 + 16 / 3600, 2 + 36 / 60 + 16 / 3600
+    want = [(n, w), (n, e), (s, e), (s, w)]
+    assert all(p == pytest.approx(q, abs=1e-9) for p, q in zip(rec.geometry.points, want))
+    assert not any("edges cross (" in r for r in rec.reasons)
+    assert any(r.startswith("note: polygon edges cross as written") for r in rec.reasons)
+    # FACA B0422/26 (archive, train): three of the four corners on one parallel, so not every vertex is a hull
+    # corner: more than one ring is possible, and the record stays as written, in review
+    text = "E) FAD 143 AREA BOUNDED BY (3430S 01827E, 3430S 01831E, 3416S 01851E,  3430S 01844E): GUNNERY FRNG"
+    poly = text[text.index("3430S"):text.index("):")]
+    (d,) = ground(text, [dict(polygon=poly, lower="SFC", upper="FL140", start="2605030500", end="2605031700")])
+    rec = normalize(d, text=text, message=0)
     assert rec.status == "review" and any("edges cross" in r for r in rec.reasons)
 
 

@@ -94,9 +94,17 @@ _REMARK = re.compile(r"\((?![^()\n]*\b(?:AREA|ZONE|SECTOR|PART|BLOCK|SEGMENT)S?\
 _QLINE_IN_TEXT = re.compile(r"Q\)\s*[A-Z]{4}/[A-Z]{5}/[^\n]{0,60}?/(?P<c>\d{4}[NS]\s?\d{5}[EW])")
 
 
+_ENUMERATOR = re.compile(r"(?<![\w])\(?(?:\d{1,2}|[A-Z])[).](?=\s|\(|$)")
+
+
 def _gap(text: str, a: int, b: int) -> str:
-    """The text between two points with fix references and remarks blanked out (same length, offsets kept)."""
-    return _REMARK.sub(lambda m: " " * len(m.group()), nofix(text[a:b]))
+    """The text between two points with fix references and remarks blanked out (same length, offsets kept); a
+    remark followed by an enumerator ("… 264419N1272129E(NAHA-SHI) (2)251802N…") ends one area and starts the next,
+    so it stays."""
+    g = nofix(text[a:b])
+    if _ENUMERATOR.search(_REMARK.sub(" ", g)):
+        return g
+    return _REMARK.sub(lambda m: " " * len(m.group()), g)
 
 
 def _polygon_runs(text: str, coords: list[CoordMatch]) -> list[list[CoordMatch]]:
