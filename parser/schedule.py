@@ -68,7 +68,7 @@ _TOKEN = re.compile(
     r"|(?P<num>(?<!\d)\d{1,2}(?!\d))"
     r"|(?P<hol>\b(?:HOL|HOLS|HOLIDAYS?|PUBLIC\s+HOLIDAYS?|PH)\b)"
     r"|(?P<dash>-|\b(?:TO|THRU|TIL|TILL|UNTIL)\b)"
-    r"|(?P<sep>[,;&/.:]|\b(?:AND|UTC|Z|GMT|HR|HRS|DAYS?|EVERY)\b)"
+    r"|(?P<sep>[,;&/.:]|\b(?:AND|UTC|Z|GMT|HR|HRS|DAYS?|EVERY|EV)\b)"
     r")"
 )
 _POINT_PARTS = re.compile(r"(?P<hhmm>\d{4})Z?|(?P<sun>SR|SS)(?:\s*(?P<sign>PLUS|MINUS|\+|-)\s*(?P<off>\d{1,3}))?")
@@ -148,7 +148,30 @@ def _prepare(text: str) -> str:
     s = re.sub(r"(?:(?<=\d)|\b)\s*(?:UTC|GMT)\b", " ", s)
     s = re.sub(r"\b(?:WEEKDAYS?|WKDAYS?|WKD)\b", "MON-FRI", s)
     s = re.sub(r"\bWEEKENDS?\b", "SAT SUN", s)
+    # "2315-0125(NEXT DAY)": the end on the next day is what a window whose end is not after its start means
+    s = _NEXT_DAY.sub(lambda m: m["tr"] if int(m["b"]) <= int(m["a"]) else m.group(), s)
+    # "ON 10,11,12,15 AND 25 MAR 2026", "ON 06 SEP 2023 2008-2035": a year after a month is the period's own
+    s = re.sub(rf"\b({_MON})\s+(?:19|20)\d\d\b(?!\s*(?:-|/|\bTO\b))", r"\1", s)
+    s = _times_first(s)
     return re.sub(r"\s+", " ", s).strip()
+
+
+_NEXT_DAY = re.compile(r"(?P<tr>(?P<a>\d{4})\s*-\s*(?P<b>\d{4}))\s*\(?\s*NEXT\s+DAY\s*\)?")
+_TR_TEXT = r"\d{4}\s*-\s*\d{4}"
+
+
+def _times_first(s: str) -> str:
+    """"1345-1416,1419-1459 25 AND 1058-1121 26": a schedule that starts with its times and writes each day after
+    them means "times ON day"; the ON is put in (only then: "03 10-12 2030-2150" is days first)."""
+    if not re.match(rf"(?:(?:BTN|BETWEEN)\s+)?{_TR_TEXT}\b", s):
+        return s
+    out, pos = [], 0
+    for m in re.finditer(rf"{_TR_TEXT}\s+(?P<days>\d{{1,2}}(?!\d)(?:\s*(?:,|\bAND\b|-)\s*\d{{1,2}}(?!\d))*)"
+                         rf"(?=\s*(?:,|;|\bAND\b|$))", s):
+        out.append(s[pos : m.start("days")] + "ON ")
+        pos = m.start("days")
+    out.append(s[pos:])
+    return "".join(out)
 
 
 def _tokens(text: str) -> list[_Tok]:
@@ -206,8 +229,9 @@ def _tokens(text: str) -> list[_Tok]:
 class _DateCtx:
     """Month/year context for dates written without them, carried from clause to clause."""
 
-    def __init__(self, start: datetime):
+    def __init__(self, start: datetime, end: datetime | None = None):
         self.start = start.date()
+        self.end = end.date() if end is not None else None
         self.year = self.start.year
         self.month = self.start.month
         self.last: date | None = None
@@ -227,6 +251,11 @@ class _DateCtx:
             raise ValueError(f"invalid day {d} in month {self.month}") from None
         floor = self.last if self.last is not None else (None if named_month else self.start)
         if floor is not None and out < floor and not named_month:
+            if self.end is not None and self.start <= out <= self.end:
+                nxt = (date(self.year + 1, 1, 1) if self.month == 12 else date(self.year, self.month + 1, 1))
+                if nxt > self.end:  # "03 10-12 …, 06 …, 30-31 …" in a one-month period: the 6th is this month's
+                    self.last = out
+                    return out
             y, mo = (self.year + 1, 1) if self.month == 12 else (self.year, self.month + 1)
             self.year, self.month = y, mo
             out = self.day(d, True)
@@ -547,7 +576,7 @@ def expand_schedule(
     if any(t.kind == "dt" for t in tokens):
         return _clip(_dt_ranges(tokens), start, horizon)
     clauses, exc = _clauses(tokens)
-    ctx = _DateCtx(start)
+    ctx = _DateCtx(start, horizon)
     resolved = []
     raw: list[tuple[datetime, datetime]] = []
     wspans = [c.wspan for c in clauses if c.wspan is not None]

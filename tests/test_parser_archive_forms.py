@@ -15,7 +15,7 @@ from airspace.pipeline.batch import process_batch
 from airspace.pipeline.split import Message
 
 CITED = ["A1629/26", "A3406/23", "F0092/24", "U0405/26", "A0626/26", "A2527/26", "A0031/26", "E0562/26", "D1387/26",
-         "A1335/26", "M0170/26", "H6297/26", "A1116/26",
+         "A1335/26", "M0170/26", "H6297/26", "A1116/26", "A2575/26", "W0507/26", "A0055/26", "A0391/23", "D0430/26",
          "G0066/26", "A1043/26"]
 
 
@@ -263,3 +263,56 @@ def test_row_by_row_corners_are_drawn_as_the_one_simple_ring():
     ring = Polygon([(lon, lat) for lat, lon in rec.geometry.points])
     assert ring.is_valid and rec.status == "ok", rec.reasons
     assert any(r.startswith("note: polygon edges cross as written") for r in rec.reasons)
+
+
+# ------------------------------------------------------------------------------------------------ D) items
+def _windows(text):
+    (rec,) = _records(text)
+    assert not any(r.startswith("schedule") for r in rec.reasons), rec.reasons
+    return [(w.start.strftime("%m-%d %H%M"), w.end.strftime("%m-%d %H%M")) for w in rec.windows]
+
+
+def test_d_item_next_day_marker():
+    # A2575/26 (val): "2315-0125(NEXT DAY) ON 7" is the night from the 7th into the 8th
+    t = ("A2575/26 NOTAMN  Q) ZSHA/QRTCA/IV/BO/W/000/999/3823N12128E025  A)ZSHA B)2607060400 C)2607080538   "
+         "D)0400-0630,0630-0722 ON 6,0050-0255,0500-0715,2315-0125(NEXT DAY)   ON 7,0308-0538 ON 8  E) A TEMPORARY "
+         "DANGER AREA ESTABLISHED BOUNDED BY:  N384700E1211700-N382200E1222200-N380000E1220900-N382500E1210300,  "
+         "BACK TO START.  F)SFC G)UNL")  # (excerpt: the Q-line as the archive row has it, item E shortened)
+    assert _windows(t) == [("07-06 0400", "07-06 0722"), ("07-07 0050", "07-07 0255"), ("07-07 0500", "07-07 0715"),
+                           ("07-07 2315", "07-08 0125"), ("07-08 0308", "07-08 0538")]
+
+
+def test_d_item_every_weekday_and_dated_days():
+    # W0507/26 (train): "EV FRI SAT 0500-1500" and, on the dated days, 1500-2100
+    t = ("W0507/26 NOTAMN  Q) OEJD/QRRCA/IV/NBO/W/000/999/2149N04217E086  A) OEJD  B) 2604030500 C) 2605301500  D) "
+         "EV FRI SAT 0500-1500   APR 05-09 12-16 1500-2100  E) OER05B ACT.  F) SFC G) UNL    CREATED: 29 MAR 2026 "
+         "07:26  SOURCE: OEJDYNYX")
+    w = _windows(t)
+    assert w[:3] == [("04-03 0500", "04-03 1500"), ("04-04 0500", "04-04 1500"), ("04-05 1500", "04-05 2100")]
+    assert ("04-16 1500", "04-16 2100") in w and ("05-29 0500", "05-29 1500") in w
+    assert len(w) == 18 + 10  # 18 Fridays and Saturdays from 3 April to 30 May, and the ten dated days
+
+
+def test_d_item_year_after_the_month():
+    # A0055/26 (val): "ON 10,11,12,15 AND 25 MAR 2026"
+    t = ("A0055/26 NOTAMN  Q) VGFR/QWMLW/IV/BO/W/000/140/2350N09014E999 A) VGFR B) 2603100445 C) 2603250645 D) BTN "
+         "0445-0645 ON 10,11,12,15 AND 25 MAR 2026 E) BAF WILL CONDUCT INDIVIDUAL/COMBINED LEADERS PRACTICE WI "
+         "10NM RADIUS OF 234500N0902400E. F) SFC G) 14000FT AMSL")  # (excerpt; the circle is from the row's form)
+    assert [a for a, _ in _windows(t)] == ["03-10 0445", "03-11 0445", "03-12 0445", "03-15 0445", "03-25 0445"]
+
+
+def test_d_item_times_written_before_their_day():
+    # A0391/23 (train): "1345-1416,1419-1459 25 AND 1058-1121 26"
+    t = ("A0391/23 NOTAMN\nQ) ZLHW/QRDCA/IV/BO/W/000/999/3931N10826E040\nA) ZLHW B) 2302251345 C) 2302261121 \nD) "
+         "1345-1416,1419-1459 25 AND 1058-1121 26\nE) A TEMPORARY DANGER AREA ESTABLISHED BOUNDED BY:\nN3944E10759-"
+         "N3932E10908-N3910E10901-N3922E10753 BACK TO START. \nVERTICAL LIMITS:SFC-UNL.\n\nF) SFC G) UNL")
+    assert _windows(t) == [("02-25 1345", "02-25 1416"), ("02-25 1419", "02-25 1459"), ("02-26 1058", "02-26 1121")]
+
+
+def test_d_item_day_out_of_order_inside_a_one_month_period():
+    # D0430/26 (train): "03 10-12 2030-2150, 06 0900-2150, 30-31 0800-2150" from 3 to 31 March: the 6th is March's
+    t = ("D0430/26 NOTAMN  Q) LECM/QRTCA/IV/BO/W/000/250/4140N00050W020  A) LECM B) 2603032030 C) 2603312150 D) 03 "
+         "10-12 2030-2150, 06 0900-2150, 30-31 0800-2150 E) LED129 ACTIVATED FOR AIR OPERATIONS  F) GND G) FL250")
+    (rec,) = _records(t)  # (excerpt; the Q-line is the form's, LED129 a named area)
+    assert [w.start.strftime("%m-%d") for w in rec.windows] == ["03-03", "03-06", "03-10", "03-11", "03-12", "03-30",
+                                                                "03-31"]
