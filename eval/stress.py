@@ -92,14 +92,9 @@ MESSAGE_SIZES = (1_000, 4_000, 16_000)
 BATCH_SIZES = (20_000, 100_000, 400_000)
 
 
-def _timed(fn: Callable, *args):
-    t0 = time.perf_counter()
-    out = fn(*args)
-    return out, time.perf_counter() - t0
-
-
-def _stage_times(text: str, as_batch: bool) -> tuple[dict[str, float], dict[str, int]]:
-    """Seconds of each stage on ``text`` (one message, or one batch for the splitter families) and export sizes."""
+def _message_stages(text: str, as_batch: bool, report: Callable[[str, float, int | None], None]) -> None:
+    """Run every stage on ``text`` (one message; the splitter families: one batch, splitter stages only), calling
+    ``report(stage, seconds, output_bytes)`` as each one returns."""
     from airspace.geo.export import to_ed269, to_ed318, to_geojson
     from airspace.parser.header import parse_header
     from airspace.parser.rules import rules_drafts
@@ -108,36 +103,31 @@ def _stage_times(text: str, as_batch: bool) -> tuple[dict[str, float], dict[str,
     from airspace.pipeline.split import read_jsonl, split_batch
     from airspace.pipeline.validate import validate
 
-    times: dict[str, float] = {}
-    sizes: dict[str, int] = {}
-    msgs, times["split_text"] = _timed(split_batch, text)
-    _, times["split_jsonl"] = _timed(read_jsonl, json.dumps({"text": text}))
+    def timed(stage: str, fn: Callable, *args):
+        t0 = time.perf_counter()
+        out = fn(*args)
+        report(stage, time.perf_counter() - t0, None)
+        return out
+
+    timed("split_text", split_batch, text)
+    timed("split_jsonl", read_jsonl, json.dumps({"text": text}))
     if as_batch:
-        return times, sizes
-    header, times["header"] = _timed(parse_header, text)
-    drafts, times["rules"] = _timed(rules_drafts, text, header)
-    t0 = time.perf_counter()
-    recs = [normalize(d, text=text, message=0, zone=z) for z, d in enumerate(drafts)]
-    times["normalize"] = time.perf_counter() - t0
-    t0 = time.perf_counter()
-    for r in recs:
-        validate(r, header)
-    times["validate"] = time.perf_counter() - t0
-    records, times["pipeline"] = _timed(lambda: process_batch(text)[0])
-    for name, fn in (("geojson", to_geojson), ("ed269", to_ed269), ("ed318", to_ed318)):
-        doc, times[name] = _timed(fn, records)
-        sizes[name] = len(json.dumps(doc, ensure_ascii=False))
-    return times, sizes
+        return
+    header = timed("header", parse_header, text)
+    drafts = timed("rules", rules_drafts, text, header)
+    recs = timed("normalize", lambda: [normalize(d, text=text, message=0, zone=z) for z, d in enumerate(drafts)])
+    timed("validate", lambda: [validate(r, header) for r in recs])
+    records = timed("pipeline", lambda: process_batch(text)[0])
+    _export_stages(records, report)
 
 
-def _export_times(records: list[ZoneRecord], chars: int) -> tuple[dict[str, float], dict[str, int]]:
+def _export_stages(records: list[ZoneRecord], report: Callable[[str, float, int | None], None]) -> None:
     from airspace.geo.export import to_ed269, to_ed318, to_geojson
 
-    times, sizes = {}, {}
     for name, fn in (("geojson", to_geojson), ("ed269", to_ed269), ("ed318", to_ed318)):
-        doc, times[name] = _timed(fn, records)
-        sizes[name] = len(json.dumps(doc, ensure_ascii=False))
-    return times, sizes
+        t0 = time.perf_counter()
+        doc = fn(records)
+        report(name, time.perf_counter() - t0, len(json.dumps(doc, ensure_ascii=False)))
 
 
 def _polygon_record(n: int, crossing: bool) -> tuple[ZoneRecord, int]:
@@ -147,39 +137,91 @@ def _polygon_record(n: int, crossing: bool) -> tuple[ZoneRecord, int]:
     return rec, len(_coords_text(pts))
 
 
-def run(cap_s: float = 20.0, quick: bool = False) -> dict:
-    rnd = random.Random(0)
-    fams = families(rnd)
+def _jobs(quick: bool) -> list[tuple[str, int]]:
+    """(family, size) in the order they run; ``<family>_message`` runs a batch family as one message."""
+    msg_sizes = MESSAGE_SIZES[:2] if quick else MESSAGE_SIZES
+    jobs: list[tuple[str, int]] = []
+    for fam in families(random.Random(0)):
+        if fam in BATCH_FAMILIES:
+            jobs += [(fam, n) for n in (BATCH_SIZES[:2] if quick else BATCH_SIZES)]
+            if fam != "label_blocks":  # a digit run, item blocks, parentheses are messages too
+                jobs += [(fam + "_message", n) for n in msg_sizes]
+        else:
+            jobs += [(fam, n) for n in msg_sizes]
+    for kind in ("convex", "self_crossing"):
+        jobs += [("polygon_records_" + kind, n) for n in ((100, 300) if quick else (500, 1_000, 5_000))]
+    return jobs
+
+
+def _one(fam: str, n: int, report: Callable[[str, float, int | None], None]) -> int:
+    """Measure one job; returns its input size in characters (reported first, as stage ``chars``)."""
+    if fam.startswith("polygon_records_"):
+        rec, chars = _polygon_record(n, fam.endswith("self_crossing"))
+        report("chars", 0.0, chars)
+        _export_stages([rec], report)
+        return chars
+    base = fam.removesuffix("_message")
+    text = families(random.Random(0))[base](n)
+    report("chars", 0.0, len(text))
+    _message_stages(text, base in BATCH_FAMILIES and not fam.endswith("_message"), report)
+    return len(text)
+
+
+def _measure(fam: str, n: int, isolate_s: float | None) -> dict:
+    """One run: ``{"family", "chars", "seconds": {stage: s}, "export_bytes": {stage: bytes}}``; in a child process
+    killed after ``isolate_s`` seconds when given (the run then names the stage that did not return)."""
+    run: dict = {"family": fam, "size": n, "seconds": {}, "export_bytes": {}}
+
+    def take(stage: str, seconds: float, size: int | None) -> None:
+        if stage == "chars":
+            run["chars"] = size
+            return
+        run["seconds"][stage] = seconds
+        if size is not None:
+            run["export_bytes"][stage] = size
+
+    if isolate_s is None:
+        _one(fam, n, take)
+        return run
+    import subprocess
+
+    cmd = [sys.executable, "-m", "airspace.eval.stress", "--one", fam, str(n)]
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=isolate_s)
+        lines = p.stdout.splitlines()
+    except subprocess.TimeoutExpired as exc:
+        out = exc.stdout.decode() if isinstance(exc.stdout, bytes) else (exc.stdout or "")
+        lines = out.splitlines()
+        run["timed_out"] = isolate_s
+    for line in lines:
+        d = json.loads(line)
+        take(d["stage"], d["seconds"], d.get("bytes"))
+    if "timed_out" in run:
+        order = ["chars", *STAGES] if not (fam in BATCH_FAMILIES) else ["chars", "split_text", "split_jsonl"]
+        if fam.startswith("polygon_records_"):
+            order = ["chars", "geojson", "ed269", "ed318"]
+        done = [st for st in order if st in run["seconds"] or (st == "chars" and "chars" in run)]
+        stuck = order[len(done)] if len(done) < len(order) else None
+        if stuck:
+            run["seconds"][stuck] = isolate_s  # a lower bound: the stage had not returned when it was stopped
+            run["stuck_stage"] = stuck
+    return run
+
+
+def run(cap_s: float = 20.0, quick: bool = False, isolate_s: float | None = None) -> dict:
     runs: list[dict] = []
     capped: dict[str, int] = {}
-    msg_sizes = MESSAGE_SIZES[:2] if quick else MESSAGE_SIZES
-    batch_sizes = BATCH_SIZES[:2] if quick else BATCH_SIZES
-    for fam, make in fams.items():
-        as_batch = fam in BATCH_FAMILIES
-        for n in (batch_sizes if as_batch else msg_sizes):
-            text = make(n)
-            times, sizes = _stage_times(text, as_batch)
-            runs.append({"family": fam, "chars": len(text), "seconds": times, "export_bytes": sizes})
-            if max(times.values()) > cap_s:
-                capped[fam] = len(text)
-                break
-        if as_batch and fam != "label_blocks":  # a digit run, item blocks, parentheses are messages too
-            for n in msg_sizes:
-                text = make(n)
-                times, sizes = _stage_times(text, False)
-                runs.append({"family": fam + "_message", "chars": len(text), "seconds": times, "export_bytes": sizes})
-                if max(times.values()) > cap_s:
-                    capped[fam + "_message"] = len(text)
-                    break
-    for crossing in (False, True):
-        fam = "polygon_records_" + ("self_crossing" if crossing else "convex")
-        for n in ((100, 300) if quick else (500, 1_000, 5_000)):
-            rec, chars = _polygon_record(n, crossing)
-            times, sizes = _export_times([rec], chars)
-            runs.append({"family": fam, "chars": chars, "points": n, "seconds": times, "export_bytes": sizes})
-            if max(times.values()) > cap_s:
-                capped[fam] = chars
-                break
+    for fam, n in _jobs(quick):
+        if fam in capped:
+            continue
+        r = _measure(fam, n, isolate_s)
+        runs.append(r)
+        print(f"  {fam} {r.get('chars')} chars: {sum(r['seconds'].values()):.2f} s"
+              + (f" (stopped in {r['stuck_stage']})" if "stuck_stage" in r else ""), file=sys.stderr, flush=True)
+        if "chars" not in r:
+            r["chars"] = n
+        if max(r["seconds"].values(), default=0.0) > cap_s or "timed_out" in r:
+            capped[fam] = r["chars"]
     return summarise(runs, capped, cap_s)
 
 
@@ -222,6 +264,8 @@ def summarise(runs: list[dict], capped: dict[str, int], cap_s: float) -> dict:
     return {
         "machine": {"python": sys.version.split()[0], "platform": platform.platform()},
         "cap_s": cap_s,
+        "timed_out": {r["family"]: {"chars": r["chars"], "stage": r.get("stuck_stage"), "after_s": r["timed_out"]}
+                      for r in runs if "timed_out" in r},
         "stages": stages,
         "capped": capped,
         "runs": runs,
@@ -233,8 +277,17 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--out", default="bench-results/stress.json")
     ap.add_argument("--cap-s", type=float, default=20.0, help="stop growing a family once a stage took this long")
     ap.add_argument("--quick", action="store_true", help="the two smaller message sizes, 100/300-point polygons")
+    ap.add_argument("--isolate", type=float, metavar="S",
+                    help="run each family and size in a child process stopped after S seconds (for code that stalls)")
+    ap.add_argument("--one", nargs=2, metavar=("FAMILY", "SIZE"), help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
-    res = run(args.cap_s, args.quick)
+    if args.one:  # a child of --isolate: one JSON line per stage as it returns
+        def emit(stage: str, seconds: float, size: int | None) -> None:
+            print(json.dumps({"stage": stage, "seconds": seconds, "bytes": size}), flush=True)
+
+        _one(args.one[0], int(args.one[1]), emit)
+        return
+    res = run(args.cap_s, args.quick, args.isolate)
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(res, indent=1) + "\n")

@@ -3,7 +3,13 @@
 Nothing is silently lost: every record appears in every export. A record without a coordinate shape (a named
 place that could not be resolved, an error record, a cancellation, a shape that could not be built) is a GeoJSON
 feature with ``"geometry": null``; ED-269 and ED-318 have no shape-less zones, so such records are listed by
-message/zone/id/reason in the ED-269 ``description`` and in the ED-318 ``metadata.technicalLimitation``.
+message/zone/id/reason in the ED-269 ``description`` and in the ED-318 ``metadata.technicalLimitations``
+(messages and zones numbered from 1 there, as a person counts them; the ``message``/``zone`` fields stay 0-based).
+
+Only valid geometry is written (``exported_geometry``): snapped to the 1e-7 degree grid, right-hand rule, closed
+rings of >= 3 distinct points, an area; and never a volume whose floor is at or above its ceiling, or whose limits
+lie beyond 1,000,000 ft. A record whose shape fails is written without one, with the reason (GeoJSON: ``"geometry":
+null``, its status ``review``). A cancellation (NOTAMC) has no zone and keeps its status.
 
 GeoJSON (RFC 7946)
     Coordinates are [lon, lat] WGS84, rounded to 7 decimals (~1 cm). Exterior rings are counter-clockwise, holes
@@ -45,7 +51,8 @@ ED-318 (Technical specification for geographical zones and U-space data provisio
     ``AGL``/``AMSL``/``WGS84``, same FL and UNL mapping as ED-269). Circles are a ``Point`` with ``extent``
     ``{"subType": "Circle", "radius": metres}``; polygons are GeoJSON Polygon/MultiPolygon (CCW exteriors).
     ``country`` is mandatory in ED-318 and a NOTAM does not state one: ``ZZZ`` (an ISO 3166-1 user-assigned code)
-    is written, and documented in ``metadata.technicalLimitation``.
+    is written, and documented in ``metadata.technicalLimitations``. Every text is a TextShort (at most 200
+    characters: longer ones are cut with an ellipsis).
     Field names were checked against public ED-318 models (the InterUSS ``uas_standards`` ED-318 classes and
     published ED-318 feeds); the singular ``reason`` follows the published feeds.
 """
@@ -57,14 +64,17 @@ import re
 from datetime import datetime
 from typing import Iterable
 
+import numpy as np
+import shapely
 from shapely.geometry import MultiPolygon, Polygon, mapping
 from shapely.geometry.polygon import orient
 
-from airspace.geo.volumes import Volume, volume_from_record
+from airspace.geo.volumes import Volume, _polygons_of, volume_from_record
 from airspace.core.records import CircleGeometry, Limit, NamedGeometry, PolygonGeometry, ZoneRecord, iso_utc
 
 COORD_DECIMALS = 7
 UNL_SENTINEL = 99999
+MAX_LIMIT_M = 304_800.0  # 1,000,000 ft: the top of the pipeline's plausible range; beyond it no volume is written
 UNKNOWN_COUNTRY = "ZZZ"
 LANG = "en-GB"
 
@@ -92,8 +102,36 @@ def geojson_geometry(shape: Polygon | MultiPolygon) -> dict:
     return {"type": g["type"], "coordinates": _round_coords(g["coordinates"])}
 
 
-def _parts(shape: Polygon | MultiPolygon) -> list[Polygon]:
-    return list(shape.geoms) if isinstance(shape, MultiPolygon) else [shape]
+class Degenerate(ValueError):
+    """A shape that has no valid, non-empty form at the exports' precision (``COORD_DECIMALS``)."""
+
+
+def _ring_ok(ring: np.ndarray, ccw: bool) -> bool:
+    """A closed ring of >= 3 distinct points turning the right way."""
+    return (len(ring) >= 4 and bool((ring[0] == ring[-1]).all()) and len(np.unique(ring[:-1], axis=0)) >= 3
+            and bool(shapely.is_ccw(shapely.linearrings(ring))) == ccw)
+
+
+def exported_geometry(shape: Polygon | MultiPolygon) -> dict:
+    """The GeoJSON geometry of ``shape`` as the exports write it, checked: snapped to the 1e-7 degree grid of the
+    exports with GEOS (which keeps it valid; parts thinner than the grid vanish), then every exterior
+    counter-clockwise and every hole clockwise (RFC 7946 3.1.6), every ring closed with >= 3 distinct points, the
+    whole valid with an area. Raises ``Degenerate`` when nothing valid is left."""
+    snapped = shapely.set_precision(shape, 10.0 ** -COORD_DECIMALS)
+    parts = [orient(p, 1.0) for p in _polygons_of(snapped) if p.area > 0]
+    if not parts:
+        raise Degenerate("the shape has no area at the exports' precision of 1e-7 degrees (about 1 cm)")
+    rings = [[np.round(shapely.get_coordinates(r), COORD_DECIMALS) for r in (p.exterior, *p.interiors)]
+             for p in parts]
+    ok = all(_ring_ok(rs[0], True) and all(_ring_ok(h, False) for h in rs[1:]) for rs in rings)
+    polys = [shapely.polygons(shapely.linearrings(rs[0]), holes=[shapely.linearrings(h) for h in rs[1:]] or None)
+             for rs in rings]
+    whole = polys[0] if len(polys) == 1 else MultiPolygon(polys)
+    if not ok or not shapely.is_valid(whole) or whole.area == 0:
+        raise Degenerate("the shape is not a valid polygon at the exports' precision of 1e-7 degrees")
+    coords = [[r.tolist() for r in rs] for rs in rings]
+    return {"type": "Polygon", "coordinates": coords[0]} if len(coords) == 1 else \
+        {"type": "MultiPolygon", "coordinates": coords}
 
 
 def _limit_json(lim: Limit | None) -> dict | None:
@@ -106,25 +144,50 @@ def _windows_json(rec: ZoneRecord) -> list[dict]:
     return [{"start": iso_utc(w.start), "end": iso_utc(w.end)} for w in rec.windows]
 
 
-def _try_volume(rec: ZoneRecord) -> tuple[Volume | None, str | None]:
-    """The record's volume, or None with a reason why there is no shape."""
+def _try_volume(rec: ZoneRecord) -> tuple[Volume | None, dict | None, str | None]:
+    """The record's volume and its checked GeoJSON geometry (``exported_geometry``), or None with the reason why
+    there is no shape to write. Never raises: a shape that cannot be built is a reason, not an exception."""
     try:
         vol = volume_from_record(rec)
     except ValueError as exc:
-        return None, f"shape could not be built: {exc}"
+        return None, None, f"shape could not be built: {exc}"
+    except Exception:  # noqa: BLE001 - a geometry-library failure costs this record's shape, never the export
+        return None, None, "shape could not be built (the geometry library refused it)"
     if vol is not None:
-        return vol, None
+        why = _vertical_problem(vol)
+        if why is not None:
+            return None, None, why
+        try:
+            return vol, exported_geometry(vol.polygon), None
+        except Degenerate as exc:
+            return None, None, str(exc)
+        except Exception:  # noqa: BLE001
+            return None, None, "shape could not be written (the geometry library refused it)"
     if rec.status == "error":
-        return None, "error record: " + ("; ".join(rec.reasons) or "message could not be read")
+        return None, None, "error record: " + ("; ".join(rec.reasons) or "message could not be read")
     if rec.notam_type == "C":
-        return None, f"cancellation of {rec.ref_id or 'an earlier NOTAM'}: no zone"
+        return None, None, f"cancellation of {rec.ref_id or 'an earlier NOTAM'}: no zone"
     if isinstance(rec.geometry, NamedGeometry):
-        return None, f"named place not resolved to coordinates: {rec.geometry.name}"
-    return None, "no geometry in the message"
+        return None, None, f"named place not resolved to coordinates: {rec.geometry.name}"
+    return None, None, "no geometry in the message"
+
+
+def _vertical_problem(vol: Volume) -> str | None:
+    """Why a volume's vertical extent cannot be written (never a floor at or above its ceiling), or None."""
+    for name, m in (("floor", vol.floor_m), ("ceiling", vol.ceil_m)):
+        if m is not None and not (math.isfinite(m) and abs(m) <= MAX_LIMIT_M):
+            return f"{name} {m:.4g} m is beyond the {MAX_LIMIT_M:,.0f} m (1,000,000 ft) the exports write: no volume"
+    if vol.ceil_m is not None and vol.floor_m >= vol.ceil_m:
+        return (f"floor {vol.floor_m:.1f} m {vol.floor_ref} is not below ceiling {vol.ceil_m:.1f} m {vol.ceil_ref}: "
+                "no volume")
+    if vol.ceil_m is None and vol.floor_m >= UNL_SENTINEL * 0.3048:
+        return f"floor {vol.floor_m:.1f} m is above the highest level the exports can write (UNL = {UNL_SENTINEL} ft)"
+    return None
 
 
 def _label(rec: ZoneRecord) -> str:
-    return f"message {rec.message} zone {rec.zone}" + (f" ({rec.id})" if rec.id else "")
+    """How a person names a record (1-based, as counted on the page; the JSON fields stay 0-based indices)."""
+    return f"message {rec.message + 1} zone {rec.zone + 1}" + (f" ({rec.id})" if rec.id else "")
 
 
 def _ident_allocator():
@@ -202,7 +265,7 @@ def to_geojson(records: Iterable[ZoneRecord], *, at: datetime | None = None) -> 
     """RFC 7946 FeatureCollection, one feature per record (``geometry`` null where there is no shape)."""
     features = []
     for rec in records:
-        vol, why = _try_volume(rec)
+        vol, geom, why = _try_volume(rec)
         props: dict = {
             "message": rec.message,
             "zone": rec.zone,
@@ -232,10 +295,12 @@ def to_geojson(records: Iterable[ZoneRecord], *, at: datetime | None = None) -> 
             props.update(floor_m=vol.floor_m, floor_ref=vol.floor_ref, ceil_m=vol.ceil_m, ceil_ref=vol.ceil_ref)
             if at is not None:
                 props["active"] = vol.active_at(at)
-            geometry = geojson_geometry(vol.polygon)
+            geometry = geom
         else:
             props["no_shape"] = why
-            if rec.status == "ok":  # a record we cannot draw is never silently "ok"
+            # a record we cannot draw is never silently "ok" (a cancellation has no zone to draw: it stays ok, as
+            # on the records)
+            if rec.status == "ok" and not (rec.notam_type == "C" and rec.geometry is None):
                 props["status"] = "review"
                 props["reasons"] = props["reasons"] + [why]
             if at is not None:
@@ -279,12 +344,16 @@ def _shaped(records: Iterable[ZoneRecord]) -> tuple[list[tuple], list[str]]:
     shaped: list[tuple] = []
     skipped: list[str] = []
     for rec in records:
-        vol, why = _try_volume(rec)
+        vol, geom, why = _try_volume(rec)
         if vol is None:
             skipped.append(f"{_label(rec)}: {why}")
             continue
         vert, notes = _vertical(rec)
-        shaped.append((rec, vol, vert, notes))
+        if vert["upper"] <= vert["lower"]:  # (never written, whatever the references)
+            skipped.append(f"{_label(rec)}: floor {vert['lower']} {vert['uom']} is not below ceiling {vert['upper']} "
+                           f"{vert['uom']}: no volume")
+            continue
+        shaped.append((rec, vol, geom, vert, notes))
     return shaped, skipped
 
 
@@ -293,7 +362,7 @@ def to_ed269(records: Iterable[ZoneRecord]) -> dict:
     alloc = _ident_allocator()
     features: list[dict] = []
     shaped, skipped = _shaped(records)
-    for rec, vol, vert, notes in shaped:
+    for rec, vol, geom, vert, notes in shaped:
         limits = {
             "uomDimensions": vert["uom"],
             "lowerLimit": vert["lower"],
@@ -305,14 +374,15 @@ def to_ed269(records: Iterable[ZoneRecord]) -> dict:
         if isinstance(g, CircleGeometry):
             geoms = [{**limits, "horizontalProjection": {"type": "Circle", "center": _round_coords([g.center[1], g.center[0]]), "radius": g.radius_m}}]
         else:
-            geoms = [{**limits, "horizontalProjection": geojson_geometry(p)} for p in _parts(vol.polygon)]
+            parts = [geom["coordinates"]] if geom["type"] == "Polygon" else geom["coordinates"]
+            geoms = [{**limits, "horizontalProjection": {"type": "Polygon", "coordinates": p}} for p in parts]
         feat = {
             "identifier": alloc(rec),
             "name": rec.id or _label(rec),
             "type": "COMMON",
             "restriction": "PROHIBITED",
             "reason": ["OTHER"],
-            "otherReasonInfo": f"NOTAM {rec.id}" if rec.id else f"message {rec.message} of the batch",
+            "otherReasonInfo": f"NOTAM {rec.id}" if rec.id else f"message {rec.message + 1} of the batch",
             "regulationExemption": "NO",
             "message": " | ".join(_messages(rec, notes)) or None,
             "zoneAuthority": [{"name": "issuing NOTAM office (not stated in the message)", "purpose": "INFORMATION"}],
@@ -344,7 +414,7 @@ def to_ed318(records: Iterable[ZoneRecord]) -> dict:
     alloc = _ident_allocator()
     features: list[dict] = []
     shaped, skipped = _shaped(records)
-    for rec, vol, vert, notes in shaped:
+    for rec, vol, geom, vert, notes in shaped:
         layer = {
             "upper": vert["upper"],
             "upperReference": vert["upperRef"],
@@ -361,7 +431,7 @@ def to_ed318(records: Iterable[ZoneRecord]) -> dict:
                 "layer": layer,
             }
         else:
-            geometry = {**geojson_geometry(vol.polygon), "layer": layer}
+            geometry = {**geom, "layer": layer}
         periods = []
         for item in _applicability(rec, vol):
             p = {k: v for k, v in item.items() if k in ("startDateTime", "endDateTime")}
@@ -374,7 +444,7 @@ def to_ed318(records: Iterable[ZoneRecord]) -> dict:
             "type": "PROHIBITED",
             "variant": "COMMON",
             "reason": ["OTHER"],
-            "otherReasonInfo": [_text(f"NOTAM {rec.id}" if rec.id else f"message {rec.message} of the batch", 200)],
+            "otherReasonInfo": [_text(f"NOTAM {rec.id}" if rec.id else f"message {rec.message + 1} of the batch", 200)],
             "regulationExemption": "NO",
             "zoneAuthority": [{"name": [_text("issuing NOTAM office (not stated in the message)", 200)], "purpose": "INFORMATION"}],
             "extendedProperties": {
@@ -389,7 +459,7 @@ def to_ed318(records: Iterable[ZoneRecord]) -> dict:
         }
         msgs = _messages(rec, notes)
         if msgs:
-            props["message"] = [_text(m, 1000) for m in msgs]
+            props["message"] = [_text(m, 200) for m in msgs]  # TextShort: at most 200 characters
         if periods:
             props["limitedApplicability"] = periods
         features.append({"type": "Feature", "id": f"{rec.message}-{rec.zone}", "geometry": geometry, "properties": props})
@@ -404,7 +474,7 @@ def to_ed318(records: Iterable[ZoneRecord]) -> dict:
         "metadata": {
             "provider": [_text("Clover Airspace (extracted from air-traffic messages)", 200)],
             "description": [_text(f"{len(features)} zone(s); {len(skipped)} record(s) without a shape", 200)],
-            "technicalLimitation": limitations,
+            "technicalLimitations": limitations,
         },
         "features": features,
     }

@@ -10,7 +10,10 @@ Why these choices
   are then checked numerically (geodesic distance from the centre at points along every chord) and pushed out
   further where that is not yet enough (near the poles, huge radii).
 * **Polygons are densified along geodesics** (``Geod.npts``) so a long edge follows the great-ellipse path the
-  message means, not a rhumb/planar line in lon/lat.
+  message means, not a rhumb/planar line in lon/lat (at most ``DENSIFY_BUDGET`` added points per ring).
+* **Bounded output.** A record's circle is drawn within ``CIRCLE_RELATIVE_ERROR`` of its radius (at least 1 m, always
+  outside the true circle): at most ~230 vertices whatever the radius. A self-crossing ring is repaired only when short
+  (``MAX_REPAIR_VERTICES``). So a shape costs time and bytes in proportion to the ring written in the message.
 * **Antimeridian**: rings are unwrapped to continuous longitudes, then cut at +-180 and shifted back, producing a
   ``MultiPolygon`` whose parts each lie in [-180, 180] (RFC 7946 section 3.1.9). A ring that winds around a pole
   is closed over that pole along the +-180 meridian.
@@ -44,6 +47,12 @@ GEOD = Geod(ellps="WGS84")
 #: bounds on the number of vertices of a circle polygon
 MIN_CIRCLE_VERTICES = 32
 MAX_CIRCLE_VERTICES = 8192
+#: a record's circle is drawn within this fraction of its radius (at least 1 m): <= ~230 vertices for any radius
+CIRCLE_RELATIVE_ERROR = 1e-4
+#: geodesic points added to a polygon's edges, at most, in all
+DENSIFY_BUDGET = 2048
+#: a self-crossing ring is repaired (make_valid) only up to this many vertices
+MAX_REPAIR_VERTICES = 64
 
 
 def _utc(t: datetime) -> datetime:
@@ -215,9 +224,13 @@ def circle_polygon(lat: float, lon: float, radius_m: float, *, max_error_m: floa
 def polygon_from_points(points: list[tuple[float, float]], *, max_segment_m: float = 5000) -> Polygon | MultiPolygon:
     """A polygon (lon, lat) through ``points`` given as (lat, lon), edges densified along geodesics.
 
-    The ring may be given open or closed. Edges longer than ``max_segment_m`` get intermediate geodesic points.
-    Antimeridian-crossing rings are split at +-180 (MultiPolygon); a ring around a pole is closed over the pole.
-    Self-intersecting rings are repaired with ``shapely.make_valid`` (the polygonal parts are kept).
+    The ring may be given open or closed. Edges longer than ``max_segment_m`` get intermediate geodesic points, at
+    most ``DENSIFY_BUDGET`` in all (a ring whose edges are longer in total gets proportionally longer segments), so
+    that the shape's size stays proportional to the ring as written. Antimeridian-crossing rings are split at +-180
+    (MultiPolygon); a ring around a pole is closed over the pole. A self-crossing ring of at most
+    ``MAX_REPAIR_VERTICES`` vertices is repaired with ``shapely.make_valid`` (its polygonal parts are kept: a bow tie
+    becomes its two triangles); a longer one is refused (``ValueError``): its repair could have as many parts as
+    pairs of edges, and a ring that crosses itself that often is a misreading, not a zone.
     """
     pts = [(float(a), float(b)) for a, b in points]
     if len(pts) >= 2 and pts[0] == pts[-1]:
@@ -229,18 +242,20 @@ def polygon_from_points(points: list[tuple[float, float]], *, max_segment_m: flo
             raise ValueError(f"polygon point out of range: lat={la}, lon={lo}")
     if max_segment_m <= 0:
         raise ValueError("max_segment_m must be positive")
+    n = len(pts)
+    la1, lo1 = np.array([p[0] for p in pts]), np.array([p[1] for p in pts])
+    la2, lo2 = np.roll(la1, -1), np.roll(lo1, -1)
+    _, _, dist = GEOD.inv(lo1, la1, lo2, la2)
+    dist = np.nan_to_num(np.asarray(dist, dtype=float))
+    seg = max(max_segment_m, float(dist.sum()) / DENSIFY_BUDGET)
     out_lon: list[float] = []
     out_lat: list[float] = []
-    n = len(pts)
     for i in range(n):
-        la1, lo1 = pts[i]
-        la2, lo2 = pts[(i + 1) % n]
-        out_lon.append(lo1)
-        out_lat.append(la1)
-        _, _, d = GEOD.inv(lo1, la1, lo2, la2)
-        k = int(math.ceil(d / max_segment_m)) - 1
+        out_lon.append(lo1[i])
+        out_lat.append(la1[i])
+        k = int(math.ceil(dist[i] / seg)) - 1
         if k > 0:
-            for lo, la in GEOD.npts(lo1, la1, lo2, la2, k):
+            for lo, la in GEOD.npts(lo1[i], la1[i], lo2[i], la2[i], k):
                 out_lon.append(lo)
                 out_lat.append(la)
     lons = _unwrap(np.asarray(out_lon), out_lon[0])
@@ -252,9 +267,14 @@ def polygon_from_points(points: list[tuple[float, float]], *, max_segment_m: flo
         ring_lon, ring_lat = _close_over_pole(lons, lats)
         geom = shapely.make_valid(Polygon(np.column_stack([ring_lon, ring_lat])))
         parts = [orient(p, 1.0) for p in _polygons_of(geom)]
+        if not parts:
+            raise ValueError("polygon has no area")
         return parts[0] if len(parts) == 1 else MultiPolygon(parts)
     poly = Polygon(np.column_stack([lons, lats]))
     if not poly.is_valid:
+        if n > MAX_REPAIR_VERTICES:
+            raise ValueError(f"the ring of {n} vertices crosses itself (or touches itself); a self-crossing ring is "
+                             f"repaired only up to {MAX_REPAIR_VERTICES} vertices")
         parts = _polygons_of(shapely.make_valid(poly))
         if not parts:
             raise ValueError("polygon has no area (all points on a line?)")
@@ -353,7 +373,8 @@ def record_shape(rec: ZoneRecord) -> Polygon | MultiPolygon | None:
     """The horizontal shape of a record, or None when it has no coordinate geometry."""
     g = rec.geometry
     if isinstance(g, CircleGeometry):
-        return circle_polygon(g.center[0], g.center[1], g.radius_m)
+        err = max(1.0, g.radius_m * CIRCLE_RELATIVE_ERROR)
+        return circle_polygon(g.center[0], g.center[1], g.radius_m, max_error_m=err)
     if isinstance(g, PolygonGeometry):
         return polygon_from_points(list(g.points))
     return None

@@ -164,3 +164,115 @@ def test_byte_dropout_writes_known_characters_as_bytes_and_answers_still_round_t
     assert tok.decode(prompt) == msg
     assert slots_to_answer(slots, encode_message(tok, msg, drop)[1]) == ans
     assert byte_dropout(msg, 0.0, random.Random(0)) == frozenset()
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# hostile checkpoint directories: every refusal is a clear ValueError/FileNotFoundError, before anything is built
+# ---------------------------------------------------------------------------------------------------------------
+
+
+def _tiny_checkpoint(path):
+    tok = Tokenizer.from_texts(["北纬22°38′"])
+    cfg = ModelConfig(arch="clover", vocab_size=tok.vocab_size, d_model=16, layer_pattern="GA", attn_heads=2,
+                      attn_head_dim=8, gdn_heads=2, gdn_head_k=8, gdn_head_v=8, n_experts=2, top_k=1,
+                      expert_ff=8, shared_ff=8)
+    torch.manual_seed(0)
+    return save_checkpoint(path, build_model(cfg).eval(), tok)
+
+
+def _edit_config(ck, **changes):
+    cfg = json.loads((ck / "config.json").read_text())
+    cfg.update(changes)
+    (ck / "config.json").write_text(json.dumps(cfg))
+
+
+def test_expected_shapes_match_the_built_models_of_the_shipped_configs():
+    from airspace.model.checkpoint import expected_shapes
+    from airspace.model.engine import DEFAULT_CHECKPOINTS
+
+    for ck in DEFAULT_CHECKPOINTS.values():
+        cfg = ModelConfig.load(ck / "config.json")
+        with torch.device("meta"):
+            full = {k: tuple(v.shape) for k, v in build_model(cfg).state_dict().items()}
+        assert expected_shapes(cfg) == full
+
+
+def test_checkpoint_refuses_a_symlink_out_of_its_directory(tmp_path):
+    ck = _tiny_checkpoint(tmp_path / "ck")
+    outside = tmp_path / "elsewhere.json"
+    outside.write_text((ck / "tokenizer.json").read_text())
+    (ck / "tokenizer.json").unlink()
+    (ck / "tokenizer.json").symlink_to(outside)
+    with pytest.raises(ValueError, match="symbolic link .* outside the checkpoint directory"):
+        load_checkpoint(ck)
+    # a link that stays inside the directory is fine
+    (ck / "tokenizer.json").unlink()
+    (ck / "tok-real.json").write_text(outside.read_text())
+    (ck / "tokenizer.json").symlink_to(ck / "tok-real.json")
+    load_checkpoint(ck)
+
+
+@pytest.mark.parametrize("changes, message", [
+    ({"layer_pattern": "G" * 1_000}, "layer_pattern must be a string of 1 to"),  # "layers 1e5" ran 28 s
+    ({"d_model": 1_000_000}, "d_model = 1000000 is not an integer"),  # asked for 1.5 GB
+    ({"n_experts": 1e5}, "n_experts = 100000.0 is not an integer"),
+    ({"d_model": 32}, "config.json does not describe model.safetensors"),  # in bounds, but not these weights
+    ({"layer_pattern": "GAG"}, "1 tensors missing|tensors missing"),
+])
+def test_checkpoint_config_is_bounded_and_checked_against_the_weights_before_building(tmp_path, changes, message):
+    import time
+
+    ck = _tiny_checkpoint(tmp_path / "ck")
+    _edit_config(ck, **changes)
+    t0 = time.perf_counter()
+    with pytest.raises(ValueError, match=message):
+        load_checkpoint(ck)
+    assert time.perf_counter() - t0 < 20  # (a refusal, not a build: well under a second on an idle machine)
+
+
+def test_checkpoint_refuses_an_oversized_config_without_reading_it(tmp_path):
+    from airspace.model.checkpoint import MAX_CONFIG_BYTES
+
+    ck = _tiny_checkpoint(tmp_path / "ck")
+    with open(ck / "config.json", "r+b") as fh:
+        fh.truncate(500 * 1024 * 1024)  # a 500 MB (sparse) config.json
+    with pytest.raises(ValueError, match=f"over {MAX_CONFIG_BYTES:,} bytes"):
+        load_checkpoint(ck)
+
+
+def test_checkpoint_refuses_pickles_truncation_absurd_headers_and_files_without_tensors(tmp_path):
+    import struct
+
+    from safetensors.torch import save_file
+
+    ck = _tiny_checkpoint(tmp_path / "ck")
+    good = (ck / "model.safetensors").read_bytes()
+    st = ck / "model.safetensors"
+    # a pickle under the safetensors name (torch.save): never unpickled
+    sd = build_model(ModelConfig.load(ck / "config.json")).state_dict()
+    torch.save(sd, st)
+    with pytest.raises(ValueError, match="not a safetensors file"):
+        load_checkpoint(ck)
+    # truncated: the header promises more bytes than the file has
+    st.write_bytes(good[: len(good) - 100])
+    with pytest.raises(ValueError, match="truncated"):
+        load_checkpoint(ck)
+    # an absurd header length
+    st.write_bytes(struct.pack("<Q", 2**62) + good[8:])
+    with pytest.raises(ValueError, match="not a safetensors file"):
+        load_checkpoint(ck)
+    # a header entry whose offsets do not match its shape
+    n = struct.unpack("<Q", good[:8])[0]
+    header = json.loads(good[8 : 8 + n])
+    name = next(k for k in header if k != "__metadata__")
+    header[name]["shape"] = [10**6, 10**6]
+    raw = json.dumps(header).encode()
+    st.write_bytes(struct.pack("<Q", len(raw)) + raw + good[8 + n :])
+    with pytest.raises(ValueError, match="inconsistent header entry"):
+        load_checkpoint(ck)
+    # a valid safetensors file without tensors: said so (it used to be a blank error)
+    save_file({}, str(st))
+    with pytest.raises(ValueError, match="holds no tensors"):
+        load_checkpoint(ck)
+    st.write_bytes(good)
+    load_checkpoint(ck)
