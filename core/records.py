@@ -52,6 +52,9 @@ class CircleGeometry(BaseModel):
     center: tuple[float, float]  # (lat, lon) decimal degrees WGS84
     radius_m: float
     approximate: bool = False  # e.g. centre from an ICAO location indicator or a coarse Q-line
+    # an inner circle around the same centre that the message excludes ("30 NMR OF c … EXCLUDING THE AIRSPACE
+    # WITHIN 10 NMR OF c", the outer ring of a VIP TFR): the zone is the ring between the two radii
+    inner_radius_m: float | None = None
 
 
 class PolygonGeometry(BaseModel):

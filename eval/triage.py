@@ -34,6 +34,7 @@ from airspace.core.records import ZoneRecord
 from airspace.eval.realsplit import split_of
 from airspace.parser.coords import find_coords
 from airspace.parser.header import parse_header
+from airspace.parser.rules.geometry import QLINE_IN_TEXT, route_point
 from airspace.parser.rules.patterns import DIST, ISO_DT, LIM, PROSE_DT
 from airspace.parser.rules.zone import body
 from airspace.pipeline.batch import process_batch
@@ -139,14 +140,15 @@ def _unread(text: str, records: list[ZoneRecord]) -> dict[str, list[tuple[int, i
     used = _used_spans(records)
     q = h.qline.raw if h.qline is not None else None
     out: dict[str, list[tuple[int, int]]] = defaultdict(list)
-    coords = [c for c in find_coords(text[lo:hi])]
+    coords = [c._replace(start=c.start + lo, end=c.end + lo) for c in find_coords(text[lo:hi])]
+    qpos = {m.start("c") for m in QLINE_IN_TEXT.finditer(text, lo, hi)}  # continuation parts' Q-lines
     for c in coords:
-        s, e = c.start + lo, c.end + lo
-        if q is not None and q.start <= s < q.end:
-            continue
+        s, e = c.start, c.end
+        if (q is not None and q.start <= s < q.end) or s in qpos or route_point(text, c, lo):
+            continue  # a Q-line's coarse position, or a navigation point of a route: no zone's to read
         if not _covered(s, e, used["*"]):
             out["coordinate"].append((s, e))
-    coord_spans = [(c.start + lo, c.end + lo) for c in coords]
+    coord_spans = [(c.start, c.end) for c in coords]
     for m in _DIST_RX.finditer(text, lo, hi):
         if not _covered(*m.span(), used["*"]) and not _covered(*m.span(), coord_spans):
             out["distance"].append(m.span())
@@ -181,7 +183,9 @@ def _body_has_coords(text: str) -> bool:
     h = parse_header(text)
     lo, hi = body(text, h)
     q = h.qline.raw if h.qline is not None else None
-    return any(not (q is not None and q.start <= c.start + lo < q.end) for c in find_coords(text[lo:hi]))
+    qpos = {m.start("c") for m in QLINE_IN_TEXT.finditer(text, lo, hi)}
+    return any(not (q is not None and q.start <= c.start + lo < q.end) and c.start + lo not in qpos
+               for c in find_coords(text[lo:hi]))
 
 
 def _snippet(text: str, s: int, e: int, pad: int = 50) -> str:

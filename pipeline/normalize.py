@@ -12,7 +12,7 @@ import re
 from datetime import datetime, timedelta
 
 from airspace.core.contract import ZoneDraft
-from airspace.parser.coords import parse_coord
+from airspace.parser.coords import find_coords, parse_coord
 from airspace.parser.places import named_kind
 from airspace.parser.polygon import (
     HULL_ORDER_NOTE,
@@ -138,6 +138,42 @@ def _second_statement(rec: ZoneRecord, key: str, text: str) -> None:
                        "(written first)")
 
 
+# "… EXCLUDING THE AIRSPACE WITHIN 10 NMR OF 404500N0735800W": an inner circle cut out of a circle zone
+_EXC_CIRCLE = re.compile(
+    r"\bEXC(?:EPT|LUDING|L)?\.?\s+(?:THE\s+)?(?:AIRSPACE\s+|AREA\s+)?(?:WI|WITHIN)\s+(?:AN?\s+)?"
+    r"(?P<r>(?:\d+(?:\.\d+)?|\.\d+)\s?(?:NMR|NM|KM|M)\b)(?:\s+RADIUS)?\s+(?:OF|AROUND|FROM|CENT(?:RE|ER)D?\s+ON)\s+",
+    re.I)
+
+
+def _excluded_inner_circle(rec: ZoneRecord, text: str) -> None:
+    """An inner circle around the zone's own centre that the message excludes right after the zone (within 300
+    characters of its centre and radius, no other position between): the zone becomes the ring between the radii
+    (``inner_radius_m``)."""
+    g = rec.geometry
+    geo = [rec.spans[k] for k in ("center", "radius") if k in rec.spans]
+    if not isinstance(g, CircleGeometry) or g.radius_m <= 0 or not geo:
+        return
+    last = max(s.end for s in geo)
+    for m in _EXC_CIRCLE.finditer(text, last, min(len(text), last + 300)):
+        if find_coords(text[last : m.start()]):
+            break  # another zone's position comes first: the exclusion is not this zone's
+        found = find_coords(text[m.end() : m.end() + 40])
+        if not found or text[m.end() : m.end() + found[0].start].strip():
+            continue  # the excluded circle's centre must follow the phrase
+        centre = (found[0].lat, found[0].lon)
+        try:
+            inner = parse_distance_m(m.group("r"))
+        except ValueError:
+            continue
+        if abs(centre[0] - g.center[0]) > 1e-6 or abs(centre[1] - g.center[1]) > 1e-6 or not 0 < inner < g.radius_m:
+            continue
+        rec.geometry = g.model_copy(update={"inner_radius_m": inner})
+        rec.spans["exclude"] = SpanModel(start=m.start(), end=m.end("r"), text=text[m.start() : m.end("r")])
+        rec.reasons.append(f"note: the inner {' '.join(m.group('r').split())} around the same centre is excluded: "
+                           "the zone is the ring between the two radii")
+        return
+
+
 def _has_cjk(text: str) -> bool:
     return any("\u4e00" <= ch <= "\u9fff" for ch in text)
 
@@ -204,6 +240,7 @@ def normalize(
     rec.spans = {k: SpanModel(start=s.start, end=s.end, text=s.text) for k, s in draft.spans.items()}
     v = {k: val for k, val in draft.values.items() if isinstance(val, str)}
     pos = _geometry(rec, v)
+    _excluded_inner_circle(rec, text)
     if rec.geometry is None and not any((v.get(k) or "").strip() for k in ("center", "polygon", "name")):
         rec.review("no geometry")  # (a geometry field that failed has already said why)
     for key in ("lower", "upper"):

@@ -81,6 +81,18 @@ _SEMI = re.compile(r"\bSEMI-?\s?CIRCLE|\bHALF\s+CIRCLE|半圆|半圓", re.I)
 _SECTOR = re.compile(r"\bSECTOR\b[^\n]{0,120}?\b(?:BRG|BEARINGS?|AZM|RADIUS)\b|扇形", re.I)
 
 
+def _exc_is_this_zones(rec: ZoneRecord, m: re.Match) -> bool:
+    """Whether an exclusion belongs to this zone: no other position lies between the zone's own geometry and it (in
+    "A. 10 NMR OF c … B. 30 NMR OF c EXCLUDING … 10 NMR OF c" the exclusion is B's, not A's)."""
+    geo = [rec.spans[k] for k in ("polygon", "center", "name") if k in rec.spans]
+    if not geo:
+        return True
+    g0, g1 = min(s.start for s in geo), max(s.end for s in geo)
+    if m.start() >= g1:
+        return _COORDISH.search(rec.text, g1, m.start()) is None
+    return _COORDISH.search(rec.text, m.end(), g0) is None
+
+
 def _check_text(rec: ZoneRecord) -> None:
     """Shapes the record cannot represent exactly: an excluded area (not subtracted) and a semicircle."""
     if rec.geometry is None:
@@ -93,7 +105,9 @@ def _check_text(rec: ZoneRecord) -> None:
         rec.review("the message is marked incomplete (INCMPL) after this zone; its limits and times may be "
                    "another part's")
     poly = rec.spans.get("polygon")
-    exc = [m for m in _EXC_AREA.finditer(rec.text) if not (poly is not None and poly.start <= m.start() < poly.end)]
+    cut = rec.spans.get("exclude")  # an inner circle already cut out of this circle (``inner_radius_m``)
+    exc = [m for m in _EXC_AREA.finditer(rec.text) if not (poly is not None and poly.start <= m.start() < poly.end)
+           and not (cut is not None and cut.start <= m.start() < cut.end) and _exc_is_this_zones(rec, m)]
     if exc and all(_INTL_WATERS.match(rec.text, m.start()) for m in exc):
         rec.review("the message excludes the airspace over international waters (EXC …), which is not subtracted: "
                    "no territorial-sea boundary data is available offline")

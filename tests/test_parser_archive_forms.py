@@ -316,3 +316,22 @@ def test_d_item_day_out_of_order_inside_a_one_month_period():
     (rec,) = _records(t)  # (excerpt; the Q-line is the form's, LED129 a named area)
     assert [w.start.strftime("%m-%d") for w in rec.windows] == ["03-03", "03-06", "03-10", "03-11", "03-12", "03-30",
                                                                 "03-31"]
+
+
+# ------------------------------------------------------------------------------------------------ VIP TFR rings
+# No train/val row or dev message is an FAA VIP TFR; this is the form of the FAA's domestic VIP NOTAMs (an inner
+# and an outer ring around one point, "NMR" = nautical mile radius, the outer excluding the inner), not a row.
+VIP_FORM = ("!FDC 6/1234 ZNY NY..AIRSPACE NEW YORK, NY..TEMPORARY FLIGHT RESTRICTIONS. PURSUANT TO 49 USC 40103(B) "
+            "THE FAA CLASSIFIES THE AIRSPACE DEFINED IN THIS NOTAM AS NATIONAL DEFENSE AIRSPACE. A. 10 NMR OF "
+            "404500N0735800W (JFK293012.1) SFC-17999FT MSL EFFECTIVE 2609221400 UTC UNTIL 2609222200 UTC. B. 30 NMR OF "
+            "404500N0735800W (JFK293012.1) SFC-17999FT MSL EXCLUDING THE AIRSPACE WITHIN 10 NMR OF 404500N0735800W "
+            "EFFECTIVE 2609221400 UTC UNTIL 2609222300 UTC.")
+
+
+def test_vip_tfr_rings_are_separate_zones_the_outer_a_ring():
+    inner, outer = _records(VIP_FORM)
+    assert (inner.geometry.radius_m, inner.geometry.inner_radius_m) == (10 * 1852, None)
+    assert (outer.geometry.radius_m, outer.geometry.inner_radius_m) == (30 * 1852, 10 * 1852)
+    assert inner.end.isoformat() == "2026-09-22T22:00:00+00:00" and outer.end.isoformat() == "2026-09-22T23:00:00+00:00"
+    assert inner.status == outer.status == "ok", inner.reasons + outer.reasons
+    assert any("ring between the two radii" in r for r in outer.reasons)

@@ -355,10 +355,16 @@ def _icao(e, fg="F) SFC G) 3000FT AMSL", q="Q) EGTT/QRDCA/IV/BO/W/000/030/5130N0
     return f"A1234/26 NOTAMN\n{q}\nA) EGTT B) 2604010800 C) 2604011800\nE) {e}\n{fg}"
 
 
-def test_exclusion_area_is_not_a_zone_and_is_flagged():
+def test_exclusion_area_is_not_a_zone_and_is_cut_out_or_flagged():
+    # an inner circle around the same centre: the zone is the ring between the radii
     recs, _ = process_batch([Message(0, _icao("DANGER AREA WI 2NM RADIUS OF 513000N 0001000W EXC AREA WI 1NM "
                                               "RADIUS OF 513000N 0001000W"))])
-    assert len(recs) == 1 and recs[0].geometry.radius_m == 2 * 1852
+    assert len(recs) == 1 and recs[0].geometry.radius_m == 2 * 1852 and recs[0].geometry.inner_radius_m == 1852
+    assert recs[0].status == "ok" and recs[0].spans["exclude"].text == "EXC AREA WI 1NM"
+    # an excluded circle elsewhere is not cut out: review, saying so
+    recs, _ = process_batch([Message(0, _icao("DANGER AREA WI 2NM RADIUS OF 513000N 0001000W EXC AREA WI 1NM "
+                                              "RADIUS OF 513100N 0001000W"))])
+    assert len(recs) == 1 and recs[0].geometry.radius_m == 2 * 1852 and recs[0].geometry.inner_radius_m is None
     assert recs[0].status == "review" and any("EXC" in r for r in recs[0].reasons)
 
 

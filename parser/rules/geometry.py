@@ -58,7 +58,8 @@ _ROUTE_NEAR = re.compile(r"\bWAYPOINTS?\b|\bATS\s+(?:RTE|ROUTE)S?\b|\bDCT\b|\bVI
 _REF_POINT = re.compile(r"(?:参考|參考)[\u4e00-\u9fff]{0,4}\s*[:：]?\s*$|\bREF(?:ERENCE)?\s+(?:POINT|PSN|PT)\s*:?\s*$", re.I)
 _ROUTE_AFTER = re.compile(r"^[\s)]*(?:DCT\b|INSTEAD\s+OF\b)", re.I)
 _EXC_AREA = re.compile(
-    r"\bEXC(?:EPT|LUDING|L)?\.?\s+(?:FOR\s+)?(?:THE\s+)?(?:AREA|A\s+CIRCLE|CIRCLE|WI\b|SECTOR|(?:\d+(?:\.\d+)?\s?(?:NM|KM)\s+RADIUS)"
+    r"\bEXC(?:EPT|LUDING|L)?\.?\s+(?:FOR\s+)?(?:THE\s+)?(?:AREA|A\s+CIRCLE|CIRCLE|WI\b|SECTOR|AIRSPACE\s+(?:WI|WITHIN)\b"
+    r"|(?:\d+(?:\.\d+)?\s?(?:NM|KM)\s+RADIUS)"
     r"|RADIUS|\d{4,6}[NS])",
     re.I,
 )
@@ -71,7 +72,7 @@ _AROUND_NAMED = re.compile(
 )
 
 
-def _route_point(text: str, c: CoordMatch, lo: int) -> bool:
+def route_point(text: str, c: CoordMatch, lo: int) -> bool:
     """Whether a coordinate is a navigation point of a route/waypoint statement rather than a zone."""
     before = text[max(lo, c.start - 100) : c.start]
     if _ROUTE_BEFORE.search(before) or _ROUTE_AFTER.match(text, c.end):
@@ -91,7 +92,7 @@ _ARC_EXTENT = re.compile(rf"(?:\b(?:FROM|FM|BTN|BETWEEN)\s+)?(?:{BEARINGS.patter
 _REMARK = re.compile(r"\((?![^()\n]*\b(?:AREA|ZONE|SECTOR|PART|BLOCK|SEGMENT)S?\b)[ ]?[A-Z][A-Z .'/&-]{1,40}\)")
 # a continuation part's own Q-line inside the text ("… PART 2 OF 6 … Q) UUXX/QARLC/…/4849N04126E560"): its
 # position is the coarse reference of that part, not a point of the zone
-_QLINE_IN_TEXT = re.compile(r"Q\)\s*[A-Z]{4}/[A-Z]{5}/[^\n]{0,60}?/(?P<c>\d{4}[NS]\s?\d{5}[EW])")
+QLINE_IN_TEXT = re.compile(r"Q\)\s*[A-Z]{4}/[A-Z]{5}/[^\n]{0,60}?/(?P<c>\d{4}[NS]\s?\d{5}[EW])")
 
 
 _ENUMERATOR = re.compile(r"(?<![\w])\(?(?:\d{1,2}|[A-Z])[).](?=\s|\(|$)")
@@ -158,7 +159,7 @@ def _polygon_span(text: str, run: list[CoordMatch], lo: int, hi: int) -> tuple[i
 
 def read_geometry(text: str, lo: int, hi: int) -> list[Zone]:
     coords = [c._replace(start=c.start + lo, end=c.end + lo) for c in find_coords(text[lo:hi])]
-    qpos = {m.start("c") for m in _QLINE_IN_TEXT.finditer(text, lo, hi)}
+    qpos = {m.start("c") for m in QLINE_IN_TEXT.finditer(text, lo, hi)}
     if qpos:
         coords = [c for c in coords if c.start not in qpos]
     zones: list[Zone] = []
@@ -268,7 +269,7 @@ def read_geometry(text: str, lo: int, hi: int) -> list[Zone]:
 
     # 3b. "A CIRCLE OF 10 NM AROUND THE LAUNCHER" whose object was located earlier ("LAUNCH PAD COORD: c"): when
     # exactly one position is left over, the circle is centred on it; the name goes along so validation says so
-    left = [c for ci, c in enumerate(singles) if ci not in used_c and not _route_point(text, c, lo)]
+    left = [c for ci, c in enumerate(singles) if ci not in used_c and not route_point(text, c, lo)]
     arounds = [m for m in _AROUND_NAMED.finditer(text, lo, hi) if not in_poly(m.start())
                and not _COORD_BETWEEN.match(text, m.start("name"))]
     if len(left) == 1 and len(arounds) == 1:
@@ -282,7 +283,7 @@ def read_geometry(text: str, lo: int, hi: int) -> list[Zone]:
     # fix ("USE c INSTEAD OF SOT") is a navigation point, not a zone
     if not zones:
         for c in singles:
-            if _route_point(text, c, lo) or _REF_POINT.search(text, max(lo, c.start - 30), c.start):
+            if route_point(text, c, lo) or _REF_POINT.search(text, max(lo, c.start - 30), c.start):
                 continue
             zones.append(Zone({"center": sp(text, c.start, c.end)}, c.start, c.end, "point"))
     # the area after "EXC" ("… EXC A CIRCLE RADIUS 1.5NM CENTERED ON c") is cut out of the zone, never a zone itself

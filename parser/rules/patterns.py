@@ -9,7 +9,8 @@ from __future__ import annotations
 import re
 
 DIST_UNITS = (
-    r"NAUTICAL[\s\-−‐]+MILES?|STATUTE[\s\-−‐]+MILES?|KILOMET(?:ER|RE)S?|MET(?:ER|RE)S?|FEET|NM|KM|MTR|M|FT|SM|MI"
+    # (NMR: "nautical mile radius", the FAA's "10 NMR OF 404500N0735800W")
+    r"NAUTICAL[\s\-−‐]+MILES?|STATUTE[\s\-−‐]+MILES?|KILOMET(?:ER|RE)S?|MET(?:ER|RE)S?|FEET|NMR|NM|KM|MTR|M|FT|SM|MI"
     r"|公里|千米|海里|米"
 )
 # (never starting inside a number: an unanchored distance would otherwise try every digit of a long digit run)
