@@ -374,7 +374,13 @@ def record_shape(rec: ZoneRecord) -> Polygon | MultiPolygon | None:
     g = rec.geometry
     if isinstance(g, CircleGeometry):
         err = max(1.0, g.radius_m * CIRCLE_RELATIVE_ERROR)
-        return circle_polygon(g.center[0], g.center[1], g.radius_m, max_error_m=err)
+        shape = circle_polygon(g.center[0], g.center[1], g.radius_m, max_error_m=err)
+        inner = g.inner_radius_m
+        if inner:  # a ring: the excluded inner circle is cut out, drawn inside its true circle (the zone stays whole)
+            ierr = max(1.0, inner * CIRCLE_RELATIVE_ERROR)
+            if inner > 2 * ierr:
+                shape = shape.difference(circle_polygon(g.center[0], g.center[1], inner - ierr, max_error_m=ierr))
+        return shape
     if isinstance(g, PolygonGeometry):
         return polygon_from_points(list(g.points))
     return None

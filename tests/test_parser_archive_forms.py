@@ -335,3 +335,18 @@ def test_vip_tfr_rings_are_separate_zones_the_outer_a_ring():
     assert inner.end.isoformat() == "2026-09-22T22:00:00+00:00" and outer.end.isoformat() == "2026-09-22T23:00:00+00:00"
     assert inner.status == outer.status == "ok", inner.reasons + outer.reasons
     assert any("ring between the two radii" in r for r in outer.reasons)
+
+
+def test_the_outer_ring_volume_has_the_inner_circle_cut_out():
+    from pyproj import Geod
+
+    from airspace.geo.volumes import record_shape
+
+    inner, outer = _records(VIP_FORM)
+    shape = record_shape(outer)
+    assert shape.geom_type == "Polygon" and len(shape.interiors) == 1
+    lon, lat = -(73 + 58 / 60), 40.75
+    geod = Geod(ellps="WGS84")
+    hole = [geod.inv(lon, lat, x, y)[2] for x, y in shape.interiors[0].coords]
+    assert 10 * 1852 * (1 - 2e-4) <= min(hole) and max(hole) <= 10 * 1852  # inside the true 10 NM circle
+    assert record_shape(inner).geom_type == "Polygon" and not record_shape(inner).interiors
