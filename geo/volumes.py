@@ -12,7 +12,8 @@ Why these choices
 * **Polygons are densified along geodesics** (``Geod.npts``) so a long edge follows the great-ellipse path the
   message means, not a rhumb/planar line in lon/lat (at most ``DENSIFY_BUDGET`` added points per ring).
 * **Bounded output.** A record's circle is drawn within ``CIRCLE_RELATIVE_ERROR`` of its radius (at least 1 m, always
-  outside the true circle): at most ~230 vertices whatever the radius. A self-crossing ring is repaired only when short
+  outside the true circle) with at most ``RECORD_CIRCLE_VERTICES`` vertices (a huge circle near a pole may then
+  overshoot more; it is still enclosed). A self-crossing ring is repaired only when short
   (``MAX_REPAIR_VERTICES``). So a shape costs time and bytes in proportion to the ring written in the message.
 * **Antimeridian**: rings are unwrapped to continuous longitudes, then cut at +-180 and shifted back, producing a
   ``MultiPolygon`` whose parts each lie in [-180, 180] (RFC 7946 section 3.1.9). A ring that winds around a pole
@@ -47,8 +48,9 @@ GEOD = Geod(ellps="WGS84")
 #: bounds on the number of vertices of a circle polygon
 MIN_CIRCLE_VERTICES = 32
 MAX_CIRCLE_VERTICES = 8192
-#: a record's circle is drawn within this fraction of its radius (at least 1 m): <= ~230 vertices for any radius
+#: a record's circle is drawn within this fraction of its radius (at least 1 m), with at most this many vertices
 CIRCLE_RELATIVE_ERROR = 1e-4
+RECORD_CIRCLE_VERTICES = 256
 #: geodesic points added to a polygon's edges, at most, in all
 DENSIFY_BUDGET = 2048
 #: a self-crossing ring is repaired (make_valid) only up to this many vertices
@@ -187,12 +189,14 @@ def _circle_ring(lat: float, lon: float, target: float, n: int) -> tuple[np.ndar
     return lons, lats, dist, False
 
 
-def circle_polygon(lat: float, lon: float, radius_m: float, *, max_error_m: float = 1.0) -> Polygon | MultiPolygon:
+def circle_polygon(lat: float, lon: float, radius_m: float, *, max_error_m: float = 1.0,
+                   max_vertices: int = MAX_CIRCLE_VERTICES) -> Polygon | MultiPolygon:
     """A polygon (lon, lat) that encloses the geodesic circle of ``radius_m`` around (lat, lon) on WGS84.
 
     Every point of the true circle is inside or on the polygon; the polygon's boundary is at most about
     ``max_error_m`` farther from the centre than the radius (the bound is met exactly by the vertex count, and
-    the numeric chord correction only adds what the lon/lat chords need). Circles crossing the antimeridian
+    the numeric chord correction only adds what the lon/lat chords need), unless that takes more than
+    ``max_vertices`` (then the circle is still enclosed, with a larger overshoot). Circles crossing the antimeridian
     come back as a MultiPolygon split at +-180; circles containing a pole are closed over the pole.
     """
     if not (-90.0 <= lat <= 90.0) or not (-180.0 <= lon <= 180.0):
@@ -206,14 +210,15 @@ def circle_polygon(lat: float, lon: float, radius_m: float, *, max_error_m: floa
     target = radius_m + min(0.05 * max_error_m, 0.05, 1e-3 * radius_m)
     _, _, d_north = GEOD.inv(lon, lat, lon, 90.0)
     _, _, d_south = GEOD.inv(lon, lat, lon, -90.0)
-    n = circle_vertex_count(radius_m, max_error_m)
+    cap = max(MIN_CIRCLE_VERTICES, min(max_vertices, MAX_CIRCLE_VERTICES))
+    n = min(circle_vertex_count(radius_m, max_error_m), cap)
     while True:
         lons, lats, dist, enclosed = _circle_ring(lat, lon, target, n)
         polar = min(d_north, d_south) <= float(dist.max())
         good = enclosed and float(dist.max()) - radius_m <= max_error_m
-        if good or n >= MAX_CIRCLE_VERTICES:
+        if good or n >= cap:
             break  # at the vertex cap the enclosure still holds; only the error bound may be exceeded
-        n = min(2 * n, MAX_CIRCLE_VERTICES)
+        n = min(2 * n, cap)
     if polar:
         ring_lon, ring_lat = _close_over_pole(lons, lats)
         parts = [orient(p, 1.0) for p in _polygons_of(shapely.make_valid(Polygon(np.column_stack([ring_lon, ring_lat]))))]
@@ -374,12 +379,14 @@ def record_shape(rec: ZoneRecord) -> Polygon | MultiPolygon | None:
     g = rec.geometry
     if isinstance(g, CircleGeometry):
         err = max(1.0, g.radius_m * CIRCLE_RELATIVE_ERROR)
-        shape = circle_polygon(g.center[0], g.center[1], g.radius_m, max_error_m=err)
+        shape = circle_polygon(g.center[0], g.center[1], g.radius_m, max_error_m=err,
+                               max_vertices=RECORD_CIRCLE_VERTICES)
         inner = g.inner_radius_m
         if inner:  # a ring: the excluded inner circle is cut out, drawn inside its true circle (the zone stays whole)
             ierr = max(1.0, inner * CIRCLE_RELATIVE_ERROR)
             if inner > 2 * ierr:
-                shape = shape.difference(circle_polygon(g.center[0], g.center[1], inner - ierr, max_error_m=ierr))
+                shape = shape.difference(circle_polygon(g.center[0], g.center[1], inner - ierr, max_error_m=ierr,
+                                                        max_vertices=RECORD_CIRCLE_VERTICES))
         return shape
     if isinstance(g, PolygonGeometry):
         return polygon_from_points(list(g.points))

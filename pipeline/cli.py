@@ -76,7 +76,7 @@ def _read_inputs(files: list[str]) -> tuple[str, int]:
                 raise UsageError(f"cannot read {f}: {exc.strerror or exc}") from exc
         total += len(data)
         if total > MAX_BATCH_BYTES:
-            raise BatchTooLarge(f"input is over the limit of {MAX_BATCH_BYTES:,} bytes; split it into smaller batches")
+            raise BatchTooLarge(f"input is over the limit of {MAX_BATCH_BYTES} bytes; split it into smaller batches")
         chunks.append(data)
     return "\n\n".join(c.decode("utf-8", errors="replace") for c in chunks), total
 

@@ -238,7 +238,7 @@ def check_batch_size(text: str | bytes, size: int | None = None) -> None:
     if size is None:
         size = len(text) if isinstance(text, bytes) else len(text.encode("utf-8", "surrogatepass"))
     if size > MAX_BATCH_BYTES:
-        raise BatchTooLarge(f"input is {size:,} bytes, over the limit of {MAX_BATCH_BYTES:,} bytes; split it into "
+        raise BatchTooLarge(f"input is {size} bytes, over the limit of {MAX_BATCH_BYTES} bytes; split it into "
                             "smaller batches")
 
 
@@ -257,10 +257,21 @@ def split_batch(text: str, *, input_bytes: int | None = None) -> list[Message]:
     return _apply_count_limit(msgs)
 
 
-def _int_or_digits(digits: str) -> int | str:
-    """JSON integers as ``int``, except those too long for Python to convert (over 4,300 digits): kept as text, so
-    that a huge number in some field costs nothing but its line's own record."""
-    return int(digits) if len(digits) <= 4000 else digits
+class _BigInteger:
+    """A JSON integer too long for Python to convert (over 4,300 digits): kept as its digits, so that a huge number
+    in some field costs nothing but its own line's record (it is never a string: ``{"text": 1000…}`` stays refused)."""
+
+    __slots__ = ("digits",)
+
+    def __init__(self, digits: str):
+        self.digits = digits
+
+    def __str__(self) -> str:
+        return self.digits
+
+
+def _int_or_digits(digits: str) -> int | _BigInteger:
+    return int(digits) if len(digits) <= 4000 else _BigInteger(digits)
 
 
 def _json_line(i: int, line: str) -> Message:

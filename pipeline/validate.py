@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import math
 import re
+from bisect import bisect_left
+from dataclasses import dataclass
 from functools import lru_cache
 
 from airspace.parser.header import Header
@@ -81,6 +83,46 @@ _SEMI = re.compile(r"\bSEMI-?\s?CIRCLE|\bHALF\s+CIRCLE|半圆|半圓", re.I)
 _SECTOR = re.compile(r"\bSECTOR\b[^\n]{0,120}?\b(?:BRG|BEARINGS?|AZM|RADIUS)\b|扇形", re.I)
 
 
+@dataclass(frozen=True)
+class _TextFacts:
+    """What the text checks look for in a whole message, found once per message text (not once per zone: a message
+    of 500 circles would otherwise be read 500 times)."""
+
+    coordish: tuple[re.Match, ...]  # coordinate-like numbers, in order
+    coordish_starts: tuple[int, ...]
+    incomplete: tuple[re.Match, ...]
+    exc: tuple[re.Match, ...]
+    unbuilt_corridor: bool  # a corridor phrase with no coordinates after it
+    semi: bool
+    sector: bool
+    trigger: bool
+
+
+@lru_cache(maxsize=64)
+def _facts(text: str) -> _TextFacts:
+    coordish = tuple(_COORDISH.finditer(text))
+    return _TextFacts(
+        coordish=coordish,
+        coordish_starts=tuple(m.start() for m in coordish),
+        incomplete=tuple(_INCOMPLETE.finditer(text)),
+        exc=tuple(_EXC_AREA.finditer(text)),
+        unbuilt_corridor=any(not _COORDISH.search(text, m.end(), m.end() + 80) for m in _EITHER_TEXT.finditer(text)),
+        semi=_SEMI.search(text) is not None,
+        sector=_SECTOR.search(text) is not None,
+        trigger=_TRIGGER.search(text) is not None,
+    )
+
+
+def _coords_between(text: str, a: int, b: int) -> bool:
+    """Whether a coordinate-like number lies in ``text[a:b]`` (``_COORDISH.search(text, a, b)``, from the message's
+    matches found once; a number cut by ``a`` is searched for near ``a`` alone)."""
+    f = _facts(text)
+    i = bisect_left(f.coordish_starts, a)
+    if i < len(f.coordish) and f.coordish[i].end() <= b:
+        return True
+    return _COORDISH.search(text, a, min(b, a + 64)) is not None
+
+
 def _exc_is_this_zones(rec: ZoneRecord, m: re.Match) -> bool:
     """Whether an exclusion belongs to this zone: no other position lies between the zone's own geometry and it (in
     "A. 10 NMR OF c … B. 30 NMR OF c EXCLUDING … 10 NMR OF c" the exclusion is B's, not A's)."""
@@ -89,24 +131,25 @@ def _exc_is_this_zones(rec: ZoneRecord, m: re.Match) -> bool:
         return True
     g0, g1 = min(s.start for s in geo), max(s.end for s in geo)
     if m.start() >= g1:
-        return _COORDISH.search(rec.text, g1, m.start()) is None
-    return _COORDISH.search(rec.text, m.end(), g0) is None
+        return not _coords_between(rec.text, g1, m.start())
+    return not _coords_between(rec.text, m.end(), g0)
 
 
 def _check_text(rec: ZoneRecord) -> None:
     """Shapes the record cannot represent exactly: an excluded area (not subtracted) and a semicircle."""
     if rec.geometry is None:
         return
+    facts = _facts(rec.text)
     geo = rec.spans.get("polygon") or rec.spans.get("center") or rec.spans.get("name")
-    inc = _INCOMPLETE.search(rec.text, geo.end) if geo is not None else None
-    if inc is not None and not _COORDISH.search(rec.text, geo.end, inc.start()):
+    inc = next((m for m in facts.incomplete if m.start() >= geo.end), None) if geo is not None else None
+    if inc is not None and not _coords_between(rec.text, geo.end, inc.start()):
         # the text breaks off after this zone's geometry (no other zone in between): its own limits and times
         # are missing, and the ones found may belong to another part of the message
         rec.review("the message is marked incomplete (INCMPL) after this zone; its limits and times may be "
                    "another part's")
     poly = rec.spans.get("polygon")
     cut = rec.spans.get("exclude")  # an inner circle already cut out of this circle (``inner_radius_m``)
-    exc = [m for m in _EXC_AREA.finditer(rec.text) if not (poly is not None and poly.start <= m.start() < poly.end)
+    exc = [m for m in facts.exc if not (poly is not None and poly.start <= m.start() < poly.end)
            and not (cut is not None and cut.start <= m.start() < cut.end) and _exc_is_this_zones(rec, m)]
     if exc and all(_INTL_WATERS.match(rec.text, m.start()) for m in exc):
         rec.review("the message excludes the airspace over international waters (EXC …), which is not subtracted: "
@@ -117,15 +160,14 @@ def _check_text(rec: ZoneRecord) -> None:
     built = rec.geometry.type == "polygon" and poly is not None and is_sector(poly.text)
     # a corridor followed by its line's coordinates is a zone of its own (the rules reader builds it); only one
     # that cannot be built (along a route by name) makes every other shape of the message an approximation
-    unbuilt = [m for m in _EITHER_TEXT.finditer(rec.text) if not _COORDISH.search(rec.text, m.end(), m.end() + 80)]
-    if unbuilt and not (poly is not None and _EITHER_TEXT.search(poly.text)):
+    if facts.unbuilt_corridor and not (poly is not None and _EITHER_TEXT.search(poly.text)):
         rec.review("the message describes a corridor (either side of a line) that this geometry is not")
     if built:
         for note in sector_notes(poly.text):  # bearings without a TRUE reference, magnetic, no arc direction
             rec.review(note)
-    elif _SEMI.search(rec.text):
+    elif facts.semi:
         rec.review("the message describes a semicircle; this geometry only approximates it")
-    elif _SECTOR.search(rec.text):
+    elif facts.sector:
         rec.review("the message describes a sector that was not built; this geometry only approximates it")
 
 
@@ -230,7 +272,7 @@ _TRIGGER = re.compile(r"\bTRIGGER\s+NOTAM\b", re.I)
 
 def _check_subject(rec: ZoneRecord, header: Header | None) -> None:
     code = ((header.qline.code if header and header.qline else None) or "").strip().upper()
-    if rec.geometry is not None and ((re.fullmatch(r"Q[A-Z]{4}", code) and code[3:] == "TT") or _TRIGGER.search(rec.text)):
+    if rec.geometry is not None and ((re.fullmatch(r"Q[A-Z]{4}", code) and code[3:] == "TT") or _facts(rec.text).trigger):
         rec.review("trigger NOTAM (announces an AIP supplement or amendment): the area is active only when and as "
                    "that publication or later NOTAMs say, not necessarily for the whole period")
     if rec.geometry is None or not re.fullmatch(r"Q[A-Z]{4}", code) or code[1] not in _NOT_AIRSPACE:
