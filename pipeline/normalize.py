@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import re
+from functools import lru_cache
 from datetime import datetime, timedelta
 
 from airspace.core.contract import ZoneDraft
@@ -174,8 +175,12 @@ def _excluded_inner_circle(rec: ZoneRecord, text: str) -> None:
         return
 
 
+@lru_cache(maxsize=64)  # (asked once per zone of the same message text: a 500-zone message read it 500 times)
 def _has_cjk(text: str) -> bool:
-    return any("\u4e00" <= ch <= "\u9fff" for ch in text)
+    return _CJK_CHAR.search(text) is not None
+
+
+_CJK_CHAR = re.compile("[\u4e00-\u9fff]")
 
 
 def _times(rec: ZoneRecord, v: dict[str, str], text: str) -> None:
