@@ -39,13 +39,13 @@ class Cache:
     def length(self) -> int:
         return self.valid.shape[1]
 
-    def select(self, rows: torch.Tensor) -> "Cache":
+    def select(self, rows: torch.Tensor) -> Cache:
         """The history of some rows of the batch only (decoding drops finished rows from later calls)."""
         return Cache([type(c)(*(getattr(c, f.name)[rows] for f in dataclasses.fields(c))) for c in self.layers],
                      self.valid[rows])
 
     @staticmethod
-    def join(caches: list["Cache"]) -> "Cache":
+    def join(caches: list[Cache]) -> Cache:
         """The histories of several batches of equal length as one batch (rows in the given order)."""
         layers = [type(cs[0])(*(torch.cat([getattr(c, f.name) for c in cs]) for f in dataclasses.fields(cs[0])))
                   for cs in zip(*(c.layers for c in caches))]
@@ -72,12 +72,12 @@ class Memory:
     keys: torch.Tensor | None  # [B, P, D] pointer keys (None until the prompt has been run)
     valid: torch.Tensor  # [B, P] bool
 
-    def select(self, rows: torch.Tensor) -> "Memory":
+    def select(self, rows: torch.Tensor) -> Memory:
         return Memory(self.ids[rows], self.offset[rows], None if self.keys is None else self.keys[rows],
                       self.valid[rows])
 
     @staticmethod
-    def join(mems: list["Memory"]) -> "Memory":
+    def join(mems: list[Memory]) -> Memory:
         """Several prompt batches of equal padded length as one batch (rows in the given order)."""
         keys = None if mems[0].keys is None else torch.cat([m.keys for m in mems])
         return Memory(torch.cat([m.ids for m in mems]), torch.cat([m.offset for m in mems]), keys,

@@ -23,7 +23,7 @@ class Batch:
     noisy_valid: torch.Tensor | None = None
     noisy_hist: torch.Tensor | None = None  # [Tn // block] clean block whose history each noisy block reads
 
-    def to(self, device) -> "Batch":
+    def to(self, device) -> Batch:
         return dataclasses.replace(self, **{f.name: getattr(self, f.name).to(device) for f in dataclasses.fields(self)
                                             if isinstance(getattr(self, f.name), torch.Tensor)})
 

@@ -43,7 +43,7 @@ class DecodeResult:
     cached: int = 0  # prompts whose read came from a ``ReadCache`` (read by an earlier call, not this one)
 
     @classmethod
-    def empty(cls, n: int, *, trace: bool) -> "DecodeResult":
+    def empty(cls, n: int, *, trace: bool) -> DecodeResult:
         """The result of ``n`` rows before anything is decoded."""
         return cls([[] for _ in range(n)], [False] * n, tokens=[0] * n, steps_per_block=[[] for _ in range(n)],
                    trace=[] if trace else None, alts=[[] for _ in range(n)])

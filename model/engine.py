@@ -17,13 +17,13 @@ from pathlib import Path
 
 import torch
 
+from airspace.core.answer import ZONE_SEP
+from airspace.core.contract import Answer, EngineError, ModelStats
 from airspace.model.backbone import Backbone
 from airspace.model.checkpoint import load_checkpoint
 from airspace.model.pointers import encode_message, render_block, repair_slots, slots_to_drafts
 from airspace.model.reading import ReadCache, read_ahead
 from airspace.model.tokenizer import Tokenizer
-from airspace.core.answer import ZONE_SEP
-from airspace.core.contract import Answer, EngineError, ModelStats
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_CHECKPOINTS = {"clover": REPO / "data" / "checkpoints" / "clover", "ar": REPO / "data" / "checkpoints" / "ar"}

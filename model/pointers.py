@@ -24,8 +24,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from airspace.core.contract import Span, ZoneDraft
 from airspace.core.answer import NO_ZONE, AnswerFormatError, format_answer, ground, parse_answer
+from airspace.core.contract import Span, ZoneDraft
 from airspace.model.config import DEFAULT_FIELDS
 from airspace.parser.fieldcheck import reads_as
 

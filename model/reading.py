@@ -37,7 +37,7 @@ class PromptRead:
     cache: Cache
     start: torch.Tensor
 
-    def select(self, rows: torch.Tensor) -> "PromptRead":
+    def select(self, rows: torch.Tensor) -> PromptRead:
         return PromptRead(self.memory.select(rows), self.null[rows], self.cache.select(rows), self.start[rows])
 
 

@@ -10,8 +10,8 @@ NULL). Answers are not tokenized: they are pointer slots (``airspace.model.point
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable
 
 PAD, MASK, SEP = "<pad>", "<mask>", "<sep>"
 SPECIALS: tuple[str, ...] = (PAD, MASK, SEP)
@@ -100,7 +100,7 @@ class Tokenizer:
         Path(path).write_text(json.dumps(self.to_dict(), ensure_ascii=False, indent=0) + "\n", encoding="utf-8")
 
     @classmethod
-    def load(cls, path: str | Path) -> "Tokenizer":
+    def load(cls, path: str | Path) -> Tokenizer:
         d = json.loads(Path(path).read_text(encoding="utf-8"))
         if d.get("kind") != KIND or d.get("specials") != list(SPECIALS) or d.get("n_bytes") != N_BYTES:
             raise ValueError(f"{path}: not a compatible airspace tokenizer file")
@@ -110,7 +110,7 @@ class Tokenizer:
         return tok
 
     @classmethod
-    def from_texts(cls, texts: Iterable[str], min_count: int = 1) -> "Tokenizer":
+    def from_texts(cls, texts: Iterable[str], min_count: int = 1) -> Tokenizer:
         """Vocabulary = ASCII + default extras + every non-ASCII character seen at least ``min_count`` times."""
         counts: dict[str, int] = {}
         for t in texts:

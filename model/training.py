@@ -18,7 +18,6 @@ import argparse
 import itertools
 import json
 import math
-import os
 import platform
 import random
 import resource
@@ -28,13 +27,13 @@ from pathlib import Path
 
 import torch
 
+from airspace.core.answer import AnswerFormatError
 from airspace.model.backbone import Backbone
 from airspace.model.build import build_model
 from airspace.model.checkpoint import load_checkpoint, read_json, save_checkpoint
 from airspace.model.config import DEFAULT_FIELDS, ModelConfig
 from airspace.model.pointers import encode_example, encode_message, slots_to_answer, spans_to_slots
 from airspace.model.tokenizer import Tokenizer
-from airspace.core.answer import AnswerFormatError
 
 PRESETS = {
     # the shipped default: learns on 2 CPU cores in about half an hour

@@ -14,7 +14,15 @@ from airspace.model.batch import left_pad_prompts
 from airspace.model.build import build_model
 from airspace.model.config import ModelConfig
 from airspace.model.layers import BlockGatedDeltaNet, GatedDeltaNet, MoEFFN, SegCtx
-from airspace.model.pointers import N_SLOTS
+from airspace.model.pointers import (
+    N_SLOTS,
+    encode_message,
+    render_block,
+    repair_slots,
+    slot_names,
+    slots_to_drafts,
+    spans_to_slots,
+)
 from airspace.model.tokenizer import MASK_ID, Tokenizer
 
 torch.set_num_threads(1)
@@ -568,9 +576,6 @@ def test_the_config_fields_set_the_block_and_default_to_the_shipped_nine():
 
 def test_pointer_slots_follow_the_field_list():
     """Slots, drafts, repair and the trace rendering all read a block through the checkpoint's own field list."""
-    from airspace.model.pointers import (encode_message, render_block, repair_slots, slot_names, slots_to_drafts,
-                                         spans_to_slots)
-
     fields = ("center", "date", "radius")
     assert slot_names(fields) == ("anchor", "center.start", "center.end", "date.start", "date.end", "radius.start",
                                   "radius.end", "next")

@@ -8,15 +8,15 @@ import time
 import pytest
 import torch
 
+from airspace.core.answer import format_answer, ground, parse_answer
+from airspace.core.contract import EngineError, Extractor
 from airspace.model.build import build_model
 from airspace.model.checkpoint import save_checkpoint
 from airspace.model.config import ModelConfig
 from airspace.model.engine import load_extractor
-from airspace.model.reading import length_buckets
 from airspace.model.pointers import N_SLOTS, encode_example, encode_message, slots_to_answer
+from airspace.model.reading import length_buckets
 from airspace.model.tokenizer import Tokenizer
-from airspace.core.answer import format_answer, ground, parse_answer
-from airspace.core.contract import EngineError, Extractor
 
 torch.set_num_threads(1)
 
