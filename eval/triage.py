@@ -34,6 +34,7 @@ from airspace.core.records import ZoneRecord
 from airspace.eval.realsplit import split_of
 from airspace.parser.coords import find_coords
 from airspace.parser.header import parse_header
+from airspace.parser.polygon import HULL_ORDER_NOTE
 from airspace.parser.rules.geometry import QLINE_IN_TEXT, route_point
 from airspace.parser.rules.patterns import DIST, ISO_DT, LIM, PROSE_DT
 from airspace.parser.rules.zone import body
@@ -112,12 +113,15 @@ def _same_ring(a: list[tuple[float, float]], b: list[tuple[float, float]]) -> bo
 
 
 def silver_agrees(silver: str, records: list[ZoneRecord]) -> bool | None:
-    """Whether a polygon of the records is the ``silver_polygon``; None when the reader drew no polygon."""
+    """Whether a polygon of the records is the ``silver_polygon`` (the same vertices in the same cyclic order, or the
+    same vertices redrawn in hull order under ``polygon.hull_order``'s stated rule, which the record notes); None
+    when the reader drew no polygon."""
     want = _ring([(c.lat, c.lon) for c in find_coords(silver)])
-    polys = [_ring(r.geometry.points) for r in records if r.geometry is not None and r.geometry.type == "polygon"]
+    polys = [(_ring(r.geometry.points), any(x == HULL_ORDER_NOTE for x in r.reasons))
+             for r in records if r.geometry is not None and r.geometry.type == "polygon"]
     if not polys:
         return None
-    return any(_same_ring(p, want) for p in polys)
+    return any(_same_ring(p, want) or (hull and len(p) == len(want) and _keys(p) == _keys(want)) for p, hull in polys)
 
 
 def _used_spans(records: list[ZoneRecord]) -> dict[str, list[tuple[int, int]]]:
