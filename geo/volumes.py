@@ -226,6 +226,54 @@ def circle_polygon(lat: float, lon: float, radius_m: float, *, max_error_m: floa
     return _split_antimeridian(Polygon(np.column_stack([lons, lats])))
 
 
+def _densified(lats: np.ndarray, lons: np.ndarray, max_segment_m: float) -> tuple[np.ndarray, np.ndarray]:
+    """The closed ring through (lats, lons) (open arrays, longitudes in [-180, 180]) with geodesic points added on
+    every edge longer than the segment length, at most ``DENSIFY_BUDGET`` in all; longitudes come back unwrapped."""
+    la2, lo2 = np.roll(lats, -1), np.roll(lons, -1)
+    _, _, dist = GEOD.inv(lons, lats, lo2, la2)
+    dist = np.nan_to_num(np.asarray(dist, dtype=float))
+    seg = max(max_segment_m, float(dist.sum()) / DENSIFY_BUDGET)
+    out_lon: list[float] = []
+    out_lat: list[float] = []
+    for i in range(len(lats)):
+        out_lon.append(lons[i])
+        out_lat.append(lats[i])
+        k = int(math.ceil(dist[i] / seg)) - 1
+        if k > 0:
+            for lo, la in GEOD.npts(lons[i], lats[i], lo2[i], la2[i], k):
+                out_lon.append(lo)
+                out_lat.append(la)
+    return _unwrap(np.asarray(out_lon), out_lon[0]), np.asarray(out_lat)
+
+
+def _crossing(n: int) -> str:
+    return (f"the ring of {n} vertices crosses itself (or touches itself); a self-crossing ring is repaired only up "
+            f"to {MAX_REPAIR_VERTICES} vertices")
+
+
+def _repaired(lats: np.ndarray, lons: np.ndarray, max_segment_m: float) -> Polygon | MultiPolygon:
+    """A self-crossing ring repaired as the union of the areas it encloses (``shapely.make_valid``, method
+    "structure": a bow tie is its two triangles, a ring that loops over itself keeps the loop; for a no-fly zone the
+    larger reading is the safe one), from the ring as written so that the cost depends on its vertices, not on the
+    densified edges; each part's outline is then densified (kept as repaired where that would make it invalid)."""
+    ref = float(lons[0])
+    raw = Polygon(np.column_stack([_unwrap(lons, ref), lats]))
+    parts = [p for p in _polygons_of(shapely.make_valid(raw, method="structure", keep_collapsed=False)) if p.area > 0]
+    if not parts:
+        raise ValueError("polygon has no area (all points on a line?)")
+    dense = []
+    for part in parts:
+        ext = np.asarray(part.exterior.coords)[:-1]
+        dl, da = _densified(ext[:, 1], (ext[:, 0] + 180.0) % 360.0 - 180.0, max_segment_m)
+        dl = _unwrap(dl, float(ext[0, 0]))
+        cand = Polygon(np.column_stack([dl, da]), holes=[h.coords for h in part.interiors])
+        dense.append(cand if cand.is_valid else part)
+    whole = dense[0] if len(dense) == 1 else MultiPolygon(dense)
+    if not whole.is_valid:
+        whole = parts[0] if len(parts) == 1 else MultiPolygon(parts)
+    return whole
+
+
 def polygon_from_points(points: list[tuple[float, float]], *, max_segment_m: float = 5000) -> Polygon | MultiPolygon:
     """A polygon (lon, lat) through ``points`` given as (lat, lon), edges densified along geodesics.
 
@@ -233,9 +281,9 @@ def polygon_from_points(points: list[tuple[float, float]], *, max_segment_m: flo
     most ``DENSIFY_BUDGET`` in all (a ring whose edges are longer in total gets proportionally longer segments), so
     that the shape's size stays proportional to the ring as written. Antimeridian-crossing rings are split at +-180
     (MultiPolygon); a ring around a pole is closed over the pole. A self-crossing ring of at most
-    ``MAX_REPAIR_VERTICES`` vertices is repaired with ``shapely.make_valid`` (its polygonal parts are kept: a bow tie
-    becomes its two triangles); a longer one is refused (``ValueError``): its repair could have as many parts as
-    pairs of edges, and a ring that crosses itself that often is a misreading, not a zone.
+    ``MAX_REPAIR_VERTICES`` vertices is repaired as the union of the areas it encloses (``_repaired``: a bow tie
+    becomes its two triangles); a longer one is refused (``ValueError``): repairing costs time in the square of its
+    crossings, and a ring that crosses itself that often is a misreading, not a zone.
     """
     pts = [(float(a), float(b)) for a, b in points]
     if len(pts) >= 2 and pts[0] == pts[-1]:
@@ -249,41 +297,24 @@ def polygon_from_points(points: list[tuple[float, float]], *, max_segment_m: flo
         raise ValueError("max_segment_m must be positive")
     n = len(pts)
     la1, lo1 = np.array([p[0] for p in pts]), np.array([p[1] for p in pts])
-    la2, lo2 = np.roll(la1, -1), np.roll(lo1, -1)
-    _, _, dist = GEOD.inv(lo1, la1, lo2, la2)
-    dist = np.nan_to_num(np.asarray(dist, dtype=float))
-    seg = max(max_segment_m, float(dist.sum()) / DENSIFY_BUDGET)
-    out_lon: list[float] = []
-    out_lat: list[float] = []
-    for i in range(n):
-        out_lon.append(lo1[i])
-        out_lat.append(la1[i])
-        k = int(math.ceil(dist[i] / seg)) - 1
-        if k > 0:
-            for lo, la in GEOD.npts(lo1[i], la1[i], lo2[i], la2[i], k):
-                out_lon.append(lo)
-                out_lat.append(la)
-    lons = _unwrap(np.asarray(out_lon), out_lon[0])
-    lats = np.asarray(out_lat)
+    lons, lats = _densified(la1, lo1, max_segment_m)
     # total longitude travelled around the closed ring: 0 for an ordinary ring, +-360 around a pole
     step_back = (lons[0] - lons[-1] + 180.0) % 360.0 - 180.0
     travelled = (lons[-1] - lons[0]) + step_back
     if abs(travelled) > 180.0:
         ring_lon, ring_lat = _close_over_pole(lons, lats)
-        geom = shapely.make_valid(Polygon(np.column_stack([ring_lon, ring_lat])))
-        parts = [orient(p, 1.0) for p in _polygons_of(geom)]
+        closed = Polygon(np.column_stack([ring_lon, ring_lat]))
+        if not closed.is_valid and n > MAX_REPAIR_VERTICES:
+            raise ValueError(_crossing(n))
+        parts = [orient(p, 1.0) for p in _polygons_of(shapely.make_valid(closed))]
         if not parts:
             raise ValueError("polygon has no area")
         return parts[0] if len(parts) == 1 else MultiPolygon(parts)
     poly = Polygon(np.column_stack([lons, lats]))
     if not poly.is_valid:
         if n > MAX_REPAIR_VERTICES:
-            raise ValueError(f"the ring of {n} vertices crosses itself (or touches itself); a self-crossing ring is "
-                             f"repaired only up to {MAX_REPAIR_VERTICES} vertices")
-        parts = _polygons_of(shapely.make_valid(poly))
-        if not parts:
-            raise ValueError("polygon has no area (all points on a line?)")
-        poly = parts[0] if len(parts) == 1 else MultiPolygon(parts)
+            raise ValueError(_crossing(n))
+        poly = _repaired(la1, lo1, max_segment_m)
     if poly.area == 0:
         raise ValueError("polygon has no area (all points on a line?)")
     if isinstance(poly, MultiPolygon):
