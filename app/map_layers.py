@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import math
+from functools import lru_cache
 from datetime import datetime, timezone
 from typing import Any, Iterable, Sequence
 
@@ -393,17 +394,34 @@ LABEL_STYLE = {"zone": (LABEL_COLOR, 12), "airport": (AIRPORT_COLOR, 11), "capit
                "country": (COUNTRY_COLOR, 11), "scale": (SCALE_COLOR, 11)}
 
 
+@lru_cache(maxsize=1)
+def label_charset() -> str:
+    """The characters of the labels' font atlas: printable ASCII, Latin-1, a few symbols, and every character of the
+    shipped place names and of the airports' names. Fixed, so the atlas is drawn once at page load: with deck.gl's
+    ``"auto"`` a Run bringing a character not seen yet would redraw the atlas while the browser draws the zones.
+    A character outside it (a zone label is an id or a message number) is left blank, never drawn as a box."""
+    from airspace.app.basemap import airports, places
+
+    chars = {chr(c) for c in range(32, 127)} | {chr(c) for c in range(160, 256)} | set("✈·–—…→″′°")
+    for rows in places().values():
+        for name, *_ in rows:
+            chars |= set(name)
+    for a in airports()[0]:
+        chars |= set(a["name"])
+    return "".join(sorted(chars))
+
+
 def label_layer(rows: list[dict[str, Any]]) -> pdk.Layer:
     """Every label of the map in one TextLayer (one font atlas, one draw): zone ids with a dark background, context
-    names plainer; ``characterSet="auto"`` builds the atlas from the texts, so Chinese names render where the
-    page has a CJK font (``FONT_STACK``)."""
+    names plainer, in ``FONT_STACK`` (CJK glyphs where a CJK font is installed); the atlas holds
+    ``label_charset()``."""
     data = []
     for r in rows:
         color, size = LABEL_STYLE.get(r["kind"], (LABEL_COLOR, 12))
         zone = r["kind"] in ("zone", "scale")
         data.append({**r, "color": color, "size": size, "bg": LABEL_BG if zone else [0, 0, 0, 0],
                      "anchor": "middle" if zone else "start", "dx": 0 if zone else 6})
-    return pdk.Layer(
+    layer = pdk.Layer(
         "TextLayer",
         data=data,
         id="labels",
@@ -418,11 +436,14 @@ def label_layer(rows: list[dict[str, Any]]) -> pdk.Layer:
         background=True,
         get_background_color="bg",
         background_padding=[3, 1],
-        character_set="'auto'",
         font_family=f"'{FONT_STACK.replace(chr(39), '')}'",
         pickable=False,
         parameters=FLAT,
     )
+    # set after construction: pydeck would read a string keyword argument as an expression (and its quoting
+    # strips every quote character, which the charset holds)
+    layer.character_set = label_charset()
+    return layer
 
 
 def airport_layer(points: list[dict[str, Any]]) -> pdk.Layer:

@@ -1,9 +1,15 @@
 """The dashboard in a real headless Chromium: served by ``streamlit run`` on 127.0.0.1, demo20 clicked and run, the
 deck.gl canvas screenshotted (``artifacts/``) and checked for the colours it must show, every browser request
-checked to stay on this machine, and the time from clicking Run to volumes on screen measured.
+checked to stay on this machine, and the time from clicking Run to volumes on screen measured; then, in the same
+page, a route (a thin line, the zone colours still visible, conflicts listed), a tooltip (plain text, inside the
+map), a click on a volume (its record selected), the time entry and "now", and the altitude filter. Other pages:
+the three-continents batch (every zone reachable, the named place listed as not on the map), message text that
+tries to be Markdown or HTML (nothing of it becomes an element, no request leaves), a file replaced by pasted text,
+and the page at a phone's width (390 px).
 
 Skips (with the reason) only when no Chromium or no playwright is installed (``make browser-deps`` installs the
-Debian chromium; the playwright package drives it, ``playwright install`` is never used).
+Debian chromium; the playwright package drives it, ``playwright install`` is never used). Chinese text needs a CJK
+font: the set-up installs Debian's ``fonts-noto-cjk`` where it can (root with apt-get) and says so where it cannot.
 """
 
 from __future__ import annotations
@@ -22,7 +28,7 @@ from urllib.parse import urlparse
 
 import pytest
 
-from airspace.app import layers as L
+from airspace.app import map_layers as L
 
 pytestmark = pytest.mark.browser
 
@@ -58,7 +64,7 @@ def server():
     proc = subprocess.Popen(cmd, cwd=REPO, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}/"
     try:
-        deadline = time.time() + 90
+        deadline = time.time() + 400
         while True:
             try:
                 with urllib.request.urlopen(url + "_stcore/health", timeout=2) as r:
@@ -79,6 +85,20 @@ def server():
         log.close()
 
 
+def _cjk_font() -> bool:
+    """A font with Chinese glyphs is installed (fontconfig), installing Debian's fonts-noto-cjk where possible."""
+    def have() -> bool:
+        out = subprocess.run(["fc-list", ":lang=zh"], capture_output=True, text=True)
+        return out.returncode == 0 and bool(out.stdout.strip())
+
+    if shutil.which("fc-list") is None:
+        return False
+    if not have() and os.geteuid() == 0 and shutil.which("apt-get"):
+        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+        subprocess.run(["apt-get", "install", "-y", "-qq", "fonts-noto-cjk"], capture_output=True, env=env, timeout=600)
+    return have()
+
+
 @pytest.fixture(scope="module")
 def browser_context(tmp_path_factory):
     if not Path(CHROMIUM).exists():
@@ -92,6 +112,7 @@ def browser_context(tmp_path_factory):
             args=CHROME_ARGS,
             viewport={"width": 1400, "height": 1000},
         )
+        ctx.set_default_timeout(300_000)  # a shared 2-core machine: a rerun can take a minute
         try:
             yield ctx
         finally:
@@ -187,18 +208,18 @@ def test_demo20_draws_volumes_over_the_basemap(server, browser_context):
     page.on("request", lambda r: requests.append(r.url))
     page.goto(server)
     chart = page.locator('[data-testid="stDeckGlJsonChart"]')
-    chart.wait_for(timeout=90_000)  # the world map is there before any Run (and deck.gl is loaded)
-    page.get_by_role("button", name="Sample: demo20").click(timeout=90_000)
-    page.get_by_text("Loaded sample demo20").wait_for(timeout=90_000)
-    page.get_by_text(ENGINE, exact=True).first.click(timeout=90_000)
+    chart.wait_for(timeout=400_000)  # the world map is there before any Run (and deck.gl is loaded)
+    page.get_by_role("button", name="Sample: demo20").click(timeout=400_000)
+    page.get_by_text("Loaded sample demo20").wait_for(timeout=400_000)
+    page.get_by_text(ENGINE, exact=True).first.click(timeout=400_000)
     time.sleep(2.0)  # let the radio's rerun finish so the click below is the only thing measured
 
     t0 = time.perf_counter()
-    page.get_by_role("button", name="Run", exact=True).click(timeout=90_000)
+    page.get_by_role("button", name="Run", exact=True).click(timeout=400_000)
     # the run's results are in the page (the metrics say 20 messages): server work + DOM update, before WebGL
     page.wait_for_function(
         "() => [...document.querySelectorAll('[data-testid=stMetricValue]')].some(e => e.textContent.trim() == '20')",
-        timeout=120_000, polling=50,
+        timeout=400_000, polling=50,
     )
     dom_s = time.perf_counter() - t0
     render_s = None
@@ -225,7 +246,7 @@ def test_demo20_draws_volumes_over_the_basemap(server, browser_context):
     clock = _page_clock(page)
     # whether Clover had read the batch before the click (the dashboard reads a batch on the page ahead of its Run;
     # AIRSPACE_READ_AHEAD=0 measures a cold Run)
-    read_ahead = page.get_by_text("had read 20 of 20 messages").count() > 0
+    read_ahead = page.get_by_text("20 of 20 messages had been read").count() > 0
     second_s = _second_batch_s(page, chart) if os.environ.get("AIRSPACE_BROWSER_MEASURE") else None
     (ARTIFACTS / "browser_demo20.json").write_text(
         json.dumps({"engine": ENGINE, "click_to_results_in_page_s": dom_s, "click_to_volumes_s": render_s,
@@ -243,8 +264,8 @@ def test_demo20_draws_volumes_over_the_basemap(server, browser_context):
     assert counts["red"] > 500, counts  # active ok zones
     assert counts["amber"] > 50, counts  # A2243/26, active and under review (estimated end)
     # nothing left this machine: every http(s) request went to the local server
-    outside = sorted({u for u in requests if urlparse(u).scheme in ("http", "https", "ws", "wss") and urlparse(u).hostname not in LOCAL_HOSTS})
-    assert not outside, outside
+    _operator_checks(page, chart)
+    assert not _outside(requests)
     page.close()
 
 
@@ -253,15 +274,15 @@ def _second_batch_s(page, chart) -> float | None:
     set AIRSPACE_BROWSER_MEASURE=1)."""
     from PIL import Image
 
-    page.get_by_text("Input batch").click(timeout=90_000)
-    page.get_by_role("button", name="Sample: composite5").click(timeout=90_000)
-    page.get_by_text("Loaded sample composite5").wait_for(timeout=90_000)
+    page.get_by_text("Input batch").click(timeout=400_000)
+    page.get_by_role("button", name="Sample: composite5").click(timeout=400_000)
+    page.get_by_text("Loaded sample composite5").wait_for(timeout=400_000)
     time.sleep(2.0)
     t1 = time.perf_counter()
-    page.get_by_role("button", name="Run", exact=True).click(timeout=90_000)
+    page.get_by_role("button", name="Run", exact=True).click(timeout=400_000)
     page.wait_for_function(
         "() => [...document.querySelectorAll('[data-testid=stMetricValue]')].some(e => e.textContent.trim() == '5')",
-        timeout=120_000,
+        timeout=400_000,
     )
     chart.scroll_into_view_if_needed()
     while time.perf_counter() - t1 < 120:
@@ -270,3 +291,275 @@ def _second_batch_s(page, chart) -> float | None:
             return time.perf_counter() - t1
         time.sleep(0.05)
     return None
+
+
+# ------------------------------------------------------------------------------------------------------------------
+# What an operator does next on the same page, and other pages
+# ------------------------------------------------------------------------------------------------------------------
+
+
+def _outside(requests: list[str]) -> list[str]:
+    """Every http(s)/ws request that did not go to this machine."""
+    return sorted({u for u in requests if urlparse(u).scheme in ("http", "https", "ws", "wss")
+                   and urlparse(u).hostname not in LOCAL_HOSTS})
+
+
+def _map_array(chart):
+    import numpy as np
+    from PIL import Image
+
+    return np.asarray(Image.open(io.BytesIO(chart.screenshot(caret="initial"))).convert("RGB")).astype(int)
+
+
+def _solid_red_point(a, k: int = 9) -> tuple[float, float] | None:
+    """A pixel (x, y) of the map image in the middle of a k×k block of active-zone red, or None."""
+    import numpy as np
+
+    red = (a[..., 0] > 150) & (a[..., 1] < 80) & (a[..., 2] < 90)
+    c = np.cumsum(np.cumsum(np.pad(red, ((1, 0), (1, 0))), 0), 1)
+    full = (c[k:, k:] - c[:-k, k:] - c[k:, :-k] + c[:-k, :-k]) == k * k
+    ys, xs = np.nonzero(full)
+    if not len(ys):
+        return None
+    i = len(ys) // 2
+    return float(xs[i] + k // 2), float(ys[i] + k // 2)
+
+
+def _cyan(a):
+    return (a[..., 0] < 90) & (a[..., 1] > 180) & (a[..., 2] > 200)
+
+
+def _select_option(page, label: str, option: str) -> None:
+    """Pick ``option`` in the Streamlit selectbox labelled ``label``."""
+    box = page.locator('[data-testid="stSelectbox"]').filter(has_text=label)
+    box.locator('[data-baseweb="select"]').click()
+    page.get_by_role("option", name=option, exact=True).click()
+
+
+def _type_segments(page, label: str, parts: list[tuple[str, str]]) -> None:
+    """Type into a Streamlit date/time input (react-aria segments: ``year``/``month``/``day``, ``hour``/``minute``)."""
+    for segment, value in parts:
+        page.get_by_label(f"{segment}, {label}", exact=True).click()
+        page.keyboard.type(value)
+    page.keyboard.press("Tab")
+
+
+def _wait_text(page, text: str, timeout: float = 300_000) -> None:
+    page.get_by_text(text).first.wait_for(timeout=timeout)
+
+
+def _run_batch(page, text: str, engine: str = "rules") -> None:
+    page.get_by_text(engine, exact=True).first.click()
+    area = page.get_by_label("Paste messages")
+    area.fill(text)
+    area.press("Control+Enter")
+    time.sleep(1.0)
+    page.get_by_role("button", name="Run", exact=True).click()
+
+
+def _operator_checks(page, chart) -> None:
+    """demo20 after its Run: route, tooltip, click, time entry and "now", altitude filter (screenshots in artifacts/)."""
+    from PIL import Image
+
+    # a tooltip: plain text (no tag in it but line breaks), inside the map
+    chart.scroll_into_view_if_needed()
+    a = _map_array(chart)
+    x, y = _solid_red_point(a)
+    box = chart.bounding_box()
+    page.mouse.move(box["x"] + x, box["y"] + y)
+    tip = page.locator('[data-testid="stDeckGlJsonChart"] .deck-tooltip')
+    tip.wait_for(state="visible", timeout=60_000)
+    text, inner = tip.inner_text(), tip.evaluate("e => e.innerHTML")
+    assert "<" not in inner.replace("<br>", "") and "Floor:" in text and "Ceiling:" in text, inner
+    tb = tip.bounding_box()
+    assert box["x"] <= tb["x"] and tb["x"] + tb["width"] <= box["x"] + box["width"], (tb, box)
+    assert box["y"] <= tb["y"] and tb["y"] + tb["height"] <= box["y"] + box["height"], (tb, box)
+    page.screenshot(path=str(ARTIFACTS / "browser_tooltip.png"))
+    zone_id = text.splitlines()[0].split(" · ")[0]
+
+    # a click on the volume selects its record: its message with the spans highlighted
+    head = page.locator('[data-testid="focus-head"]')
+    for attempt in range(2):  # on a loaded machine deck.gl can miss a tap; a second click is what a person does
+        page.mouse.click(box["x"] + x, box["y"] + y)
+        try:
+            head.wait_for(timeout=150_000)
+            break
+        except Exception:
+            if attempt:
+                raise
+    assert zone_id in head.inner_text()
+    assert page.locator("pre.msg mark").count() >= 3
+    time.sleep(1.5)
+    page.screenshot(path=str(ARTIFACTS / "browser_selected.png"))
+
+    # the route: the example is real input, Check route works at once; a thin line, zone colours still there
+    page.get_by_role("button", name="Check route", exact=True).click()
+    _wait_text(page, "Route conflicts with")
+    time.sleep(2.0)
+    chart.scroll_into_view_if_needed()
+    a = _map_array(chart)
+
+    Image.fromarray(a.astype("uint8")).save(ARTIFACTS / "browser_route_map.png")
+    cyan = _cyan(a)
+    cols = cyan.sum(0)
+    assert cyan.sum() > 100, "the route is not drawn"
+    assert cols.max() <= 8, f"the route is {cols.max()} px tall somewhere: not a thin line"
+    counts = _counts(Image.fromarray(a.astype("uint8")))
+    assert counts["red"] > 500 and counts["amber"] > 50, counts  # the zones are not hidden by the route
+    assert page.locator('[data-testid="stDataFrame"]').count() >= 3  # zone list, conflicts, records
+
+    # the time entry, then "now", then back to the demo time
+    _type_segments(page, "Time (UTC)", [("hour", "06"), ("minute", "30")])
+    _wait_text(page, "active at 2026-11-30 06:30Z")
+    page.get_by_role("button", name="Now", exact=True).click()
+    from datetime import datetime, timezone
+
+    _wait_text(page, f"active at {datetime.now(timezone.utc):%Y-%m-%d}")
+    page.get_by_role("button", name="Demo time", exact=True).click()
+    _wait_text(page, "12 of 19 zones active at 2026-11-30 02:00Z")
+
+    # the altitude filter: only zones that reach below 120 m AGL
+    page.get_by_text("Only zones reaching below 120 m AGL").click()
+    page.get_by_text("of 19 volumes drawn").first.wait_for()
+    deadline = time.time() + 300
+    while time.time() < deadline:
+        cap = page.get_by_text("of 19 volumes drawn").first.inner_text()
+        if not cap.startswith("19 of"):
+            break
+        time.sleep(0.5)
+    shown = int(cap.split(" of ")[0])
+    assert 0 < shown < 19, cap
+    time.sleep(2.0)
+    page.screenshot(path=str(ARTIFACTS / "browser_filter_low.png"))
+    page.get_by_text("Only zones reaching below 120 m AGL").click()
+
+
+THREE_CONTINENTS = """!BOS 01/502 BOS AIRSPACE UAS WI AN AREA DEFINED AS .5NM RADIUS OF 421722N0712148W (9.5NM NW OWD) SFC-400FT AGL 2601190001-2607312359
+
+A2549/26 NOTAMN  Q) ENOR/QRDCA/IV/BO /AW/000/020/6355N00906E009  A) ENOL B) 2606040900 C) 2606052100  E) TEMPO DANGER AREA ACTIVATED PSN 640100N   0085300E - 640200N 0090300E - 635800N 0090500E - 635200N 0092300E -   634700N 0090200E - 635600N 0085800E - (6401N 00853E)  F) GND G) 2000FT AMSL
+
+关于深圳湾体育中心演唱会期间实施无人机临时管控的通告：2026年12月6日14时至23时，以深圳湾体育中心为中心，半径1公里范围内禁止一切无人机飞行。"""
+
+
+def test_three_continents_every_zone_reachable(server, browser_context):
+    """Boston, Norway and Shenzhen in one batch: the world view, each zone flown to from the focus box and drawn,
+    the Chinese notice's named place listed as not on the map (in a CJK font where one is installed)."""
+    cjk = _cjk_font()
+    page = browser_context.new_page()
+    requests: list[str] = []
+    page.on("request", lambda r: requests.append(r.url))
+    page.goto(server)
+    chart = page.locator('[data-testid="stDeckGlJsonChart"]')
+    chart.wait_for()
+    _run_batch(page, THREE_CONTINENTS)
+    unplaced = page.locator('[data-testid="unplaced"]')
+    unplaced.wait_for()
+    assert "深圳湾体育中心" in unplaced.inner_text() and "no coordinates" in unplaced.inner_text()
+    # a moment both drawn zones are active (the Norwegian area is active 4-5 June 2026)
+    _type_segments(page, "Map date (UTC)", [("year", "2026"), ("month", "06"), ("day", "05")])
+    _wait_text(page, "2 of 2 zones active at 2026-06-05")
+    time.sleep(2.0)
+    page.screenshot(path=str(ARTIFACTS / "browser_3c_world.png"))
+    for option, name in (("BOS 01/502 · ok", "bos"), ("A2549/26 · ok", "enor")):
+        _select_option(page, "Focus zone", option)
+        page.locator('[data-testid="focus-head"]').filter(has_text=option.split(" · ")[0]).wait_for()
+        red = 0
+        deadline = time.time() + 120
+        while time.time() < deadline and red <= 300:
+            time.sleep(1.0)
+            from PIL import Image
+
+            red = _counts(Image.fromarray(_map_array(chart).astype("uint8")))["red"]
+        page.screenshot(path=str(ARTIFACTS / f"browser_3c_{name}.png"))
+        assert red > 300, (option, red)
+    print(f"\nCJK font installed: {cjk}")
+    assert not _outside(requests)
+    page.close()
+
+
+HOSTILE = """A0001/26 NOTAMN
+Q) ZGZU/QRDCA/IV/BO/W/000/010/2232N11356E001
+A) ZGSZ B) 2611300000 C) 2611301200
+D) ![x](http://198.51.100.7/beacon.png) [Open official NOTAM](http://198.51.100.7/login) <img src=http://198.51.100.7/i.png>
+E) DANGER AREA 223110N1135635E RADIUS 1NM :red[x] $x$ @@=1+1
+F) SFC G) 1000FT AMSL"""
+
+PAYLOAD_SELECTOR = 'img[src*="198.51.100.7"], a[href*="198.51.100.7"], [src*="198.51.100.7"], [href*="198.51.100.7"]'
+
+
+def test_message_text_that_looks_like_markup_stays_text(server, browser_context):
+    """Markdown images and links, HTML and deck.gl expressions in a message: after the Run, focusing the record
+    and hovering its volume, no element of the payload exists and no request leaves 127.0.0.1."""
+    page = browser_context.new_page()
+    requests: list[str] = []
+    page.on("request", lambda r: requests.append(r.url))
+    page.goto(server)
+    chart = page.locator('[data-testid="stDeckGlJsonChart"]')
+    chart.wait_for()
+    _run_batch(page, HOSTILE + "\n\nhttp://198.51.100.7/[x](http://198.51.100.7/y) ![y](http://198.51.100.7/z.png)")
+    _wait_text(page, "zones active at")
+    _select_option(page, "Focus zone", "A0001/26 · ok")
+    page.locator('[data-testid="focus-head"]').wait_for()
+    time.sleep(2.0)
+    chart.scroll_into_view_if_needed()
+    pt = _solid_red_point(_map_array(chart))
+    if pt is not None:
+        box = chart.bounding_box()
+        page.mouse.move(box["x"] + pt[0], box["y"] + pt[1])
+        page.locator('[data-testid="stDeckGlJsonChart"] .deck-tooltip').wait_for(state="visible", timeout=60_000)
+    time.sleep(1.0)
+    page.screenshot(path=str(ARTIFACTS / "browser_hostile.png"))
+    assert page.locator(PAYLOAD_SELECTOR).count() == 0
+    assert page.get_by_text("198.51.100.7/beacon.png").count() > 0  # shown as the text it is
+    assert not _outside(requests), _outside(requests)
+    page.close()
+
+
+def test_pasted_text_replaces_an_attached_file(server, browser_context, tmp_path):
+    page = browser_context.new_page()
+    page.goto(server)
+    page.locator('[data-testid="stDeckGlJsonChart"]').wait_for()
+    f = tmp_path / "one.txt"
+    f.write_text(THREE_CONTINENTS.split("\n\n")[0], encoding="utf-8")
+    page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(str(f))
+    _wait_text(page, "Loaded 1 uploaded file(s)")
+    area = page.get_by_label("Paste messages")
+    assert area.input_value().startswith("!BOS 01/502")
+    pasted = THREE_CONTINENTS.split("\n\n")[1]
+    area.fill(pasted)
+    area.press("Control+Enter")
+    time.sleep(1.0)
+    page.get_by_text("rules", exact=True).first.click()
+    page.get_by_role("button", name="Run", exact=True).click()
+    _wait_text(page, "rules read 1 message in")
+    page.get_by_text("Input batch (last run: rules)").click()
+    assert page.get_by_label("Paste messages").input_value() == pasted
+    page.locator('[data-testid="focus-head"]').count()  # (nothing focused yet)
+    assert page.get_by_text("A2549/26").count() > 0
+    page.close()
+
+
+def test_phone_width(server, browser_context):
+    """At 390 px: the route check is in the page (not a collapsed sidebar) and the map fills its width."""
+    page = browser_context.new_page()
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(server)
+    chart = page.locator('[data-testid="stDeckGlJsonChart"]')
+    chart.wait_for()
+    page.get_by_role("button", name="Sample: demo20").click()
+    page.get_by_text("Loaded sample demo20").wait_for()
+    page.get_by_text("rules", exact=True).first.click()
+    time.sleep(1.0)
+    page.get_by_role("button", name="Run", exact=True).click()
+    _wait_text(page, "12 of 19 zones active")
+    time.sleep(2.0)
+    box = chart.bounding_box()
+    canvas = page.locator('[data-testid="stDeckGlJsonChart"] canvas').first.bounding_box()
+    assert box["width"] >= 330 and abs(canvas["width"] - box["width"]) <= 2, (box, canvas)
+    route = page.get_by_text("Route check", exact=True)
+    route.scroll_into_view_if_needed()
+    assert route.is_visible() and page.get_by_role("button", name="Check route", exact=True).is_visible()
+    page.screenshot(path=str(ARTIFACTS / "browser_phone.png"))
+    chart.scroll_into_view_if_needed()
+    page.screenshot(path=str(ARTIFACTS / "browser_phone_map.png"))
+    page.close()
