@@ -26,6 +26,9 @@ FIELDS: tuple[str, ...] = (
     "start",
     "end",
     "schedule",
+    # appended (checkpoints carry their own field list, so the slot layout of the nine above never moves):
+    "date",  # the calendar day of clock-only times, stated apart from them ("Ops note 14 Jan 2027")
+    "tz",  # the time zone those clock times are in ("UTC+8")
 )
 
 

@@ -271,3 +271,63 @@ def message_year(text: str, before: int | None = None) -> int | None:
 def day_start(d: date) -> datetime:
     """00:00 UTC of a date (helper for schedules)."""
     return datetime(d.year, d.month, d.day, tzinfo=UTC)
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# clock-only times with a date and a time zone stated apart ("Ops note 14 Jan 2027 … 0930-1600 local, UTC+8")
+_CLOCK = re.compile(r"^\s*(?P<h>[01]?\d|2[0-4])[:h.]?(?P<m>[0-5]\d)\s*(?:H|HRS?|LOCAL|LT|L)?\s*$", re.IGNORECASE)
+_TZ = re.compile(r"^\s*(?:(?:UTC|GMT)\s*(?P<sign>[+\-−])\s*(?P<h>\d{1,2})(?::?(?P<m>\d{2}))?|(?P<zero>UTC|GMT|Z))\s*$",
+                 re.IGNORECASE)
+_DAY_MONTH_YEAR = re.compile(rf"^\s*(?P<d>\d{{1,2}})\s+{_MONTH_RE}\.?,?\s+(?P<y>\d{{4}})\s*$", re.IGNORECASE)
+_MONTH_DAY_YEAR = re.compile(rf"^\s*{_MONTH_RE}\.?\s+(?P<d>\d{{1,2}}),?\s+(?P<y>\d{{4}})\s*$", re.IGNORECASE)
+_ISO_DATE = re.compile(r"^\s*(?P<y>\d{4})-(?P<mo>\d{2})-(?P<d>\d{2})\s*$")
+
+
+def parse_clock(text: str) -> int:
+    """A clock time without a date (``0930``, ``09:30``, ``16h00``) -> minutes after midnight; ``ValueError``."""
+    m = _CLOCK.match(clean(text or ""))
+    if m is None:
+        raise ValueError(f"not a clock time: {str(text).strip()[:20]!r}")
+    minutes = int(m["h"]) * 60 + int(m["m"])
+    if minutes > 24 * 60:
+        raise ValueError(f"not a clock time: {text.strip()[:20]!r}")
+    return minutes
+
+
+def parse_offset(text: str) -> timedelta:
+    """A time zone as an offset from UTC: ``UTC+8``, ``UTC+08:00``, ``GMT-5``, ``UTC+5:30``, ``UTC`` -> timedelta."""
+    m = _TZ.match(clean(text or ""))
+    if m is None:
+        raise ValueError(f"not a time zone: {str(text).strip()[:20]!r}")
+    if m["zero"]:
+        return timedelta(0)
+    off = timedelta(hours=int(m["h"]), minutes=int(m["m"] or 0))
+    if off > timedelta(hours=14):
+        raise ValueError(f"time zone offset out of range: {text.strip()[:20]!r}")
+    return -off if m["sign"] in "-−" else off
+
+
+def parse_date(text: str) -> date:
+    """A calendar day written apart from its times: ``14 Jan 2027``, ``Jan 14, 2027``, ``2027-01-14``."""
+    s = clean(text or "")
+    for rx in (_DAY_MONTH_YEAR, _MONTH_DAY_YEAR, _ISO_DATE):
+        m = rx.match(s)
+        if m is not None:
+            month = MONTHS[m["mon"][:3].upper()] if "mon" in m.groupdict() and m["mon"] else int(m["mo"])
+            try:
+                return date(int(m["y"]), month, int(m["d"]))
+            except ValueError as exc:
+                raise ValueError(f"not a date: {text.strip()[:20]!r} ({exc})") from None
+    raise ValueError(f"not a date: {str(text).strip()[:20]!r}")
+
+
+def local_window(day: date, start: str, end: str, tz: str) -> tuple[datetime, datetime]:
+    """Clock-only start/end on ``day`` in time zone ``tz`` -> UTC datetimes, exactly (integer minutes). An end not
+    after the start is on the next day (``2200-0200 local``)."""
+    off = parse_offset(tz)
+    midnight = datetime(day.year, day.month, day.day, tzinfo=UTC)
+    a = midnight + timedelta(minutes=parse_clock(start)) - off
+    b = midnight + timedelta(minutes=parse_clock(end)) - off
+    if b <= a:
+        b += timedelta(days=1)
+    return a, b

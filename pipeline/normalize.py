@@ -32,7 +32,7 @@ from airspace.core.records import (
     ZoneRecord,
 )
 from airspace.parser.schedule import expand_schedule
-from airspace.parser.times import BEIJING, message_year, parse_time
+from airspace.parser.times import BEIJING, local_window, message_year, parse_date, parse_time
 from airspace.parser.units import parse_distance_m, parse_limit, parse_limit_range
 
 
@@ -183,7 +183,34 @@ def _has_cjk(text: str) -> bool:
 _CJK_CHAR = re.compile("[\u4e00-\u9fff]")
 
 
+def _clock_times(rec: ZoneRecord, v: dict[str, str]) -> None:
+    """Clock-only start/end (``0930``, ``16:00``) on the ``date`` the message states apart, in its ``tz``: UTC by
+    exact arithmetic (``parser.times.local_window``). Without a time zone the times cannot be placed: review."""
+    try:
+        day = parse_date(v["date"])
+    except ValueError as exc:
+        _fail(rec, "date", v["date"], exc)
+        return
+    if v.get("start") is None or v.get("end") is None:
+        rec.review(f"date '{_show(v['date'])}' is stated but not both clock times of the period")
+        return
+    if v.get("tz") is None:
+        rec.review(f"times '{_show(v['start'])}'-'{_show(v['end'])}' on {day.isoformat()} are local clock times and "
+                   "the message states no time zone: not placed in UTC")
+        return
+    try:
+        rec.start, rec.end = local_window(day, v["start"], v["end"], v["tz"])
+    except ValueError as exc:
+        _fail(rec, "tz" if "zone" in str(exc) else "start", v["tz"] if "zone" in str(exc) else v["start"], exc)
+        return
+    rec.reasons.append(f"note: {_show(v['start'])}-{_show(v['end'])} local ({_show(v['tz'])}) on {day.isoformat()} "
+                       f"= {rec.start:%Y-%m-%d %H:%M}-{rec.end:%Y-%m-%d %H:%M} UTC")
+
+
 def _times(rec: ZoneRecord, v: dict[str, str], text: str) -> None:
+    if v.get("date") is not None:
+        _clock_times(rec, v)
+        return
     start_ref: datetime | None = None
     # Chinese notices give clock times in Beijing time; ICAO/FAA stamps are UTC whatever the message
     local_tz = BEIJING if _has_cjk(text) else None

@@ -165,9 +165,9 @@ def test_extractor_hands_over_drafts_with_spans(dev_rows):
 @pytest.mark.parametrize("unit", ["N480930 E0161028 RADIUS 1NM ", "N480930E0161028-GURIN-", "(((( ", "1NM RADIUS OF "])
 def test_dense_hostile_text_stays_fast(unit):
     text = (unit * 5000)[:20000]
-    t0 = time.perf_counter()
+    t0 = time.process_time()  # CPU time: the cost of the text, not the load of a shared machine
     rules_zones(text)
-    assert time.perf_counter() - t0 < 5
+    assert time.process_time() - t0 < 5
 
 
 def test_faa_fdc_tfr_with_effective_until():
@@ -486,3 +486,13 @@ def test_long_repetitive_text_stays_fast(text):
     t0 = time.perf_counter()
     rules_zones(text)
     assert time.perf_counter() - t0 < 8  # (was exponential for district lists, quadratic for TFR area blocks)
+
+
+def test_dispatcher_note_with_clock_times_date_and_time_zone():
+    # issue 14 item 5's form: the day in the note's heading, clock times marked local, the time zone beside them
+    z = _one("Ops note 14 Jan 2027\nDrones grounded 0930-1600 local, UTC+8, within 2 km of 22.3080N 113.9185E.")
+    assert (z["start"], z["end"], z["date"], z["tz"]) == ("0930", "1600", "14 Jan 2027", "UTC+8")
+    assert "schedule" not in z
+    # a daily period in prose without a date stays a schedule
+    z = _one("UAS prohibited within 0.4 km around Old Trafford - police request up to 500 FT AGL 0500-1300 local")
+    assert z["schedule"] == "0500-1300 local" and "date" not in z

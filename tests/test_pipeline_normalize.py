@@ -408,3 +408,43 @@ def test_chinese_schedule_is_expanded_in_beijing_time():
     rec = normalize(d, text=text, message=0)
     assert [(w.start.isoformat(), w.end.isoformat()) for w in rec.windows] == [
         (f"2024-09-{day}T00:00:00+00:00", f"2024-09-{day}T10:00:00+00:00") for day in (10, 11, 12)]
+
+
+# ---- clock-only times with the day and the time zone stated apart (issue 14's dispatcher note)
+def _clock_draft(text, **values):
+    from airspace.core.contract import Span, ZoneDraft
+
+    spans = {}
+    for k, v in values.items():
+        i = text.index(v)
+        spans[k] = Span(i, i + len(v), v)
+    return ZoneDraft.from_spans(spans)
+
+
+def test_clock_times_with_date_and_time_zone_are_placed_in_utc_exactly():
+    text = "Ops note 14 Jan 2027\nDrones grounded 0930-1600 local, UTC+8, within 2 km of 22.3080N 113.9185E."
+    d = _clock_draft(text, center="22.3080N 113.9185E", radius="2 km", start="0930", end="1600", date="14 Jan 2027",
+                     tz="UTC+8")
+    rec = normalize(d, text=text, message=0)
+    assert rec.start.isoformat() == "2027-01-14T01:30:00+00:00" and rec.end.isoformat() == "2027-01-14T08:00:00+00:00"
+    assert [(w.start, w.end) for w in rec.windows] == [(rec.start, rec.end)]
+    assert any(r.startswith("note: 0930-1600 local (UTC+8) on 2027-01-14") for r in rec.reasons)
+
+
+def test_clock_times_across_midnight_and_negative_offsets():
+    text = "Ops note 14 Jan 2027: drones grounded 22:00-01:30 local (UTC-05:30) near 22.3080N 113.9185E"
+    d = _clock_draft(text, center="22.3080N 113.9185E", start="22:00", end="01:30", date="14 Jan 2027",
+                     tz="UTC-05:30")
+    rec = normalize(d, text=text, message=0)
+    assert rec.start.isoformat() == "2027-01-15T03:30:00+00:00" and rec.end.isoformat() == "2027-01-15T07:00:00+00:00"
+
+
+def test_clock_times_without_a_time_zone_are_not_guessed():
+    text = "Ops note 14 Jan 2027\nDrones grounded 0930-1600 local within 2 km of 22.3080N 113.9185E."
+    d = _clock_draft(text, center="22.3080N 113.9185E", start="0930", end="1600", date="14 Jan 2027")
+    rec = normalize(d, text=text, message=0)
+    assert rec.start is None and rec.end is None and rec.status == "review"
+    assert any("states no time zone" in r for r in rec.reasons)
+    bad = _clock_draft(text, center="22.3080N 113.9185E", start="0930", end="1600", date="14 Jan 2027", tz="Drones")
+    rec = normalize(bad, text=text, message=0)
+    assert rec.start is None and any(r.startswith("tz 'Drones'") for r in rec.reasons)

@@ -19,10 +19,10 @@ from airspace.parser.rules.geometry import read_geometry
 from airspace.parser.rules.limits import ALT_LINE, LINE_BREAK, limits_in, line_end, message_limits, phrase_limits
 from airspace.parser.rules.patterns import CN_RANGE, ISO_PAIR, OBST_AGL, OBST_MSL, PROSE_DT, TIME_PAIR, TO_UPPER
 from airspace.parser.rules.readers import WHOLE_AREA_BEFORE, read_fallbacks
-from airspace.parser.rules.times import read_schedule, read_times
+from airspace.parser.rules.times import read_local_clock, read_schedule, read_times
 from airspace.parser.rules.zone import Message, Zone, body, points_are_hazards, sp
 
-ORDER = ("center", "radius", "polygon", "name", "lower", "upper", "start", "end", "schedule")
+ORDER = ("center", "radius", "polygon", "name", "lower", "upper", "start", "end", "schedule", "date", "tz")
 
 
 _AREA_HEAD = re.compile(r"^[ \t]*Area\s+[A-Z0-9]{1,2}[ \t]*$", re.M)
@@ -119,6 +119,10 @@ def rules_drafts(text: str, header: Header | None = None) -> list[ZoneDraft]:
     msg_limits = message_limits(text, h, lo, hi)
     times = read_times(text, h, lo, hi)
     sched = read_schedule(text, h, lo, hi)
+    if not times and h.kind == "other" and (clock := read_local_clock(text, lo, hi)):
+        times = clock  # clock-only times of a note whose day and time zone are stated apart
+        if sched is not None and sched.start <= clock["start"].start < sched.end:
+            sched = None  # (the same "0930-1600 local" is the period, not a daily schedule)
     n_ranges = len(list(CN_RANGE.finditer(text))) if any(z.kind == "named" for z in zones) else 0
 
     drafts: list[ZoneDraft] = []

@@ -89,3 +89,38 @@ def read_schedule(text: str, h: Header, lo: int, hi: int) -> Span | None:
     m = CN_DAILY.search(text, lo, hi) if CJK_RE.search(text, lo, hi) else None
     m = m or (PROSE_SCHED if h.kind == "other" else FAA_SCHED).search(text, lo, hi)
     return sp(text, *m.span()) if m else None
+
+
+# clock-only times with the day and the time zone stated apart (a dispatcher's note: "Ops note 14 Jan 2027 …
+# drones grounded 0930-1600 local, UTC+8"): the normaliser combines them (``parser.times.local_window``)
+_CLOCK_T = r"(?:[01]?\d|2[0-4])[:h]?[0-5]\d"
+_LOCAL_CLOCK = re.compile(
+    rf"(?<![\d/:.\-])(?P<s>{_CLOCK_T})\s?(?:-|–|\bto\b)\s?(?P<e>{_CLOCK_T})(?![\d/:.\-])"
+    r"(?P<local>\s*(?:h\b\s*)?(?:local|LT|LCL)\b)?", re.I)
+_TZ_SPAN = re.compile(r"\b(?:UTC|GMT)\s?[+\-−]\s?\d{1,2}(?::?\d{2})?(?![\d:])", re.I)
+_MON_WORD = r"(?:JAN(?:UARY)?|FEB(?:RUARY)?|MAR(?:CH)?|APR(?:IL)?|MAY|JUNE?|JULY?|AUG(?:UST)?|SEP(?:T(?:EMBER)?)?|" \
+            r"OCT(?:OBER)?|NOV(?:EMBER)?|DEC(?:EMBER)?)"
+_DATE_SPAN = re.compile(
+    rf"\b\d{{1,2}}\s+{_MON_WORD}\.?,?\s+\d{{4}}\b|\b{_MON_WORD}\.?\s+\d{{1,2}},?\s+\d{{4}}\b"
+    r"|\b\d{4}-\d{2}-\d{2}\b(?![T ]\d{2}:\d{2})", re.I)
+
+
+def read_local_clock(text: str, lo: int, hi: int) -> dict[str, Span]:
+    """Start/end as clock times, with the ``date`` and ``tz`` written apart from them, in free text: the clock
+    range marked local or followed by its time zone, the date the note states (the one before the times, else
+    after), the time zone nearest the times. ``{}`` unless a clock range and a date are both there."""
+    for m in _LOCAL_CLOCK.finditer(text, lo, hi):
+        tz_near = _TZ_SPAN.search(text, m.end(), min(hi, m.end() + 40))
+        if not m.group("local") and tz_near is None:
+            continue  # "0930-1600" alone may be anything (a range of numbers, a frequency)
+        dates = list(_DATE_SPAN.finditer(text, 0, len(text)))
+        if not dates:
+            return {}
+        before = [d for d in dates if d.end() <= m.start()]
+        d = before[-1] if before else dates[0]
+        out = {"start": sp(text, *m.span("s")), "end": sp(text, *m.span("e")), "date": sp(text, *d.span())}
+        tz = tz_near or min(_TZ_SPAN.finditer(text, lo, hi), key=lambda t: abs(t.start() - m.end()), default=None)
+        if tz is not None:
+            out["tz"] = sp(text, *tz.span())
+        return out
+    return {}
