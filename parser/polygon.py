@@ -14,7 +14,10 @@ that looks like a coordinate but is malformed (``0645N 112000W``: a 6-digit long
 into a different geometry.
 
 The ring is returned as written, never reordered. ``ring_self_intersects`` / ``ring_problems`` say when it is not a
-simple ring (edges crossing — corners listed row by row — or a repeated vertex) so validation can flag it.
+simple ring (edges crossing — corners listed row by row — or a repeated vertex) so validation can flag it;
+``hull_order`` redraws a crossing ring only when every vertex is a hull corner (then one simple ring exists).
+
+(Over 500 lines on purpose: rings, arcs, sectors and corridors share one vertex reader and one arc geometry.)
 """
 
 from __future__ import annotations

@@ -23,6 +23,8 @@ A parenthesised local-time restatement (``DLY 0200-1400 (2000-0800 LOCAL)``) is 
 A window whose end is not after its start crosses midnight (``DAILY 2000-1800``, ``2200-0000``). Month and year
 come from the period start; a date before the start rolls to the next month (or year when a month is named).
 Sunrise/sunset are computed at the zone's position (``parser.sun``); without a position they raise.
+
+(Over 500 lines on purpose: one grammar — tokens, selectors, clauses and expansion read each other's token kinds.)
 """
 
 from __future__ import annotations
