@@ -191,10 +191,12 @@ def _median(passes: list[dict]) -> dict:
 
 
 def run_engine(engine: str, messages: list[Message], golds, batch: int, groups: list[str] | None = None,
-               repeats: int = 1, keep: dict | None = None, prompts_kept: bool = True) -> dict:
+               repeats: int = 1, keep: dict | None = None, prompts_kept: bool = True,
+               checkpoints: str | None = None) -> dict:
     """An engine over a set: ``repeats`` timed passes after a warm-up batch; times are the median pass (every pass
     writes the same records: decoding is deterministic), with the fastest and slowest beside it."""
-    extractor = get_extractor(engine)
+    ckpt = str(Path(checkpoints) / engine) if checkpoints and engine in ("clover", "ar") else None
+    extractor = get_extractor(engine, ckpt)
     # warm-up on one batch of the set: lazy loads, the allocator, the prompt-reading worker threads' first ops
     process_batch(messages[:batch], extractor, cross_check=False)
     cuda = torch.cuda.is_available() and engine in ("clover", "ar")
@@ -288,6 +290,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--threads", type=int, default=0, help="torch threads (0 = torch default)")
     ap.add_argument("--repeats", type=int, default=5,
                     help="timed passes per engine over each set but held-out (one pass), the median reported")
+    ap.add_argument("--checkpoints", default=None,
+                    help="a directory holding clover/ and ar/ checkpoints (default: the shipped data/checkpoints)")
     ap.add_argument("--out", default="bench-results/bench.json")
     args = ap.parse_args(argv)
     if args.threads:
@@ -320,7 +324,8 @@ def main(argv: list[str] | None = None) -> int:
                 per_engine[engine] = run_engine(engine, messages, golds, args.batch, groups,
                                                 repeats=1 if set_name in ("heldout", "real", "archive") else args.repeats,
                                                 keep=kept[engine],
-                                                prompts_kept=set_name not in ("real", "archive"))
+                                                prompts_kept=set_name not in ("real", "archive"),
+                                                checkpoints=args.checkpoints)
             except Exception as exc:  # an engine that cannot run is reported, the others still run
                 per_engine[engine] = {"error": f"{type(exc).__name__}: {exc}"}
             if set_name == "real" and "records" in kept[engine]:
@@ -352,7 +357,7 @@ def main(argv: list[str] | None = None) -> int:
                     a["wall_s"] / c["prefill_s"], 3)
     training = {}
     for arch in ("clover", "ar"):
-        metrics = REPO / "data" / "checkpoints" / arch / "metrics.json"
+        metrics = Path(args.checkpoints or REPO / "data" / "checkpoints") / arch / "metrics.json"
         if metrics.exists():
             m = json.loads(metrics.read_text())
             keep = ("params", "steps", "examples", "train_seconds", "peak_rss_mb", "val_ce", "val_exact")
