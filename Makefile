@@ -6,7 +6,7 @@ STAMP   := $(VENV)/.installed
 HOST    ?= 127.0.0.1
 PORT    ?= 8501
 
-.PHONY: setup run cli test bench gpu-check device-kit browser-deps corpus train clean triage
+.PHONY: setup run cli test bench fuzz gpu-check device-kit browser-deps corpus train clean triage
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -40,6 +40,13 @@ test: setup browser-deps
 
 bench: setup
 	$(BIN)/python -m airspace.eval.bench --out bench-results/bench.json
+	$(BIN)/python -m airspace.eval.stress --out bench-results/stress.json
+
+# 10^5 generated hostile inputs through both input modes, the pipeline and every export; prints the counts
+# (internal errors, lost messages, invalid exported geometries: all must be 0; budget overruns). FUZZ_N to change.
+FUZZ_N ?= 100000
+fuzz: setup
+	$(BIN)/python -m airspace.eval.fuzz --n $(FUZZ_N) --out bench-results/fuzz.json
 
 # What the rules reader could not read on the real archive (review reasons, unread values, silver agreement).
 triage: setup

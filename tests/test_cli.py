@@ -85,3 +85,56 @@ def test_unavailable_engine_is_a_clear_error():
         assert "engine 'ar'" in err and "Traceback" not in err
     else:  # the model engine exists: it must still answer without a traceback
         assert "Traceback" not in err
+
+
+def test_table_numbers_messages_and_zones_from_one_json_stays_zero_based(dev_by_id):
+    text = (dev_by_id["pynotam-readme-A1912-15"]["text"] + "\n\n" + dev_by_id["pynotam-526438"]["text"]).encode()
+    code, out, _ = run(["-"], stdin=text)
+    rows = [line.split("\t") for line in out.splitlines()[1:]]
+    assert rows[0][:2] == ["1", "1"] and [r[:2] for r in rows[1:3]] == [["2", "1"], ["2", "2"]]
+    code, out, _ = run(["-", "--format", "jsonl"], stdin=text)
+    objs = [json.loads(line) for line in out.splitlines()]
+    assert (objs[0]["message"], objs[0]["zone"]) == (0, 0) and (objs[2]["message"], objs[2]["zone"]) == (1, 1)
+
+
+def test_help_states_the_exit_codes_and_the_numbering():
+    p = subprocess.run(CLI + ["--help"], capture_output=True, timeout=60)
+    text = " ".join(p.stdout.decode().split())
+    assert "3 internal failure" in text and "2 usage or I/O error" in text
+    assert "numbers messages and zones from 1" in text and "0-based" in text
+
+
+def test_at_beyond_the_representable_range_is_a_usage_error():
+    """`--at 9999-12-31T23:59:59-23:59` used to end in `internal error: OverflowError`."""
+    code, out, err = run(["--at", "9999-12-31T23:59:59-23:59"], stdin=b"A1/26 NOTAMN")
+    assert code == 2 and out == "" and "--at" in err and "representable" in err and "Traceback" not in err
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full on this system")
+def test_a_full_disk_is_a_clear_write_error(dev_by_id):
+    """`-o /dev/full` used to end in `internal error: OSError`."""
+    text = dev_by_id["pynotam-readme-A1912-15"]["text"].encode()
+    code, _, err = run(["-", "-o", "/dev/full"], stdin=text)
+    assert code == 2 and "cannot write /dev/full" in err and "No space left" in err and "internal" not in err
+    with open("/dev/full", "wb") as full:  # stdout itself on a full device
+        p = subprocess.run(CLI + ["-", "--format", "jsonl"], input=text, stdout=full, stderr=subprocess.PIPE,
+                           timeout=120)
+    assert p.returncode == 2 and b"cannot write standard output" in p.stderr and b"Traceback" not in p.stderr
+
+
+def test_input_size_is_measured_as_given(tmp_path):
+    """4,000,000 random bytes were refused as "7,247,653 bytes" (measured after U+FFFD replacement)."""
+    import random
+
+    from airspace.pipeline.split import MAX_BATCH_BYTES
+
+    rnd = random.Random(4)
+    data = bytes(rnd.randrange(256) for _ in range(4_000_000))
+    assert len(data) < MAX_BATCH_BYTES < len(data.decode("utf-8", "replace").encode("utf-8"))
+    src = tmp_path / "random.bin"
+    src.write_bytes(data)
+    code, out, err = run([str(src), "--format", "table"], timeout=300)
+    assert code == 1 and "over the limit" not in err and "Traceback" not in err
+    assert all(line.split("\t")[3] == "error" for line in out.splitlines()[1:])
+    code, _, err = run([str(src), str(src)], timeout=300)
+    assert code == 2 and "over the limit" in err
