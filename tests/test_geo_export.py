@@ -293,3 +293,95 @@ def test_exports_of_the_real_dev_batch_lose_nothing(dev_rows):
     assert sum(t["text"].startswith("not exported") for t in e318["metadata"]["technicalLimitations"]) == not_drawn
     idents = [z["identifier"] for z in e269["features"]]
     assert len(set(idents)) == len(idents) and all(re.fullmatch(r"[A-Za-z0-9_\-]{1,7}", i) for i in idents)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# only valid geometry, never a floor at or above its ceiling, the published ED-318 schema (issue 17)
+# ---------------------------------------------------------------------------------------------------------------
+
+from airspace.eval.fuzz import _schema_validator, export_problems, geometry_problems  # noqa: E402
+
+
+def _zone(**kw) -> ZoneRecord:
+    base = dict(message=0, status="ok", geometry=CircleGeometry(center=(48.0, 16.0), radius_m=1852.0),
+                lower=Limit(ref="SFC", ft=0.0, m=0.0, raw="SFC"),
+                upper=Limit(ref="AMSL", ft=5000.0, m=1524.0, raw="5000FT AMSL"))
+    return ZoneRecord(**{**base, **kw})
+
+
+def test_a_cancellation_keeps_its_status_in_the_exports():
+    """A NOTAMC was `ok` on the records (and the page) and `review` in the GeoJSON export."""
+    cancel = ZoneRecord(message=0, id="A0002/26", notam_type="C", ref_id="A0001/26", status="ok", text="…")
+    (f,) = to_geojson([cancel])["features"]
+    assert f["geometry"] is None and f["properties"]["status"] == "ok"
+    assert "cancellation of A0001/26" in f["properties"]["no_shape"]
+    # a record that should have had a shape and has none is still never silently ok
+    (f,) = to_geojson([_zone(geometry=NamedGeometry(name="SOMEWHERE"))])["features"]
+    assert f["properties"]["status"] == "review"
+
+
+def test_no_volume_has_its_floor_at_or_above_its_ceiling():
+    """83 ED-269 volumes had the floor above the ceiling."""
+    above = _zone(lower=Limit(ref="AMSL", ft=9000.0, m=2743.2, raw="9000FT AMSL"))
+    mixed = _zone(lower=Limit(ref="FL", ft=10000.0, m=3048.0, raw="FL100"),
+                  upper=Limit(ref="AGL", ft=400.0, m=121.92, raw="400FT AGL"))
+    equal = _zone(lower=Limit(ref="AMSL", ft=5000.0, m=1524.0, raw="5000FT AMSL"))
+    huge = _zone(upper=Limit(ref="AMSL", ft=3.28e30, m=1e30, raw="999999999999999999999999999999M AMSL"))
+    recs = [above, mixed, equal, huge]
+    for i, r in enumerate(recs):
+        r.message = i
+    assert to_ed269(recs)["features"] == [] and to_ed318(recs)["features"] == []
+    fc = to_geojson(recs)
+    assert all(f["geometry"] is None and f["properties"]["status"] == "review" for f in fc["features"])
+    assert "not below ceiling" in fc["features"][0]["properties"]["no_shape"]
+    assert "beyond" in fc["features"][3]["properties"]["no_shape"]
+    assert "message 1 zone 1" in to_ed269(recs)["description"]  # people count from 1
+
+
+def test_people_count_messages_from_one_in_the_exports_text():
+    rec = _zone(message=4, zone=2, geometry=NamedGeometry(name="X"), status="review")
+    assert "message 5 zone 3: named place" in to_ed269([rec])["description"]
+    assert any("message 5 zone 3" in t["text"] for t in to_ed318([rec])["metadata"]["technicalLimitations"])
+    f = to_geojson([rec])["features"][0]
+    assert (f["properties"]["message"], f["properties"]["zone"]) == (4, 2)
+
+
+def test_ed318_texts_fit_the_schemas_text_short():
+    long = _zone(status="review", reasons=["x" * 900])
+    (f,) = to_ed318([long])["features"]
+    assert all(len(m["text"]) <= 200 for m in f["properties"]["message"])
+
+
+@pytest.fixture(scope="module")
+def schema():
+    v = _schema_validator()
+    if v is None:
+        pytest.fail("../shared/standards/ED-318/schema not found beside the checkout")
+    return v
+
+
+@pytest.mark.slow
+def test_real_archive_exports_are_valid_and_pass_the_ed318_schema(archive_path, schema):
+    """The real archive (every eighth train/val row: never the test split) through the pipeline and the exports:
+    every GeoJSON ring valid and counter-clockwise, no floor at or above its ceiling, ED-318 schema-valid."""
+    from airspace.eval.realsplit import read_rows, rows_of_split
+    from airspace.pipeline.batch import process_batch
+    from airspace.pipeline.split import Message
+
+    rows = read_rows(archive_path)
+    rows = (rows_of_split(rows, "train") + rows_of_split(rows, "val"))[::8]
+    records, _ = process_batch([Message(index=i, text=r["text"]) for i, r in enumerate(rows)])
+    assert len({r.message for r in records}) == len(rows)
+    assert export_problems(records, schema) == []
+    drawn = [f for f in to_geojson(records)["features"] if f["geometry"] is not None]
+    assert len(drawn) > 0.7 * len(records)
+
+
+def test_geometry_checker_sees_what_it_must():
+    cw = {"type": "Polygon", "coordinates": [[[0, 0], [0, 1], [1, 1], [1, 0], [0, 0]]]}
+    bow = {"type": "Polygon", "coordinates": [[[0, 0], [1, 1], [1, 0], [0, 1], [0, 0]]]}
+    flat = {"type": "Polygon", "coordinates": [[[0, 0], [1, 1], [2, 2], [0, 0]]]}
+    assert "exterior not counter-clockwise" in geometry_problems(cw)
+    assert "invalid geometry" in geometry_problems(bow)
+    assert geometry_problems(flat)
+    assert geometry_problems({"type": "Polygon", "coordinates": [[[0, 0], [1, 0], [1, 1], [0, 1], [0, 0]]]}) == []

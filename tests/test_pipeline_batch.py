@@ -489,3 +489,23 @@ def test_a_failing_engine_gives_error_records_and_leaves_the_batch_reusable(dev_
     assert all(m.error is None for m in messages)
     records, _ = process_batch(messages, "rules", cross_check=False)
     assert records[0].status == "ok" and records[0].geometry.type == "circle"
+
+
+class _FragileEngine(_Engine):
+    """A stand-in model engine that fails on a whole batch holding one particular message (as a tokenizer did on a
+    lone surrogate) and reads every other message."""
+
+    name = "fragile"
+
+    def extract(self, messages):
+        if any("POISON" in m for m in messages):
+            raise RuntimeError("cannot encode this text")
+        return super().extract(messages)
+
+
+def test_an_engine_failing_on_one_message_costs_only_that_message(dev_rows):
+    texts = [dev_rows[0]["text"], "POISON " + dev_rows[0]["text"], dev_rows[0]["text"]]
+    recs, _ = process_batch([Message(index=i, text=t) for i, t in enumerate(texts)], _FragileEngine())
+    assert [r.message for r in recs] == [0, 1, 2]
+    assert [r.status for r in recs] == ["ok", "error", "ok"]
+    assert "fragile engine failed on this message (cannot encode this text)" in recs[1].reasons[0]
