@@ -284,3 +284,23 @@ def test_unreadable_values_are_named_not_internal_exception_text(items, needle):
     rec = _one(**items)
     assert rec.status == "review" and any(r.startswith(needle) and "not read" in r for r in rec.reasons)
     assert not any("Error" in r or "Traceback" in r for r in rec.reasons)
+
+
+@pytest.mark.slow
+def test_lone_surrogate_line_with_the_clover_engine_costs_only_its_own_record():
+    """With `--engine clover` the same line turned every message of the batch into `error: engine clover failed`
+    (the tokenizer encodes the text)."""
+    from airspace.pipeline.batch import process_batch
+    from airspace.pipeline.engines import EngineUnavailable, get_extractor
+    from airspace.pipeline.split import read_jsonl
+
+    try:
+        clover = get_extractor("clover")
+    except EngineUnavailable as exc:
+        pytest.fail(f"the shipped clover checkpoint does not load: {exc}")
+    text = "\n".join([json.dumps({"text": NOTAM}), '{"text":"\\ud800"}', json.dumps({"text": NOTAM})])
+    recs, _ = process_batch(read_jsonl(text), clover)
+    assert [r.message for r in recs] == [0, 1, 2]
+    assert recs[1].status == "error" and "surrogate" in recs[1].reasons[0]
+    for r in (recs[0], recs[2]):  # read by the model (what it reads is the bench's business), not lost to the line
+        assert r.status != "error" and r.geometry is not None and r.engine == "clover"
