@@ -149,6 +149,7 @@ def _records_for(
                 rules_rec = rules_recs[z] if z < len(rules_recs) else None
                 if rules_rec is None:
                     rec.review(f"engine found {len(drafts)} zones, rules found {len(rules_recs)}")
+            rec.reasons = [_in_words(r) for r in rec.reasons]
             out.append(validate(rec, header, rules_rec=rules_rec))
         except Exception:  # noqa: BLE001 - one bad zone must not take the batch down
             out.append(_error(msg, f"zone {z + 1} of the message could not be read: "
@@ -157,6 +158,24 @@ def _records_for(
     if rules_recs is not None and len(rules_recs) > len(drafts):
         out[-1].review(f"engine found {len(drafts)} zones, rules found {len(rules_recs)}")
     return out
+
+
+# What Python says about a value it cannot convert, and what that means about the message (a normaliser passes the
+# ValueError's text on as its reason; these few are the interpreter's words, not the message's problem).
+_PYTHON_WORDS = (
+    (re.compile(r"Exceeds the limit \(\d+ digits\) for integer string conversion(?:: value has (\d+) digits)?[^']*$"),
+     lambda m: f"a number of {m.group(1) or 'over 4300'} digits, too long to be a value"),
+    (re.compile(r"(?:integer division result|int) too large to convert to float|result too large$"),
+     lambda m: "a number too large to be a value"),
+)
+
+
+def _in_words(reason: str) -> str:
+    for rx, say in _PYTHON_WORDS:
+        m = rx.search(reason)
+        if m:
+            return reason[: m.start()] + say(m)
+    return reason
 
 
 def _values_summary(draft: ZoneDraft) -> str:

@@ -12,7 +12,7 @@ extractor's record.
 
 Plausible ranges (``PLAUSIBLE_*``): a limit below -1,500 ft (the Dead Sea shore is -1,400 ft) or above
 1,000,000 ft (305 km; the highest real limit seen, a launch area, is 200 km), a negative height above ground, a
-radius under 1 m or over 1,000 NM, and a polygon without area are ``review``: each is far likelier a misreading or
+radius under 1 m or over 1,000 NM, a polygon without area and a date outside the years 1990-2100 are ``review``: each is far likelier a misreading or
 a typing error than a real zone.
 
 Reasons that start with ``note:`` inform without changing the status (e.g. AGL and AMSL limits that cannot be
@@ -40,6 +40,7 @@ QLINE_UNLIMITED_NM = 999  # radius 999 means "not stated / whole FIR": no check
 
 PLAUSIBLE_LIMIT_FT = (-1_500.0, 1_000_000.0)
 PLAUSIBLE_RADIUS_M = (1.0, 1_000 * NM_TO_M)
+PLAUSIBLE_YEARS = (1990, 2100)
 
 _AGL_FAMILY = {"AGL"}
 _MSL_FAMILY = {"AMSL", "FL"}
@@ -282,6 +283,10 @@ def _check_subject(rec: ZoneRecord, header: Header | None) -> None:
 
 
 def _check_times(rec: ZoneRecord, header: Header | None) -> None:
+    lo_y, hi_y = PLAUSIBLE_YEARS
+    for name, t in (("start", rec.start), ("end", rec.end)):
+        if t is not None and not lo_y <= t.year <= hi_y:
+            rec.review(f"{name} {t.year:04d}-{t.month:02d}-{t.day:02d} is outside the plausible years {lo_y}-{hi_y}")
     if rec.start is not None and rec.end is not None and rec.start >= rec.end:
         rec.review(f"start {rec.start:%Y-%m-%d %H:%M} is not before end {rec.end:%Y-%m-%d %H:%M}")
     if rec.end_estimated:

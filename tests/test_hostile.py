@@ -304,3 +304,18 @@ def test_lone_surrogate_line_with_the_clover_engine_costs_only_its_own_record():
     assert recs[1].status == "error" and "surrogate" in recs[1].reasons[0]
     for r in (recs[0], recs[2]):  # read by the model (what it reads is the bench's business), not lost to the line
         assert r.status != "error" and r.geometry is not None and r.engine == "clover"
+
+
+def test_dates_in_year_one_and_numbers_too_long_for_python_are_said_in_words():
+    """Year-0001 dates came back `ok` (or as an OverflowError text); a 5,000-digit height as Python's own
+    "Exceeds the limit (4300 digits) ... use sys.set_int_max_str_digits()"."""
+    from airspace.pipeline.batch import process_batch
+
+    (rec,) = process_batch("AREA WI 1NM OF 480930N0161028E FROM 0001-01-01T00:00Z UNTIL 0001-02-01T00:00Z "
+                           "SFC-400FT AGL")[0]
+    assert rec.status == "review" and "start 0001-01-01 is outside the plausible years 1990-2100" in rec.reasons
+    rec = _one(r="9" * 5000 + "NM", g="9" * 5000 + "FT AMSL")
+    assert rec.status == "review"
+    assert any(r.startswith("radius '9999") and "a number of 5000 digits, too long to be a value" in r
+               for r in rec.reasons)
+    assert not any("sys." in r or "Exceeds the limit" in r or "Error" in r for r in rec.reasons)
