@@ -34,7 +34,8 @@ def test_dev_jsonl_every_message_comes_back(dev_rows):
     assert all(required <= set(o) for o in objs)
     first = objs[0]
     assert first["geometry"] == {"type": "circle", "center": [pytest.approx(48.158333, abs=1e-5),
-                                 pytest.approx(16.174444, abs=1e-5)], "radius_m": 1852.0, "approximate": False}
+                                 pytest.approx(16.174444, abs=1e-5)], "radius_m": 1852.0, "approximate": False,
+                                 "inner_radius_m": None}
     assert first["upper"] == {"ref": "FL", "ft": 13000.0, "m": pytest.approx(3962.4), "raw": "FL130"}
     assert (first["start"], first["end"], first["status"]) == ("2015-09-26T11:00:00Z", "2015-09-26T12:30:00Z", "ok")
     assert "25 messages" in err
