@@ -467,7 +467,7 @@ def volumes_from_records(records: Iterable[ZoneRecord]) -> list[Volume]:
     for rec in records:
         try:
             v = volume_from_record(rec)
-        except ValueError:
+        except Exception:  # noqa: BLE001 - an impossible shape (or a geometry-library refusal) skips this record only
             continue
         if v is not None:
             out.append(v)
