@@ -6,7 +6,7 @@ STAMP   := $(VENV)/.installed
 HOST    ?= 127.0.0.1
 PORT    ?= 8501
 
-.PHONY: setup run cli test bench fuzz gpu-check device-kit browser-deps corpus train clean triage
+.PHONY: setup run cli test lint bench fuzz gpu-check device-kit browser-deps corpus train clean triage
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -35,8 +35,12 @@ browser-deps:
 	      || echo "chromium could not be installed; the browser test will skip with this reason"; \
 	  else echo "not root or no apt-get: chromium not installed; the browser test will skip"; fi; }
 
-test: setup browser-deps
+test: setup browser-deps lint
 	$(BIN)/python -m pytest -q
+
+# ruff (configured in pyproject.toml) over the whole tree; part of make test, so CI fails on a lint error.
+lint: setup
+	$(BIN)/ruff check .
 
 bench: setup
 	$(BIN)/python -m airspace.eval.bench --out bench-results/bench.json

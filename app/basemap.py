@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 import math
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 import shapely
@@ -59,7 +59,7 @@ def basemap_path(name: str) -> Path:
     return path
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_geojson(name: str) -> dict:
     """One basemap file parsed (cached for the life of the process)."""
     data = json.loads(basemap_path(name).read_text(encoding="utf-8"))
@@ -68,7 +68,7 @@ def load_geojson(name: str) -> dict:
     return data
 
 
-@lru_cache(maxsize=None)
+@cache
 def _parts(kind: str) -> tuple[list, STRtree]:
     """The polygons (``land*``) or lines (``coast*``) of one basemap file, with a spatial index."""
     geom = shape(load_geojson(FILES[kind])["features"][0]["geometry"])
@@ -148,14 +148,14 @@ def warm() -> None:
     airports()
 
 
-@lru_cache(maxsize=None)
+@cache
 def places() -> dict[str, list[tuple[str, float, float]]]:
     """``countries`` (name at a label point) and ``capitals``, each ``(name, lon, lat)``."""
     data = json.loads(basemap_path(PLACES_FILE).read_text(encoding="utf-8"))
     return {k: [(str(n), float(lon), float(lat)) for n, lon, lat in v] for k, v in data.items()}
 
 
-@lru_cache(maxsize=None)
+@cache
 def airports() -> tuple[list[dict], STRtree]:
     """Every airport of ``airportsdata`` (ICAO code, name, IATA code, position), with a spatial index."""
     import airportsdata

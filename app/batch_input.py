@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Sequence
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Sequence
 
 #: the page takes batches up to this many UTF-8 bytes (the CLI takes bigger ones); checked before any parsing
 APP_MAX_BYTES = 1_000_000

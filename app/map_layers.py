@@ -21,13 +21,14 @@ from __future__ import annotations
 
 import json
 import math
-from functools import lru_cache
+from collections.abc import Iterable, Sequence
 from datetime import datetime, timezone
-from typing import Any, Iterable, Sequence
+from functools import lru_cache
+from typing import Any
 
 import pydeck as pdk
-from pydeck.bindings.json_tools import default_serialize
 import shapely
+from pydeck.bindings.json_tools import default_serialize
 from shapely.geometry import MultiPolygon, Polygon
 
 from airspace.app.safe_text import deck_safe, deck_text

@@ -9,8 +9,8 @@ here, so each piece is tested directly."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Sequence
 from datetime import datetime, timezone
-from typing import Iterable, Sequence
 
 import pandas as pd
 

@@ -9,8 +9,8 @@ with the date entry or the "previous / next change" steps."""
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from datetime import datetime, timedelta, timezone
-from typing import Sequence
 
 from airspace.app.tables import record_label, utc_text
 

@@ -11,7 +11,7 @@ This module imports nothing from the project's folders: every folder may import 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Protocol, Union, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 __all__ = ["FIELDS", "Span", "ZoneDraft", "EngineError", "ExtractStats", "ModelStats", "Extractor", "Answer"]
 
@@ -54,7 +54,7 @@ class ZoneDraft:
         return self.values.get(key)
 
     @classmethod
-    def from_spans(cls, spans: dict[str, Span]) -> "ZoneDraft":
+    def from_spans(cls, spans: dict[str, Span]) -> ZoneDraft:
         return cls(values={k: s.text for k, s in spans.items()}, spans=dict(spans))
 
 
@@ -66,7 +66,7 @@ class EngineError:
 
 
 # One message's answer: its zones (an empty list: the message defines no zone) or why there is none.
-Answer = Union[list[ZoneDraft], EngineError]
+Answer = list[ZoneDraft] | EngineError
 
 
 @dataclass

@@ -7,7 +7,7 @@ the ``--format jsonl`` object of the CLI.
 from __future__ import annotations
 
 from datetime import datetime, timezone
-from typing import Annotated, Literal, Union
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_serializer
 
@@ -90,7 +90,7 @@ class NamedGeometry(BaseModel):
         return f"named place {self.name!r} could not be resolved to coordinates"
 
 
-Geometry = Annotated[Union[CircleGeometry, PolygonGeometry, NamedGeometry], Field(discriminator="type")]
+Geometry = Annotated[CircleGeometry | PolygonGeometry | NamedGeometry, Field(discriminator="type")]
 
 
 class Window(BaseModel):

@@ -47,12 +47,12 @@ import re
 import sys
 import time
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
+from airspace.core.answer import FIELD_SEP, ZONE_SEP, format_answer
 from airspace.data import gen
 from airspace.data.gen import noise
-from airspace.core.answer import FIELD_SEP, ZONE_SEP, format_answer
 
 SPLITS = ("train", "val", "test")
 _SPLIT_CODE = {"train": 1, "val": 2, "test": 3}

@@ -34,8 +34,8 @@ from pathlib import Path
 
 import torch
 
-from airspace.eval.compare import gold_from_dev_truth, records_right
 from airspace.core.contract import ModelStats
+from airspace.eval.compare import gold_from_dev_truth, records_right
 from airspace.pipeline.batch import process_batch
 from airspace.pipeline.engines import get_extractor
 from airspace.pipeline.split import Message, split_batch

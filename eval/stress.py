@@ -26,8 +26,8 @@ import platform
 import random
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from airspace.core.records import PolygonGeometry, ZoneRecord
 from airspace.parser.coords import format_coord
@@ -109,7 +109,6 @@ BATCH_SIZES = (20_000, 100_000, 400_000)
 def _message_stages(text: str, as_batch: bool, report: Callable[[str, float, int | None], None]) -> None:
     """Run every stage on ``text`` (one message; the splitter families: one batch, splitter stages only), calling
     ``report(stage, seconds, output_bytes)`` as each one returns."""
-    from airspace.geo.export import to_ed269, to_ed318, to_geojson
     from airspace.parser.header import parse_header
     from airspace.parser.rules import rules_drafts
     from airspace.pipeline.batch import process_batch
@@ -211,7 +210,7 @@ def _measure(fam: str, n: int, isolate_s: float | None) -> dict:
         d = json.loads(line)
         take(d["stage"], d["seconds"], d.get("bytes"))
     if "timed_out" in run:
-        order = ["chars", *STAGES] if not (fam in BATCH_FAMILIES) else ["chars", "split_text", "split_jsonl"]
+        order = ["chars", *STAGES] if fam not in BATCH_FAMILIES else ["chars", "split_text", "split_jsonl"]
         if fam.startswith("polygon_records_"):
             order = ["chars", "geojson", "ed269", "ed318"]
         done = [st for st in order if st in run["seconds"] or (st == "chars" and "chars" in run)]

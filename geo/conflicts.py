@@ -30,8 +30,8 @@ import shapely
 from shapely.affinity import translate
 from shapely.geometry import LineString
 
-from airspace.geo.volumes import GEOD, Volume, _utc
 from airspace.core.records import Limit, iso_utc
+from airspace.geo.volumes import GEOD, Volume, _utc
 
 TERRAIN_MIN_M = -430.0
 TERRAIN_MAX_M = 8849.0

@@ -61,16 +61,16 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Iterable
 from datetime import datetime
-from typing import Iterable
 
 import numpy as np
 import shapely
 from shapely.geometry import MultiPolygon, Polygon, mapping
 from shapely.geometry.polygon import orient
 
-from airspace.geo.volumes import Volume, _polygons_of, volume_from_record
 from airspace.core.records import CircleGeometry, Limit, NamedGeometry, PolygonGeometry, ZoneRecord, iso_utc
+from airspace.geo.volumes import Volume, _polygons_of, volume_from_record
 
 COORD_DECIMALS = 7
 UNL_SENTINEL = 99999

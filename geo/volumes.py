@@ -31,9 +31,9 @@ Why these choices
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import Iterable
 
 import numpy as np
 import shapely

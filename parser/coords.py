@@ -81,9 +81,9 @@ _PATTERNS: list[tuple[str, bool, re.Pattern[str]]] = [
         rf"(?<![A-Za-z])(?P<h>[EW]) ?(?P<d>\d{{1,3}}) +(?P<m>{_NUM})(?: +(?P<s>{_NUM}))?(?![0-9]|\.\d)")),
     # hyphen- or colon-separated DMS with the hemisphere glued: 38-52-12N 077-02-11.5W, 51:30:15N 000:07:30W
     ("lat", False, re.compile(
-        rf"(?<![0-9.\-:])(?P<d>\d{{1,2}})(?P<sp>[-:])(?P<m>\d{{2}})(?P=sp)(?P<s>\d{{2}}(?:\.\d+)?)(?P<h>[NS])(?![A-Za-z])")),
+        r"(?<![0-9.\-:])(?P<d>\d{1,2})(?P<sp>[-:])(?P<m>\d{2})(?P=sp)(?P<s>\d{2}(?:\.\d+)?)(?P<h>[NS])(?![A-Za-z])")),
     ("lon", False, re.compile(
-        rf"(?<![0-9.\-:])(?P<d>\d{{1,3}})(?P<sp>[-:])(?P<m>\d{{2}})(?P=sp)(?P<s>\d{{2}}(?:\.\d+)?)(?P<h>[EW])(?![A-Za-z])")),
+        r"(?<![0-9.\-:])(?P<d>\d{1,3})(?P<sp>[-:])(?P<m>\d{2})(?P=sp)(?P<s>\d{2}(?:\.\d+)?)(?P<h>[EW])(?![A-Za-z])")),
     # decimal degrees without a degree sign
     ("any", True, re.compile(r"(?<![0-9.])(?P<d>\d{1,3}\.\d+) ?(?P<h>[NSEW])(?![A-Za-z])")),
     ("any", True, re.compile(r"(?<![A-Za-z])(?P<h>[NSEW]) ?(?P<d>\d{1,3}\.\d+)(?![0-9.])")),

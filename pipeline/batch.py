@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 import time
-from typing import Callable
+from collections.abc import Callable
 
 from airspace.core.contract import EngineError, Extractor, ExtractStats, ZoneDraft
 from airspace.core.records import CircleGeometry, Limit, ZoneRecord

@@ -19,6 +19,7 @@ from datetime import datetime, timezone
 from typing import TextIO
 
 from airspace.core.records import ZoneRecord, iso_utc
+from airspace.pipeline.engines import DEFAULT_ENGINE, ENGINES
 from airspace.pipeline.split import LIMITS, MAX_BATCH_BYTES, BatchTooLarge, read_jsonl, split_batch
 
 FORMATS = ("table", "jsonl", "geojson", "ed269", "ed318")
@@ -49,7 +50,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     ap.add_argument("files", nargs="*", metavar="FILE", help="input files; '-' or nothing reads stdin")
     ap.add_argument("--input", choices=("text", "jsonl"), default="text", help="pasted text (default) or JSONL with a 'text' field")
-    ap.add_argument("--engine", choices=("rules", "clover", "ar"), default="rules",
+    ap.add_argument("--engine", choices=ENGINES, default=DEFAULT_ENGINE,
                     help="rules (deterministic, default) or a model engine, cross-checked against the rules")
     ap.add_argument("--checkpoint", metavar="DIR", help="model checkpoint directory (clover/ar)")
     ap.add_argument("--format", choices=FORMATS, default="table")

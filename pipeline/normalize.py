@@ -9,10 +9,18 @@ from __future__ import annotations
 
 import math
 import re
-from functools import lru_cache
 from datetime import datetime, timedelta
+from functools import lru_cache
 
 from airspace.core.contract import ZoneDraft
+from airspace.core.records import (
+    CircleGeometry,
+    NamedGeometry,
+    PolygonGeometry,
+    SpanModel,
+    Window,
+    ZoneRecord,
+)
 from airspace.parser.coords import find_coords, parse_coord
 from airspace.parser.places import named_kind
 from airspace.parser.polygon import (
@@ -22,14 +30,6 @@ from airspace.parser.polygon import (
     hull_order,
     ring_problems,
     seen_points,
-)
-from airspace.core.records import (
-    CircleGeometry,
-    NamedGeometry,
-    PolygonGeometry,
-    SpanModel,
-    Window,
-    ZoneRecord,
 )
 from airspace.parser.schedule import expand_schedule
 from airspace.parser.times import BEIJING, local_window, message_year, parse_date, parse_time

@@ -27,9 +27,9 @@ from bisect import bisect_left
 from dataclasses import dataclass
 from functools import lru_cache
 
+from airspace.core.records import NM_TO_M, Limit, ZoneRecord
 from airspace.parser.header import Header
 from airspace.parser.polygon import is_sector, sector_notes
-from airspace.core.records import NM_TO_M, Limit, ZoneRecord
 from airspace.parser.schedule import holiday_note
 
 EARTH_R_M = 6_371_008.8

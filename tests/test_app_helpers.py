@@ -12,7 +12,7 @@ from airspace.app import tables as T
 from airspace.app import timeline as TL
 from airspace.app.run_summary import reading_summary
 from airspace.app.safe_text import deck_text, escaped, md_literal
-from airspace.core.records import CircleGeometry, Limit, NamedGeometry, Window, ZoneRecord
+from airspace.core.records import CircleGeometry, Limit, NamedGeometry, ZoneRecord
 from airspace.geo.volumes import volumes_from_records
 
 UTC = timezone.utc

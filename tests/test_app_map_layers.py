@@ -15,7 +15,6 @@ from airspace.app.batch_input import APP_MAX_BYTES, InputTooLarge, check_input_s
 from airspace.app.run_summary import torch_threads
 from airspace.app.safe_text import highlight_html, trace_html
 from airspace.app.tables import records_agree, records_frame
-from airspace.geo.volumes import volumes_from_records
 from airspace.core.records import (
     CircleGeometry,
     Limit,
@@ -25,6 +24,7 @@ from airspace.core.records import (
     Window,
     ZoneRecord,
 )
+from airspace.geo.volumes import volumes_from_records
 
 UTC = timezone.utc
 TEXT = "A1234/26 NOTAMN\nQ) EGTT/QRDCA/IV/BO/W/000/050/5130N00007W005\nE) DANGER AREA 5130N00007W RADIUS 5NM SFC-FL050"

@@ -6,7 +6,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import DEV_PATH
 
 CLI = [sys.executable, "-m", "airspace.pipeline.cli"]

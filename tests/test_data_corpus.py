@@ -8,9 +8,9 @@ import re
 
 import pytest
 
+from airspace.core.answer import ground, parse_answer
 from airspace.data import corpus, gen
 from airspace.data.corpus import generate, make_row, write_corpus
-from airspace.core.answer import ground, parse_answer
 
 N = 400  # rows per split sampled by the tests (the generator is exercised in full by `make corpus`)
 
@@ -21,7 +21,7 @@ def rows() -> dict[str, list[dict]]:
 
 
 def test_every_answer_value_is_a_verbatim_span(rows):
-    for split, rs in rows.items():
+    for rs in rows.values():
         for r in rs:
             zones = parse_answer(r["answer"])
             assert len(zones) == len(r["zones"]), r["id"]
@@ -179,10 +179,10 @@ def test_coordinate_gold_matches_printed_components():
 
 def test_gold_equals_what_the_normalisers_compute_from_the_gold_spans():
     """The gold record (by construction) and the normalisers (by parsing the gold spans) agree on every zone."""
+    import random
+
     from airspace.eval.compare import record_diffs
     from airspace.pipeline.normalize import normalize
-
-    import random
 
     problems = []
     checked = 0

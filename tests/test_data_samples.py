@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from airspace.data.gen import demo
 from airspace.core.answer import ZONE_SEP
-from airspace.eval.compare import record_diffs
 from airspace.core.records import ZoneRecord
+from airspace.data.gen import demo
+from airspace.eval.compare import record_diffs
 from airspace.pipeline.split import split_batch
 
 SAMPLES = Path(__file__).resolve().parents[1] / "data" / "samples"

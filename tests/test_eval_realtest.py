@@ -1,6 +1,5 @@
 """The team's real test set: its rows are what the draw says, and its scoring tells right from wrong."""
 
-import json
 from collections import Counter
 
 import pytest

@@ -8,9 +8,9 @@ from datetime import datetime, timedelta, timezone
 import pytest
 from pyproj import Geod
 
+from airspace.core.records import CircleGeometry, Limit, PolygonGeometry, Window, ZoneRecord
 from airspace.geo.conflicts import Route, Waypoint, parse_route, route_conflicts, vertical_overlap
 from airspace.geo.volumes import volume_from_record, volumes_from_records
-from airspace.core.records import CircleGeometry, Limit, PolygonGeometry, Window, ZoneRecord
 
 GEOD = Geod(ellps="WGS84")
 UTC = timezone.utc

@@ -10,8 +10,8 @@ import pytest
 import shapely
 from shapely.geometry import shape
 
-from airspace.geo.export import to_ed269, to_ed318, to_geojson
 from airspace.core.records import CircleGeometry, Limit, NamedGeometry, PolygonGeometry, Window, ZoneRecord
+from airspace.geo.export import to_ed269, to_ed318, to_geojson
 
 UTC = timezone.utc
 
@@ -296,7 +296,7 @@ def test_exports_of_the_real_dev_batch_lose_nothing(dev_rows):
 
 
 # ---------------------------------------------------------------------------------------------------------------
-# only valid geometry, never a floor at or above its ceiling, the published ED-318 schema (issue 17)
+# only valid geometry, never a floor at or above its ceiling, the published ED-318 schema
 # ---------------------------------------------------------------------------------------------------------------
 
 from airspace.eval.fuzz import _schema_validator, export_problems, geometry_problems  # noqa: E402

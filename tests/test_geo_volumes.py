@@ -11,6 +11,7 @@ import shapely
 from pyproj import Geod
 from shapely.geometry import MultiPolygon, Polygon
 
+from airspace.core.records import CircleGeometry, Limit, NamedGeometry, PolygonGeometry, Window, ZoneRecord
 from airspace.geo.volumes import (
     Volume,
     active_volumes,
@@ -20,7 +21,6 @@ from airspace.geo.volumes import (
     volume_from_record,
     volumes_from_records,
 )
-from airspace.core.records import CircleGeometry, Limit, NamedGeometry, PolygonGeometry, Window, ZoneRecord
 
 GEOD = Geod(ellps="WGS84")
 UTC = timezone.utc

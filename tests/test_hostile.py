@@ -93,7 +93,7 @@ def test_far_too_many_messages_is_refused_with_a_clear_error():
 
 
 # ---------------------------------------------------------------------------------------------------------------
-# issue 17: each finding with its payload
+# each finding of the hostile-input review, with its payload
 # ---------------------------------------------------------------------------------------------------------------
 
 
@@ -145,9 +145,9 @@ def test_a_digit_run_is_read_in_linear_time():
 
 
 def test_long_blank_runs_are_read_in_linear_time():
-    from airspace.pipeline.batch import process_batch
-
     import time
+
+    from airspace.pipeline.batch import process_batch
 
     for text in ("A" + " " * 19_990 + "B", "关于临时禁飞的通告\n北" + " " * 19_000 + "为中心"):
         t0 = time.thread_time()
@@ -159,9 +159,8 @@ def test_label_blocks_split_in_linear_time():
     """20,000 `Label: value` blocks (200 KB) took 100 s in the splitter (every block re-read the whole document)."""
     import time
 
-    from airspace.pipeline.split import split_batch
-
     from airspace.eval.stress import _word
+    from airspace.pipeline.split import split_batch
 
     text = "".join(f"Label {_word(i)}: value {i}\n\n" for i in range(20_000))
     t0 = time.thread_time()

@@ -7,13 +7,20 @@ import json
 import pytest
 import torch
 
+from airspace.core.answer import format_answer, parse_answer
 from airspace.model.build import build_model
 from airspace.model.checkpoint import load_checkpoint, save_checkpoint
 from airspace.model.config import ModelConfig
+from airspace.model.pointers import (
+    N_SLOTS,
+    SLOTS,
+    encode_example,
+    encode_message,
+    repair_block,
+    repair_slots,
+    slots_to_answer,
+)
 from airspace.model.tokenizer import Tokenizer
-from airspace.model.pointers import (N_SLOTS, SLOTS, encode_example, encode_message, repair_block, repair_slots,
-                                     slots_to_answer)
-from airspace.core.answer import format_answer, parse_answer
 
 torch.set_num_threads(1)
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from airspace.data.corpus import generate
 from airspace.core.answer import parse_answer
+from airspace.data.corpus import generate
 from airspace.parser.fieldcheck import reads_as
 
 

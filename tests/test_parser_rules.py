@@ -4,7 +4,6 @@ import time
 
 import pytest
 
-from airspace.core.answer import parse_answer
 from airspace.parser.rules import RulesExtractor, rules_drafts, rules_zones
 
 
@@ -489,7 +488,7 @@ def test_long_repetitive_text_stays_fast(text):
 
 
 def test_dispatcher_note_with_clock_times_date_and_time_zone():
-    # issue 14 item 5's form: the day in the note's heading, clock times marked local, the time zone beside them
+    # a dispatcher note's form: the day in the note's heading, clock times marked local, the time zone beside them
     z = _one("Ops note 14 Jan 2027\nDrones grounded 0930-1600 local, UTC+8, within 2 km of 22.3080N 113.9185E.")
     assert (z["start"], z["end"], z["date"], z["tz"]) == ("0930", "1600", "14 Jan 2027", "UTC+8")
     assert "schedule" not in z

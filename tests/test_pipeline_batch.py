@@ -5,13 +5,13 @@ import json
 import pytest
 
 from airspace.core.answer import FIELD_SEP, AnswerFormatError, format_answer, ground, parse_answer
-from airspace.eval.compare import gold_from_dev_truth, record_diffs
 from airspace.core.contract import ExtractStats
+from airspace.core.records import Limit, ZoneRecord
+from airspace.eval.compare import gold_from_dev_truth, record_diffs
 from airspace.parser.header import parse_header
+from airspace.parser.rules import RulesExtractor, rules_zones
 from airspace.pipeline.batch import process_batch
 from airspace.pipeline.engines import EngineUnavailable, get_extractor
-from airspace.core.records import Limit, ZoneRecord
-from airspace.parser.rules import RulesExtractor, rules_zones
 from airspace.pipeline.split import Message, read_jsonl
 from airspace.pipeline.validate import haversine_m, validate
 
@@ -32,7 +32,7 @@ def test_every_dev_message_comes_back(dev_rows, dev_records):
     assert all(r.status in ("ok", "review") for r in dev_records)
     for r in dev_records:
         assert r.status == "ok" or r.reasons, r
-        for key, sp in r.spans.items():
+        for sp in r.spans.values():
             assert r.text[sp.start : sp.end] == sp.text
 
 

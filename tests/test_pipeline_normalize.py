@@ -8,11 +8,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pyproj import Geod
 
-from airspace.core.contract import FIELDS
 from airspace.core.answer import ground
+from airspace.core.contract import FIELDS
 from airspace.parser.coords import format_coord
-from airspace.pipeline.normalize import normalize
 from airspace.parser.polygon import parse_polygon
+from airspace.pipeline.normalize import normalize
 
 GEOD = Geod(ellps="WGS84")
 
@@ -247,7 +247,7 @@ def test_centroid_for_sun_uses_polygon_position():
     rec = normalize(d, text=poly, message=0)
     assert rec.geometry.type == "polygon" and len(rec.windows) >= 2
     # near the antimeridian at the equator, sunrise is ~18:00 UTC the previous day
-    assert all(abs(((w.start.hour * 60 + w.start.minute) - 18 * 60)) < 40 for w in rec.windows[1:])
+    assert all(abs((w.start.hour * 60 + w.start.minute) - 18 * 60) < 40 for w in rec.windows[1:])
     assert math.isfinite(rec.windows[0].start.timestamp())
 
 
@@ -410,7 +410,7 @@ def test_chinese_schedule_is_expanded_in_beijing_time():
         (f"2024-09-{day}T00:00:00+00:00", f"2024-09-{day}T10:00:00+00:00") for day in (10, 11, 12)]
 
 
-# ---- clock-only times with the day and the time zone stated apart (issue 14's dispatcher note)
+# ---- clock-only times with the day and the time zone stated apart (a dispatcher's note)
 def _clock_draft(text, **values):
     from airspace.core.contract import Span, ZoneDraft
 

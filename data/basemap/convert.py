@@ -31,7 +31,7 @@ from pathlib import Path
 import numpy as np
 import shapely
 from shapely.affinity import translate
-from shapely.geometry import LineString, MultiLineString, MultiPolygon, Polygon, box, mapping
+from shapely.geometry import LineString, MultiPolygon, Polygon, box, mapping
 
 #: (suffix, simplification tolerance in degrees, decimals kept, smallest polygon kept in deg^2)
 LEVELS = (("", 0.01, 3, 0.0005), ("_overview", 0.1, 2, 0.02))

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from airspace.core.contract import FIELDS
 from airspace.core.answer import format_answer
+from airspace.core.contract import FIELDS
 
 Target = tuple[int, str]
 
@@ -27,12 +27,12 @@ class Doc:
 
     parts: list[Part] = field(default_factory=list)
 
-    def add(self, text: str, *targets: Target) -> "Doc":
+    def add(self, text: str, *targets: Target) -> Doc:
         if text:
             self.parts.append(Part(text, tuple(targets)))
         return self
 
-    def field(self, text: str, zones: int | list[int] | tuple[int, ...], name: str) -> "Doc":
+    def field(self, text: str, zones: int | list[int] | tuple[int, ...], name: str) -> Doc:
         """Add a value that is the whole field ``name`` of one zone or of several zones (a shared limit)."""
         zs = [zones] if isinstance(zones, int) else list(zones)
         return self.add(text, *[(z, name) for z in zs])
@@ -40,11 +40,11 @@ class Doc:
     def text(self) -> str:
         return "".join(p.text for p in self.parts)
 
-    def map(self, fn) -> "Doc":
+    def map(self, fn) -> Doc:
         """Apply a str -> str transformation to every part (noise)."""
         return Doc([Part(fn(p.text), p.targets) for p in self.parts])
 
-    def map_untagged(self, fn) -> "Doc":
+    def map_untagged(self, fn) -> Doc:
         return Doc([Part(p.text if p.targets else fn(p.text), p.targets) for p in self.parts])
 
     def values(self, n_zones: int) -> list[dict[str, str]]:

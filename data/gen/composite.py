@@ -82,7 +82,7 @@ def generate(rng: random.Random, template: str) -> Example:
         lt, lg = V.limit_sfc(rng, "SFC")
         ut, ug = V.fmt_limit(rng, rng.choice(("ft_agl", "ft_amsl", "m_agl")), rng.choice((120, 200, 400, 500, 1000, 1500)))
         d.field(lt, i, "lower").add("-").field(ut, i, "upper")
-        zs, ze, s_i, e_i = start, end, None, None
+        zs, ze = start, end
         if not shared_time:
             zs = V.sample_start(rng, 15)
             ze = zs + V.sample_duration(rng, "short")

@@ -38,7 +38,6 @@ def generate(rng: random.Random, template: str) -> Example:
     fir, ad, alat, alon, _, places = ad_row
     city, st, artcc = STATES.get(ad, ("SPRINGFIELD", "IL", "ZAU"))
     start = V.sample_start(rng, rng.choice((1, 1, 15, 60)))
-    kind = TEMPLATES[template]
     d = Doc()
     gold = []
     style = rng.choice(("dms", "dms", "dms", "dm", "dms_dec"))
@@ -125,8 +124,8 @@ def generate(rng: random.Random, template: str) -> Example:
         end = start + V.sample_duration(rng, "days")
         rwy = rng.randint(1, 18)
         body = rng.choice((f"RWY {rwy:02d}/{rwy + 18:02d} CLSD", f"TWY {rng.choice('ABCDEFGHJK')} CLSD",
-                           f"NAV ILS RWY {rwy:02d} LOC U/S", f"SVC TWR OPS HR 1100-0300",
-                           f"APRON NORTH RAMP CLSD", f"RWY {rwy:02d} PAPI U/S"))
+                           f"NAV ILS RWY {rwy:02d} LOC U/S", "SVC TWR OPS HR 1100-0300",
+                           "APRON NORTH RAMP CLSD", f"RWY {rwy:02d} PAPI U/S"))
         d.add(f"!{acct} {start.month:02d}/{rng.randint(1, 999):03d} {acct} {body} {V.fmt_icao_time(start)}-{V.fmt_icao_time(end)}")
         return Example(d, [], "en")
     g = gold[0]

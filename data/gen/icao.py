@@ -462,13 +462,13 @@ def generate(rng: random.Random, template: str) -> Example:
             rwy = f"{rng.randint(1, 18):02d}"
             e.add(rng.choice((
                 f"RWY {rwy}/{int(rwy) + 18:02d} CLSD DUE TO MAINT", f"TWY {rng.choice('ABCDEFGKLM')} CLSD",
-                f"ILS RWY {rwy} U/S", f"AD HR OF SER MON-FRI 0600-2000", f"ACFT STAND {rng.randint(1, 80)} CLSD",
-                f"PAPI RWY {rwy} U/S", f"FUEL NOT AVBL FOR GA ACFT", f"RWY {rwy} TORA REDUCED TO {rng.randint(15, 35)}00M",
+                f"ILS RWY {rwy} U/S", "AD HR OF SER MON-FRI 0600-2000", f"ACFT STAND {rng.randint(1, 80)} CLSD",
+                f"PAPI RWY {rwy} U/S", "FUEL NOT AVBL FOR GA ACFT", f"RWY {rwy} TORA REDUCED TO {rng.randint(15, 35)}00M",
                 f"{place} RNAV (GNSS) RWY {rwy} APCH NOT AVBL. MINIMA RAISED, CIRCLING MDA {rng.randint(8, 20)}00FT.",
                 f"TAKEOFF MINIMUMS AND OBSTACLE DEPARTURE PROCEDURES AMDT {rng.randint(1, 9)}{rng.choice('ABC ').strip()}: "
                 f"TEMPORARY CRANE {rng.randint(200, 2500)}FT FROM DER, {rng.randint(50, 900)}FT RIGHT OF CENTERLINE, "
                 f"{rng.randint(100, 300)}FT AGL/{rng.randint(100, 400)}FT MSL. ALL OTHER DATA REMAINS AS PUBLISHED.",
-                f"BIRD CONCENTRATION IN THE VICINITY OF AD. PILOTS EXERCISE CAUTION.",
+                "BIRD CONCENTRATION IN THE VICINITY OF AD. PILOTS EXERCISE CAUTION.",
                 f"ATIS FREQ {rng.randint(118, 136)}.{rng.choice(('05', '255', '80', '125'))} U/S")))
 
     # ---- items

@@ -9,8 +9,18 @@ from __future__ import annotations
 import re
 
 from airspace.parser.rules.patterns import (
-    CJK_RE, CN_ADMIN_ANCHOR, CN_AREA_ANCHOR, CN_AREA_LABEL, CN_BUFFER_ANCHOR, CN_CENTRE_ANCHOR, CN_DISTRICTS,
-    CN_NOT_PLACE, CN_RANGE, CN_SPREAD, CN_WHOLE_AREA, R_AFTER,
+    CJK_RE,
+    CN_ADMIN_ANCHOR,
+    CN_AREA_ANCHOR,
+    CN_AREA_LABEL,
+    CN_BUFFER_ANCHOR,
+    CN_CENTRE_ANCHOR,
+    CN_DISTRICTS,
+    CN_NOT_PLACE,
+    CN_RANGE,
+    CN_SPREAD,
+    CN_WHOLE_AREA,
+    R_AFTER,
 )
 from airspace.parser.rules.zone import Zone, sp
 

@@ -26,11 +26,28 @@ from bisect import bisect_left, bisect_right
 from airspace.core.contract import Span
 from airspace.parser.coords import CoordMatch, find_coords
 from airspace.parser.polygon import BEARINGS
-from airspace.parser.rules.sectors import read_sectors
 from airspace.parser.rules.patterns import (
-    ARC_GAP, BAD_VERTEX_GAP, BAD_VERTEX_TAIL, BOUNDARY_GAP, CLOSE, CLOSE_IN_GAP, DIST, EITHER_SIDE, INTRO_GAP,
-    LIST_GAP, NAMED_AFTER, NAMED_BEFORE, NAMED_GAP, PLURAL, R_AFTER, R_BEFORE, R_WITHIN, SEP_GAP, nofix,
+    ARC_GAP,
+    BAD_VERTEX_GAP,
+    BAD_VERTEX_TAIL,
+    BOUNDARY_GAP,
+    CLOSE,
+    CLOSE_IN_GAP,
+    DIST,
+    EITHER_SIDE,
+    INTRO_GAP,
+    LIST_GAP,
+    NAMED_AFTER,
+    NAMED_BEFORE,
+    NAMED_GAP,
+    PLURAL,
+    R_AFTER,
+    R_BEFORE,
+    R_WITHIN,
+    SEP_GAP,
+    nofix,
 )
+from airspace.parser.rules.sectors import read_sectors
 from airspace.parser.rules.zone import Zone, sp
 
 
@@ -250,7 +267,7 @@ def read_geometry(text: str, lo: int, hi: int) -> list[Zone]:
             score = len(gap.strip()) + (20 if ("(" in gap or ")" in gap) else 0) + (40 if "\n\n" in gap else 0)
             cands.append((score, ci, mi))
     used_c, used_m = set(), set()
-    for score, ci, mi in sorted(cands):
+    for _score, ci, mi in sorted(cands):
         if ci in used_c or mi in used_m:
             continue
         used_c.add(ci)

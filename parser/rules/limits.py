@@ -10,11 +10,19 @@ import re
 
 from airspace.core.contract import Span
 from airspace.parser.header import Header
-from airspace.parser.units import parse_limit
 from airspace.parser.rules.patterns import (
-    ALT, CN_UPPER, FLOORISH, LIM, LOWER_ONLY, RANGE, RANGE_SLASH, UNL_WORD, UPPER_ONLY,
+    ALT,
+    CN_UPPER,
+    FLOORISH,
+    LIM,
+    LOWER_ONLY,
+    RANGE,
+    RANGE_SLASH,
+    UNL_WORD,
+    UPPER_ONLY,
 )
 from airspace.parser.rules.zone import sp
+from airspace.parser.units import parse_limit
 
 
 def slash_band(lo: str, hi: str) -> bool:

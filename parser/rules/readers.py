@@ -9,14 +9,22 @@ pipeline resolves ICAO identifiers through ``airportsdata`` (approximate, review
 from __future__ import annotations
 
 import re
-from typing import Callable
+from collections.abc import Callable
 
 from airspace.core.contract import Span
 from airspace.parser.header import Header, parse_header
 from airspace.parser.places import resolve_icao
 from airspace.parser.rules.chinese import cn_named
 from airspace.parser.rules.patterns import (
-    CJK_RE, CN_RANGE, DESIGNATOR, FIR_ITEM, FIR_LIST_HEAD, ICAO_LOC, NOT_IDENT, R_IDENT, R_PLACE,
+    CJK_RE,
+    CN_RANGE,
+    DESIGNATOR,
+    FIR_ITEM,
+    FIR_LIST_HEAD,
+    ICAO_LOC,
+    NOT_IDENT,
+    R_IDENT,
+    R_PLACE,
 )
 from airspace.parser.rules.zone import Message, Zone, body, sp
 

@@ -10,7 +10,6 @@ from airspace.parser.polygon import BEARINGS, EXC_SAME_CIRCLE, HALF_DIR, SECTOR_
 from airspace.parser.rules.patterns import ARC_GAP, DIST
 from airspace.parser.rules.zone import Zone, sp
 
-
 _SEMI_ANCHOR = re.compile(r"\bSEMI-?\s?CIRCLE\b|\bHALF[\s-]+CIRCLE\b|半圆|半圓", re.I)
 _SECTOR_RADIUS = re.compile(
     rf"RADIUS\s*(?:OF\s*)?[:=-]?\s*{DIST}|{DIST}\s*(?:RADIUS|ARC)\b|\b(?:WI|WITHIN)\s+(?:AN?\s+)?{DIST}|半[径徑]\s*{DIST}",

@@ -10,12 +10,25 @@ import re
 
 from airspace.core.contract import Span
 from airspace.parser.header import Header
-from airspace.parser.times import find_effective_range
 from airspace.parser.rules.patterns import (
-    CJK_RE, CN_DAILY, CN_DATE_RANGE, CN_FROM, CN_RANGE, FAA_SCHED, FROM, ICAO_TIME, ISO_PAIR, PROSE_ANY, PROSE_SCHED,
-    TFR_BEGIN, TFR_END, TIME_PAIR, UNTIL,
+    CJK_RE,
+    CN_DAILY,
+    CN_DATE_RANGE,
+    CN_FROM,
+    CN_RANGE,
+    FAA_SCHED,
+    FROM,
+    ICAO_TIME,
+    ISO_PAIR,
+    PROSE_ANY,
+    PROSE_SCHED,
+    TFR_BEGIN,
+    TFR_END,
+    TIME_PAIR,
+    UNTIL,
 )
 from airspace.parser.rules.zone import sp
+from airspace.parser.times import find_effective_range
 
 
 def _item_time(text: str, h: Header, letter: str) -> Span | None:

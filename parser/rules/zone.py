@@ -81,7 +81,7 @@ class Message:
     q_null: bool = False  # the Q-line position 0000N00000E is a placeholder (UHHH writes it for named areas)
 
     @classmethod
-    def of(cls, text: str, h: Header) -> "Message":
+    def of(cls, text: str, h: Header) -> Message:
         lo, hi = body(text, h)
         q = h.qline
         return cls(
