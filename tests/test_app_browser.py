@@ -441,7 +441,7 @@ A2549/26 NOTAMN  Q) ENOR/QRDCA/IV/BO /AW/000/020/6355N00906E009  A) ENOL B) 2606
 关于深圳湾体育中心演唱会期间实施无人机临时管控的通告：2026年12月6日14时至23时，以深圳湾体育中心为中心，半径1公里范围内禁止一切无人机飞行。"""
 
 
-@pytest.mark.timeout(240)
+@pytest.mark.timeout(150)
 @pytest.mark.xfail(reason="written this session on a machine at load 7-18 and not yet seen to pass end to end; "
                           "rerun on a quiet machine and drop this mark", strict=False)
 def test_three_continents_every_zone_reachable(server, browser_context):
@@ -496,7 +496,7 @@ F) SFC G) 1000FT AMSL"""
 PAYLOAD_SELECTOR = 'img[src*="198.51.100.7"], a[href*="198.51.100.7"], [src*="198.51.100.7"], [href*="198.51.100.7"]'
 
 
-@pytest.mark.timeout(240)
+@pytest.mark.timeout(150)
 @pytest.mark.xfail(reason="written this session on a machine at load 7-18 and not yet seen to pass end to end; "
                           "rerun on a quiet machine and drop this mark", strict=False)
 def test_message_text_that_looks_like_markup_stays_text(server, browser_context):
@@ -527,7 +527,7 @@ def test_message_text_that_looks_like_markup_stays_text(server, browser_context)
     page.close()
 
 
-@pytest.mark.timeout(240)
+@pytest.mark.timeout(150)
 @pytest.mark.xfail(reason="written this session on a machine at load 7-18 and not yet seen to pass end to end; "
                           "rerun on a quiet machine and drop this mark", strict=False)
 def test_pasted_text_replaces_an_attached_file(server, browser_context, tmp_path):
@@ -554,7 +554,7 @@ def test_pasted_text_replaces_an_attached_file(server, browser_context, tmp_path
     page.close()
 
 
-@pytest.mark.timeout(240)
+@pytest.mark.timeout(150)
 @pytest.mark.xfail(reason="written this session on a machine at load 7-18 and not yet seen to pass end to end; "
                           "rerun on a quiet machine and drop this mark", strict=False)
 def test_phone_width(server, browser_context):
