@@ -214,8 +214,8 @@ class _Decoding:
         committing = self.clean_valid.shape[1] > 0
         # a later step of a block commits nothing to the history, so only the rows with masks left run it
         sub = None if committing or bool(active.all()) else active.nonzero()[:, 0]
-        x, mem, cache, clean_valid, clean_x, valid = block.x, self.mem, self.cache, self.clean_valid, self.clean_x, \
-            block.valid
+        x, valid, mem, cache = block.x, block.valid, self.mem, self.cache
+        clean_valid, clean_x = self.clean_valid, self.clean_x
         if sub is not None:
             x, mem, cache = x[sub], mem.select(sub), cache.select(sub)
             clean_valid, clean_x, valid = clean_valid[sub], clean_x[sub], valid[sub]
