@@ -437,8 +437,9 @@ def pretrain(args, argv=None) -> Path:
         if wall_cap is not None and time.time() - wall0 > wall_cap:
             state["stopped_by"] = "wall-clock cap"
             break
-        ids, valid = pad_right(next(it), tok.pad_id)
+        batch = next(it)
         t0 = clock()
+        ids, valid = pad_right(batch, tok.pad_id)
         lr = lr_at(state["step"], state["train_time"] / budget, args.lr, args.warmup_steps, args.min_lr_frac)
         ce, gnorm, _ = train_step(model, opt, ids.to(device), valid.to(device), lr, autocast)
         if device.type == "cuda":
