@@ -43,6 +43,8 @@ class QLine:
     scope: str | None = None
     lower: str | None = None  # flight level, 3 digits
     upper: str | None = None
+    lower_span: Span | None = None
+    upper_span: Span | None = None
     coord: Span | None = None  # e.g. "4809N01610E"
     radius: Span | None = None  # e.g. "001" (NM)
 
@@ -130,6 +132,10 @@ def _parse_qline(text: str) -> QLine | None:
     tail = stripped[:ci]
     if len(tail) >= 3:
         q.lower, q.upper = tail[-2], tail[-1]
+        for attr, i in (("lower_span", ci - 2), ("upper_span", ci - 1)):
+            if stripped[i]:
+                a = offs[i] + len(parts[i]) - len(parts[i].lstrip())
+                setattr(q, attr, _span(text, a, a + len(stripped[i])))
     if len(tail) >= 4:
         q.scope = tail[-3]
     if len(tail) >= 5:
@@ -209,3 +215,13 @@ def parse_header(text: str) -> Header:
         h.kind = "icao"  # items without header or Q-line ("A) LFML B) 2707142030 C) … E) …")
         h.items = _find_items(text, 0)
     return h
+
+
+def qline_limit_field(text: str, start: int, end: int) -> str | None:
+    """'lower' or 'upper' when ``text[start:end]`` is exactly that 3-digit limit field of the message's Q-line."""
+    q = _parse_qline(text)
+    for key in ("lower", "upper"):
+        s = getattr(q, f"{key}_span", None) if q else None
+        if s is not None and (s.start, s.end) == (start, end) and re.fullmatch(r"\d{3}", s.text):
+            return key
+    return None

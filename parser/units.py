@@ -192,6 +192,19 @@ def parse_limit(text: str) -> Limit:
     raise ValueError(f"not a vertical limit: {text.strip()[:40]!r}")
 
 
+def parse_qline_limit(digits: str) -> Limit:
+    """A Q-line limit field (3 digits, flight levels): ``000`` is the surface, ``999`` unlimited, else FLnnn.
+    ``ValueError`` on anything else."""
+    if not re.fullmatch(r"\d{3}", digits.strip()):
+        raise ValueError(f"not a Q-line limit: {digits.strip()[:40]!r}")
+    n = int(digits)
+    if n == 0:
+        return Limit(ref="SFC", ft=0.0, m=0.0, raw=digits)
+    if n == 999:
+        return Limit(ref="UNL", ft=None, m=None, raw=digits)
+    return _limit("FL", Fraction(n * 100), False, digits)
+
+
 _RANGE_SEP = re.compile(r"\s*(?:[-\u2013\u2014~～]|\bUP\s+TO\b|\bTO\b|\bTHROUGH\b|至|到)\s*", re.IGNORECASE)
 
 

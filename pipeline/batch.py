@@ -29,6 +29,7 @@ from airspace.parser.coords import find_coords
 from airspace.parser.header import Header, parse_header
 from airspace.parser.places import AERODROME_RADIUS_M, aerodrome_name, resolve_icao
 from airspace.parser.rules import area_designator, message_times, rules_drafts
+from airspace.parser.rules.zone import not_an_area
 from airspace.pipeline.engines import get_extractor
 from airspace.pipeline.normalize import normalize as _normalize
 from airspace.pipeline.split import BatchTooLarge, Message, split_batch
@@ -134,7 +135,9 @@ def _records_for(
             rec.notam_type = header.notam_type  # type: ignore[assignment]
         if header.notam_type == "C":
             return [rec]  # a cancellation: no zone, nothing wrong
-        if _body_coords(msg.text, header):
+        if (why := not_an_area(header)) is not None:
+            rec.review(f"no zone: {why}")
+        elif _body_coords(msg.text, header):
             rec.review("no zone found in the message (its coordinates are navigation points, an excluded area or "
                        "otherwise not a zone boundary)")
         else:

@@ -22,6 +22,7 @@ from airspace.core.records import (
     ZoneRecord,
 )
 from airspace.parser.coords import find_coords, parse_coord
+from airspace.parser.header import qline_limit_field
 from airspace.parser.places import named_kind
 from airspace.parser.polygon import (
     HULL_ORDER_NOTE,
@@ -33,7 +34,7 @@ from airspace.parser.polygon import (
 )
 from airspace.parser.schedule import expand_schedule
 from airspace.parser.times import BEIJING, local_window, message_year, parse_date, parse_time
-from airspace.parser.units import parse_distance_m, parse_limit, parse_limit_range
+from airspace.parser.units import parse_distance_m, parse_limit, parse_limit_range, parse_qline_limit
 
 
 def _show(raw: str, limit: int = 60) -> str:
@@ -65,8 +66,8 @@ def _geometry(rec: ZoneRecord, v: dict[str, str]) -> tuple[float, float] | None:
         try:
             pts = area_points(v["polygon"])  # a polygon, or "1NM EITHER SIDE OF LINE a-b" as the buffered line
             if (hull := hull_order(pts)) is not None:  # a bow-tie whose only simple ring is its hull
-                pts = hull
-                rec.reasons.append(HULL_ORDER_NOTE)
+                pts = hull  # the redrawn order is the message's only simple reading, yet not what it wrote: review
+                rec.review(HULL_ORDER_NOTE)
             rec.geometry = PolygonGeometry(points=pts)
             for problem in ring_problems(pts):  # bow-tie or repeated vertex: kept as written, flagged
                 rec.review(problem)
@@ -264,6 +265,21 @@ def _windows(rec: ZoneRecord, v: dict[str, str], pos: tuple[float, float] | None
         rec.windows = [Window(start=rec.start, end=rec.end)] if rec.end is not None else []
 
 
+def _limit_of(rec: ZoneRecord, key: str, value: str, span, text: str):
+    """A limit from its text; a value that is the Q-line's own limit field (no F)/G) item states one) is read as
+    item Q writes it: flight levels, 000 the surface, 999 unlimited, other values rounded outwards by the rules
+    of item Q, so those are review."""
+    if span is None or qline_limit_field(text, span.start, span.end) is None:
+        return parse_limit(value)
+    lim = parse_qline_limit(value)
+    if lim.ref in ("SFC", "UNL"):
+        rec.reasons.append(f"note: {key} limit from the Q-line ({value}: {'the surface' if lim.ref == 'SFC' else 'unlimited'}); "
+                           "no F)/G) item states one")
+    else:
+        rec.review(f"{key} limit only from the Q-line (FL{value}), which item Q rounds outwards; no F)/G) item states it")
+    return lim
+
+
 def normalize(
     draft: ZoneDraft, *, text: str, message: int, zone: int = 0, engine: str = "rules"
 ) -> ZoneRecord:
@@ -278,7 +294,7 @@ def normalize(
     for key in ("lower", "upper"):
         if v.get(key) is not None:
             try:
-                setattr(rec, key, parse_limit(v[key]))
+                setattr(rec, key, _limit_of(rec, key, v[key], draft.spans.get(key), text))
             except ValueError as exc:
                 _fail(rec, key, v[key], exc)
     _joint_limits(rec, text)

@@ -16,7 +16,7 @@ from airspace.pipeline.split import Message
 
 CITED = ["A1629/26", "A3406/23", "F0092/24", "U0405/26", "A0626/26", "A2527/26", "A0031/26", "E0562/26", "D1387/26",
          "A1335/26", "M0170/26", "H6297/26", "A1116/26", "A2575/26", "W0507/26", "A0055/26", "A0391/23", "D0430/26",
-         "G0066/26", "A1043/26"]
+         "G0066/26", "A1043/26", "F1252/26", "A2686/26", "L1276/25", "V0004/26", "V0020/26", "G0130/26"]
 
 
 def _records(text):
@@ -115,11 +115,80 @@ LIXX_E0562 = ("E0562/26 NOTAMR E2883/25 Q) LIXX/QAFXX/IV/NBO/E /000/999/4119N013
               "EUECYIYN")
 
 
+# G0130/26 (train): a notice about a whole FIR, with no F)/G) items: its limits are the Q-line's 000/999
+OAKX_G0130 = ("G0130/26 NOTAMR G0557/25  Q) OAKX/QAFXX/IV/NBO/E/000/999/  A) OAKX B) 2603200925 C) 2606142359 EST  "
+              "E) AFGHANISTAN FIR IS UNCONTROLLED CLASS G AIRSPACE.  ALL INTERNATIONAL AND DOMESTIC AIRLINES ARE "
+              "REQUESTED TO FILL  FLIGHT PERMISSIONS FORM AT LEAST 72 HOURS PRIOR FLIGHT AND  SHALL EMAIL TO "
+              "FLIGHTPERMISSIONS.ACAA(A)GMAIL.COM  FOR PROCESSING PERMISSIONS.    CREATED: 20 MAR 2026 09:56  SOURCE: "
+              "OPKCYNYX")
+
+
 def test_a_fir_indicator_is_a_fir_not_an_unknown_aerodrome():
-    (rec,) = _records(ZWUQ_A2527)
-    assert rec.geometry.type == "named" and rec.geometry.name == "ZWUQ" and rec.geometry.kind == "fir"
-    assert rec.status == "review" and any(r.startswith("the zone is the whole FIR 'ZWUQ'") for r in rec.reasons)
+    (rec,) = _records(OAKX_G0130)
+    assert rec.geometry.type == "named" and rec.geometry.name == "OAKX" and rec.geometry.kind == "fir"
+    assert rec.status == "review" and any(r.startswith("the zone is the whole FIR 'OAKX'") for r in rec.reasons)
     assert not any(r.startswith("named place") for r in rec.reasons)
+
+
+def test_without_f_and_g_the_q_line_000_999_is_surface_to_unlimited():
+    (rec,) = _records(OAKX_G0130)
+    assert (rec.lower.ref, rec.lower.ft, rec.upper.ref) == ("SFC", 0.0, "UNL")
+    text = OAKX_G0130
+    assert rec.spans["lower"].text == "000" and text.index("/000/999/") + 1 == rec.spans["lower"].start
+    assert not any("no upper limit" in r or "no lower limit" in r for r in rec.reasons)
+
+
+def test_a_route_notice_without_an_area_has_no_zone():
+    # A2527/26 (train): Q-code ARLC (an ATS route closed) over a FIR: the route is closed, no area is drawn
+    (rec,) = _records(ZWUQ_A2527)
+    assert rec.geometry is None and rec.reasons == ["no zone: the Q-code QARLC marks an ATS route, not an area"]
+
+
+# F1252/26 (train): a restricted area deactivated; A2686/26 (train): a trigger NOTAM for an AIP supplement's area
+CZEG_F1252 = ("F1252/26 NOTAMN  Q) CZEG/QRRCD/IV/BO/W/290/999/5503N10953W053  A) CZEG B) 2603202156 C) 2603231400  "
+              "E) RESTRICTED AREA CYR204 COLD LAKE DEACTIVATED.  F) FL290 G) UNL    CREATED: 20 MAR 2026 21:56  SOURCE: "
+              "CYHQYNYX")
+ENXX_A2686 = ("A2686/26 NOTAMN  Q) ENXX/QRDTT/IV/BO /W /000/999/7002N01041E126  A) ENOR ENOB B) 2605140000 C) "
+              "2605242359  E) TRIGGER NOTAM - AIP AIRAC SUP 25/2026 WEF 14 MAY 2026.  TEMPO DANGER AREA END490 GARRET "
+              "ESTABLISHED IN CONNECTION WITH  ACTIVITIES FROM ANDOYA SPACE. SUP AVBL AT WWW.AVINOR.NO/AIS/  F) GND G) "
+              "UNL    CREATED: 16 APR 2026 12:11  SOURCE: EUECYIYN")
+
+
+@pytest.mark.parametrize("text, what", [(CZEG_F1252, "QRRCD marks a deactivation"),
+                                        (ENXX_A2686, "QRDTT marks a trigger NOTAM")])
+def test_a_deactivation_or_a_trigger_without_coordinates_draws_no_q_line_circle(text, what):
+    (rec,) = _records(text)
+    assert rec.geometry is None and rec.reasons[0].startswith(f"no zone: the Q-code {what}")
+
+
+def test_waypoints_of_a_significant_point_notice_are_not_zones():
+    # L1276/25 (train): Q-code AXCH, thirteen IFR waypoints with their coordinates: an AIP amendment, no hazard
+    text = ("L1276/25 NOTAMN  Q) YMMM/QAXCH/IV/BO/E/000/999/5842S14509E999  A) YMMM  B) 2511261600 C) PERM  E) "
+            "AERONAUTICAL INFORMATION PACKAGE (AIP) AMD  LELOV  450000.0S 1455630.0E  PADVA  500000.0S 1414354.0E  "
+            "SALAL  550000.0S 1361936.0E  AMD DESIGNATED AIRSPACE HANDBOOK (DAH) SECTION 22 - IFR WAYPOINTS")
+    (rec,) = _records(text)
+    assert rec.geometry is None and rec.status == "review"
+
+
+def test_several_firs_in_item_a_are_one_zone_each():
+    # V0004/26 (train): A) EGTT EGPX EGGX, a notice for three FIRs that names no FIR in its text
+    text = ("V0004/26 NOTAMN  Q) EGXX/QROXX/IV/NBO/W /000/999/5218N01451W999  A) EGTT EGPX EGGX B) 2601151700 C) "
+            "2604150800  E) NATIONAL SECURITY / SAFETY - AFGHANISTAN. UK CIVIL AIR OPERATORS   ARE STILL REQUIRED TO "
+            "CONSIDER THE ICAO CONTINGENCY COORDINATION   TEAM BULLETIN 14 DATED 06 OCT 2025 FOR FLIGHT PLANNING AND   "
+            "OPERATIONAL PURPOSES. FOR INFO CTC 02079 443111. AR-2026-368/02.  F) SFC G) UNL")
+    recs = _records(text)
+    assert [r.geometry.name for r in recs] == ["EGTT", "EGPX", "EGGX"]
+    assert all(r.geometry.kind == "fir" and r.status == "review" for r in recs)
+
+
+def test_a_fir_named_in_the_text_comes_before_the_q_line_circle():
+    # V0020/26 (train): the Q-line circle is centred on the UK; the notice is about FIR KABUL (OAKX)
+    text = ("V0020/26 NOTAMR V0013/26  Q) EGXX/QROXX/IV/NBO/W /000/999/5218N01451W999  A) EGTT EGPX EGGX B) "
+            "2605270832 C) 2608251200  E) SECURITY - HAZARDOUS SITUATION IN AFGHANISTAN. UK REGISTERED AIR  OPERATORS "
+            "ARE ADVISED TO TAKE POTENTIAL RISK INTO ACCOUNT WITHIN FIR   KABUL (OAKX). POTENTIAL RISK FROM HEIGHTENED "
+            "MILITARY ACTIVITY.  AR-2026-1616/02.  F) SFC G) UNL")
+    (rec,) = _records(text)
+    assert rec.geometry.type == "named" and " ".join(rec.geometry.name.split()) == "FIR KABUL (OAKX)"
 
 
 def test_every_fir_the_advisory_names_is_a_zone():
@@ -210,12 +279,12 @@ def test_rdo_radius_and_misspelt_unlimited():
 
 
 # The issue's vertical-limit forms that no train/val row or dev message writes around a zone: the A1335/26 circle
-# with the limit phrase swapped (the form, not a row).
+# with the limit phrase swapped (the form, not a row). An upper alone leaves the lower to the Q-line's 000.
 @pytest.mark.parametrize("limits, lower, upper", [
-    ("UP 500FT AGL", None, "500FT AGL"),
+    ("UP 500FT AGL", "000", "500FT AGL"),
     ("GND-UP TO 300M AGL", "GND", "300M AGL"),
-    ("500FT AGL AND BELOW", None, "500FT AGL"),
-    ("BLW FL100", None, "FL100"),
+    ("500FT AGL AND BELOW", "000", "500FT AGL"),
+    ("BLW FL100", "000", "FL100"),
     ("FM 500FT TO 1500FT AMSL", "500FT", "1500FT AMSL"),
 ])
 def test_vertical_limit_phrasings(limits, lower, upper):
@@ -259,10 +328,13 @@ def test_a_built_corridor_does_not_flag_the_other_zones():
 def test_row_by_row_corners_are_drawn_as_the_one_simple_ring():
     from shapely.geometry import Polygon
 
+    from airspace.parser.polygon import HULL_ORDER_NOTE
+
     (rec,) = _records(DAAA_A1116)
     ring = Polygon([(lon, lat) for lat, lon in rec.geometry.points])
-    assert ring.is_valid and rec.status == "ok", rec.reasons
-    assert any(r.startswith("note: polygon edges cross as written") for r in rec.reasons)
+    # drawn as the one simple ring, yet in review: the message wrote a ring that crosses itself
+    assert ring.is_valid and rec.status == "review", rec.reasons
+    assert rec.reasons == [HULL_ORDER_NOTE]
 
 
 # ------------------------------------------------------------------------------------------------ D) items

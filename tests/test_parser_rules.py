@@ -223,7 +223,9 @@ def test_equivalent_heights_prefer_the_one_with_a_reference():
     z = _one(REAL_517603)
     assert (z["center"], z["radius"], z["lower"], z["upper"]) == ("N312228E0342304", "1KM", "GND", "1,800FT AMSL")
     z = _one(REAL_489144)  # obstacle: its height above ground is the upper limit
-    assert z == {"center": "N323050E0350541", "upper": "108FT AGL", "start": "1503110821", "end": "1512312159"}
+    # (its lower is the Q-line's 000, the surface: the message has no F) item)
+    assert z == {"center": "N323050E0350541", "lower": "000", "upper": "108FT AGL", "start": "1503110821",
+                 "end": "1512312159"}
 
 
 def test_two_impact_areas_and_line_wrapped_coordinates():
@@ -495,3 +497,13 @@ def test_dispatcher_note_with_clock_times_date_and_time_zone():
     # a daily period in prose without a date stays a schedule
     z = _one("UAS prohibited within 0.4 km around Old Trafford - police request up to 500 FT AGL 0500-1300 local")
     assert z["schedule"] == "0500-1300 local" and "date" not in z
+
+
+def test_a_radius_with_a_thousands_separator_is_read_whole():
+    # "WITH RADIUS OF 1,330M" (the form Chinese-area firework NOTAMs write): 1,330 m, never "330M" from inside it
+    from airspace.parser.rules.patterns import R_AFTER
+
+    text = "FIREWORK WILL TAKE PLACE WITHIN A CIRCLE CENTERED AT N305356.10E1215608.82 WITH RADIUS OF 1,330M."
+    m = R_AFTER.search(text)
+    assert m is not None and m.group("d") == "1,330M"
+    assert R_AFTER.search("RADIUS: 5,9NM").group("d") == "5,9NM"  # a decimal comma stays one

@@ -40,8 +40,8 @@ def _read(reader, text):
 
 def test_the_order_of_the_readers():
     assert [f.__name__ for f in FALLBACKS] == [
-        "aerodrome_radius", "prose_place", "cn_periods", "cn_place", "qline_circle", "named_area", "fir_list",
-        "fir_named", "location_indicator"]
+        "aerodrome_radius", "prose_place", "cn_periods", "cn_place", "fir_list", "fir_named", "qline_circle",
+        "named_area", "location_indicator"]
     assert all(f.__doc__ for f in FALLBACKS)
 
 
@@ -87,7 +87,9 @@ def test_fir_list_and_fir_named():
 
 
 def test_location_indicator():
-    assert _read(R.location_indicator, ZWUQ_A2527) == [{"name": "ZWUQ"}]
+    assert _read(R.location_indicator, ZWUQ_A2527) == []  # an ATS route closure (QARLC): no area
+    t = ZWUQ_A2527.replace("QARLC", "QRTCA")  # the same header for a restricted area: A)'s FIR is the zone
+    assert _read(R.location_indicator, t) == [{"name": "ZWUQ"}]
     # an aerodrome-data notice (subject M/F/I/L/N/C/P/S/G/O) without coordinates is no zone notice
     t = "A0123/26 NOTAMN  Q) EGTT/QMRLC/IV/NBO/A/000/999/  A) EGLL B) 2602201338 C) 2602211338  E) RWY 09L CLSD"
     assert _read(R.location_indicator, t) == []  # (a made-up runway closure: the form, not a real row)

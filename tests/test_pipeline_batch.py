@@ -369,8 +369,12 @@ def test_exclusion_area_is_not_a_zone_and_is_cut_out_or_flagged():
 
 
 def test_missing_upper_limit_is_review_and_unlimited_word_is_read():
-    recs, _ = process_batch([Message(0, _icao("DANGER AREA WI 2NM RADIUS OF 513000N 0001000W", fg=""))])
+    recs, _ = process_batch([Message(0, _icao("DANGER AREA WI 2NM RADIUS OF 513000N 0001000W", fg="", q=""))])
     assert recs[0].status == "review" and "no upper limit stated" in recs[0].reasons
+    # no F)/G) but a Q-line: its upper field (FL030) is the only statement, rounded outwards by item Q: review
+    recs, _ = process_batch([Message(0, _icao("DANGER AREA WI 2NM RADIUS OF 513000N 0001000W", fg=""))])
+    assert (recs[0].upper.ref, recs[0].upper.ft, recs[0].status) == ("FL", 3000.0, "review")
+    assert any(r.startswith("upper limit only from the Q-line (FL030)") for r in recs[0].reasons)
     recs, _ = process_batch([Message(0, _icao("DANGER AREA WI 2NM RADIUS OF 513000N 0001000W SFC TO UNLIMITED", fg=""))])
     assert recs[0].upper.ref == "UNL"
 
@@ -509,3 +513,16 @@ def test_an_engine_failing_on_one_message_costs_only_that_message(dev_rows):
     assert [r.message for r in recs] == [0, 1, 2]
     assert [r.status for r in recs] == ["ok", "error", "ok"]
     assert "fragile engine failed on this message (cannot encode this text)" in recs[1].reasons[0]
+
+
+def test_areas_headed_by_their_own_dates_are_review_not_the_whole_period():
+    # the form of space-debris NOTAMs that list one area per day under D) (made up here: the form, not a row)
+    text = ("A1234/26 NOTAMN  Q) SCIZ/QRDCA/IV/BO/W/000/999/5000S11800W715  A) SCIZ B) 2604210100 C) 2604220400  "
+            "D) 21 APR 0100-0300, 22 APR 0200-0400  E) DANGER AREA BOUNDED BY:  APR 21  474700S 1310000W  480200S "
+            "1300100W  503800S 1134600W  474700S 1310000W  APR 22  503000S 1310000W  504600S 1223900W  490400S "
+            "1070900W  503000S 1310000W  F) SFC G) UNL")
+    recs, _ = process_batch([Message(0, text)])
+    assert len(recs) == 2 and all(r.status == "review" for r in recs)
+    assert [next(x for x in r.reasons if x.startswith("the area is headed by the date")) for r in recs] == [
+        f"the area is headed by the date '{d}': only its own day of the D) item applies to it; the record keeps the "
+        "whole B)-C) period and every D) window" for d in ("APR 21", "APR 22")]

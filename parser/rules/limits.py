@@ -170,4 +170,9 @@ def message_limits(text: str, h: Header, lo: int, hi: int) -> dict[str, Span]:
             found["upper"] = sp(text, *m.span())
     for k, v in found.items():
         out.setdefault(k, v)
+    q = h.qline
+    for k in ("lower", "upper"):  # stated nowhere else: item Q's own limit fields (flight levels, 000/999)
+        qs = getattr(q, f"{k}_span", None) if q else None
+        if k not in out and qs is not None and re.fullmatch(r"\d{3}", qs.text):
+            out[k] = qs
     return out

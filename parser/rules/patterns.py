@@ -14,8 +14,9 @@ DIST_UNITS = (
     r"|公里|千米|海里|米"
 )
 # (never starting inside a number: an unanchored distance would otherwise try every digit of a long digit run)
-# (a decimal comma too, "5,9NM": one or two digits after it; "1,500FT" stays a thousands separator)
-DIST = rf"(?<![\d.])(?:\d+(?:\.\d+|,\d{{1,2}}(?!\d))?|\.\d+)(?:\s?|[\-−‐])(?:{DIST_UNITS})(?![A-Za-z])"  # "2−nautical−mile" too
+# (a decimal comma too, "5,9NM": one or two digits after it; three digits after a comma are thousands, "RADIUS OF
+# 1,330M", and a distance never starts after one)
+DIST = rf"(?<![\d.])(?<!\d,)(?:\d{{1,3}}(?:,\d{{3}})+(?:\.\d+)?|\d+(?:\.\d+|,\d{{1,2}}(?!\d))?|\.\d+)(?:\s?|[\-−‐])(?:{DIST_UNITS})(?![A-Za-z])"  # "2−nautical−mile" too
 DIST_PAREN = rf"{DIST}(?:\s*\(\s*{DIST}\s*\))?"
 # (RDO: "radio", the radius in Spanish-speaking states' NOTAMs: "RDO 5NM CENTERED COORD: 2205N08102W")
 RADIUS_KW = r"(?:RADIUS|RADIUS\s+OF|RAD\b|RDO\b|半径|半徑|周围|周圍)"

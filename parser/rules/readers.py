@@ -1,7 +1,8 @@
 """The readers for a message whose text gives no coordinates (or only an aerodrome's own points), run in turn.
 
-``FALLBACKS`` is the order: the first reader that finds a zone decides the message's zones; the Q-line and A)
-readers apply only to notices about an area (``Message.zone_notice``): a Q-code subject M/F/I/L/N/C/P/S/G/O
+``FALLBACKS`` is the order: the first reader that finds a zone decides the message's zones (a FIR named in the
+text comes before the Q-line circle, which is centred on the issuing state, not on the FIR the notice is about);
+the Q-line and A) readers apply only to notices about an area (``Message.zone_notice``): a Q-code subject M/F/I/L/N/C/P/S/G/O
 without coordinates is an aerodrome/procedure notice and yields no zone. Place names are never geocoded; the
 pipeline resolves ICAO identifiers through ``airportsdata`` (approximate, review).
 """
@@ -130,7 +131,8 @@ def fir_list(m: Message) -> list[Zone]:
 # a FIR named with its indicator: "FIR TRIPOLI (HLLL)", "KABUL FIR (OAKX)", "UIR KYIV (UKBU)", "(FIR PYONGYANG ZKKP)"
 _FIR_ITEM = re.compile(
     r"\b(?:FIR|UIR)\s+[A-Z][A-Z-]{1,20}(?: [A-Z][A-Z-]{1,20}){0,2}\s*\(\s*[A-Z]{4}\s*\)"
-    r"|\b[A-Z][A-Z-]{1,20}(?: [A-Z][A-Z-]{1,20}){0,2}\s+(?:FIR|UIR)\s*\(\s*[A-Z]{4}\s*\)"
+    # (a name before the word has one or two words: "… NOT VALID OVERHEAD WIEN FIR (LOVV)" names WIEN)
+    r"|\b[A-Z][A-Z-]{1,20}(?: [A-Z][A-Z-]{1,20})?\s+(?:FIR|UIR)\s*\(\s*[A-Z]{4}\s*\)"
     r"|(?<=\()(?:FIR|UIR)\s+[A-Z][A-Z-]{1,20}(?: [A-Z][A-Z-]{1,20}){0,2}\s+[A-Z]{4}(?=\))"
 )
 
@@ -157,6 +159,11 @@ def location_indicator(m: Message) -> list[Zone]:
     a = m.h.item("A")
     if not (a and m.zone_notice):
         return []
+    codes = list(re.finditer(r"\b[A-Z]{4}\b", a.text.split("PART")[0]))
+    if 2 <= len(codes) <= 30 and all(resolve_icao(c.group()) is None for c in codes):
+        # "A) GOOO DRRR": a NOTAM for several FIRs, each its own zone
+        return [Zone({"name": sp(m.text, a.span.start + c.start(), a.span.start + c.end())},
+                     a.span.start + c.start(), a.span.start + c.end(), "named") for c in codes]
     r = ICAO_LOC.match(a.text)
     q = m.h.qline
     fir = (q.fir or "").strip().upper() if q else ""
@@ -175,10 +182,10 @@ FALLBACKS: tuple[Reader, ...] = (
     prose_place,
     cn_periods,
     cn_place,
-    qline_circle,
-    named_area,
     fir_list,
     fir_named,
+    qline_circle,
+    named_area,
     location_indicator,
 )
 WHOLE_AREA_BEFORE = FALLBACKS.index(cn_place)

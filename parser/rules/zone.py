@@ -43,13 +43,39 @@ _AIRSPACE_WORDS = re.compile(
 )
 
 
+# Q-code subjects that are a line or a point, not an area: ATS route (AR), area navigation route (AN), reporting
+# point (AP), significant point (AX). A route notice without coordinates closes or changes a route; its Q-line
+# circle only says where the route runs.
+_ROUTE_SUBJECTS = frozenset({"AR", "AN", "AP", "AX"})
+# Q-code conditions under which no area is active: deactivated (CD), and a trigger NOTAM (TT), which announces an
+# AIP publication whose areas the publication itself defines.
+_NO_AREA_CONDITIONS = frozenset({"CD", "TT"})
+
+
+_SUBJECT_WORDS = {"AR": "an ATS route", "AN": "an area navigation route", "AP": "a reporting point",
+                  "AX": "a significant point"}
+_CONDITION_WORDS = {"CD": "a deactivation", "TT": "a trigger NOTAM (the AIP publication it announces defines the areas)"}
+
+
+def not_an_area(h: Header) -> str | None:
+    """What the Q-code says the notice is, when that is a route, a point, a deactivation or a trigger (no area)."""
+    code = (h.qline.code if h.qline else None) or ""
+    if not re.fullmatch(r"Q[A-Z]{4}", code):
+        return None
+    what = _SUBJECT_WORDS.get(code[1:3]) or _CONDITION_WORDS.get(code[3:5])
+    return f"the Q-code {code} marks {what}, not an area" if what else None
+
+
 def zone_notice(text: str, h: Header, lo: int, hi: int) -> bool:
     """Whether a notice without coordinates still describes an area (so that its coarse Q-line circle or its
     aerodrome stands for it). ICAO Q-code subjects W (warnings), R (restricted/danger areas) and A (airspace
     organisation) do; M/F/I/L/N/C/P/S/G/O (movement area, facilities, navaids, lighting, comms, procedures,
-    services, obstacles) are aerodrome/procedure notices with no zone. An unknown code ('QXXXX', 'undefined',
+    services, obstacles) are aerodrome/procedure notices with no zone; so are route and point subjects and the
+    deactivated / trigger conditions (``_ROUTE_SUBJECTS``, ``_NO_AREA_CONDITIONS``). An unknown code ('QXXXX', 'undefined',
     empty) is decided by the text."""
     code = (h.qline.code if h.qline else None) or ""
+    if re.fullmatch(r"Q[A-Z]{4}", code) and (code[1:3] in _ROUTE_SUBJECTS or code[3:5] in _NO_AREA_CONDITIONS):
+        return False
     subj = code[1:2].upper() if re.fullmatch(r"Q[A-Z]{4}", code) else ""
     if subj in ("W", "R", "A"):
         return True
@@ -64,7 +90,7 @@ def points_are_hazards(h: Header) -> bool:
     code = (h.qline.code if h.qline else None) or ""
     if not re.fullmatch(r"Q[A-Z]{4}", code):
         return True
-    return code[1] in "WRAOX"
+    return code[1] in "WRAOX" and code[1:3] not in ("AP", "AX")  # reporting / significant points: waypoints
 
 
 @dataclass
