@@ -137,8 +137,8 @@ def ring_problems(points: list[tuple[float, float]]) -> list[str]:
     return out
 
 
-HULL_ORDER_NOTE = ("note: polygon edges cross as written (corners listed row by row); every vertex lies on the "
-                   "convex hull, so the one simple ring through them, in hull order, is drawn")
+HULL_ORDER_NOTE = ("polygon edges cross as written (corners listed row by row?); every vertex lies on the convex "
+                   "hull, so the one simple ring through them, in hull order, is drawn: check it against the message")
 
 
 def hull_order(points: list[tuple[float, float]]) -> list[tuple[float, float]] | None:

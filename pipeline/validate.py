@@ -282,6 +282,25 @@ def _check_subject(rec: ZoneRecord, header: Header | None) -> None:
                "the area is where it applies")
 
 
+_MONTH = r"(?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)"
+# an area headed by its own date ("APR 21  474700S / 1310000W ...", "21 APR: 4747S13100W ..."), right before it
+_DATE_LABEL = re.compile(rf"(?:^|\s)(?:{_MONTH}\s+\d{{1,2}}|\d{{1,2}}\s+{_MONTH})\s*:?\s*$")
+
+
+def _check_dated_area(rec: ZoneRecord, header: Header | None) -> None:
+    """Areas that each carry their own date beside a D) item of several days: the record's period is the whole
+    B)-C) and its windows every day of D), which is more than that area's own day."""
+    geo = [rec.spans[k] for k in ("polygon", "center") if k in rec.spans]
+    d = header.item("D") if header else None
+    if not geo or d is None:
+        return
+    before = rec.text[max(0, geo[0].start - 24) : geo[0].start]
+    m = _DATE_LABEL.search(before)
+    if m is not None:
+        rec.review(f"the area is headed by the date '{' '.join(m.group().split()).rstrip(':')}': only its own day of "
+                   "the D) item applies to it; the record keeps the whole B)-C) period and every D) window")
+
+
 def _check_times(rec: ZoneRecord, header: Header | None) -> None:
     lo_y, hi_y = PLAUSIBLE_YEARS
     for name, t in (("start", rec.start), ("end", rec.end)):
@@ -372,6 +391,7 @@ def validate(rec: ZoneRecord, header: Header | None, *, rules_rec: ZoneRecord | 
     _check_text(rec)
     _check_subject(rec, header)
     _check_times(rec, header)
+    _check_dated_area(rec, header)
     if rules_rec is not None and rules_rec.status != "error":
         _cross_check(rec, rules_rec)
     return rec
