@@ -169,7 +169,8 @@ def score(records, golds, groups: list[str] | None = None) -> tuple[int, int, li
 
 def _one_pass(extractor, messages: list[Message], batch: int) -> dict:
     """One pass of an engine over a set, in batches: times, counts and the records."""
-    out = {"wall": 0.0, "prefill": 0.0, "forwards": 0, "tokens": 0, "steps": [], "repaired": 0, "records": []}
+    out = {"wall": 0.0, "prefill": 0.0, "forwards": 0, "tokens": 0, "steps": [], "repaired": 0, "cached": 0,
+           "records": []}
     for lo in range(0, len(messages), batch):
         chunk = messages[lo : lo + batch]
         t0 = time.perf_counter()
@@ -181,6 +182,7 @@ def _one_pass(extractor, messages: list[Message], batch: int) -> dict:
             out["tokens"] += stats.answer_tokens
             out["steps"].extend(stats.steps_per_block)
             out["repaired"] += stats.repaired
+            out["cached"] += stats.prompts_cached
         out["records"].extend(recs)
     return out
 
@@ -277,7 +279,7 @@ def _prompts_kept(extractor, messages: list[Message], batch: int, repeats: int, 
     run = _median(passes)
     same = [r.model_dump() for r in run["records"]] == [r.model_dump() for r in records]
     return {"prompts_kept": {"wall_s": round(run["wall"], 4), "prefill_s": round(run["prefill"], 4),
-                             "records_as_cold": same}}
+                             "prompts_cached": run["cached"], "records_as_cold": same}}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -32,7 +32,8 @@ def test_bench_on_demo20_writes_every_engine_and_the_speedups(tmp_path, capsys):
     assert sum(int(k) * v for k, v in clover["steps_per_block"]["histogram"].items()) == clover["forwards"]
     for e in (clover, ar):  # every prompt read kept: the answers are still those of the cold passes
         assert e["prompts_kept"]["records_as_cold"] is True
-        assert e["prompts_kept"]["prefill_s"] < e["prefill_s"]
+        # (how much faster that is, is the benchmark's number, not this test's: only the count is asserted)
+        assert e["prompts_kept"]["prompts_cached"] == 20
     for key in ("speedup_clover_vs_ar", "speedup_clover_vs_ar_after_prefill", "speedup_clover_vs_ar_prompts_kept",
                 "speedup_ceiling_at_this_prompt_read"):
         assert d[key]["demo20"] > 0, key
