@@ -31,6 +31,7 @@ from airspace.parser.places import AERODROME_RADIUS_M, aerodrome_name, resolve_i
 from airspace.parser.rules import area_designator, message_times, rules_drafts
 from airspace.parser.rules.zone import not_an_area
 from airspace.pipeline.engines import get_extractor
+from airspace.pipeline.normalize import buffer_zone
 from airspace.pipeline.normalize import normalize as _normalize
 from airspace.pipeline.split import BatchTooLarge, Message, split_batch
 from airspace.pipeline.validate import validate
@@ -345,6 +346,9 @@ def process_batch(
             rules_recs = _rules_records(m, h, normalize) if cross_check and name != "rules" else None
             try:
                 recs = _records_for(m, drafts, h, name, normalize, rules_recs)
+                for r in list(recs):  # a buffer stated around a circle zone is a zone of its own
+                    if (b := buffer_zone(r, m.text, len(recs))) is not None:
+                        recs.append(b)
             except Exception:  # noqa: BLE001 - a failure of ours costs this message's record, never the batch
                 recs = [_error(m, "this message could not be read (an internal failure of the reader, not something "
                                   "the message says)", name, h)]

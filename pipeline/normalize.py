@@ -14,6 +14,7 @@ from functools import lru_cache
 
 from airspace.core.contract import ZoneDraft
 from airspace.core.records import (
+    NM_TO_M,
     CircleGeometry,
     NamedGeometry,
     PolygonGeometry,
@@ -174,6 +175,39 @@ def _excluded_inner_circle(rec: ZoneRecord, text: str) -> None:
         rec.reasons.append(f"note: the inner {' '.join(m.group('r').split())} around the same centre is excluded: "
                            "the zone is the ring between the two radii")
         return
+
+
+# "2. BUFFER ZONE : TEMPO BUFFER ZONE FM OUTSIDE OF PROHIBITED AREA TO 10NM" (Korean TEMPO prohibited areas)
+_BUFFER = re.compile(
+    r"\bBUFFER\s+ZONE\b[^\n]{0,60}?\bFM\s+OUTSIDE\s+OF\s+(?:THE\s+)?(?:PROHIBITED|RESTRICTED|DANGER)\s+AREA\s+"
+    r"TO\s{1,40}(?P<d>\d+(?:\.\d+)?\s?(?:NM|KM|M)\b)", re.I)
+
+
+def buffer_zone(rec: ZoneRecord, text: str, zone: int) -> ZoneRecord | None:
+    """The buffer a message puts around a circle zone, stated after it with no other position between ("BUFFER
+    ZONE ... FM OUTSIDE OF PROHIBITED AREA TO 10NM"): its own record, the ring from the circle's radius out to that
+    distance beyond it, with the zone's limits and times; review (how far a buffer's own limits reach is not
+    stated)."""
+    g = rec.geometry
+    geo = [rec.spans[k] for k in ("center", "radius") if k in rec.spans]
+    if not isinstance(g, CircleGeometry) or g.radius_m <= 0 or g.inner_radius_m or not geo or rec.status == "error":
+        return None
+    last = max(sp.end for sp in geo)
+    m = _BUFFER.search(text, last, min(len(text), last + 400))
+    if m is None or find_coords(text[last : m.start()]):
+        return None
+    try:
+        width = parse_distance_m(m.group("d"))
+    except ValueError:
+        return None
+    out = rec.model_copy(deep=True)
+    out.zone = zone
+    out.geometry = g.model_copy(update={"radius_m": g.radius_m + width, "inner_radius_m": g.radius_m})
+    out.spans["buffer"] = SpanModel(start=m.start("d"), end=m.end("d"), text=m.group("d"))
+    out.reasons = [f"buffer zone: the ring from the area's edge out to {' '.join(m.group('d').split())} beyond it "
+                   f"({(g.radius_m + width) / NM_TO_M:g} NM from the centre); its own limits and times are the area's"]
+    out.status = "review"
+    return out
 
 
 @lru_cache(maxsize=64)  # (asked once per zone of the same message text: a 500-zone message read it 500 times)

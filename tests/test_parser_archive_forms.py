@@ -16,7 +16,8 @@ from airspace.pipeline.split import Message
 
 CITED = ["A1629/26", "A3406/23", "F0092/24", "U0405/26", "A0626/26", "A2527/26", "A0031/26", "E0562/26", "D1387/26",
          "A1335/26", "M0170/26", "H6297/26", "A1116/26", "A2575/26", "W0507/26", "A0055/26", "A0391/23", "D0430/26",
-         "G0066/26", "A1043/26", "F1252/26", "A2686/26", "L1276/25", "V0004/26", "V0020/26", "G0130/26"]
+         "G0066/26", "A1043/26", "F1252/26", "A2686/26", "L1276/25", "V0004/26", "V0020/26", "G0130/26",
+         "D0671/26"]
 
 
 def _records(text):
@@ -422,3 +423,24 @@ def test_the_outer_ring_volume_has_the_inner_circle_cut_out():
     hole = [geod.inv(lon, lat, x, y)[2] for x, y in shape.interiors[0].coords]
     assert 10 * 1852 * (1 - 2e-4) <= min(hole) and max(hole) <= 10 * 1852  # inside the true 10 NM circle
     assert record_shape(inner).geom_type == "Polygon" and not record_shape(inner).interiors
+
+
+# D0671/26 (train): a Korean TEMPO prohibited circle and the buffer zone stated around it
+RKRR_D0671 = ("D0671/26 NOTAMN    Q) RKRR/QRPCA/IV/NBO/W/000/999/3321N12646E016  A) RKRR B) 2603290505 C) 2603300430  "
+              "E) TEMPO PROHIBITED AREA ACT AS FLW:  1. AREA : A CIRCLE RADIUS 5NM CENTERED ON 332111N1264615E  2. "
+              "BUFFER ZONE : TEMPO BUFFER ZONE FM OUTSIDE OF PROHIBITED AREA TO                   10NM  3. RMK :     - "
+              "EXC SKED CIV ACFT USING AWY, EMERG MISSION ACFT    - FOR PRE-COORDINATION AND APV FOR PASSING THROUGH "
+              "OR      ENTERING BUFFER ZONE CTC ROKAF SODO AT 031-669-7020/1  F) SFC G) UNL")
+
+
+def test_a_buffer_zone_around_a_circle_is_its_own_ring():
+    from airspace.geo.export import to_geojson
+
+    area, buffer = _records(RKRR_D0671)
+    assert area.status == "ok" and (area.geometry.radius_m, area.geometry.inner_radius_m) == (5 * 1852, None)
+    assert buffer.zone == 1 and buffer.geometry.center == area.geometry.center
+    assert (buffer.geometry.radius_m, buffer.geometry.inner_radius_m) == (15 * 1852, 5 * 1852)
+    assert buffer.spans["buffer"].text == "10NM" and buffer.status == "review"
+    assert (buffer.lower, buffer.upper, buffer.start, buffer.end) == (area.lower, area.upper, area.start, area.end)
+    ring = next(f for f in to_geojson([area, buffer])["features"] if f["properties"]["zone"] == 1)["geometry"]
+    assert ring["type"] == "Polygon" and len(ring["coordinates"]) == 2  # outer ring and the area cut out
