@@ -4,8 +4,9 @@ The models have seen only generated templates; real traffic writes forms no temp
 the most accurate reader of real messages, so its answers are the real supervision — but only where nothing says
 it may be wrong. A row is silver when every one of these holds (``silver_reason`` names the first that fails):
 
-1. every record of the message is ``ok``, or ``review`` only for a reason that does not doubt the reading (the
-   coarse Q-line circle is the only location given; no zone in a message with no coordinates at all);
+1. every record of the message is ``ok``, or ``review`` only for a reason that does not doubt the reading
+   (``TRUSTED_REVIEW``: the coarse Q-line circle is the only location given; no zone in a message with no
+   coordinates at all or in a route notice; a whole FIR; ...);
 2. every coordinate of the message outside its Q-line lies inside a value the reader used (a centre or a
    polygon): nothing that looks like a position was left unread;
 3. where the row carries ``silver_polygon`` (an independent tool's reading), the reader drew exactly that polygon;
@@ -32,14 +33,22 @@ from airspace.core.records import ZoneRecord
 from airspace.eval.realsplit import read_rows, split_of
 from airspace.parser.coords import find_coords
 from airspace.parser.header import parse_header
+from airspace.parser.polygon import HULL_ORDER_NOTE
 from airspace.parser.rules import rules_drafts
 from airspace.pipeline.batch import process_batch
 from airspace.pipeline.split import Message
 
-# review reasons that do not doubt what the reader read
+# review reasons that do not doubt what the reader read (only what can be drawn from it: a FIR without its
+# boundary, a ring redrawn in hull order, a buffer the pipeline adds around a circle, a level item Q rounds)
 TRUSTED_REVIEW = (
     "only the coarse Q-line circle locates this zone",
     "no zone found in the message (no coordinates, area or location)",
+    "no zone: the Q-code",
+    "the zone is the whole FIR",
+    "buffer zone: the ring",
+    HULL_ORDER_NOTE,
+    "lower limit only from the Q-line",
+    "upper limit only from the Q-line",
 )
 POINT_TOL = 1e-6
 
