@@ -150,8 +150,8 @@ def l2norm(x: torch.Tensor, eps: float = 1e-6) -> torch.Tensor:
 
 def depthwise_conv(x: torch.Tensor, w: torch.Tensor) -> torch.Tensor:
     """'Valid' depthwise conv along time: x [N, T, C], w [C, k] -> [N, T - k + 1, C] (contiguous), as k shifted
-    multiply-adds: cheaper than conv1d's CPU backward for k = 3..4, and at inference (in place) than its forward,
-    whose time on CPU also swung 1.4–6 ms from call to call for one prompt group (measured)."""
+    multiply-adds: cheaper than conv1d's CPU backward for k = 3..4, and at inference (in place) steadier than its
+    forward, whose CPU time varies several-fold from call to call on the same input."""
     k = w.shape[1]
     L = x.shape[1] - k + 1
     w = w.to(x.dtype)
