@@ -211,8 +211,8 @@ def input_section() -> None:
         cols = st.columns([1, 1, 3])
         cols[0].button("Sample: demo20", key="sample_demo20", on_click=_load_sample, args=("demo20",))
         cols[1].button("Sample: composite5", key="sample_composite5", on_click=_load_sample, args=("composite5",))
-        if ss.get("input_note"):
-            cols[2].caption(md_literal(ss["input_note"]))
+        # the note is filled in after the uploader below: a file attached in this run writes its note there
+        note = cols[2].empty()
         files = st.file_uploader("Upload text / JSONL files (or paste below)", type=["txt", "jsonl", "json", "notam"],
                                  accept_multiple_files=True, key="uploads")
         if files:
@@ -229,6 +229,8 @@ def input_section() -> None:
                     st.error(md_literal(str(exc)))
         else:
             ss.pop("uploads_sig", None)
+        if ss.get("input_note"):
+            note.caption(md_literal(ss["input_note"]))
         st.text_area(
             "Paste messages (ICAO/FAA NOTAMs, TFRs, Chinese notices, free text) or JSONL with a `text` field",
             key="batch_text",
