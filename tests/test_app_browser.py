@@ -311,12 +311,21 @@ def _map_array(chart):
     return np.asarray(Image.open(io.BytesIO(chart.screenshot(caret="initial"))).convert("RGB")).astype(int)
 
 
-def _solid_red_point(a, k: int = 9) -> tuple[float, float] | None:
-    """A pixel (x, y) of the map image in the middle of a k×k block of active-zone red, or None."""
+def _red(a):
+    """Active-zone red, as ``_counts`` counts it."""
+    return (a[..., 0] > 150) & (a[..., 1] < 80) & (a[..., 2] < 90)
+
+
+def _amber(a):
+    """Active review-zone amber, as ``_counts`` counts it."""
+    return ~_red(a) & (a[..., 0] > 180) & (a[..., 1] > 100) & (a[..., 1] < 185) & (a[..., 2] < 70)
+
+
+def _solid_point(mask, k: int = 9) -> tuple[float, float] | None:
+    """A pixel (x, y) of the map image in the middle of a k×k block where ``mask`` holds, or None."""
     import numpy as np
 
-    red = (a[..., 0] > 150) & (a[..., 1] < 80) & (a[..., 2] < 90)
-    c = np.cumsum(np.cumsum(np.pad(red, ((1, 0), (1, 0))), 0), 1)
+    c = np.cumsum(np.cumsum(np.pad(mask, ((1, 0), (1, 0))), 0), 1)
     full = (c[k:, k:] - c[:-k, k:] - c[k:, :-k] + c[:-k, :-k]) == k * k
     ys, xs = np.nonzero(full)
     if not len(ys):
@@ -325,15 +334,62 @@ def _solid_red_point(a, k: int = 9) -> tuple[float, float] | None:
     return float(xs[i] + k // 2), float(ys[i] + k // 2)
 
 
+def _solid_red_point(a, k: int = 9) -> tuple[float, float] | None:
+    """A pixel (x, y) of the map image in the middle of a k×k block of active-zone red, or None."""
+    return _solid_point(_red(a), k)
+
+
 def _cyan(a):
     return (a[..., 0] < 90) & (a[..., 1] > 180) & (a[..., 2] > 200)
 
 
+def _settled(page) -> None:
+    """Wait until no script run is in progress (Streamlit marks its root with the script's state). A widget drawn by
+    a run still going on can be drawn again before the run ends, closing a list just opened."""
+    from playwright.sync_api import expect
+
+    expect(page.get_by_test_id("stApp")).to_have_attribute("data-test-script-state", "notRunning")
+
+
+def _open_list(page, label: str):
+    """Open the Streamlit selectbox labelled ``label`` (a react-aria combobox: a press on its input opens its
+    listbox) and return its options. A press the page took while it was busy drawing is pressed again."""
+    from playwright.sync_api import expect
+
+    _settled(page)
+    box = page.get_by_role("combobox", name=label, exact=True)
+    options = page.get_by_role("option")
+    for attempt in range(3):
+        box.click()
+        try:
+            expect(options.first).to_be_visible(timeout=10_000)
+            return options
+        except AssertionError:
+            if attempt == 2:
+                raise
+            page.keyboard.press("Escape")
+    return options
+
+
 def _select_option(page, label: str, option: str) -> None:
-    """Pick ``option`` in the Streamlit selectbox labelled ``label``."""
-    box = page.locator('[data-testid="stSelectbox"]').filter(has_text=label)
-    box.locator('[data-baseweb="select"]').click()
+    """Pick ``option`` in the Streamlit selectbox labelled ``label``, and wait for the run it starts to end."""
+    from playwright.sync_api import expect
+
+    _open_list(page, label)
     page.get_by_role("option", name=option, exact=True).click()
+    expect(page.get_by_role("combobox", name=label, exact=True)).to_have_value(option)
+    _settled(page)
+
+
+def _options(page, label: str) -> list[str]:
+    """The options the Streamlit selectbox labelled ``label`` offers (opened, read, closed again)."""
+    from playwright.sync_api import expect
+
+    options = _open_list(page, label)
+    texts = options.all_inner_texts()
+    page.keyboard.press("Escape")
+    expect(options).to_have_count(0)
+    return texts
 
 
 def _type_segments(page, label: str, parts: list[tuple[str, str]]) -> None:
@@ -348,12 +404,24 @@ def _wait_text(page, text: str, timeout: float = 300_000) -> None:
     page.get_by_text(text).first.wait_for(timeout=timeout)
 
 
+def _choose_engine(page, engine: str) -> None:
+    from playwright.sync_api import expect
+
+    group = page.get_by_role("radiogroup", name="Engine", exact=True)
+    group.get_by_text(engine, exact=True).click()
+    expect(group.get_by_role("radio", name=engine, exact=True)).to_be_checked()
+
+
 def _run_batch(page, text: str, engine: str = "rules") -> None:
-    page.get_by_text(engine, exact=True).first.click()
+    """Choose the engine, paste ``text`` into the batch box, commit it (Ctrl+Enter) and click Run."""
+    from playwright.sync_api import expect
+
+    _choose_engine(page, engine)
     area = page.get_by_label("Paste messages")
     area.fill(text)
     area.press("Control+Enter")
-    time.sleep(1.0)
+    # committed: Streamlit drops the "Press Ctrl+Enter to apply" hint under the box
+    expect(page.get_by_test_id("stTextArea").filter(has=area).get_by_test_id("InputInstructions")).to_be_hidden()
     page.get_by_role("button", name="Run", exact=True).click()
 
 
@@ -441,48 +509,118 @@ A2549/26 NOTAMN  Q) ENOR/QRDCA/IV/BO /AW/000/020/6355N00906E009  A) ENOL B) 2606
 关于深圳湾体育中心演唱会期间实施无人机临时管控的通告：2026年12月6日14时至23时，以深圳湾体育中心为中心，半径1公里范围内禁止一切无人机飞行。"""
 
 
-@pytest.mark.timeout(150)
-@pytest.mark.xfail(reason="written this session on a machine at load 7-18 and not yet seen to pass end to end; "
-                          "rerun on a quiet machine and drop this mark", strict=False)
-def test_three_continents_every_zone_reachable(server, browser_context):
-    """Boston, Norway and Shenzhen in one batch: the world view, each zone flown to from the focus box and drawn,
-    the Chinese notice's named place listed as not on the map (in a CJK font where one is installed)."""
-    cjk = _cjk_font()
+# One walk-through below, from its page opening to its last check; a hung browser fails its test instead of holding
+# CI. On this 2-core machine with three model trainings beside them (load average 6-8) they took 30-85 s each,
+# most of it the browser drawing the map in software WebGL (a new page's first frames take 15-25 s there). The
+# server's start and its first session (the three engines loading) are the fixtures', bounded by their own waits.
+WALK_S = 150
+WAIT_MS = 60_000  # one wait on the page (a rerun, a deck.gl frame); Playwright then says what it waited for
+CHART = '[data-testid="stDeckGlJsonChart"]'
+
+
+@pytest.fixture(scope="module")
+def app(server, browser_context):
+    """The server after its first session: that one loads the three engines (the Run button is drawn after them),
+    which is not what the walk-throughs below wait for."""
     page = browser_context.new_page()
-    requests: list[str] = []
-    page.on("request", lambda r: requests.append(r.url))
     page.goto(server)
-    chart = page.locator('[data-testid="stDeckGlJsonChart"]')
+    page.get_by_role("button", name="Run", exact=True).wait_for(timeout=400_000)
+    page.close()
+    return server
+
+
+def _open(browser_context, url: str, requests: list[str] | None = None, viewport: dict | None = None):
+    """A new page (a new Streamlit session) on ``url`` with its map drawn; every request it makes goes to
+    ``requests``."""
+    from playwright.sync_api import expect
+
+    expect.set_options(timeout=WAIT_MS)  # its own default is 5 s
+    page = browser_context.new_page()
+    page.set_default_timeout(WAIT_MS)
+    if viewport:
+        page.set_viewport_size(viewport)
+    if requests is not None:
+        page.on("request", lambda r: requests.append(r.url))
+    page.goto(url)
+    chart = page.locator(CHART)
     chart.wait_for()
-    _run_batch(page, THREE_CONTINENTS)
-    unplaced = page.locator('[data-testid="unplaced"]')
-    unplaced.wait_for()
-    assert "深圳湾体育中心" in unplaced.inner_text() and "no coordinates" in unplaced.inner_text()
-    # a moment both drawn zones are active (Norway 4-5 June 2026, Boston January-July 2026), reached with the
-    # "previous / next change" steps from now, whatever the date
-    for _ in range(8):
-        if page.get_by_text("2 of 2 zones active at").count():
-            break
+    return page, chart
+
+
+def _until(probe, timeout_s: float = WAIT_MS / 1000):
+    """Poll ``probe()`` (a look at the page: its pixels, a box) until it returns something truthy or the time is
+    up; returns its last value."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        value = probe()
+        if value or time.monotonic() > deadline:
+            return value
+        time.sleep(0.2)
+
+
+def _red_pixels(chart) -> int:
+    from PIL import Image
+
+    return _counts(Image.fromarray(_map_array(chart).astype("uint8")))["red"]
+
+
+ACTIVE_SUMMARY = r"^(No zone is|\d+ of \d+ zones) active at \d{4}-"
+
+
+def _step_to(page, summary: str, steps: int = 8) -> str:
+    """Step the map's time with "◀ change" (or "change ▶" where there is no earlier change) until the active-zones
+    caption starts with ``summary``; returns the caption. Each step waits for the caption to change and the run to
+    end."""
+    import re
+
+    from playwright.sync_api import expect
+
+    caption = page.get_by_test_id("stCaptionContainer").filter(has_text=re.compile(ACTIVE_SUMMARY))
+    for _ in range(steps):
+        _settled(page)
+        text = caption.inner_text()
+        if text.startswith(summary):
+            return text
         prev = page.get_by_role("button", name="◀ change", exact=True)
         (prev if prev.is_enabled() else page.get_by_role("button", name="change ▶", exact=True)).click()
-        time.sleep(3.0)
-    _wait_text(page, "2 of 2 zones active at 2026-06-0")
-    time.sleep(2.0)
+        expect(caption).not_to_have_text(text)
+    expect(caption).to_have_text(re.compile("^" + re.escape(summary)))
+    return caption.inner_text()
+
+
+@pytest.mark.timeout(WALK_S, func_only=True)
+def test_three_continents_every_zone_reachable(app, browser_context):
+    """Boston, Norway and Shenzhen in one batch: the world view, each zone flown to from the focus box and drawn,
+    the Chinese notice's named place listed beside the map as not on the map, with why (in a CJK font where one is
+    installed), and its record reachable from the focus box too."""
+    from playwright.sync_api import expect
+
+    cjk = _cjk_font()
+    requests: list[str] = []
+    page, chart = _open(browser_context, app, requests)
+    _run_batch(page, THREE_CONTINENTS)
+    unplaced = page.get_by_test_id("unplaced")
+    expect(unplaced).to_contain_text("Not on the map (1)")
+    expect(unplaced).to_contain_text("深圳湾体育中心")
+    expect(unplaced).to_contain_text("no coordinates")
+    box, listed = chart.bounding_box(), unplaced.bounding_box()
+    assert listed["x"] >= box["x"] + box["width"], (listed, box)  # beside the map, not under it
+    assert _options(page, "Focus zone") == ["all zones", "BOS 01/502 · ok", "A2549/26 · ok", "message 3 · review"]
+    _select_option(page, "Focus zone", "message 3 · review")
+    expect(page.get_by_test_id("focus-head")).to_contain_text("message 3, zone 1")
+    expect(page.locator("pre.msg")).to_contain_text("以深圳湾体育中心为中心")
+    # a moment both drawn zones are active (Norway 4-5 June 2026, Boston January-July 2026), reached with the
+    # "previous / next change" steps from now, whatever the date
+    _step_to(page, "2 of 2 zones active at 2026-06-0")
     page.screenshot(path=str(ARTIFACTS / "browser_3c_world.png"))
     for option, name in (("BOS 01/502 · ok", "bos"), ("A2549/26 · ok", "enor")):
         _select_option(page, "Focus zone", option)
-        page.locator('[data-testid="focus-head"]').filter(has_text=option.split(" · ")[0]).wait_for()
-        red = 0
-        deadline = time.time() + 120
-        while time.time() < deadline and red <= 300:
-            time.sleep(1.0)
-            from PIL import Image
-
-            red = _counts(Image.fromarray(_map_array(chart).astype("uint8")))["red"]
+        expect(page.get_by_test_id("focus-head")).to_contain_text(option.split(" · ")[0])
+        red = _until(lambda: (r := _red_pixels(chart)) > 300 and r)
         page.screenshot(path=str(ARTIFACTS / f"browser_3c_{name}.png"))
-        assert red > 300, (option, red)
+        assert red, f"{option}: its volume is not drawn (no active-zone red on the map)"
     print(f"\nCJK font installed: {cjk}")
-    assert not _outside(requests)
+    assert not _outside(requests), _outside(requests)
     page.close()
 
 
@@ -496,87 +634,99 @@ F) SFC G) 1000FT AMSL"""
 PAYLOAD_SELECTOR = 'img[src*="198.51.100.7"], a[href*="198.51.100.7"], [src*="198.51.100.7"], [href*="198.51.100.7"]'
 
 
-@pytest.mark.timeout(150)
-@pytest.mark.xfail(reason="written this session on a machine at load 7-18 and not yet seen to pass end to end; "
-                          "rerun on a quiet machine and drop this mark", strict=False)
-def test_message_text_that_looks_like_markup_stays_text(server, browser_context):
-    """Markdown images and links, HTML and deck.gl expressions in a message: after the Run, focusing the record
-    and hovering its volume, no element of the payload exists and no request leaves 127.0.0.1."""
-    page = browser_context.new_page()
+HOSTILE_FREE_TEXT = "http://198.51.100.7/[x](http://198.51.100.7/y) ![y](http://198.51.100.7/z.png)"
+
+
+@pytest.mark.timeout(WALK_S, func_only=True)
+def test_message_text_that_looks_like_markup_stays_text(app, browser_context):
+    """Markdown images and links, HTML and deck.gl expressions in a message: after the Run, focusing each record
+    and hovering the volume, no element of the payload exists, the payload reads as the text it is, and no request
+    leaves 127.0.0.1."""
+    from playwright.sync_api import expect
+
     requests: list[str] = []
-    page.on("request", lambda r: requests.append(r.url))
-    page.goto(server)
-    chart = page.locator('[data-testid="stDeckGlJsonChart"]')
-    chart.wait_for()
-    _run_batch(page, HOSTILE + "\n\nhttp://198.51.100.7/[x](http://198.51.100.7/y) ![y](http://198.51.100.7/z.png)")
-    _wait_text(page, "zones active at")
-    _select_option(page, "Focus zone", "A0001/26 · ok")
-    page.locator('[data-testid="focus-head"]').wait_for()
-    time.sleep(2.0)
+    page, chart = _open(browser_context, app, requests)
+    _run_batch(page, HOSTILE + "\n\n" + HOSTILE_FREE_TEXT)
+    _step_to(page, "1 of 1 zones active at")  # the NOTAM's zone is active on 30 November 2026 only
+    # review: its D) item is no schedule, and the reason quotes it
+    assert _options(page, "Focus zone") == ["all zones", "A0001/26 · review", "message 2 · error"]
+    _select_option(page, "Focus zone", "A0001/26 · review")
+    head = page.get_by_test_id("focus-head")
+    expect(head).to_contain_text("A0001/26")
+    expect(head).to_contain_text("'![x](http://198.51.100.7/beacon.png) [Open official NOTAM]")
+    msg = page.locator("pre.msg")
+    for literal in ("![x](http://198.51.100.7/beacon.png)", "[Open official NOTAM](http://198.51.100.7/login)",
+                    "<img src=http://198.51.100.7/i.png>", ":red[x] $x$ @@=1+1"):
+        expect(msg).to_contain_text(literal)
     chart.scroll_into_view_if_needed()
-    pt = _solid_red_point(_map_array(chart))
-    if pt is not None:
-        box = chart.bounding_box()
-        page.mouse.move(box["x"] + pt[0], box["y"] + pt[1])
-        page.locator('[data-testid="stDeckGlJsonChart"] .deck-tooltip').wait_for(state="visible", timeout=60_000)
-    time.sleep(1.0)
+    pt = _until(lambda: _solid_point(_amber(_map_array(chart))))
+    assert pt is not None, "the zone's volume is not drawn (no active review amber on the map)"
+    box = chart.bounding_box()
+    page.mouse.move(box["x"] + pt[0], box["y"] + pt[1])
+    tip = page.locator(f"{CHART} .deck-tooltip")
+    expect(tip).to_be_visible()
+    expect(tip).to_contain_text("A0001/26")
+    inner = tip.evaluate("e => e.innerHTML")
+    assert "<" not in inner.replace("<br>", ""), inner
     page.screenshot(path=str(ARTIFACTS / "browser_hostile.png"))
     assert page.locator(PAYLOAD_SELECTOR).count() == 0
-    assert page.get_by_text("198.51.100.7/beacon.png").count() > 0  # shown as the text it is
+    # the free-text message is an error record: listed as not on the map, and its text shown as text when focused
+    expect(page.get_by_test_id("unplaced")).to_contain_text("msg 2")
+    _select_option(page, "Focus zone", "message 2 · error")
+    expect(msg).to_have_text(HOSTILE_FREE_TEXT)
+    assert page.locator(PAYLOAD_SELECTOR).count() == 0
     assert not _outside(requests), _outside(requests)
     page.close()
 
 
-@pytest.mark.timeout(150)
-@pytest.mark.xfail(reason="written this session on a machine at load 7-18 and not yet seen to pass end to end; "
-                          "rerun on a quiet machine and drop this mark", strict=False)
-def test_pasted_text_replaces_an_attached_file(server, browser_context, tmp_path):
-    page = browser_context.new_page()
-    page.goto(server)
-    page.locator('[data-testid="stDeckGlJsonChart"]').wait_for()
+@pytest.mark.timeout(WALK_S, func_only=True)
+def test_pasted_text_replaces_an_attached_file(app, browser_context, tmp_path):
+    """A file attached fills the batch box; text pasted over it while the file is still attached is what Run
+    reads, and stays in the box after the Run."""
+    import re
+
+    from playwright.sync_api import expect
+
+    page, _ = _open(browser_context, app)
     f = tmp_path / "one.txt"
     f.write_text(THREE_CONTINENTS.split("\n\n")[0], encoding="utf-8")
-    page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(str(f))
-    _wait_text(page, "Loaded 1 uploaded file(s)")
+    page.get_by_test_id("stFileUploaderDropzoneInput").set_input_files(str(f))
+    expect(page.get_by_text("Loaded 1 uploaded file(s)")).to_be_visible()
     area = page.get_by_label("Paste messages")
-    assert area.input_value().startswith("!BOS 01/502")
+    expect(area).to_have_value(re.compile(r"^!BOS 01/502"))
     pasted = THREE_CONTINENTS.split("\n\n")[1]
-    area.fill(pasted)
-    area.press("Control+Enter")
-    time.sleep(1.0)
-    page.get_by_text("rules", exact=True).first.click()
-    page.get_by_role("button", name="Run", exact=True).click()
-    _wait_text(page, "rules read 1 message in")
+    _run_batch(page, pasted)
+    expect(page.get_by_text("rules read 1 message in")).to_be_visible()
+    # what ran is the pasted NOTAM, not the file's
+    assert _options(page, "Focus zone") == ["all zones", "A2549/26 · ok"]
     page.get_by_text("Input batch (last run: rules)").click()
-    assert page.get_by_label("Paste messages").input_value() == pasted
-    page.locator('[data-testid="focus-head"]').count()  # (nothing focused yet)
-    assert page.get_by_text("A2549/26").count() > 0
+    expect(area).to_have_value(pasted)
+    expect(page.get_by_test_id("stFileChipName")).to_have_text("one.txt")  # the file is still attached
     page.close()
 
 
-@pytest.mark.timeout(150)
-@pytest.mark.xfail(reason="written this session on a machine at load 7-18 and not yet seen to pass end to end; "
-                          "rerun on a quiet machine and drop this mark", strict=False)
-def test_phone_width(server, browser_context):
+@pytest.mark.timeout(WALK_S, func_only=True)
+def test_phone_width(app, browser_context):
     """At 390 px: the route check is in the page (not a collapsed sidebar) and the map fills its width."""
-    page = browser_context.new_page()
-    page.set_viewport_size({"width": 390, "height": 844})
-    page.goto(server)
-    chart = page.locator('[data-testid="stDeckGlJsonChart"]')
-    chart.wait_for()
+    from playwright.sync_api import expect
+
+    page, chart = _open(browser_context, app, viewport={"width": 390, "height": 844})
     page.get_by_role("button", name="Sample: demo20").click()
-    page.get_by_text("Loaded sample demo20").wait_for()
-    page.get_by_text("rules", exact=True).first.click()
-    time.sleep(1.0)
+    expect(page.get_by_text("Loaded sample demo20")).to_be_visible()
+    _choose_engine(page, "rules")
     page.get_by_role("button", name="Run", exact=True).click()
-    _wait_text(page, "12 of 19 zones active")
-    time.sleep(2.0)
-    box = chart.bounding_box()
-    canvas = page.locator('[data-testid="stDeckGlJsonChart"] canvas').first.bounding_box()
-    assert box["width"] >= 330 and abs(canvas["width"] - box["width"]) <= 2, (box, canvas)
+    expect(page.get_by_text("12 of 19 zones active").first).to_be_visible()
+    canvas = page.locator(f"{CHART} canvas").first
+
+    def fills() -> bool:
+        box, cb = chart.bounding_box(), canvas.bounding_box()
+        return bool(box and cb and box["width"] >= 330 and abs(cb["width"] - box["width"]) <= 2)
+
+    assert _until(fills), (chart.bounding_box(), canvas.bounding_box())
     route = page.get_by_text("Route check", exact=True)
     route.scroll_into_view_if_needed()
-    assert route.is_visible() and page.get_by_role("button", name="Check route", exact=True).is_visible()
+    expect(route).to_be_visible()
+    expect(page.get_by_role("button", name="Check route", exact=True)).to_be_visible()
     page.screenshot(path=str(ARTIFACTS / "browser_phone.png"))
     chart.scroll_into_view_if_needed()
     page.screenshot(path=str(ARTIFACTS / "browser_phone_map.png"))
