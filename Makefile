@@ -27,13 +27,17 @@ run: setup
 cli: setup
 	$(BIN)/airspace-parse data/samples/demo20.txt --format table
 
-# Headless Chromium for the browser test (Debian package; skipped with a reason where it cannot be installed).
+# Headless Chromium for the browser test, and a CJK font (fonts-noto-cjk) so that Chinese message text is drawn as
+# characters, not boxes. Debian packages, each installed only where it is missing; where they cannot be installed
+# this says so, and the browser test then skips with the reason (no chromium) or draws the boxes (no CJK font).
 browser-deps:
-	@command -v chromium >/dev/null 2>&1 || { \
+	@need=""; command -v chromium >/dev/null 2>&1 || need="chromium"; \
+	fc-list :lang=zh 2>/dev/null | grep -q . || need="$${need:+$$need }fonts-noto-cjk"; \
+	if [ -n "$$need" ]; then \
 	  if [ "$$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then \
-	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) \
-	      || echo "chromium could not be installed; the browser test will skip with this reason"; \
-	  else echo "not root or no apt-get: chromium not installed; the browser test will skip"; fi; }
+	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$need >/dev/null) \
+	      || echo "$$need could not be installed; without chromium the browser test will skip with this reason"; \
+	  else echo "not root or no apt-get: $$need not installed; without chromium the browser test will skip"; fi; fi
 
 test: setup browser-deps lint
 	$(BIN)/python -m pytest -q
