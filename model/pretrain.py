@@ -372,18 +372,13 @@ def parse_args(argv=None):
 
 def pretrain(args, argv=None) -> Path:
     """Train an ``ar`` base on next-token prediction over the base texts for the budget; save it at ``args.out``."""
-    from airspace.model.training import PRESETS, peak_rss_mb
+    from airspace.model.training import PRESETS, peak_rss_mb, run_device
 
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     rng = random.Random(args.seed)
-    device = torch.device("cuda" if args.device == "auto" and torch.cuda.is_available() else
-                          ("cpu" if args.device == "auto" else args.device))
+    device, clock, autocast = run_device(args.device)
     use_bf16 = device.type == "cuda"
-    clock = time.perf_counter if device.type == "cuda" else time.process_time
-
-    def autocast():
-        return torch.autocast("cuda", dtype=torch.bfloat16) if use_bf16 else torch.autocast("cpu", enabled=False)
 
     texts = base_texts(args.archive, args.dev, args.generated, args.seed)
     train, held = hold_back(texts, args.held_out, args.seed)

@@ -252,19 +252,27 @@ def parse_args(argv=None):
     return ap.parse_args(argv)
 
 
+def run_device(name: str):
+    """(device, budget clock, autocast factory) for ``--device``: bf16 autocast on CUDA; on a CPU the budget is the
+    CPU time of this process, so two runs sharing a loaded machine get the same compute."""
+    device = torch.device("cuda" if name == "auto" and torch.cuda.is_available() else
+                          ("cpu" if name == "auto" else name))
+    use_bf16 = device.type == "cuda"
+    clock = time.perf_counter if use_bf16 else time.process_time
+
+    def autocast():
+        return torch.autocast("cuda", dtype=torch.bfloat16) if use_bf16 else torch.autocast("cpu", enabled=False)
+
+    return device, clock, autocast
+
+
 def main(argv=None) -> int:
     args = parse_args(argv)
     torch.set_num_threads(args.threads)
     random.seed(args.seed)
     torch.manual_seed(args.seed)
-    device = torch.device("cuda" if args.device == "auto" and torch.cuda.is_available() else
-                          ("cpu" if args.device == "auto" else args.device))
+    device, clock, autocast = run_device(args.device)
     use_bf16 = device.type == "cuda"
-    # CPU: the budget is CPU time of this process, so two runs sharing a loaded machine get the same compute
-    clock = time.perf_counter if device.type == "cuda" else time.process_time
-
-    def autocast():
-        return torch.autocast("cuda", dtype=torch.bfloat16) if use_bf16 else torch.autocast("cpu", enabled=False)
 
     # tokenizer: ASCII + every non-ASCII character of the first rows of the training stream
     vocab_rows = list(rows_from(args.corpus, "train", args.seed, args.vocab_rows))
