@@ -4,7 +4,8 @@ Run with ``make run`` (``streamlit run app/dashboard.py`` on 127.0.0.1). This sc
 parsing is ``airspace.pipeline.batch``, volumes/conflicts/exports are ``airspace.geo``, and the pure pieces are in
 this folder: ``map_layers`` (the deck), ``basemap`` (offline land, borders, places, airports), ``tables`` (the
 page's tables and filters), ``timeline`` (the map's time), ``batch_input`` (what a batch may be), ``run_summary``
-(how an engine read it) and ``safe_text`` (message text never becomes markup). Heavy things are cached: the engines
+(how an engine read it), ``route_panel`` (the route check), ``engine_views`` (timing demo, denoising trace,
+downloads) and ``safe_text`` (message text never becomes markup). Heavy things are cached: the engines
 (``st.cache_resource``) and each (batch, engine) parse (``st.cache_data``). Nothing here makes a network request;
 the map has no tile server.
 """
@@ -27,14 +28,14 @@ from airspace.app import batch_input as I
 from airspace.app import map_layers as L
 from airspace.app import tables as T
 from airspace.app import timeline as TL
+from airspace.app.engine_views import downloads, timing_section
+from airspace.app.route_panel import route_result, route_section
 from airspace.app.run_summary import reading_summary, stats_dict, torch_threads
-from airspace.app.safe_text import escaped, highlight_html, md_literal, trace_html
+from airspace.app.safe_text import escaped, highlight_html, md_literal
 
 # Everything a Run needs is imported with the page, not on first use: after any run that imported a new module,
 # Streamlit's file watcher re-scans every module in sys.modules (thousands, with torch: ~0.3-0.4 s of the server's
 # event loop), and on a 2-core machine that scan ran while the browser was drawing the Run's map.
-from airspace.geo import conflicts as C
-from airspace.geo.export import to_ed269, to_ed318, to_geojson
 from airspace.geo.volumes import volumes_from_records
 from airspace.pipeline.batch import process_batch
 from airspace.pipeline.engines import DEFAULT_ENGINE as DEFAULT_ENGINE_NAME
@@ -422,97 +423,6 @@ def _focus_from_box() -> None:
 
 
 # ------------------------------------------------------------------------------------------------------------------
-# Route check
-# ------------------------------------------------------------------------------------------------------------------
-
-ROUTE_SPEED_MPS = 15.0  # the route's default ground speed (the input's value before the operator sets one)
-
-
-def example_route(volumes) -> str:
-    """A real example route (west to east at 100 m AGL across the middle of the zones), as waypoint text."""
-    b = L.bounds_of(volumes)
-    if b is None:
-        return ""
-    lat = (b[1] + b[3]) / 2
-    pad = 0.1 * max(b[2] - b[0], 0.01)
-    return f"{lat:.4f}, {b[0] - pad:.4f}, 100\n{lat:.4f}, {b[2] + pad:.4f}, 100"
-
-
-def _use_example(text: str) -> None:
-    ss["route_text"] = text
-    ss["route_example"] = text
-
-
-def _request_route_check() -> None:
-    ss["route_check_requested"] = True
-
-
-def route_result(volumes, t: datetime | None):
-    """The route check's result, computed before the map is built so the route is drawn in the same run. The
-    departure is the map's time unless the operator unticks "depart at the map's time" and sets one."""
-    if ss.pop("route_example_due", False):
-        # a new Run: the example route for its zones, unless the operator has written a route of their own
-        current = ss.get("route_text", "")
-        if not current.strip() or current == ss.get("route_example"):
-            _use_example(example_route(volumes))
-    follow = ss.get("route_follow", True)
-    if follow or "route_date" not in ss:
-        start = (t or TL.now_minute()).replace(second=0, microsecond=0)
-        ss["route_date"], ss["route_time"] = start.date(), start.time().replace(tzinfo=None)
-    if ss.pop("route_check_requested", False):
-        depart = datetime.combine(ss["route_date"], ss["route_time"]).replace(tzinfo=UTC)
-        ss["route_result"] = check_route(ss.get("route_text", ""), ss.get("route_ref", "AGL"), depart,
-                                         ss.get("route_speed", ROUTE_SPEED_MPS), volumes)
-    return ss.get("route_result")
-
-
-def check_route(text: str, ref: str, depart: datetime, speed: float, volumes) -> dict:
-    """Run geo.conflicts on the route over every zone of the batch (whatever the map's filters show); a dict the
-    page draws (errors are kept as a readable message)."""
-    if not text.strip():
-        return {"error": "The route has no waypoints: enter one `lat, lon, alt_m` per line, or use the example."}
-    try:
-        route = C.parse_route(text, alt_ref=ref, departure=depart, speed_mps=speed)
-    except ValueError as exc:
-        return {"error": str(exc)}
-    found = C.route_conflicts(route, volumes)
-    points = [(c.entry[0], c.entry[1], c.entry[2]) for c in found]
-    path = [(w.lat, w.lon, w.alt_m) for w in route.waypoints]
-    return {"path": path, "rows": T.conflict_rows(found), "points": points, "n": len(found),
-            "depart": T.utc_text(depart)}
-
-
-def route_section(res: RunResult | None, route: dict | None) -> None:
-    """The route inputs and result, in the page (not the sidebar: on a phone a collapsed sidebar hides them)."""
-    with st.expander("Route check", expanded=res is not None):
-        volumes = res.volumes if res else []
-        c = st.columns([2, 1.2, 1])
-        c[0].text_area("Waypoints: `lat, lon, alt_m` per line (decimal degrees, metres)", key="route_text", height=110)
-        c[1].radio("Altitude reference", ["AGL", "AMSL"], key="route_ref", horizontal=True)
-        c[1].number_input("Speed (m/s)", min_value=0.5, max_value=150.0, value=ROUTE_SPEED_MPS, step=0.5,
-                          key="route_speed")
-        follow = c[2].checkbox("Depart at the map's time", value=True, key="route_follow")
-        c[2].date_input("Departure date (UTC)", key="route_date", disabled=follow)
-        c[2].time_input("Departure time (UTC)", key="route_time", step=300, disabled=follow)
-        b = st.columns([1, 1, 3])
-        b[0].button("Check route", key="route_button", type="primary", on_click=_request_route_check, width="stretch")
-        example = example_route(volumes)
-        b[1].button("Example route", key="route_example_button", on_click=_use_example, args=(example,),
-                    disabled=not example, width="stretch", help="west to east across the zones at 100 m AGL")
-        if route:
-            if "error" in route:
-                b[2].error(md_literal(route["error"]))
-            elif route["n"]:
-                b[2].error(f"Route conflicts with {route['n']} zone crossing(s) (departing {route['depart']}).")
-            else:
-                b[2].success(f"No conflicts on this route (departing {route['depart']}).")
-            if route.get("rows"):
-                st.dataframe(route["rows"], hide_index=True, key="conflicts", width="stretch")
-        st.caption("Checked against every zone of the batch, whatever the map's filters show. Message, zone and leg "
-                   "numbers start at 1 (leg 1 runs from waypoint 1 to waypoint 2).")
-
-
-# ------------------------------------------------------------------------------------------------------------------
 # The page
 # ------------------------------------------------------------------------------------------------------------------
 
@@ -662,7 +572,7 @@ def page() -> None:
         else:
             st.caption("Run a batch to list its zones here.")
     with route_box:
-        route_section(res, route)
+        route_section(res.volumes if res else [], route, expanded=res is not None)
 
     st.subheader("Records")
     focus_row = table_keys.index(focus) if focus in table_keys else None
@@ -676,109 +586,9 @@ def page() -> None:
 
     tab_timing, tab_dl = st.tabs(["Timing: Clover vs AR", "Downloads"])
     with tab_timing:
-        timing_section(res.text)
+        timing_section(res.text, parse)
     with tab_dl:
         downloads(records)
-
-
-# ------------------------------------------------------------------------------------------------------------------
-# Timing demo and downloads
-# ------------------------------------------------------------------------------------------------------------------
-
-
-@st.cache_resource(show_spinner="Loading Clover with step tracing…")
-def load_tracing_clover():
-    """A second Clover extractor that records every denoising step (kept apart: tracing costs time)."""
-    try:
-        from airspace.model.engine import load_extractor
-
-        return load_extractor("clover", None, trace=True), None
-    except Exception as exc:
-        return None, f"{type(exc).__name__}: {exc}"
-
-
-@st.cache_data(show_spinner=False, max_entries=64)
-def denoise_steps(message_text: str) -> list[str]:
-    """Clover's partially denoised answer after each forward pass, for one message."""
-    extractor, why = load_tracing_clover()
-    if extractor is None:
-        raise RuntimeError(f"clover is not available: {why}")
-    _, stats = extractor.extract([message_text])
-    return [step[0] for step in (stats.trace or []) if step]
-
-
-def timing_section(text: str) -> None:
-    st.caption("The same batch through both models: forward passes, tokens per forward, wall time, and whether "
-               "their records agree. Clover commits every confident masked token of a block per forward; AR one.")
-    if st.button("Run Clover and AR on this batch", key="timing_button"):
-        ss["timing_for"] = text
-    if ss.get("timing_for") != text:
-        return
-    results = {}
-    for e in ("clover", "ar"):
-        try:
-            with st.spinner(f"Running {e}…"):
-                results[e] = parse(text, e, cold=True)  # both engines read every message after the click
-        except Exception as exc:
-            st.error(md_literal(f"{e}: {exc}"))
-    if not results:
-        return
-    rows = []
-    for e, (recs, stats, wall) in results.items():
-        rows.append({
-            "engine": e,
-            "model wall s": round(stats["wall_s"], 3),
-            "pipeline wall s": round(wall, 3),
-            "forward passes": stats["forwards"],
-            "answer tokens": stats["answer_tokens"],
-            "tokens / forward": round(stats["tokens_per_forward"], 2),
-            "prompts read before": stats.get("prompts_cached", 0),  # 0: the demo runs both engines cold
-            "records": len(recs),
-        })
-    st.dataframe(rows, hide_index=True, key="timing_table")
-    if len(results) == 2:
-        agree, total, differ = T.records_agree(results["clover"][0], results["ar"][0])
-        msg = f"Clover and AR records agree on {agree}/{total} messages."
-        (st.success if not differ else st.warning)(msg + ("" if not differ else f" They differ on messages {differ}."))
-    if "clover" in results:
-        denoise_view(text)
-
-
-def denoise_view(text: str) -> None:
-    """Clover filling one message's answer in from masks, forward pass by forward pass."""
-    st.markdown("**Clover's denoising, step by step** (░ = still masked)")
-    live = I.live_messages(text)
-    if not live:
-        return
-    pick = st.selectbox(
-        "Message", range(len(live)), key="trace_msg",
-        format_func=lambda i: f"{live[i].index + 1}: {live[i].text[:70].replace(chr(10), ' ')}",
-    )
-    try:
-        steps = denoise_steps(live[pick].text)
-    except Exception as exc:
-        st.error(md_literal(str(exc)))
-        return
-    if not steps:
-        st.caption("No trace for this message (it may be over the model's context limit).")
-        return
-    k = st.slider("Forward pass", 1, len(steps), len(steps), key="trace_step") if len(steps) > 1 else 1
-    st.html(trace_html(steps[k - 1]))
-    st.caption(f"Pass {k} of {len(steps)} for message {live[pick].index + 1}.")
-
-
-def downloads(records) -> None:
-    cols = st.columns(4)
-    exports = {
-        "GeoJSON": ("zones.geojson", "application/geo+json", lambda: json.dumps(to_geojson(records), ensure_ascii=False, indent=1)),
-        "ED-269": ("zones.ed269.json", "application/json", lambda: json.dumps(to_ed269(records), ensure_ascii=False, indent=1)),
-        "ED-318": ("zones.ed318.json", "application/json", lambda: json.dumps(to_ed318(records), ensure_ascii=False, indent=1)),
-        "JSONL": ("records.jsonl", "application/jsonl", lambda: T.records_jsonl(records)),
-    }
-    # the files are built when a button is clicked (a callable), not on every rerun of the page
-    for col, (label, (fname, mime, make)) in zip(cols, exports.items()):
-        col.download_button(label, make, file_name=fname, mime=mime, key=f"dl_{label}")
-    st.caption(f"{len(records)} records; GeoJSON (RFC 7946), EUROCAE ED-269 and ED-318 zone formats, and the CLI's JSONL.")
 
 
 # ------------------------------------------------------------------------------------------------------------------
