@@ -84,6 +84,13 @@ class Header:
         return self.items.get(letter)
 
 
+def location_codes(item: Item) -> list[Span]:
+    """The 4-letter location indicators item A) lists (``A) GOOO DRRR``), before any ``PART n OF m``."""
+    head = item.text.split("PART")[0]
+    base = item.span.start
+    return [Span(base + m.start(), base + m.end(), m.group()) for m in re.finditer(r"\b[A-Z]{4}\b", head)]
+
+
 def _span(text: str, start: int, end: int) -> Span:
     return Span(start, end, text[start:end])
 
@@ -219,6 +226,8 @@ def parse_header(text: str) -> Header:
 
 def qline_limit_field(text: str, start: int, end: int) -> str | None:
     """'lower' or 'upper' when ``text[start:end]`` is exactly that 3-digit limit field of the message's Q-line."""
+    if not (end - start == 3 and text[start - 1 : start] == "/" and text[start:end].isdigit()):
+        return None  # (asked for every limit of every zone: the Q-line is parsed only for a "/ddd" span)
     q = _parse_qline(text)
     for key in ("lower", "upper"):
         s = getattr(q, f"{key}_span", None) if q else None

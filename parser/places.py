@@ -13,7 +13,7 @@ import re
 from functools import lru_cache
 
 from airspace.core.records import NM_TO_M
-from airspace.parser.header import parse_header
+from airspace.parser.header import location_codes, parse_header
 
 # Radius of the approximate circle around an aerodrome reference point when the message states none: 5 NM, the
 # usual Q-line radius for aerodrome-scope NOTAMs (scope 'A') and wider than a typical ATZ (2–2.5 NM).
@@ -69,7 +69,7 @@ def named_kind(name: str, text: str) -> str:
     if re.fullmatch(r"[A-Z]{4}", n):
         h = parse_header(text)
         a = h.item("A")
-        codes = re.findall(r"\b[A-Z]{4}\b", a.text.split("PART")[0]) if a else []
+        codes = [c.text for c in location_codes(a)] if a else []
         q = h.qline
         fir = (q.fir or "").strip().upper() if q else ""
         scope = (q.scope or "").strip().upper() if q else ""

@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable
 
 from airspace.core.contract import Span
-from airspace.parser.header import Header, parse_header
+from airspace.parser.header import Header, location_codes, parse_header
 from airspace.parser.places import resolve_icao
 from airspace.parser.rules.chinese import cn_named
 from airspace.parser.rules.patterns import (
@@ -159,11 +159,10 @@ def location_indicator(m: Message) -> list[Zone]:
     a = m.h.item("A")
     if not (a and m.zone_notice):
         return []
-    codes = list(re.finditer(r"\b[A-Z]{4}\b", a.text.split("PART")[0]))
-    if 2 <= len(codes) <= 30 and all(resolve_icao(c.group()) is None for c in codes):
+    codes = location_codes(a)
+    if 2 <= len(codes) <= 30 and all(resolve_icao(c.text) is None for c in codes):
         # "A) GOOO DRRR": a NOTAM for several FIRs, each its own zone
-        return [Zone({"name": sp(m.text, a.span.start + c.start(), a.span.start + c.end())},
-                     a.span.start + c.start(), a.span.start + c.end(), "named") for c in codes]
+        return [Zone({"name": c}, c.start, c.end, "named") for c in codes]
     r = ICAO_LOC.match(a.text)
     q = m.h.qline
     fir = (q.fir or "").strip().upper() if q else ""

@@ -43,26 +43,25 @@ _AIRSPACE_WORDS = re.compile(
 )
 
 
-# Q-code subjects that are a line or a point, not an area: ATS route (AR), area navigation route (AN), reporting
-# point (AP), significant point (AX). A route notice without coordinates closes or changes a route; its Q-line
-# circle only says where the route runs.
-_ROUTE_SUBJECTS = frozenset({"AR", "AN", "AP", "AX"})
-# Q-code conditions under which no area is active: deactivated (CD), and a trigger NOTAM (TT), which announces an
-# AIP publication whose areas the publication itself defines.
-_NO_AREA_CONDITIONS = frozenset({"CD", "TT"})
-
-
+# What a Q-code says its notice is when that is no area: a line or a point (a route notice without coordinates
+# closes or changes a route; its Q-line circle only says where the route runs), or a condition under which no area
+# is active (deactivated; a trigger NOTAM announces an AIP publication whose areas the publication defines).
 _SUBJECT_WORDS = {"AR": "an ATS route", "AN": "an area navigation route", "AP": "a reporting point",
                   "AX": "a significant point"}
+_POINT_SUBJECTS = ("AP", "AX")
 _CONDITION_WORDS = {"CD": "a deactivation", "TT": "a trigger NOTAM (the AIP publication it announces defines the areas)"}
+
+
+def _q_code(h: Header) -> str:
+    """The Q-code when the Q-line has a well-formed one (``QRTCA``), else ''."""
+    code = (h.qline.code if h.qline else None) or ""
+    return code if re.fullmatch(r"Q[A-Z]{4}", code) else ""
 
 
 def not_an_area(h: Header) -> str | None:
     """What the Q-code says the notice is, when that is a route, a point, a deactivation or a trigger (no area)."""
-    code = (h.qline.code if h.qline else None) or ""
-    if not re.fullmatch(r"Q[A-Z]{4}", code):
-        return None
-    what = _SUBJECT_WORDS.get(code[1:3]) or _CONDITION_WORDS.get(code[3:5])
+    code = _q_code(h)
+    what = code and (_SUBJECT_WORDS.get(code[1:3]) or _CONDITION_WORDS.get(code[3:5]))
     return f"the Q-code {code} marks {what}, not an area" if what else None
 
 
@@ -71,12 +70,12 @@ def zone_notice(text: str, h: Header, lo: int, hi: int) -> bool:
     aerodrome stands for it). ICAO Q-code subjects W (warnings), R (restricted/danger areas) and A (airspace
     organisation) do; M/F/I/L/N/C/P/S/G/O (movement area, facilities, navaids, lighting, comms, procedures,
     services, obstacles) are aerodrome/procedure notices with no zone; so are route and point subjects and the
-    deactivated / trigger conditions (``_ROUTE_SUBJECTS``, ``_NO_AREA_CONDITIONS``). An unknown code ('QXXXX', 'undefined',
-    empty) is decided by the text."""
-    code = (h.qline.code if h.qline else None) or ""
-    if re.fullmatch(r"Q[A-Z]{4}", code) and (code[1:3] in _ROUTE_SUBJECTS or code[3:5] in _NO_AREA_CONDITIONS):
+    deactivated / trigger conditions (``not_an_area``). An unknown code ('QXXXX', 'undefined', empty) is decided by
+    the text."""
+    if not_an_area(h) is not None:
         return False
-    subj = code[1:2].upper() if re.fullmatch(r"Q[A-Z]{4}", code) else ""
+    code = _q_code(h)
+    subj = code[1:2]
     if subj in ("W", "R", "A"):
         return True
     if subj and subj != "X":
@@ -87,10 +86,10 @@ def zone_notice(text: str, h: Header, lo: int, hi: int) -> bool:
 def points_are_hazards(h: Header) -> bool:
     """Lone coordinates are zones (obstacles, areas) unless the Q-code says the notice is about a facility,
     movement area, navaid, procedure or service (threshold coordinates in aerodrome data are not obstacles)."""
-    code = (h.qline.code if h.qline else None) or ""
-    if not re.fullmatch(r"Q[A-Z]{4}", code):
+    code = _q_code(h)
+    if not code:
         return True
-    return code[1] in "WRAOX" and code[1:3] not in ("AP", "AX")  # reporting / significant points: waypoints
+    return code[1] in "WRAOX" and code[1:3] not in _POINT_SUBJECTS  # reporting / significant points: waypoints
 
 
 @dataclass
