@@ -24,11 +24,24 @@ import sys
 import time
 import urllib.request
 from pathlib import Path
-from urllib.parse import urlparse
 
 import pytest
-
-from airspace.app import map_layers as L
+from browser_page import (  # the page helpers beside this file
+    _amber,
+    _choose_engine,
+    _counts,
+    _cyan,
+    _map_array,
+    _options,
+    _outside,
+    _run_batch,
+    _select_option,
+    _settled,
+    _solid_point,
+    _solid_red_point,
+    _type_segments,
+    _wait_text,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -44,7 +57,6 @@ CHROME_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
-LOCAL_HOSTS = {"127.0.0.1", "localhost"}
 ENGINE = os.environ.get("AIRSPACE_BROWSER_ENGINE", "clover")
 
 
@@ -117,27 +129,6 @@ def browser_context(tmp_path_factory):
             yield ctx
         finally:
             ctx.close()
-
-
-def _counts(img) -> dict[str, int]:
-    """Pixels of the map image that are red (active ok volume), amber (active review volume), land and sea.
-
-    Vectorised (numpy): the timing loop calls this between screenshots, and a per-pixel Python loop would take
-    the CPU the browser needs on a 2-core machine, inflating the time it measures."""
-    import numpy as np
-    from PIL import Image  # Pillow comes with streamlit
-
-    assert isinstance(img, Image.Image)
-    a = np.asarray(img.convert("RGB"), dtype=np.int16).reshape(-1, 3)
-    r, g, b = a[:, 0], a[:, 1], a[:, 2]
-    red = (r > 150) & (g < 80) & (b < 90)
-    amber = ~red & (r > 180) & (g > 100) & (g < 185) & (b < 70)
-    land = ~red & ~amber & (np.abs(a - np.array(L.LAND_COLOR[:3])) <= 3).all(1)
-    sea = ~red & ~amber & ~land & (np.abs(a - np.array(L.SEA_COLOR[:3])) <= 3).all(1)
-    binned = (a >> 3).astype(np.int32)
-    colours = np.unique(binned[:, 0] * 1024 + binned[:, 1] * 32 + binned[:, 2]).size
-    return {"red": int(red.sum()), "amber": int(amber.sum()), "land": int(land.sum()), "sea": int(sea.sum()),
-            "colours": int(colours)}
 
 
 # The page's own clock, for where the time goes (measurement only; the page draws the same with it): the click on
@@ -296,133 +287,6 @@ def _second_batch_s(page, chart) -> float | None:
 # ------------------------------------------------------------------------------------------------------------------
 # What an operator does next on the same page, and other pages
 # ------------------------------------------------------------------------------------------------------------------
-
-
-def _outside(requests: list[str]) -> list[str]:
-    """Every http(s)/ws request that did not go to this machine."""
-    return sorted({u for u in requests if urlparse(u).scheme in ("http", "https", "ws", "wss")
-                   and urlparse(u).hostname not in LOCAL_HOSTS})
-
-
-def _map_array(chart):
-    import numpy as np
-    from PIL import Image
-
-    return np.asarray(Image.open(io.BytesIO(chart.screenshot(caret="initial"))).convert("RGB")).astype(int)
-
-
-def _red(a):
-    """Active-zone red, as ``_counts`` counts it."""
-    return (a[..., 0] > 150) & (a[..., 1] < 80) & (a[..., 2] < 90)
-
-
-def _amber(a):
-    """Active review-zone amber, as ``_counts`` counts it."""
-    return ~_red(a) & (a[..., 0] > 180) & (a[..., 1] > 100) & (a[..., 1] < 185) & (a[..., 2] < 70)
-
-
-def _solid_point(mask, k: int = 9) -> tuple[float, float] | None:
-    """A pixel (x, y) of the map image in the middle of a k×k block where ``mask`` holds, or None."""
-    import numpy as np
-
-    c = np.cumsum(np.cumsum(np.pad(mask, ((1, 0), (1, 0))), 0), 1)
-    full = (c[k:, k:] - c[:-k, k:] - c[k:, :-k] + c[:-k, :-k]) == k * k
-    ys, xs = np.nonzero(full)
-    if not len(ys):
-        return None
-    i = len(ys) // 2
-    return float(xs[i] + k // 2), float(ys[i] + k // 2)
-
-
-def _solid_red_point(a, k: int = 9) -> tuple[float, float] | None:
-    """A pixel (x, y) of the map image in the middle of a k×k block of active-zone red, or None."""
-    return _solid_point(_red(a), k)
-
-
-def _cyan(a):
-    return (a[..., 0] < 90) & (a[..., 1] > 180) & (a[..., 2] > 200)
-
-
-def _settled(page) -> None:
-    """Wait until no script run is in progress (Streamlit marks its root with the script's state). A widget drawn by
-    a run still going on can be drawn again before the run ends, closing a list just opened."""
-    from playwright.sync_api import expect
-
-    expect(page.get_by_test_id("stApp")).to_have_attribute("data-test-script-state", "notRunning")
-
-
-def _open_list(page, label: str):
-    """Open the Streamlit selectbox labelled ``label`` (a react-aria combobox: a press on its input opens its
-    listbox) and return its options. A press the page took while it was busy drawing is pressed again."""
-    from playwright.sync_api import expect
-
-    _settled(page)
-    box = page.get_by_role("combobox", name=label, exact=True)
-    options = page.get_by_role("option")
-    for attempt in range(3):
-        box.click()
-        try:
-            expect(options.first).to_be_visible(timeout=10_000)
-            return options
-        except AssertionError:
-            if attempt == 2:
-                raise
-            page.keyboard.press("Escape")
-    return options
-
-
-def _select_option(page, label: str, option: str) -> None:
-    """Pick ``option`` in the Streamlit selectbox labelled ``label``, and wait for the run it starts to end."""
-    from playwright.sync_api import expect
-
-    _open_list(page, label)
-    page.get_by_role("option", name=option, exact=True).click()
-    expect(page.get_by_role("combobox", name=label, exact=True)).to_have_value(option)
-    _settled(page)
-
-
-def _options(page, label: str) -> list[str]:
-    """The options the Streamlit selectbox labelled ``label`` offers (opened, read, closed again)."""
-    from playwright.sync_api import expect
-
-    options = _open_list(page, label)
-    texts = options.all_inner_texts()
-    page.keyboard.press("Escape")
-    expect(options).to_have_count(0)
-    return texts
-
-
-def _type_segments(page, label: str, parts: list[tuple[str, str]]) -> None:
-    """Type into a Streamlit date/time input (react-aria segments: ``year``/``month``/``day``, ``hour``/``minute``)."""
-    for segment, value in parts:
-        page.get_by_label(f"{segment}, {label}", exact=True).click()
-        page.keyboard.type(value)
-    page.keyboard.press("Tab")
-
-
-def _wait_text(page, text: str, timeout: float = 300_000) -> None:
-    page.get_by_text(text).first.wait_for(timeout=timeout)
-
-
-def _choose_engine(page, engine: str) -> None:
-    from playwright.sync_api import expect
-
-    group = page.get_by_role("radiogroup", name="Engine", exact=True)
-    group.get_by_text(engine, exact=True).click()
-    expect(group.get_by_role("radio", name=engine, exact=True)).to_be_checked()
-
-
-def _run_batch(page, text: str, engine: str = "rules") -> None:
-    """Choose the engine, paste ``text`` into the batch box, commit it (Ctrl+Enter) and click Run."""
-    from playwright.sync_api import expect
-
-    _choose_engine(page, engine)
-    area = page.get_by_label("Paste messages")
-    area.fill(text)
-    area.press("Control+Enter")
-    # committed: Streamlit drops the "Press Ctrl+Enter to apply" hint under the box
-    expect(page.get_by_test_id("stTextArea").filter(has=area).get_by_test_id("InputInstructions")).to_be_hidden()
-    page.get_by_role("button", name="Run", exact=True).click()
 
 
 def _operator_checks(page, chart) -> None:
