@@ -37,7 +37,12 @@ EITHER_SIDE = re.compile(
     r"(?:\s+(?:THE\s+)?(?:FOLLOWING\s+|FLW\s+)?(?:POINTS?|PSNS?|POSITIONS?|COORD(?:INATE)?S))?",
     re.I,
 )
-INTRO_GAP = re.compile(r"^\s*(?:(?:CENTERED|CENTRED)\s*(?:ON|AT)?|OF|AT|ON|AROUND)?\s*(?:PSN|POSITIONS?)?\s*:?\s*$", re.I)
+# Each blank run belongs to the one \s* after the word before it (every optional part starts with a non-blank), so
+# a long blank gap is matched in linear time: with adjacent \s* around optional words the engine tried every split
+# of the run (a radius, 400 blanks and a coordinate took 22 s; 3 000 blanks, hours).
+INTRO_GAP = re.compile(
+    r"^\s*(?:(?:CENTERED|CENTRED)\s*(?:(?:ON|AT)\s*)?|(?:OF|AT|ON|AROUND)\s*)?(?:(?:PSN|POSITIONS?)\s*)?(?::\s*)?$", re.I
+)
 LIST_GAP = re.compile(r"^[\s,;]*(?:AND\s+)?$", re.I)
 PLURAL = re.compile(
     rf"(?P<d>{DIST})\s*RADIUS\s+(?:(?:CENTERED|CENTRED|CENTER|CENTRE)\s+)?(?:(?:ON|AT|OF|AROUND)\s+)?(?:THE\s+)?"
@@ -144,7 +149,7 @@ FIR_NAMED = re.compile(
     r"|\b[A-Z][A-Z-]{1,20}(?: [A-Z][A-Z-]{1,20}){0,2}\s+FIR\s*\(\s*[A-Z]{4}\s*\)"
 )
 FIR_LIST_HEAD = re.compile(r"\bFLIGHT\s+INFORMATION\s+REGIONS\s*(?:\(FIRS?\))?\s*:|\bFIRS\s*:")
-FIR_ITEM = re.compile(r"\s*(?:,|\bAND\b)?\s*(?P<item>[A-Z][A-Z-]{1,20}(?: [A-Z][A-Z-]{1,20}){0,2}\s*\(\s*[A-Z]{4}\s*\))")
+FIR_ITEM = re.compile(r"\s*(?:(?:,|\bAND\b)\s*)?(?P<item>[A-Z][A-Z-]{1,20}(?: [A-Z][A-Z-]{1,20}){0,2}\s*\(\s*[A-Z]{4}\s*\))")
 UNL_WORD = re.compile(r"(?<![A-Z])(?:UNL|UNLTD|UNLIMITED|UNLIMTED)(?![A-Z])|无限高|無限高", re.I)
 CN_UPPER = re.compile(r"(?:真高|相对高度|相對高度|飞行高度|飛行高度|高度)\s*(?:为|為)?\s*\d+(?:\.\d+)?\s*(?:米|公尺|m)")
 # Chinese places: found from their anchor (为中心 / 周边500米 / ，半径3公里 / 上空) backwards to the start of the clause,
