@@ -12,7 +12,8 @@ Stages: ``split_text`` and ``split_jsonl`` (the batch readers), ``header``, ``ru
 exports ``geojson``, ``ed269``, ``ed318``. Families: digit runs, digits with blanks, long coordinate lists (an
 ICAO polygon of as many vertices as fit a message), a self-crossing polygon, 5,000-point polygons (convex and
 self-crossing, given to the exports as records: no message under the size limit can hold one), many circles in
-one message, huge radii, ``Label: value`` blocks, nested parentheses, item-marker blocks and Chinese clauses.
+one message, huge radii, ``Label: value`` blocks, nested parentheses, item-marker blocks, Chinese clauses, and a
+radius followed by a blank run before its coordinates.
 
     python -m airspace.eval.stress --out bench-results/stress.json
 """
@@ -94,6 +95,10 @@ def families(rnd: random.Random) -> dict[str, Callable[[int], str]]:
         "item_blocks": lambda n: "(A0001/26 NOTAMN\n\n" + "A) LOVV\n\n" * (n // 9),
         "cjk_clauses": lambda n: "关于临时禁飞的通告\n" + "以北纬22°38′东经113°49′为中心，半径2公里，" * (n // 26),
         "radius_words": lambda n: "RADIUS " * (n // 7),
+        # a radius, a blank run, then coordinates: the gap between them is read by a pattern (the shape the fuzz
+        # found stalling at 3 000 blanks)
+        "radius_blank_gap": lambda n: _HEAD + "PSN 480930N0161028E RADIUS 5NM" + " " * max(n - 180, 1)
+        + "X 480940N0161030E 480950N0161040E" + _TAIL,
     }
 
 

@@ -13,18 +13,14 @@ LOCAL_HOSTS = {"127.0.0.1", "localhost"}
 
 
 def _counts(img) -> dict[str, int]:
-    """Pixels of the map image that are red (active ok volume), amber (active review volume), land and sea.
-
-    Vectorised (numpy): the timing loop calls this between screenshots, and a per-pixel Python loop would take
-    the CPU the browser needs on a 2-core machine, inflating the time it measures."""
+    """Pixels of the map image that are red (active ok volume), amber (active review volume), land and sea, and how
+    many distinct colours (binned) it holds. Vectorised (numpy), with the same colour tests as ``_red``/``_amber``."""
     import numpy as np
     from PIL import Image  # Pillow comes with streamlit
 
     assert isinstance(img, Image.Image)
     a = np.asarray(img.convert("RGB"), dtype=np.int16).reshape(-1, 3)
-    r, g, b = a[:, 0], a[:, 1], a[:, 2]
-    red = (r > 150) & (g < 80) & (b < 90)
-    amber = ~red & (r > 180) & (g > 100) & (g < 185) & (b < 70)
+    red, amber = _red(a), _amber(a)
     land = ~red & ~amber & (np.abs(a - np.array(L.LAND_COLOR[:3])) <= 3).all(1)
     sea = ~red & ~amber & ~land & (np.abs(a - np.array(L.SEA_COLOR[:3])) <= 3).all(1)
     binned = (a >> 3).astype(np.int32)
@@ -47,12 +43,12 @@ def _map_array(chart):
 
 
 def _red(a):
-    """Active-zone red, as ``_counts`` counts it."""
+    """Active-zone red (the page clock's frame test in ``test_app_browser.PAGE_CLOCK_JS`` uses the same bounds)."""
     return (a[..., 0] > 150) & (a[..., 1] < 80) & (a[..., 2] < 90)
 
 
 def _amber(a):
-    """Active review-zone amber, as ``_counts`` counts it."""
+    """Active review-zone amber (not red)."""
     return ~_red(a) & (a[..., 0] > 180) & (a[..., 1] > 100) & (a[..., 1] < 185) & (a[..., 2] < 70)
 
 
