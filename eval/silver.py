@@ -6,7 +6,8 @@ it may be wrong. A row is silver when every one of these holds (``silver_reason`
 
 1. every record of the message is ``ok``, or ``review`` only for a reason that does not doubt the reading
    (``TRUSTED_REVIEW``: the coarse Q-line circle is the only location given; no zone in a message with no
-   coordinates at all or in a route notice; a whole FIR; ...);
+   coordinates at all or in a route notice; a whole FIR; an estimated end, a point without a radius or an area
+   named without its boundary, which is what the message itself says; ...);
 2. every coordinate of the message outside its Q-line lies inside a value the reader used (a centre or a
    polygon): nothing that looks like a position was left unread;
 3. where the row carries ``silver_polygon`` (an independent tool's reading), the reader drew exactly that polygon;
@@ -49,7 +50,15 @@ TRUSTED_REVIEW = (
     HULL_ORDER_NOTE,
     "lower limit only from the Q-line",
     "upper limit only from the Q-line",
+    # what the message itself says, read as written: the doubt is the operator's, not the reading's
+    "end time is estimated (EST)",
+    "no radius stated: a point",
+    "no upper limit stated",
+    "schedule excludes public holidays (EXC HOL)",
+    "the message excludes the airspace over international waters",
 )
+# a named area whose boundary is published elsewhere (AIP): the name is all the message gives, and it was read
+NAMED_AREA = ("named area ", "its boundary is published elsewhere")
 POINT_TOL = 1e-6
 
 
@@ -58,7 +67,8 @@ def _trusted(rec: ZoneRecord) -> bool:
         return True
     if rec.status == "error":
         return False
-    return all(r.startswith("note:") or r.startswith(TRUSTED_REVIEW) for r in rec.reasons)
+    return all(r.startswith("note:") or r.startswith(TRUSTED_REVIEW)
+               or (r.startswith(NAMED_AREA[0]) and NAMED_AREA[1] in r) for r in rec.reasons)
 
 
 def _unread_coords(text: str, drafts: list[ZoneDraft]) -> int:
