@@ -497,6 +497,14 @@ def test_dispatcher_note_with_clock_times_date_and_time_zone():
     # a daily period in prose without a date stays a schedule
     z = _one("UAS prohibited within 0.4 km around Old Trafford - police request up to 500 FT AGL 0500-1300 local")
     assert z["schedule"] == "0500-1300 local" and "date" not in z
+    # the offset followed by a colon ("UTC+3:") or written with a space after UTC ("UTC -3") is still the offset,
+    # and a clock range followed by its offset is not a UTC schedule
+    z = _one("Daily ops 2027-04-25\n\nDrones grounded 9:45 to 12:45 local, UTC+3: no flying within 350M of 5222N02118E.")
+    assert (z["start"], z["end"], z["date"], z["tz"]) == ("9:45", "12:45", "2027-04-25", "UTC+3")
+    z = _one("Briefing March 29 2023\n\nAirspace closed to drones 0515-0915 UTC -3: no flying within 1550m around "
+             "56.1338, 37.2231 up to 300 FT AGL.")
+    assert (z["start"], z["end"], z["date"], z["tz"]) == ("0515", "0915", "March 29 2023", "UTC -3")
+    assert "schedule" not in z
 
 
 def test_a_radius_with_a_thousands_separator_is_read_whole():

@@ -9,7 +9,8 @@ computes its gold, ``base`` assembles messages from tagged parts, ``noise`` pert
   stadium ``AND BLW``); runway/taxiway notices (``NONE``).
 - ``tfr``: TFR web pages in prose (``Beginning Date and Time : July 23, 2026 at 2105 UTC``), the long tail.
 - ``chinese``: 通告 with venue (named), coordinate circle or polygon, short 禁飞 notices, venue lists.
-- ``freetext``: dispatcher messages in English and Chinese.
+- ``freetext``: dispatcher messages in English and Chinese (``en_local``: clock times in local time, the day and
+  the UTC offset written apart, answered as ``date`` / ``tz``).
 - ``composite``: 2–8 zones in one message (dispatcher lists, FAA areas A–H, Chinese numbered areas).
 - ``mix``: compositional messages (random field phrasings, order, list markers, shared values; EN+ZH, 1–8 zones),
   train/val only: it teaches what a field looks like wherever it stands rather than one template's layout.
@@ -29,6 +30,7 @@ FAMILY_WEIGHTS = {"icao": 38, "faa": 12, "tfr": 6, "chinese": 16, "freetext": 16
 TEMPLATE_WEIGHTS = {
     "icao.notamc": 0.5, "icao.aerodrome_none": 0.4, "icao.qline_only": 0.5, "faa.domestic_none": 0.4,
     "icao.multi_psn": 0.8, "icao.multi_area": 0.8, "icao.multi_psn_inline": 0.6,
+    "freetext.en_local": 3.0,  # the only family that writes ``date`` / ``tz``: enough rows to learn two fields
 }
 HELD_OUT = frozenset({
     "icao.circle_around", "icao.points_comma", "faa.fdc_stadium", "tfr.page_polygon", "chinese.venue_list",

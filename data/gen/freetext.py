@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from datetime import datetime, timedelta, timezone
 
 from . import values as V
 from .base import Doc, Example, circle, named, polygon, zone
@@ -17,6 +18,7 @@ TEMPLATES = {
     "en_chat": "circle",
     "en_summary": "circle",
     "en_named": "named",
+    "en_local": "circle",
     "zh_dispatch": "circle",
     "zh_venue": "named",
 }
@@ -59,6 +61,61 @@ def _en_times(rng: random.Random, d_unused=None):
         b = a + rng.choice((200, 400, 600, 800, 1000))
         return None, None, f"{a:04d}-{b:04d} {rng.choice(('local', 'UTC', 'Z', 'LT'))}", None, None
     return None, None, None, None, None
+
+
+MONTHS_EN = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+             "November", "December")
+
+
+def _clock(minutes: int, style: int) -> str:
+    h, m = divmod(minutes, 60)
+    return (f"{h:02d}{m:02d}", f"{h:02d}:{m:02d}", f"{h}:{m:02d}")[style]
+
+
+def _local_note(rng: random.Random, d: Doc, lat: float, lon: float, style: str):
+    """A dispatcher's note that gives only clock times, in local time: the day is in its heading (or after the
+    times), the UTC offset beside the times. The answer points at all four; the normaliser combines them
+    (``parser.times.local_window``), so the gold here is the same arithmetic done apart: day + clock - offset, an end
+    not after its start on the next day."""
+    day = V.sample_start(rng).date()
+    mon = MONTHS_EN[day.month - 1]
+    date_t = rng.choice((f"{day.day} {mon[:3]} {day.year}", f"{day.day} {mon} {day.year}",
+                         f"{mon[:3]} {day.day}, {day.year}", f"{mon} {day.day} {day.year}", day.isoformat()))
+    off = rng.choice((-300, -240, -180, 0, 60, 60, 120, 180, 240, 330, 480, 480, 540, 600))
+    sign, (oh, om) = ("+" if off >= 0 else "-"), divmod(abs(off), 60)
+    tz_forms = [f"UTC{sign}{oh:02d}:{om:02d}", f"UTC{sign}{oh}:{om:02d}"]
+    if om == 0:
+        tz_forms += [f"UTC{sign}{oh}", f"UTC{sign}{oh}", f"GMT{sign}{oh}", f"UTC {sign}{oh}"]
+    tz_t = rng.choice(tz_forms)
+    a = rng.randint(20, 84) * 15
+    b = a + rng.choice((60, 90, 120, 180, 240, 360, 390, 480, 600))
+    cs = rng.randrange(3)
+    s_t, e_t = _clock(a, cs), _clock(b % 1440, cs)
+    midnight = datetime(day.year, day.month, day.day, tzinfo=timezone.utc)
+    start = midnight + timedelta(minutes=a - off)
+    end = midnight + timedelta(minutes=b - off)
+    head = rng.random() < 0.7
+    if head:
+        d.add(rng.choice(("Ops note ", "Dispatch ", "Briefing ", "Crew notice - ", "Daily ops "))).field(date_t, 0, "date")
+        d.add(rng.choice(("\n", ": ", " - ", "\n\n")))
+    d.add(rng.choice(("Drones grounded ", "No UAV flights ", "No drone ops ", "Airspace closed to drones ")))
+    d.field(s_t, 0, "start").add(rng.choice(("-", " - ", " to "))).field(e_t, 0, "end")
+    how = rng.randrange(4)
+    if how == 0:
+        d.add(" local, ").field(tz_t, 0, "tz")
+    elif how == 1:
+        d.add(rng.choice((" local (", " LT (", " local time ("))).field(tz_t, 0, "tz").add(")")
+    elif how == 2:
+        d.add(" ").field(tz_t, 0, "tz")
+    else:
+        d.add(rng.choice((" LT, ", " local, "))).field(tz_t, 0, "tz")
+    if not head:
+        d.add(" on ").field(date_t, 0, "date")
+    c_t, c_g = V.fmt_coord(rng, lat, lon, style)
+    r_t, r_m = _en_radius(rng)
+    d.add(rng.choice((", within ", ": no flying within ", " - keep out of "))).field(r_t, 0, "radius")
+    d.add(rng.choice((" of ", " around "))).field(c_t, 0, "center")
+    return circle(c_g, r_m), start, end
 
 
 def generate(rng: random.Random, template: str) -> Example:
@@ -131,6 +188,9 @@ def generate(rng: random.Random, template: str) -> Example:
         geo = polygon(gp)
         if rng.random() < 0.5:
             lower = V.limit_sfc(rng, "SFC")
+    elif template == "en_local":
+        geo, start, end = _local_note(rng, d, plat, plon, style)
+        s_t = e_t = sch = None  # the times are written; the tail below adds only the limit
     elif template == "en_named":
         # a landmark named without coordinates: the answer names it (the record goes to review, never a guess)
         place = rng.choice(LANDMARKS)

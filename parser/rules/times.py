@@ -110,7 +110,7 @@ _CLOCK_T = r"(?:[01]?\d|2[0-4])[:h]?[0-5]\d"
 _LOCAL_CLOCK = re.compile(
     rf"(?<![\d/:.\-])(?P<s>{_CLOCK_T})\s?(?:-|–|\bto\b)\s?(?P<e>{_CLOCK_T})(?![\d/:.\-])"
     r"(?P<local>\s*(?:h\b\s*)?(?:local|LT|LCL)\b)?", re.I)
-_TZ_SPAN = re.compile(r"\b(?:UTC|GMT)\s?[+\-−]\s?\d{1,2}(?::?\d{2})?(?![\d:])", re.I)
+_TZ_SPAN = re.compile(r"\b(?:UTC|GMT)\s?[+\-−]\s?\d{1,2}(?::?\d{2})?(?!\d|:\d)", re.I)
 _MON_WORD = r"(?:JAN(?:UARY)?|FEB(?:RUARY)?|MAR(?:CH)?|APR(?:IL)?|MAY|JUNE?|JULY?|AUG(?:UST)?|SEP(?:T(?:EMBER)?)?|" \
             r"OCT(?:OBER)?|NOV(?:EMBER)?|DEC(?:EMBER)?)"
 _DATE_SPAN = re.compile(
