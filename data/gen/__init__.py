@@ -30,7 +30,7 @@ FAMILY_WEIGHTS = {"icao": 38, "faa": 12, "tfr": 6, "chinese": 16, "freetext": 16
 TEMPLATE_WEIGHTS = {
     "icao.notamc": 0.5, "icao.aerodrome_none": 0.4, "icao.qline_only": 0.5, "faa.domestic_none": 0.4,
     "icao.multi_psn": 0.8, "icao.multi_area": 0.8, "icao.multi_psn_inline": 0.6,
-    "freetext.en_local": 3.0,  # the only family that writes ``date`` / ``tz``: enough rows to learn two fields
+    "freetext.en_local": 5.0,  # the only family that writes ``date`` / ``tz``: enough rows to learn two fields
 }
 HELD_OUT = frozenset({
     "icao.circle_around", "icao.points_comma", "faa.fdc_stadium", "tfr.page_polygon", "chinese.venue_list",
