@@ -5,6 +5,7 @@ notices, dispatcher free text, TFR pages) and the held-out generalisation. Silve
 new seeded order) to make up ``--real-frac`` of the train rows; the order of all rows is shuffled with the seed.
 
     python -m airspace.eval.mixcorpus --silver runs/silver --n-train 24000 --real-frac 0.37 --seed 7 --out runs/corpus8
+    python -m airspace.eval.mixcorpus ... --form-weight name=4,point=3   # rare real forms more often
 """
 
 from __future__ import annotations
@@ -23,18 +24,48 @@ def _read(path: Path) -> list[dict]:
         return [json.loads(line) for line in fh if line.strip()]
 
 
-def mix(silver: list[dict], n: int, real_frac: float, seed: int, split: str) -> list[dict]:
+def zone_forms(row: dict) -> set[str]:
+    """The forms of a silver row's zones, from its spans: ``polygon``, ``circle`` (a centre and a radius),
+    ``point`` (a centre without one), ``name`` (a named place or FIR, no coordinates); ``none`` for no zone."""
+    forms = set()
+    for z in row.get("spans") or []:
+        if "polygon" in z:
+            forms.add("polygon")
+        elif "center" in z:
+            forms.add("circle" if "radius" in z else "point")
+        elif "name" in z:
+            forms.add("name")
+    return forms or {"none"}
+
+
+def mix(silver: list[dict], n: int, real_frac: float, seed: int, split: str,
+        form_weight: dict[str, int] | None = None) -> list[dict]:
+    """``n`` rows: ``real_frac`` of them silver rows, cycled (each pass in a new seeded order; a row whose zones have
+    a form in ``form_weight`` comes that many times a pass: the rare forms of real traffic, a whole FIR or a point,
+    are a few percent of the silver rows), the rest generated."""
     rng = random.Random(seed)
     n_real = round(n * real_frac) if silver else 0
+    weight = form_weight or {}
+    one_pass = [r for r in silver for _ in range(max([weight.get(f, 1) for f in zone_forms(r)]))]
     real: list[dict] = []
     while len(real) < n_real:
-        batch = list(silver)
+        batch = list(one_pass)
         rng.shuffle(batch)
         real.extend(batch[: n_real - len(real)])
     gen = list(generate(n - n_real, seed=seed, split=split))
     rows = real + gen
     rng.shuffle(rows)
     return rows
+
+
+def _weights(text: str) -> dict[str, int]:
+    out = {}
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        form, _, k = part.partition("=")
+        if form not in ("polygon", "circle", "point", "name", "none") or not k.isdigit() or int(k) < 1:
+            raise argparse.ArgumentTypeError(f"not a form weight: {part!r} (e.g. name=4)")
+        out[form] = int(k)
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -44,16 +75,20 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--n-val", type=int, default=400)
     ap.add_argument("--real-frac", type=float, default=0.37)
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--form-weight", default="", type=_weights,
+                    help="train silver rows with a zone of these forms come k times a pass: 'name=4,point=3' "
+                         "(forms: polygon, circle, point, name, none)")
     ap.add_argument("--out", required=True)
     args = ap.parse_args(argv)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    info = {"seed": args.seed, "real_frac": args.real_frac, "silver": args.silver,
+    info = {"seed": args.seed, "real_frac": args.real_frac, "silver": args.silver, "form_weight": args.form_weight,
             "generator_commit": subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True,
                                                cwd=Path(__file__).resolve().parents[1]).stdout.strip()}
     for split, n in (("train", args.n_train), ("val", args.n_val)):
         silver = _read(Path(args.silver) / f"{split}.jsonl")
-        rows = mix(silver, n, args.real_frac if split == "train" else 0.5, args.seed + (split == "val"), split)
+        rows = mix(silver, n, args.real_frac if split == "train" else 0.5, args.seed + (split == "val"), split,
+                   args.form_weight if split == "train" else None)
         with open(out / f"{split}.jsonl", "w", encoding="utf-8") as fh:
             for r in rows:
                 fh.write(json.dumps(r, ensure_ascii=False) + "\n")

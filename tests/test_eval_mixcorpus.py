@@ -1,0 +1,40 @@
+"""The training mix: silver rows make up the stated share, cycled in seeded order; rare real forms can come more
+often; generated rows fill the rest."""
+
+import argparse
+
+import pytest
+
+from airspace.eval.mixcorpus import _weights, mix, zone_forms
+
+ROWS = [
+    {"id": "P1", "source": "silver:x", "spans": [{"polygon": [10, 40], "lower": [41, 44]}]},
+    {"id": "C1", "source": "silver:x", "spans": [{"center": [5, 20], "radius": [21, 24]}]},
+    {"id": "T1", "source": "silver:x", "spans": [{"center": [5, 20]}]},
+    {"id": "N1", "source": "silver:x", "spans": [{"name": [3, 7], "lower": [9, 12]}]},
+    {"id": "Z1", "source": "silver:x", "spans": []},
+]
+
+
+def test_zone_forms_name_what_a_row_draws():
+    assert [zone_forms(r) for r in ROWS] == [{"polygon"}, {"circle"}, {"point"}, {"name"}, {"none"}]
+
+
+def test_form_weight_repeats_rare_forms_in_every_pass_and_keeps_the_share():
+    plain = mix(ROWS, 100, 0.5, seed=3, split="train")
+    weighted = mix(ROWS, 100, 0.5, seed=3, split="train", form_weight={"name": 4, "point": 2})
+    for rows in (plain, weighted):
+        assert len(rows) == 100 and sum(r.get("source") == "silver:x" for r in rows) == 50
+    count = lambda rows, i: sum(r.get("id") == i for r in rows)  # noqa: E731
+    assert count(plain, "N1") == count(plain, "P1") == 10
+    # a pass is P1 C1 T1 T1 N1 N1 N1 N1 Z1 (9 rows): 50 silver rows are five passes and five rows of a sixth
+    assert 20 <= count(weighted, "N1") <= 24 and 10 <= count(weighted, "T1") <= 12 and count(weighted, "P1") in (5, 6)
+    assert mix(ROWS, 100, 0.5, seed=3, split="train", form_weight={"name": 4}) == \
+        mix(ROWS, 100, 0.5, seed=3, split="train", form_weight={"name": 4})
+
+
+def test_form_weight_argument_is_checked():
+    assert _weights("name=4, point=3") == {"name": 4, "point": 3} and _weights("") == {}
+    for bad in ("fir=2", "name=0", "name=x", "name"):
+        with pytest.raises(argparse.ArgumentTypeError):
+            _weights(bad)
