@@ -7,9 +7,9 @@ layer, e.g. ``"GGGA"`` (3 : 1 as in Qwen3-Next). ``arch`` names the model class 
 
 ``fields`` are the answer fields a checkpoint writes, in slot order (``airspace.model.pointers``): one zone is one
 block of ``n_slots = 2 + 2 * len(fields)`` pointer slots (anchor, a start and an end per field, next), so
-``block_size`` equals ``n_slots``. The default is the list the shipped checkpoints were trained on, written out
-here rather than taken from ``airspace.core.contract.FIELDS``: a later checkpoint may write more fields, and a
-config without the key must still read as the shipped one.
+``block_size`` equals ``n_slots``. The default is the nine fields the first checkpoints were trained on, written out
+here rather than taken from ``airspace.core.contract.FIELDS``, so that a config without the key reads as those did;
+the shipped checkpoints name their fields (eleven since stage 11: ``date`` and ``tz`` appended).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
 ARCHS = ("clover", "ar")
-# the fields the shipped checkpoints write (airspace.core.contract.FIELDS when they were trained)
+# the fields of a config without the key (the first nine of airspace.core.contract.FIELDS)
 DEFAULT_FIELDS: tuple[str, ...] = ("center", "radius", "polygon", "name", "lower", "upper", "start", "end", "schedule")
 
 

@@ -17,7 +17,8 @@ parallel, the AR baseline one slot per forward. Pointer answers convert to and f
 ``airspace.core.answer`` (training data and serialisation) and become ``ZoneDraft`` s for the pipeline.
 
 The fields, and so the block, are a checkpoint's own (``ModelConfig.fields``): every function that reads or
-writes slots takes ``fields`` (default: the shipped checkpoints' nine, whose layout ``SLOTS`` / ``N_SLOTS`` are).
+writes slots takes ``fields`` (default: the nine of a config without the key, whose layout ``SLOTS`` / ``N_SLOTS``
+are; the shipped checkpoints write eleven, ``date`` and ``tz`` appended: 24 slots).
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ def slot_names(fields: Sequence[str]) -> tuple[str, ...]:
     return ("anchor",) + tuple(f"{k}.{e}" for k in fields for e in ("start", "end")) + ("next",)
 
 
-SLOTS: tuple[str, ...] = slot_names(DEFAULT_FIELDS)  # the shipped checkpoints' block
+SLOTS: tuple[str, ...] = slot_names(DEFAULT_FIELDS)  # the default nine fields' block
 N_SLOTS = len(SLOTS)
 MASK_GLYPH = "\u2591"  # how a still-masked slot shows in a trace
 
