@@ -24,6 +24,9 @@ def _read(path: Path) -> list[dict]:
         return [json.loads(line) for line in fh if line.strip()]
 
 
+FORMS = ("polygon", "circle", "point", "name", "none")
+
+
 def zone_forms(row: dict) -> set[str]:
     """The forms of a silver row's zones, from its spans: ``polygon``, ``circle`` (a centre and a radius),
     ``point`` (a centre without one), ``name`` (a named place or FIR, no coordinates); ``none`` for no zone."""
@@ -62,7 +65,7 @@ def _weights(text: str) -> dict[str, int]:
     out = {}
     for part in filter(None, (p.strip() for p in text.split(","))):
         form, _, k = part.partition("=")
-        if form not in ("polygon", "circle", "point", "name", "none") or not k.isdigit() or int(k) < 1:
+        if form not in FORMS or not k.isdigit() or int(k) < 1:
             raise argparse.ArgumentTypeError(f"not a form weight: {part!r} (e.g. name=4)")
         out[form] = int(k)
     return out
@@ -77,7 +80,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--form-weight", default="", type=_weights,
                     help="train silver rows with a zone of these forms come k times a pass: 'name=4,point=3' "
-                         "(forms: polygon, circle, point, name, none)")
+                         f"(forms: {', '.join(FORMS)})")
     ap.add_argument("--out", required=True)
     args = ap.parse_args(argv)
     out = Path(args.out)

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -58,7 +59,7 @@ TRUSTED_REVIEW = (
     "the message excludes the airspace over international waters",
 )
 # a named area whose boundary is published elsewhere (AIP): the name is all the message gives, and it was read
-NAMED_AREA = ("named area ", "its boundary is published elsewhere")
+NAMED_AREA = re.compile(r"named area .*: its boundary is published elsewhere")
 POINT_TOL = 1e-6
 
 
@@ -67,8 +68,7 @@ def _trusted(rec: ZoneRecord) -> bool:
         return True
     if rec.status == "error":
         return False
-    return all(r.startswith("note:") or r.startswith(TRUSTED_REVIEW)
-               or (r.startswith(NAMED_AREA[0]) and NAMED_AREA[1] in r) for r in rec.reasons)
+    return all(r.startswith(("note:", *TRUSTED_REVIEW)) or NAMED_AREA.match(r) for r in rec.reasons)
 
 
 def _unread_coords(text: str, drafts: list[ZoneDraft]) -> int:

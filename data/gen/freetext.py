@@ -63,10 +63,6 @@ def _en_times(rng: random.Random, d_unused=None):
     return None, None, None, None, None
 
 
-MONTHS_EN = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
-             "November", "December")
-
-
 def _clock(minutes: int, style: int) -> str:
     h, m = divmod(minutes, 60)
     return (f"{h:02d}{m:02d}", f"{h:02d}:{m:02d}", f"{h}:{m:02d}")[style]
@@ -78,7 +74,7 @@ def _local_note(rng: random.Random, d: Doc, lat: float, lon: float, style: str):
     (``parser.times.local_window``), so the gold here is the same arithmetic done apart: day + clock - offset, an end
     not after its start on the next day."""
     day = V.sample_start(rng).date()
-    mon = MONTHS_EN[day.month - 1]
+    mon = V.MONTH_NAMES[day.month - 1]
     date_t = rng.choice((f"{day.day} {mon[:3]} {day.year}", f"{day.day} {mon} {day.year}",
                          f"{mon[:3]} {day.day}, {day.year}", f"{mon} {day.day} {day.year}", day.isoformat()))
     off = rng.choice((-300, -240, -180, 0, 60, 60, 120, 180, 240, 330, 480, 480, 540, 600))
