@@ -5,7 +5,7 @@ notices, dispatcher free text, TFR pages) and the held-out generalisation. Silve
 new seeded order) to make up ``--real-frac`` of the train rows; the order of all rows is shuffled with the seed.
 
     python -m airspace.eval.mixcorpus --silver runs/silver --n-train 24000 --real-frac 0.37 --seed 7 --out runs/corpus8
-    python -m airspace.eval.mixcorpus ... --form-weight name=4,point=3   # rare real forms more often
+    python -m airspace.eval.mixcorpus ... --form-weight name=4,point=3,multi=3   # rare real forms more often
 """
 
 from __future__ import annotations
@@ -24,14 +24,17 @@ def _read(path: Path) -> list[dict]:
         return [json.loads(line) for line in fh if line.strip()]
 
 
-FORMS = ("polygon", "circle", "point", "name", "none")
+FORMS = ("polygon", "circle", "point", "name", "none", "multi")
 
 
 def zone_forms(row: dict) -> set[str]:
     """The forms of a silver row's zones, from its spans: ``polygon``, ``circle`` (a centre and a radius),
-    ``point`` (a centre without one), ``name`` (a named place or FIR, no coordinates); ``none`` for no zone."""
-    forms = set()
-    for z in row.get("spans") or []:
+    ``point`` (a centre without one), ``name`` (a named place or FIR, no coordinates); ``none`` for no zone; and
+    ``multi`` besides when the row has two or more zones (numbered areas, one polygon a day, a list of FIRs: 8 % of
+    the silver rows, and where the model engines stop a zone early)."""
+    zones = row.get("spans") or []
+    forms = {"multi"} if len(zones) >= 2 else set()
+    for z in zones:
         if "polygon" in z:
             forms.add("polygon")
         elif "center" in z:

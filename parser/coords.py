@@ -5,7 +5,7 @@ Forms read (each half may carry decimal seconds or decimal minutes):
 - compact, hemisphere after: ``4809N01610E``, ``512107N 0003608W``, ``404108.00N0733635.00W``, ``112400S1065000E``
 - compact, hemisphere first: ``N391100E1005400``, ``N480930 E0161028``
 - spaced: ``52 38 00 S 163 00 00 E``; hemisphere first and spaced: ``S06 42 E089 16``
-- separated: ``38-52-12N 077-02-11.5W``, ``51:30:15N 000:07:30W``
+- separated: ``38-52-12N 077-02-11.5W``, ``51:30:15N 000:07:30W``; degrees and minutes: ``31-57.00N 077-01.00W``
 - decimal degrees with hemisphere: ``11.5416° N 104.9200° E``, ``11.5416N 104.92E``
 - degree/minute/second symbols (``°`` ``º`` ``˚`` ``′`` ``'`` ``″`` ``"``, ``''``): ``22°38′15″N 113°49′02″E``
 - Chinese labels and units: ``北纬22°38′ 东经113°49′``, ``北纬22度38分15秒 东经113度49分2秒`` (either order),
@@ -84,6 +84,11 @@ _PATTERNS: list[tuple[str, bool, re.Pattern[str]]] = [
         r"(?<![0-9.\-:])(?P<d>\d{1,2})(?P<sp>[-:])(?P<m>\d{2})(?P=sp)(?P<s>\d{2}(?:\.\d+)?)(?P<h>[NS])(?![A-Za-z])")),
     ("lon", False, re.compile(
         r"(?<![0-9.\-:])(?P<d>\d{1,3})(?P<sp>[-:])(?P<m>\d{2})(?P=sp)(?P<s>\d{2}(?:\.\d+)?)(?P<h>[EW])(?![A-Za-z])")),
+    # hyphen-separated degrees and decimal minutes, as NAVAREA / HYDROPAC warnings write them: 31-57.00N 077-01.00W
+    ("lat", False, re.compile(
+        r"(?<![0-9.\-:])(?P<d>\d{1,2})-(?P<m>\d{2})(?P<mf>\.\d+)?(?P<h>[NS])(?![A-Za-z])")),
+    ("lon", False, re.compile(
+        r"(?<![0-9.\-:])(?P<d>\d{1,3})-(?P<m>\d{2})(?P<mf>\.\d+)?(?P<h>[EW])(?![A-Za-z])")),
     # decimal degrees without a degree sign
     ("any", True, re.compile(r"(?<![0-9.])(?P<d>\d{1,3}\.\d+) ?(?P<h>[NSEW])(?![A-Za-z])")),
     ("any", True, re.compile(r"(?<![A-Za-z])(?P<h>[NSEW]) ?(?P<d>\d{1,3}\.\d+)(?![0-9.])")),

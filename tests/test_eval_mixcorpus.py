@@ -33,6 +33,14 @@ def test_form_weight_repeats_rare_forms_in_every_pass_and_keeps_the_share():
         mix(ROWS, 100, 0.5, seed=3, split="train", form_weight={"name": 4})
 
 
+def test_a_row_with_two_zones_is_multi_besides_its_forms():
+    two = {"id": "M2", "source": "silver:x", "spans": [{"polygon": [10, 40]}, {"center": [50, 60], "radius": [61, 64]}]}
+    assert zone_forms(two) == {"multi", "polygon", "circle"}
+    rows = mix(ROWS + [two], 120, 0.5, seed=4, split="train", form_weight={"multi": 3})
+    # a pass is the five single-zone rows once and M2 three times (8 rows): 60 silver rows are 7.5 passes
+    assert 21 <= sum(r.get("id") == "M2" for r in rows) <= 24 and sum(r.get("id") == "P1" for r in rows) in (7, 8)
+
+
 def test_form_weight_argument_is_checked():
     assert _weights("name=4, point=3") == {"name": 4, "point": 3} and _weights("") == {}
     for bad in ("fir=2", "name=0", "name=x", "name"):

@@ -17,7 +17,7 @@ from airspace.pipeline.split import Message
 CITED = ["A1629/26", "A3406/23", "F0092/24", "U0405/26", "A0626/26", "A2527/26", "A0031/26", "E0562/26", "D1387/26",
          "A1335/26", "M0170/26", "H6297/26", "A1116/26", "A2575/26", "W0507/26", "A0055/26", "A0391/23", "D0430/26",
          "G0066/26", "A1043/26", "F1252/26", "A2686/26", "L1276/25", "V0004/26", "V0020/26", "G0130/26",
-         "D0671/26"]
+         "D0671/26", "NAVAREA IV 251/26", "HYDROPAC 838/26(76)"]
 
 
 def _records(text):
@@ -444,3 +444,39 @@ def test_a_buffer_zone_around_a_circle_is_its_own_ring():
     assert (buffer.lower, buffer.upper, buffer.start, buffer.end) == (area.lower, area.upper, area.start, area.end)
     ring = next(f for f in to_geojson([area, buffer])["features"] if f["properties"]["zone"] == 1)["geometry"]
     assert ring["type"] == "Polygon" and len(ring["coordinates"]) == 2  # outer ring and the area cut out
+
+
+# NAVAREA IV 251/26 (val): a maritime warning in degrees and decimal minutes, two lettered areas; the second label
+# follows the full stop that ends the first area's last point, so it starts an area, not a vertex
+NAVAREA_IV_251 = """161759Z MAR 26
+NAVAREA IV 251/26.
+NORTH ATLANTIC.
+FLORIDA.
+1. HAZARDOUS OPERATIONS, ROCKET LAUNCHING
+   221443Z TO 221925Z MAR, ALTERNATE
+   231421Z TO 231903Z, 241359Z TO 241841Z,
+   251336Z TO 251818Z, 261314Z TO 261756Z,
+   271252Z TO 271734Z AND 281230Z TO 281712Z MAR
+   IN AREAS BOUND BY:
+   A. 31-57.00N 077-01.00W, 32-23.00N 076-52.00W,
+      33-08.00N 075-40.00W, 33-28.00N 074-58.00W,
+      33-19.00N 074-46.00W, 32-36.00N 075-02.00W,
+      31-51.00N 076-13.00W, 31-41.00N 076-43.00W.
+   B. 28-39.69N 080-38.17W, 28-55.00N 080-20.00W,
+      28-46.00N 080-09.00W, 28-28.66N 080-32.15W.
+2. CANCEL THIS MSG 281812Z MAR 26."""
+
+
+def test_lettered_areas_in_degrees_and_decimal_minutes_are_one_polygon_each():
+    recs = _records(NAVAREA_IV_251)
+    assert [len(r.geometry.points) for r in recs] == [8, 4]
+    assert recs[0].geometry.points[0] == pytest.approx((31 + 57 / 60, -(77 + 1 / 60)), abs=1e-9)
+    assert recs[1].geometry.points[-1] == pytest.approx((28 + 28.66 / 60, -(80 + 32.15 / 60)), abs=1e-9)
+    # the warning states no vertical limits: every area says so (review), never a silent default ceiling
+    assert all(r.status == "review" and r.upper is None for r in recs)
+
+
+def test_a_letter_label_between_vertices_of_one_ring_still_joins_them():
+    text = ("E) DANGER AREA ACT WI: A. 3157N07701W, B. 3223N07652W, C. 3308N07540W, D. 3157N07701W. F) SFC G) 5000FT AMSL")
+    recs = _records(text)
+    assert len(recs) == 1 and recs[0].geometry.type == "polygon" and len(recs[0].geometry.points) >= 3
