@@ -10,7 +10,8 @@ it may be wrong. A row is silver when every one of these holds (``silver_reason`
    named without its boundary, which is what the message itself says; ...);
 2. every coordinate of the message outside its Q-line lies inside a value the reader used (a centre or a
    polygon): nothing that looks like a position was left unread;
-3. where the row carries ``silver_polygon`` (an independent tool's reading), the reader drew exactly that polygon;
+3. where the row carries ``silver_polygon`` (an independent tool's reading), the reader drew exactly that polygon
+   (for a row named ``<id>_AREA<k>``, one area of a list, as its k-th polygon);
 
 Each row keeps the reader's character spans (``spans``: per zone, field -> [start, end]); training builds the
 gold pointers from them (``model.training.encode_row``), so a value written twice in a message (a limit in item E
@@ -84,12 +85,18 @@ def _unread_coords(text: str, drafts: list[ZoneDraft]) -> int:
     return unread
 
 
-def _polygon_matches(silver: str, records: list[ZoneRecord]) -> bool:
+_AREA_ROW = re.compile(r"_AREA(\d+)$")
+
+
+def _polygon_matches(silver: str, records: list[ZoneRecord], row_id: str = "") -> bool:
+    """Whether the reader drew exactly ``silver``: its only polygon, or, for a row the other tool named
+    ``<id>_AREA<k>`` (it reads one area of a list per row), the k-th of its polygons."""
     want = [(c.lat, c.lon) for c in find_coords(silver)]
     polys = [r.geometry.points for r in records if r.geometry is not None and r.geometry.type == "polygon"]
-    if not want or len(polys) != 1:
+    k = int(m.group(1)) if (m := _AREA_ROW.search(row_id)) else None
+    if not want or (len(polys) != 1 if k is None else not 1 <= k <= len(polys)):
         return False
-    got = [tuple(p) for p in polys[0]]
+    got = [tuple(p) for p in polys[0 if k is None else k - 1]]
     if len(want) > 1 and want[0] == want[-1]:
         want = want[:-1]
     return len(got) == len(want) and all(abs(a[0] - b[0]) < POINT_TOL and abs(a[1] - b[1]) < POINT_TOL
@@ -105,7 +112,7 @@ def silver_reason(row: dict) -> tuple[str | None, list[ZoneDraft] | None]:
     drafts = rules_drafts(text)
     if _unread_coords(text, drafts):
         return "a coordinate was left unread", None
-    if row.get("silver_polygon") and not _polygon_matches(row["silver_polygon"], records):
+    if row.get("silver_polygon") and not _polygon_matches(row["silver_polygon"], records, row.get("id", "")):
         return "silver_polygon differs", None
     if any(set(d.spans) != set(d.values) for d in drafts):
         return "a value without its span", None

@@ -46,3 +46,24 @@ def test_a_doubted_reading_and_the_test_split_are_never_silver():
     kept, why = silver_rows(rows, "train")
     assert split_of("G0130/26") == "train" and [r["id"] for r in kept] == ["G0130/26"]
     assert tid not in {r["id"] for r in kept}
+
+
+# archive A0430/26_AREA1 (train, shortened after the areas): the other tool writes one row per area of a list,
+# named <id>_AREA<k>, with that area's polygon; the reader's k-th polygon is what it must match
+VVHM_A0430 = ("A0430/26 NOTAMN \nQ) VVHM/QAFXX/IV/BO/E/000/999/0841N10937E060\nA) VVHM B) 2602110629 C) 2602110705 \n"
+              "E) DUE TO AEROSPACE FLIGHT ACTIVITY FM CHINA, THE FLIGHT \nSAFETY OF THE ACFT IN THE FLW AREAS MAY BE "
+              "AFFECTED:\n- AREA 1: 094049N1092600E - 093253N1100900E - 080734N1095300E \n- 081528N1091010E \n"
+              "POINTS CONNECTION RANGE\nVERTICAL ALTITUDE: SFC-UNL\n- AREA 2: 091503N1092206E - 090711N1100502E - "
+              "080728N1095355E \n- 074715N1091937E - 074940N1090623E \nPOINTS CONNECTION RANGE\nVERTICAL ALTITUDE: "
+              "SFC-UNL\nF) SFC G) UNL")
+AREA1 = "N094049E1092600-N093253E1100900-N080734E1095300-N081528E1091010"
+
+
+def test_a_row_of_one_area_of_a_list_matches_that_area_and_keeps_every_area():
+    row = {"id": "A0430/26_AREA1", "text": VVHM_A0430, "silver_polygon": AREA1}
+    reason, drafts = silver_reason(row)
+    assert reason is None and len(drafts) == 2  # both areas are the answer, the first is the other tool's
+    assert drafts[0].values["polygon"].startswith("094049N1092600E")
+    # the same polygon named as a second area, or a row without the suffix (one polygon expected): not silver
+    assert silver_reason({**row, "id": "A0430/26_AREA2"})[0] == "silver_polygon differs"
+    assert silver_reason({**row, "id": "A0430/26"})[0] == "silver_polygon differs"
