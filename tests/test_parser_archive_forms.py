@@ -474,6 +474,9 @@ def test_lettered_areas_in_degrees_and_decimal_minutes_are_one_polygon_each():
     assert recs[1].geometry.points[-1] == pytest.approx((28 + 28.66 / 60, -(80 + 32.15 / 60)), abs=1e-9)
     # the warning states no vertical limits: every area says so (review), never a silent default ceiling
     assert all(r.status == "review" and r.upper is None for r in recs)
+    # a feed that collapsed the line breaks into blank runs (NAVAREA IV 268/26, train, writes it so)
+    flat = _records(NAVAREA_IV_251.replace("\n", "     "))
+    assert [len(r.geometry.points) for r in flat] == [8, 4]
 
 
 def test_a_letter_label_between_vertices_of_one_ring_still_joins_them():

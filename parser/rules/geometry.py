@@ -125,9 +125,10 @@ def _gap(text: str, a: int, b: int) -> str:
     return _REMARK.sub(lambda m: " " * len(m.group()), g)
 
 
-# a sentence ended at a point, then a new line with a letter label: the next lettered area of a list ("…
-# 31-41.00N 076-43.00W.\n   B. 28-39.69N 080-38.17W, …", NAVAREA / HYDROPAC warnings), not the next vertex
-_LETTERED_AREA = re.compile(r"^\.[ \t]*\r?\n\s*\(?[A-Z][.)]\s*$")
+# a sentence ended at a point, then a new line (or the blank run a feed collapsed it into) with a letter label: the
+# next lettered area of a list ("… 31-41.00N 076-43.00W.\n   B. 28-39.69N 080-38.17W, …", NAVAREA / HYDROPAC
+# warnings), not the next vertex
+_LETTERED_AREA = re.compile(r"^\.(?:[ \t]*\r?\n\s*| {2,})\(?[A-Z][.)]\s*$")
 
 
 def _polygon_runs(text: str, coords: list[CoordMatch]) -> list[list[CoordMatch]]:
