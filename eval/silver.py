@@ -93,10 +93,13 @@ def _polygon_matches(silver: str, records: list[ZoneRecord], row_id: str = "") -
     ``<id>_AREA<k>`` (it reads one area of a list per row), the k-th of its polygons."""
     want = [(c.lat, c.lon) for c in find_coords(silver)]
     polys = [r.geometry.points for r in records if r.geometry is not None and r.geometry.type == "polygon"]
-    k = int(m.group(1)) if (m := _AREA_ROW.search(row_id)) else None
-    if not want or (len(polys) != 1 if k is None else not 1 <= k <= len(polys)):
+    m = _AREA_ROW.search(row_id)
+    if m is None and len(polys) != 1:
         return False
-    got = [tuple(p) for p in polys[0 if k is None else k - 1]]
+    i = int(m.group(1)) - 1 if m else 0
+    if not want or not 0 <= i < len(polys):
+        return False
+    got = [tuple(p) for p in polys[i]]
     if len(want) > 1 and want[0] == want[-1]:
         want = want[:-1]
     return len(got) == len(want) and all(abs(a[0] - b[0]) < POINT_TOL and abs(a[1] - b[1]) < POINT_TOL

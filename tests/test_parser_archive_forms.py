@@ -482,4 +482,6 @@ def test_lettered_areas_in_degrees_and_decimal_minutes_are_one_polygon_each():
 def test_a_letter_label_between_vertices_of_one_ring_still_joins_them():
     text = ("E) DANGER AREA ACT WI: A. 3157N07701W, B. 3223N07652W, C. 3308N07540W, D. 3157N07701W. F) SFC G) 5000FT AMSL")
     recs = _records(text)
-    assert len(recs) == 1 and recs[0].geometry.type == "polygon" and len(recs[0].geometry.points) >= 3
+    assert len(recs) == 1 and recs[0].geometry.type == "polygon"
+    want = [31 + 57 / 60, -(77 + 1 / 60), 32 + 23 / 60, -(76 + 52 / 60), 33 + 8 / 60, -(75 + 40 / 60)]
+    assert [v for p in recs[0].geometry.points for v in p] == pytest.approx(want, abs=1e-9)

@@ -125,12 +125,6 @@ def _gap(text: str, a: int, b: int) -> str:
     return _REMARK.sub(lambda m: " " * len(m.group()), g)
 
 
-# a sentence ended at a point, then a new line (or the blank run a feed collapsed it into) with a letter label: the
-# next lettered area of a list ("… 31-41.00N 076-43.00W.\n   B. 28-39.69N 080-38.17W, …", NAVAREA / HYDROPAC
-# warnings), not the next vertex
-_LETTERED_AREA = re.compile(r"^\.(?:[ \t]*\r?\n\s*| {2,})\(?[A-Z][.)]\s*$")
-
-
 def _polygon_runs(text: str, coords: list[CoordMatch]) -> list[list[CoordMatch]]:
     runs: list[list[CoordMatch]] = []
     for c in coords:
@@ -139,7 +133,7 @@ def _polygon_runs(text: str, coords: list[CoordMatch]) -> list[list[CoordMatch]]
             gap = _gap(text, prev.end, c.start)
             # after an arc's centre, "FROM BRG 000 TO BRG 180 -" states the arc's extent
             after_arc = len(runs[-1]) >= 2 and ARC_GAP.search(text, runs[-1][-2].end, prev.start) is not None
-            joined = not _LETTERED_AREA.match(gap) and (
+            joined = (
                 SEP_GAP.match(gap)
                 or (after_arc and SEP_GAP.match(_ARC_EXTENT.sub(lambda m: " " * len(m.group()), gap)))
                 or (len(gap) <= 200 and ARC_GAP.search(gap) and "\n\n" not in gap and not CLOSE_IN_GAP.search(gap))

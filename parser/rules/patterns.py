@@ -55,9 +55,13 @@ PLURAL = re.compile(
     re.I,
 )
 SEP = r"[\s\-–—,;:.，、；/?]*"  # ('?': a lost non-ASCII blank in some feeds, "I.?1200N 08440E")
-# separators between polygon vertices, optionally with a connective and a vertex label ("2)", "PSN", "POINT B:")
+# separators between polygon vertices, optionally with a connective and a vertex label ("2)", "PSN", "POINT B:");
+# never a sentence ended at a point and a new line (or the blank run a feed collapsed it into) with a letter label:
+# that is the next lettered area of a list ("… 31-41.00N 076-43.00W.\n   B. 28-39.69N …", NAVAREA / HYDROPAC
+# warnings), not the next vertex
+_LETTERED_AREA = r"(?-i:\.(?:[ \t]*\r?\n\s*| {2,})\(?[A-Z][.)]\s*$)"
 SEP_GAP = re.compile(
-    rf"^{SEP}(?:(?:TO|THEN|AND)\b{SEP})?(?:(?:\(?\d{{1,2}}[).:]|\(?(?:[A-Z]|[IVX]{{2,4}})[).:]|(?:PSN|PT|POINT)(?:\s*[A-Z0-9]{{1,2}})?\s*:?)[\s?]*)?$",
+    rf"^(?!{_LETTERED_AREA}){SEP}(?:(?:TO|THEN|AND)\b{SEP})?(?:(?:\(?\d{{1,2}}[).:]|\(?(?:[A-Z]|[IVX]{{2,4}})[).:]|(?:PSN|PT|POINT)(?:\s*[A-Z0-9]{{1,2}})?\s*:?)[\s?]*)?$",
     re.I,
 )
 ARC_GAP = re.compile(r"\b(?:ARC|CLOCKWISE|ANTI-?CLOCKWISE|COUNTER-?\s?CLOCKWISE)\b|圆弧|圓弧", re.I)
