@@ -9,10 +9,9 @@ from __future__ import annotations
 import time
 
 import torch
-import torch.nn.functional as F
 
 from airspace.model.backbone import Backbone, Memory, prompt_memory
-from airspace.model.batch import Batch, left_pad_prompts, prompt_offsets, right_pad_answers
+from airspace.model.batch import Batch, left_pad_prompts, pointer_ce, prompt_offsets, right_pad_answers, slot_weights
 from airspace.model.decoding import DecodeResult, alternatives, max_blocks, since, top_alternatives
 from airspace.model.layers import GatedAttention, GatedDeltaNet
 from airspace.model.reading import PromptRead, ReadCache, read_prompts
@@ -41,14 +40,16 @@ class ARLM(Backbone):
         return prompt_len + answer_len
 
     def training_batch(self, prompts: list[list[int]], answers: list[list[int]], *, pad_id: int,
-                       generator: torch.Generator | None = None) -> Batch:
+                       generator: torch.Generator | None = None, slot_weight: torch.Tensor | None = None) -> Batch:
         """[left-padded prompt ; right-padded pointer answer]; each slot is predicted from the position before it
-        (nothing is drawn: ``generator`` is not used)."""
+        (nothing is drawn: ``generator`` is not used). ``slot_weight``: a loss weight per slot of a zone's block."""
         p_ids, p_valid = left_pad_prompts(prompts, pad_id, 1)
         offset = prompt_offsets(prompts, p_ids.shape[1])
         a_ptr, a_valid = right_pad_answers(answers, 1)
         return Batch(prompt_ids=p_ids, prompt_valid=p_valid, offset=offset, answer=a_ptr, answer_valid=a_valid,
-                     target=offset[:, None] + a_ptr, loss_mask=a_valid, n_tokens=int(p_ids.numel() + a_ptr.numel()))
+                     target=offset[:, None] + a_ptr, loss_mask=a_valid, n_tokens=int(p_ids.numel() + a_ptr.numel()),
+                     loss_weight=slot_weights((torch.arange(a_ptr.shape[1]) % self.cfg.block_size).repeat(
+                         a_ptr.shape[0], 1), slot_weight))
 
     def inputs(self, mem: Memory, prompt_ids: torch.Tensor | None, answer: torch.Tensor,
                first_slot: int) -> torch.Tensor:
@@ -74,8 +75,7 @@ class ARLM(Backbone):
         out = self(clean_valid=torch.cat([batch.prompt_valid, batch.answer_valid], 1), clean_x=x)
         self.set_keys(mem, out.clean[:, :P])
         h_pred = out.clean[:, P - 1:P - 1 + A]  # position j predicts slot j + 1
-        logits = self.pointer_logits(h_pred, mem)[batch.loss_mask]
-        ce = F.cross_entropy(logits, batch.target[batch.loss_mask])
+        ce = pointer_ce(self.pointer_logits(h_pred, mem)[batch.loss_mask], batch)
         return ce + self.cfg.aux_loss_coef * out.aux, ce.detach(), out.aux.detach()
 
     # ------------------------------------------------------------------ decoding

@@ -7,6 +7,7 @@ import dataclasses
 from dataclasses import dataclass
 
 import torch
+import torch.nn.functional as F
 
 
 @dataclass(kw_only=True)
@@ -22,10 +23,27 @@ class Batch:
     noisy: torch.Tensor | None = None  # [B, Tn] pointer slots with -1 = masked (Clover)
     noisy_valid: torch.Tensor | None = None
     noisy_hist: torch.Tensor | None = None  # [Tn // block] clean block whose history each noisy block reads
+    loss_weight: torch.Tensor | None = None  # per target position (None: every loss position weighs the same)
 
     def to(self, device) -> Batch:
         return dataclasses.replace(self, **{f.name: getattr(self, f.name).to(device) for f in dataclasses.fields(self)
                                             if isinstance(getattr(self, f.name), torch.Tensor)})
+
+
+def pointer_ce(logits: torch.Tensor, batch: Batch) -> torch.Tensor:
+    """Cross-entropy of the pointer ``logits`` (one row per loss position, in ``loss_mask`` order) against the
+    batch's targets: the plain mean, or the ``loss_weight``-weighted mean (a slot the answer rarely gets right, such
+    as the ``next`` that ends a zone list, can weigh more without changing the others' relative weights)."""
+    target = batch.target[batch.loss_mask]
+    if batch.loss_weight is None:
+        return F.cross_entropy(logits, target)
+    w = batch.loss_weight[batch.loss_mask].to(logits.dtype)
+    return (F.cross_entropy(logits, target, reduction="none") * w).sum() / w.sum().clamp_min(1e-9)
+
+
+def slot_weights(slot_of_position: torch.Tensor, weight: torch.Tensor | None) -> torch.Tensor | None:
+    """Per-position loss weights from a per-slot weight vector (None: unweighted)."""
+    return None if weight is None else weight.to(slot_of_position.device)[slot_of_position]
 
 
 def left_pad_prompts(prompts: list[list[int]], pad_id: int, multiple: int = 1):

@@ -21,11 +21,10 @@ from __future__ import annotations
 import time
 
 import torch
-import torch.nn.functional as F
 
 from airspace.kernels import ops
 from airspace.model.backbone import Backbone, Memory, prompt_memory
-from airspace.model.batch import Batch, left_pad_prompts, prompt_offsets, right_pad_answers
+from airspace.model.batch import Batch, left_pad_prompts, pointer_ce, prompt_offsets, right_pad_answers, slot_weights
 from airspace.model.decoding import N_ALTS, DecodeResult, alternatives, max_blocks, since, top_alternatives
 from airspace.model.layers import BlockGatedDeltaNet, GatedAttention
 from airspace.model.reading import PromptRead, ReadCache, left_pad, read_prompts
@@ -62,8 +61,9 @@ class CloverLM(Backbone):
         return -(-prompt_len // bs) * bs + 3 * answer_len
 
     def training_batch(self, prompts: list[list[int]], answers: list[list[int]], *, pad_id: int,
-                       generator: torch.Generator) -> Batch:
-        """The [clean ; noisy ; complementary noisy] training batch (answers: pointer slots, whole blocks)."""
+                       generator: torch.Generator, slot_weight: torch.Tensor | None = None) -> Batch:
+        """The [clean ; noisy ; complementary noisy] training batch (answers: pointer slots, whole blocks).
+        ``slot_weight``: a loss weight per slot of the block (None: every slot the same)."""
         cfg = self.cfg
         bs = cfg.block_size
         if any(len(a) % bs for a in answers):
@@ -81,7 +81,8 @@ class CloverLM(Backbone):
         hist = (torch.arange(nbA) + p_ids.shape[1] // bs).repeat(2)
         return Batch(prompt_ids=p_ids, prompt_valid=p_valid, offset=offset, answer=a_ptr, answer_valid=a_valid,
                      noisy=noisy, noisy_valid=nvalid, noisy_hist=hist, target=(offset[:, None] + a_ptr).repeat(1, 2),
-                     loss_mask=torch.cat([m1, m2], 1) & nvalid, n_tokens=int(p_ids.numel() + 3 * a_ptr.numel()))
+                     loss_mask=torch.cat([m1, m2], 1) & nvalid, n_tokens=int(p_ids.numel() + 3 * a_ptr.numel()),
+                     loss_weight=slot_weights((torch.arange(A) % bs).repeat(n, 2), slot_weight))
 
     def loss(self, batch: Batch):
         """(total loss, masked-slot pointer cross-entropy, aux) for one batch."""
@@ -96,8 +97,7 @@ class CloverLM(Backbone):
         out = self(clean_valid=clean_valid, clean_x=clean_x, noisy_valid=batch.noisy_valid, noisy_x=noisy_x,
                    noisy_hist=batch.noisy_hist)
         self.set_keys(mem, out.clean[:, :P])
-        logits = self.pointer_logits(out.noisy, mem)[batch.loss_mask]
-        ce = F.cross_entropy(logits, batch.target[batch.loss_mask])
+        ce = pointer_ce(self.pointer_logits(out.noisy, mem)[batch.loss_mask], batch)
         return ce + self.cfg.aux_loss_coef * out.aux, ce.detach(), out.aux.detach()
 
     # ------------------------------------------------------------------ decoding

@@ -320,3 +320,58 @@ def test_shipped_checkpoint_decodes_the_same_through_the_triton_kernels(name, an
         for s_ref, s_got in zip(a_ref, a_got):
             assert [c for c, _ in s_ref] == [c for c, _ in s_got]
             assert max(abs(x - y) for (_, x), (_, y) in zip(s_ref, s_got)) <= 2e-4
+
+
+@pytest.mark.parametrize("arch", ["clover", "ar"])
+def test_slot_weight_weighs_exactly_the_named_slot(arch):
+    """--slot-weight next=5: the loss is the mean over loss positions with every `next` slot counted five times,
+    i.e. it equals the two unweighted parts (next slots, the rest) combined by hand; all-ones weights change nothing."""
+    from dataclasses import replace
+
+    from airspace.model.training import parse_slot_weight, slot_weight_vector
+
+    torch.manual_seed(0)
+    tok = Tokenizer()
+    model = build_model(tiny(arch, tok))
+    data = examples(6) + [("PSN N1000E10000 R 2NM, PSN N2000E10100 R 3NM",
+                           format_answer([{"center": "N1000E10000", "radius": "2NM"},
+                                          {"center": "N2000E10100", "radius": "3NM"}]))]
+    enc = [encode_example(tok, m, a) for m, a in data]
+    prompts, answers = [p for p, _ in enc], [a for _, a in enc]
+    w = slot_weight_vector(parse_slot_weight("next=5"), model.cfg.fields)
+    assert w.tolist() == [1.0] * (N_SLOTS - 1) + [5.0]
+
+    def batch(weight):
+        return model.training_batch(prompts, answers, pad_id=tok.pad_id, generator=torch.Generator().manual_seed(3),
+                                    slot_weight=weight)
+
+    with torch.no_grad():
+        plain, weighted = batch(None), batch(w)
+        assert torch.equal(plain.loss_mask, weighted.loss_mask)
+        base = float(model.loss(plain)[1])
+        assert float(model.loss(batch(torch.ones(N_SLOTS)))[1]) == pytest.approx(base, rel=1e-6)
+        is_next = weighted.loss_weight == 5.0
+        # AR predicts slot j at answer position j; Clover's noisy copies repeat the answer's slot layout
+        assert is_next.sum() and bool((is_next == (weighted.loss_weight != 1.0)).all())
+        parts = {}
+        for name, keep in (("next", is_next), ("rest", ~is_next)):
+            sub = replace(plain, loss_mask=plain.loss_mask & keep)
+            parts[name] = (float(model.loss(sub)[1]), int(sub.loss_mask.sum()))
+        (cn, nn), (cr, nr) = parts["next"], parts["rest"]
+        assert nn > 0 and nr > 0
+        assert float(model.loss(weighted)[1]) == pytest.approx((5 * cn * nn + cr * nr) / (5 * nn + nr), rel=1e-5)
+
+
+def test_slot_weight_flag_rejects_what_is_not_a_slot_weight():
+    import argparse
+
+    from airspace.model.training import parse_slot_weight, slot_weight_vector
+
+    assert parse_slot_weight("") == {}
+    assert parse_slot_weight("next=4, anchor=2") == {"next": 4.0, "anchor": 2.0}
+    for bad in ("next", "next=0", "next=-1"):
+        with pytest.raises(argparse.ArgumentTypeError):
+            parse_slot_weight(bad)
+    with pytest.raises(ValueError, match="not slots"):
+        slot_weight_vector({"nxt": 3.0}, ModelConfig().fields)
+    assert slot_weight_vector({}, ModelConfig().fields) is None
