@@ -177,17 +177,32 @@ def repair_slots(slots: list[int], alts: list[list[tuple[int, float]]], offsets:
     return out + slots[len(out):], changed
 
 
+PLACE_FIELDS = ("center", "polygon", "name")  # what says where a zone is
+
+
+def repeats(draft: ZoneDraft, earlier: Sequence[ZoneDraft]) -> bool:
+    """Whether a later block only says again what the zones before it said: every span of an earlier zone again
+    (the last zone of a list written twice), or no place of its own and nothing but spans earlier zones already
+    use (the shared times of a list, written once more after its last zone). Either is no new zone."""
+    if any(draft.spans == d.spans for d in earlier):
+        return True
+    if any(k in draft.spans for k in PLACE_FIELDS):
+        return False
+    said = {(sp.start, sp.end) for d in earlier for sp in d.spans.values()}
+    return bool(earlier) and all((sp.start, sp.end) in said for sp in draft.spans.values())
+
+
 def slots_to_drafts(slots: list[int], offsets: Offsets, fields: Sequence[str] = DEFAULT_FIELDS) -> list[ZoneDraft]:
     """Decoded pointer slots -> the message's zones. Stops at a block whose anchor is NULL or after a NULL
-    ``next``; a block with no readable field is no zone."""
-    drafts = []
+    ``next``; a block with no readable field, or one that only ``repeats`` the zones before it, is no zone."""
+    drafts: list[ZoneDraft] = []
     n = 2 + 2 * len(fields)
     for b in range(0, len(slots) - n + 1, n):
         block = slots[b:b + n]
         if block[0] == offsets.null:
             break
         draft = block_draft(block, offsets, fields)
-        if draft.values:
+        if draft.values and not repeats(draft, drafts):
             drafts.append(draft)
         if block[-1] == offsets.null:
             break

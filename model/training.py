@@ -250,7 +250,8 @@ def parse_args(argv=None):
                          "checkpoint's); with --init, every field it writes must be among them: its weights are "
                          "kept and the new fields' slot embeddings initialised like fresh ones")
     ap.add_argument("--slot-weight", default="", type=parse_slot_weight,
-                    help="loss weights of single slots of the zone block, e.g. 'next=4' (every other slot 1): the "
+                    help="loss weights of single slots of the zone block, e.g. 'next=4' or 'upper=2' (a field: both its "
+                         "slots; every other slot 1): the "
                          "`next` that ends a zone list is one slot in 24, and a model that under-writes lists "
                          "gets it wrong far more often than the rest (default: unweighted)")
     return ap.parse_args(argv)
@@ -272,10 +273,11 @@ def slot_weight_vector(weights: dict[str, float], fields) -> torch.Tensor | None
     if not weights:
         return None
     names = slot_names(fields)
-    unknown = sorted(set(weights) - set(names))
+    unknown = sorted(set(weights) - set(names) - set(fields))
     if unknown:
-        raise ValueError(f"--slot-weight names {unknown}, not slots of this block ({', '.join(names)})")
-    return torch.tensor([weights.get(n, 1.0) for n in names], dtype=torch.float32)
+        raise ValueError(f"--slot-weight names {unknown}, not slots of this block ({', '.join(names)}) nor fields")
+    # a field's name weighs both its slots; a slot named itself wins
+    return torch.tensor([weights.get(n, weights.get(n.split(".")[0], 1.0)) for n in names], dtype=torch.float32)
 
 
 def run_device(name: str):

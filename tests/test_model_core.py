@@ -574,6 +574,29 @@ def test_the_config_fields_set_the_block_and_default_to_the_shipped_nine():
         type(build_model(tiny_cfg("ar")))(tiny_cfg("clover"))
 
 
+def test_a_block_that_only_repeats_earlier_zones_is_no_zone():
+    """The last zone of a list written twice, or the list's shared times written once more after it, add no zone;
+    a later zone with a place of its own stays even when every other value is shared."""
+    fields = ("center", "radius", "start", "end")
+    text = "1. PSN 2231N11403E R 2NM 2. PSN 2301N11402E R 2NM 3. PSN 2310N11400E TIME 0800-1200"
+    _, offs = encode_message(TOK, text)
+    sp = lambda v, start=0: (text.index(v, start), text.index(v, start) + len(v))  # noqa: E731
+    times = {"start": sp("0800"), "end": sp("1200")}
+    z1 = {"center": sp("2231N11403E"), "radius": sp("2NM"), **times}
+    z2 = {"center": sp("2301N11402E"), "radius": sp("2NM", text.index("2301")), **times}
+    z3 = {"center": sp("2310N11400E"), "radius": z1["radius"], **times}  # shared radius and times, its own place
+    want = [{"center": "2231N11403E", "radius": "2NM", "start": "0800", "end": "1200"},
+            {"center": "2301N11402E", "radius": "2NM", "start": "0800", "end": "1200"},
+            {"center": "2310N11400E", "radius": "2NM", "start": "0800", "end": "1200"}]
+    for extra in ([z2], [times], [{"radius": z1["radius"]}]):
+        drafts = slots_to_drafts(spans_to_slots([z1, z2, z3] + extra, offs, fields), offs, fields)
+        assert [d.values for d in drafts] == want
+    # a block of nothing but a value no earlier zone used is kept (the pipeline flags it: no place)
+    own = {"start": sp("0800-1200")}
+    drafts = slots_to_drafts(spans_to_slots([z1, own], offs, fields), offs, fields)
+    assert [d.values for d in drafts] == [want[0], {"start": "0800-1200"}]
+
+
 def test_pointer_slots_follow_the_field_list():
     """Slots, drafts, repair and the trace rendering all read a block through the checkpoint's own field list."""
     fields = ("center", "date", "radius")

@@ -375,3 +375,7 @@ def test_slot_weight_flag_rejects_what_is_not_a_slot_weight():
     with pytest.raises(ValueError, match="not slots"):
         slot_weight_vector({"nxt": 3.0}, ModelConfig().fields)
     assert slot_weight_vector({}, ModelConfig().fields) is None
+    fields = ModelConfig().fields
+    w = slot_weight_vector({"upper": 2.0, "upper.end": 3.0}, fields)  # a field weighs both its slots
+    names = ("anchor",) + tuple(f"{k}.{e}" for k in fields for e in ("start", "end")) + ("next",)
+    assert {n: v for n, v in zip(names, w.tolist()) if v != 1.0} == {"upper.start": 2.0, "upper.end": 3.0}
