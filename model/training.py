@@ -250,10 +250,9 @@ def parse_args(argv=None):
                          "checkpoint's); with --init, every field it writes must be among them: its weights are "
                          "kept and the new fields' slot embeddings initialised like fresh ones")
     ap.add_argument("--slot-weight", default="", type=parse_slot_weight,
-                    help="loss weights of single slots of the zone block, e.g. 'next=4' or 'upper=2' (a field: both its "
-                         "slots; every other slot 1): the "
-                         "`next` that ends a zone list is one slot in 24, and a model that under-writes lists "
-                         "gets it wrong far more often than the rest (default: unweighted)")
+                    help="loss weights of slots of the zone block, e.g. 'next=5' or 'upper=2' (a field: both its "
+                         "slots; every other slot 1; default: unweighted). The `next` slot that ends a zone list is "
+                         "one in 24, and a model that stops lists early gets it wrong far more often than the rest")
     return ap.parse_args(argv)
 
 

@@ -14,7 +14,7 @@ from airspace.model.build import build_model
 from airspace.model.checkpoint import save_checkpoint
 from airspace.model.config import ModelConfig
 from airspace.model.engine import load_extractor
-from airspace.model.pointers import N_SLOTS, encode_example, encode_message, slots_to_answer
+from airspace.model.pointers import N_SLOTS, encode_example, encode_message, slot_names, slots_to_answer
 from airspace.model.reading import length_buckets
 from airspace.model.tokenizer import Tokenizer
 
@@ -351,8 +351,15 @@ def test_slot_weight_weighs_exactly_the_named_slot(arch):
         base = float(model.loss(plain)[1])
         assert float(model.loss(batch(torch.ones(N_SLOTS)))[1]) == pytest.approx(base, rel=1e-6)
         is_next = weighted.loss_weight == 5.0
-        # AR predicts slot j at answer position j; Clover's noisy copies repeat the answer's slot layout
         assert is_next.sum() and bool((is_next == (weighted.loss_weight != 1.0)).all())
+        # the weight sits on the slot that points at the next zone's anchor: in the two-zone row (the last), block
+        # 0's weighted slot has block 1's anchor as its target (AR's answer columns and Clover's first noisy copy
+        # share that layout), and no other slot of the two blocks is weighted
+        bs = model.cfg.block_size
+        row_w, row_t = weighted.loss_weight[-1, :2 * bs], weighted.target[-1, :2 * bs]
+        assert row_w.nonzero()[:, 0].tolist() == list(range(2 * bs)) and (row_w == 5.0).nonzero()[:, 0].tolist() == [
+            bs - 1, 2 * bs - 1]
+        assert int(row_t[bs - 1]) == int(row_t[bs]) != int(weighted.offset[-1]) + len(prompts[-1]) - 1  # not NULL
         parts = {}
         for name, keep in (("next", is_next), ("rest", ~is_next)):
             sub = replace(plain, loss_mask=plain.loss_mask & keep)
@@ -377,5 +384,5 @@ def test_slot_weight_flag_rejects_what_is_not_a_slot_weight():
     assert slot_weight_vector({}, ModelConfig().fields) is None
     fields = ModelConfig().fields
     w = slot_weight_vector({"upper": 2.0, "upper.end": 3.0}, fields)  # a field weighs both its slots
-    names = ("anchor",) + tuple(f"{k}.{e}" for k in fields for e in ("start", "end")) + ("next",)
-    assert {n: v for n, v in zip(names, w.tolist()) if v != 1.0} == {"upper.start": 2.0, "upper.end": 3.0}
+    assert {n: v for n, v in zip(slot_names(fields), w.tolist()) if v != 1.0} == {"upper.start": 2.0,
+                                                                                   "upper.end": 3.0}
