@@ -24,17 +24,30 @@ def _read(path: Path) -> list[dict]:
         return [json.loads(line) for line in fh if line.strip()]
 
 
-FORMS = ("polygon", "circle", "point", "name", "none", "multi")
+FORMS = ("polygon", "circle", "point", "name", "none", "multi", "qline")
+
+
+def _q_item(text: str) -> tuple[int, int] | None:
+    """Where the Q) item runs in an ICAO NOTAM (up to its A) item), or None."""
+    q = text.find("Q)")
+    if q < 0:
+        return None
+    a = text.find("A)", q)
+    return q, a if a > 0 else len(text)
 
 
 def zone_forms(row: dict) -> set[str]:
     """The forms of a silver row's zones, from its spans: ``polygon``, ``circle`` (a centre and a radius),
     ``point`` (a centre without one), ``name`` (a named place or FIR, no coordinates); ``none`` for no zone; and
     ``multi`` besides when the row has two or more zones (numbered areas, one polygon a day, a list of FIRs: 8 % of
-    the silver rows, and where the model engines stop a zone early)."""
+    the silver rows, and where the model engines stop a zone early); ``qline`` besides when a limit is read from the
+    Q-line (a notice without F)/G), 2 % of the silver rows, whose ``000``/``999`` the model engines leave out)."""
     zones = row.get("spans") or []
     forms = {"multi"} if len(zones) >= 2 else set()
+    q = _q_item(row.get("text") or "")
     for z in zones:
+        if q and any(k in z and q[0] <= z[k][0] < q[1] for k in ("lower", "upper")):
+            forms.add("qline")
         if "polygon" in z:
             forms.add("polygon")
         elif "center" in z:

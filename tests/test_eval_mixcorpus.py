@@ -41,6 +41,17 @@ def test_a_row_with_two_zones_is_multi_besides_its_forms():
     assert 21 <= sum(r.get("id") == "M2" for r in rows) <= 24 and sum(r.get("id") == "P1" for r in rows) in (7, 8)
 
 
+def test_a_limit_read_from_the_q_line_is_its_own_form():
+    text = "A1/26 NOTAMN Q) XXXX/QRTCA/IV/BO/W/000/999/ A) XXXX B) 2601010000 C) 2601020000 E) AREA 10NM RADIUS"
+    lo, hi = text.index("000/999") + 0, text.index("000/999") + 4
+    row = {"id": "Q1", "text": text, "spans": [{"name": [55, 59], "lower": [lo, lo + 3], "upper": [hi, hi + 3]}]}
+    assert zone_forms(row) == {"name", "qline"}
+    # the same digits written in item F) are not read from the Q-line
+    f = text + " F) 000 G) 999"
+    row_f = {"id": "F1", "text": f, "spans": [{"name": [55, 59], "lower": [f.index("F)") + 3, f.index("F)") + 6]}]}
+    assert zone_forms(row_f) == {"name"}
+
+
 def test_form_weight_argument_is_checked():
     assert _weights("name=4, point=3") == {"name": 4, "point": 3} and _weights("") == {}
     for bad in ("fir=2", "name=0", "name=x", "name"):
