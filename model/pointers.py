@@ -129,8 +129,12 @@ def repair_block(block: list[int], alts: list[list[tuple[int, float]]], offsets:
     """Span-constrained choice: a field whose written span does not read as that field (``parser.fieldcheck``) takes
     the likeliest (start, end) pair of the model's own alternatives that does (a NULL pair drops the field, if the
     model itself ranked NULL among both ends' alternatives). A field no alternative can mend is kept as written, so
-    the pipeline flags it. One span cannot be both the floor and the ceiling: when lower and upper point at the same
-    span, the one whose best other reading costs less log-probability moves. -> (block, number of fields changed)."""
+    the pipeline flags it. A NULL start with an end that is not NULL is no answer either (Clover writes a block's slots
+    in parallel, so its two ends can fall on either side of a close call): it takes the likeliest pair of both ends'
+    alternatives that is NULL at both ends or reads as the field. (An end at NULL's position with a start before it
+    is a span: the NULL position is the one past the message's last character.) One span cannot be both the floor
+    and the ceiling: when lower and upper point at the same span, the one whose best other reading costs less
+    log-probability moves. -> (block, number of fields changed)."""
     block = list(block)
     null = offsets.null
     changed = 0
@@ -138,6 +142,10 @@ def repair_block(block: list[int], alts: list[list[tuple[int, float]]], offsets:
         si, ei = 1 + 2 * fi, 2 + 2 * fi
         s, e = block[si], block[ei]
         if s == null:
+            best = _best_pair(key, si, ei, alts, offsets) if e != null else None
+            if best is not None and (best[1], best[2]) != (s, e):
+                block[si], block[ei] = best[1], best[2]
+                changed += best[1] != null  # a NULL pair only writes down the absence block_draft already reads
             continue
         v = offsets.value(s, e)
         if v is not None and reads_as(key, v):

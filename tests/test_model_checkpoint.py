@@ -126,6 +126,37 @@ def test_repair_takes_the_likeliest_alternative_span_that_reads_as_its_field():
     assert repair_slots(gold, [[(c, 0.0)] for c in gold], offs) == (gold, 0)
 
 
+def test_a_null_start_with_a_written_end_takes_the_likeliest_whole_pair():
+    """Clover writes a block's slots in parallel: A0451/26's radius came back with its start slot NULL by a close
+    call (0.57 against 0.42 for the radius) and its end slot on the radius (0.96). Neither half is an answer; the
+    likeliest pair that is one (here the radius, -0.90 against -3.76 for NULL at both ends) is taken. The same pair
+    with NULL likelier at both ends stays absent, and a span that ends at the message's end (its end slot at the
+    NULL position) is a span, untouched."""
+    tok = Tokenizer()
+    msg = "MILITARY ACTIVITIES WILL TAKE PLACE IN AREA 20NM RADIUS OF: 323509N 0331213E F) FL050 G) UNL"
+    ans = format_answer([{"center": "323509N 0331213E", "radius": "20NM", "lower": "FL050", "upper": "UNL"}])
+    _, gold = encode_example(tok, msg, ans)
+    offs = encode_message(tok, msg)[1]
+    null = offs.null
+    i = {k: SLOTS.index(k) for k in SLOTS}
+    rs, re_ = gold[i["radius.start"]], gold[i["radius.end"]]
+    bad = list(gold)
+    bad[i["radius.start"]] = null
+    alts = [[(c, 0.0)] for c in bad]
+    alts[i["radius.start"]] = [(null, -0.57), (rs, -0.86)]
+    alts[i["radius.end"]] = [(re_, -0.04), (null, -3.19)]
+    fixed, changed = repair_block(bad, alts, offs)
+    assert changed == 1 and fixed == gold
+    assert parse_answer(slots_to_answer(fixed, offs))[0]["radius"] == "20NM"
+    alts[i["radius.start"]] = [(null, -0.05), (rs, -4.0)]
+    alts[i["radius.end"]] = [(re_, -0.6), (null, -0.8)]
+    fixed, changed = repair_block(bad, alts, offs)
+    assert changed == 0 and fixed[i["radius.start"]] == fixed[i["radius.end"]] == null
+    assert "radius" not in parse_answer(slots_to_answer(fixed, offs))[0]
+    assert gold[i["upper.end"]] == null  # "UNL" ends the message: its end slot is the NULL position
+    assert repair_block(gold, [[(c, 0.0)] for c in gold], offs) == (gold, 0)
+
+
 def test_repair_moves_the_cheaper_of_lower_and_upper_when_both_point_at_one_span():
     """``AND BLW 3000FT AGL``: one span copied as both floor and ceiling; the side whose other reading the model
     found likelier moves (here the floor, to NULL: the message states none)."""
