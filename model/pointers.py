@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from airspace.core.answer import NO_ZONE, AnswerFormatError, format_answer, ground, parse_answer
 from airspace.core.contract import Span, ZoneDraft
 from airspace.model.config import DEFAULT_FIELDS
-from airspace.parser.fieldcheck import reads_as
+from airspace.parser.fieldcheck import span_reads_as
 
 
 def slot_names(fields: Sequence[str]) -> tuple[str, ...]:
@@ -113,11 +113,16 @@ def _best_pair(key: str, si: int, ei: int, alts, offsets: Offsets, exclude: tupl
             if s2 == null or e2 == null:
                 ok = s2 == e2
             else:
-                v2 = offsets.value(s2, e2)
-                ok = v2 is not None and reads_as(key, v2)
+                ok = _reads(key, offsets, s2, e2)
             if ok and (best is None or ls + le > best[0]):
                 best = (ls + le, s2, e2)
     return best
+
+
+def _reads(key: str, offsets: Offsets, start: int, end: int) -> bool:
+    """Token span [start, end) reads as field ``key`` where it stands in the message (``fieldcheck.span_reads_as``)."""
+    sp = offsets.span(start, end)
+    return sp is not None and span_reads_as(key, offsets.text, sp.start, sp.end)
 
 
 def _logp(alts: list[tuple[int, float]], pos: int) -> float:
@@ -147,8 +152,7 @@ def repair_block(block: list[int], alts: list[list[tuple[int, float]]], offsets:
                 block[si], block[ei] = best[1], best[2]
                 changed += best[1] != null  # a NULL pair only writes down the absence block_draft already reads
             continue
-        v = offsets.value(s, e)
-        if v is not None and reads_as(key, v):
+        if _reads(key, offsets, s, e):
             continue
         best = _best_pair(key, si, ei, alts, offsets)
         if best is not None:

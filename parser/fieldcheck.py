@@ -5,7 +5,9 @@ A model engine copies every value as a span of the message; a span that runs on 
 its field. ``reads_as(field, value)`` answers with the same parsers the normaliser uses, so a value it accepts is one
 the normaliser can read; the decoder uses it to prefer, among its own likeliest spans, one that reads
 (``airspace.model.pointers.repair_block``). Times are read without their context (the year or the start they may
-lean on), so only a value no context could make readable is refused.
+lean on), so only a value no context could make readable is refused. The one value read by where it stands is a
+Q-line limit (``000``/``999``/``050`` of ``Q) …/000/999/…``, a notice without F)/G)): ``span_reads_as`` knows the
+span, as the normaliser does.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import re
 from datetime import datetime, timezone
 
 from airspace.parser.coords import parse_coord
+from airspace.parser.header import qline_limit_field
 from airspace.parser.polygon import area_points
 from airspace.parser.times import BEIJING, parse_time
 from airspace.parser.units import parse_distance_m, parse_limit
@@ -57,3 +60,11 @@ def reads_as(field: str, value: str) -> bool:
     except (ValueError, TypeError, IndexError, KeyError, ArithmeticError):
         return False
     return True
+
+
+def span_reads_as(field: str, text: str, start: int, end: int) -> bool:
+    """True if ``text[start:end]`` reads as ``field`` where it stands: a Q-line's own lower (upper) limit field reads
+    as the lower (upper) limit, as the normaliser reads it (``pipeline.normalize``); anything else as ``reads_as``."""
+    if field in ("lower", "upper") and qline_limit_field(text, start, end) == field:
+        return True
+    return reads_as(field, text[start:end])

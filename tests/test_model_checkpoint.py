@@ -157,6 +157,34 @@ def test_a_null_start_with_a_written_end_takes_the_likeliest_whole_pair():
     assert repair_block(gold, [[(c, 0.0)] for c in gold], offs) == (gold, 0)
 
 
+def test_repair_keeps_the_q_line_limits_of_a_notice_without_f_and_g():
+    """A0105/26 (Damascus FIR closed, no F)/G)): the model points upper at the Q-line's ``999`` with p = 0.98; read
+    out of place ``999`` is no limit, and the repair used to replace it with NULL (its likeliest pair that read). Read
+    where it stands it is the ceiling, unlimited, and stays; a Q-line limit field under the other key still moves."""
+    tok = Tokenizer()
+    msg = ("A0105/26 NOTAMR A0104/26 Q) OSTT/QAFXX/IV/NBO/E/000/999/3502N03858E999 A) OSTT B) 2603201830 "
+           "C) 2603222100 EST E) DAMASCUS FIR CLOSED EXCEPT FOR FLIGHT ARR/DEP ALEPPO AERODROME")
+    lo = msg.index("/000/") + 1
+    ans = format_answer([{"name": "OSTT", "lower": "000", "upper": "999", "start": "2603201830",
+                          "end": "2603222100"}])
+    _, gold = encode_example(tok, msg, ans)
+    offs = encode_message(tok, msg)[1]
+    null = offs.null
+    i = {k: SLOTS.index(k) for k in SLOTS}
+    assert offs.span(gold[i["upper.start"]], gold[i["upper.end"]]).start == lo + 4  # the Q-line's own 999
+    alts = [[(c, 0.0)] for c in gold]
+    alts[i["upper.start"]] = [(gold[i["upper.start"]], -0.02), (null, -4.5)]
+    alts[i["upper.end"]] = [(gold[i["upper.end"]], -0.01), (null, -6.2)]
+    fixed, changed = repair_block(gold, alts, offs)
+    assert changed == 0 and fixed == gold
+    assert parse_answer(slots_to_answer(fixed, offs))[0]["upper"] == "999"
+    swapped = list(gold)  # the floor written on the Q-line's ceiling field: that does not read as a floor
+    swapped[i["lower.start"]], swapped[i["lower.end"]] = gold[i["upper.start"]], gold[i["upper.end"]]
+    alts[i["lower.start"]] = [(swapped[i["lower.start"]], -0.1), (gold[i["lower.start"]], -2.5)]
+    alts[i["lower.end"]] = [(swapped[i["lower.end"]], -0.1), (gold[i["lower.end"]], -2.5)]
+    assert repair_block(swapped, alts, offs)[0] == gold
+
+
 def test_repair_moves_the_cheaper_of_lower_and_upper_when_both_point_at_one_span():
     """``AND BLW 3000FT AGL``: one span copied as both floor and ceiling; the side whose other reading the model
     found likelier moves (here the floor, to NULL: the message states none)."""

@@ -7,7 +7,7 @@ import pytest
 
 from airspace.core.answer import parse_answer
 from airspace.data.corpus import generate
-from airspace.parser.fieldcheck import reads_as
+from airspace.parser.fieldcheck import reads_as, span_reads_as
 
 
 @pytest.mark.parametrize("split", ["train", "test"])
@@ -45,3 +45,20 @@ def test_run_on_spans_do_not_read(field, value):
 ])
 def test_values_read(field, value):
     assert reads_as(field, value)
+
+
+def test_a_q_line_limit_reads_where_it_stands_and_nowhere_else():
+    """A notice without F)/G) has its limits only in the Q-line (``/000/999/``): the normaliser reads them there
+    (000 the surface, 999 unlimited), so the span repair must not take them for run-on spans and drop them."""
+    text = ("A0105/26 NOTAMR A0104/26 Q) OSTT/QAFXX/IV/NBO/E/000/999/3502N03858E999 A) OSTT B) 2603201830 "
+            "C) 2603222100 EST E) DAMASCUS FIR CLOSED EXCEPT FOR FLIGHT ARR/DEP ALEPPO AERODROME")
+    lo = text.index("/000/") + 1
+    up = lo + 4
+    assert not reads_as("lower", "000") and not reads_as("upper", "999")  # without where they stand
+    assert span_reads_as("lower", text, lo, lo + 3) and span_reads_as("upper", text, up, up + 3)
+    assert not span_reads_as("upper", text, lo, lo + 3)  # the floor's field is not the ceiling
+    assert not span_reads_as("lower", text, up - 1, up + 3)  # "/999" is not the field
+    radius = text.index("999 A)")  # the Q-line's radius 999 is not a limit
+    assert not span_reads_as("upper", text, radius, radius + 3)
+    e = text.index("DAMASCUS")
+    assert span_reads_as("name", text, e, e + 12) == reads_as("name", "DAMASCUS FIR")
