@@ -125,6 +125,43 @@ def _reads(key: str, offsets: Offsets, start: int, end: int) -> bool:
     return sp is not None and span_reads_as(key, offsets.text, sp.start, sp.end)
 
 
+# the fields that place and bound a zone, written together in a message (times are often written once, in a heading)
+_LOCAL_FIELDS = ("center", "polygon", "name", "radius", "lower", "upper")
+
+
+def _split_vote(key: str, fi: int, block: list[int], alts, offsets: Offsets, fields: Sequence[str]):
+    """A field whose two ends each stand at the edge of a different span that reads as it (the start at one
+    occurrence, the end at another: the model's two ends voted for two spans, as where a Q-line's reference point and
+    item E's centre, or two zones' radii, are both in the message) is the candidate nearer the zone's other place
+    and limit fields as the block has them; how sure each end was says little there, since each is sure of its own
+    span. -> (log-prob, start, end), or None where the ends did not split so (``_best_pair`` then chooses)."""
+    null = offsets.null
+    si, ei = 1 + 2 * fi, 2 + 2 * fi
+    s, e = block[si], block[ei]
+    if s == null or e == null:
+        return None
+    keep_start = max(((ls + le, s, e2) for s2, ls in alts[si] if s2 == s for e2, le in alts[ei]
+                      if e2 != null and e2 > s and _reads(key, offsets, s, e2)), default=None)
+    keep_end = max(((ls + le, s2, e) for s2, ls in alts[si] if s2 != null and s2 < e and _reads(key, offsets, s2, e)
+                    for e2, le in alts[ei] if e2 == e), default=None)
+    if keep_start is None or keep_end is None:
+        return None
+    others = []
+    for fj, other in enumerate(fields):
+        if other == key or other not in _LOCAL_FIELDS:
+            continue
+        a, b = block[1 + 2 * fj], block[2 + 2 * fj]
+        if a != null and _reads(other, offsets, a, b):
+            others.append((a, b))
+    if not others:
+        return None
+
+    def gap(c) -> int:
+        return min(max(a - c[2], c[1] - b, 0) for a, b in others)
+
+    return min((keep_start, keep_end), key=lambda c: (gap(c), -c[0]))
+
+
 def _logp(alts: list[tuple[int, float]], pos: int) -> float:
     return next((v for c, v in alts if c == pos), float("-inf"))
 
@@ -154,7 +191,7 @@ def repair_block(block: list[int], alts: list[list[tuple[int, float]]], offsets:
             continue
         if _reads(key, offsets, s, e):
             continue
-        best = _best_pair(key, si, ei, alts, offsets)
+        best = _split_vote(key, fi, block, alts, offsets, fields) or _best_pair(key, si, ei, alts, offsets)
         if best is not None:
             block[si], block[ei] = best[1], best[2]
             changed += 1

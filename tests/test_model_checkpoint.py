@@ -207,6 +207,54 @@ def test_repair_moves_the_cheaper_of_lower_and_upper_when_both_point_at_one_span
     assert parse_answer(slots_to_answer(fixed, offs)) == parse_answer(ans)
 
 
+def test_two_ends_that_vote_for_two_readable_spans_take_the_one_beside_the_zones_other_fields():
+    """A held-out notice gives its centre twice: the Q-line's reference point and item E's. Clover's centre start
+    came back on the Q-line's (-0.03) and its end on item E's (-0.32); neither pair alone is the span written, and the
+    likeliest pair that reads was the Q-line's (-1.33 against -3.87), a minute-rounded point. The span beside the
+    zone's radius and limits is taken. Two zones of a Chinese notice, the second one's radius start on the first
+    zone's radius: its own radius, beside its centre and ceiling, is taken. A start and end on one span are kept."""
+    tok = Tokenizer()
+    msg = ("Q) DNKK/QWALW/I/BO/W/000/015/0627N00321E003  A) DNMM B) 2306152015 C) 2306152215  E) AIR DISPLAY AT EPE "
+           "WI A CIRCLE OF 2NM RADIUS AROUND 06 27 00 N 3 21 23 E. (7.1NM NW DNMM)  F) SFC   G) 1500 FT AMSL")
+    ans = format_answer([{"center": "06 27 00 N 3 21 23 E", "radius": "2NM", "lower": "SFC", "upper": "1500 FT AMSL",
+                          "start": "2306152015", "end": "2306152215"}])
+    _, gold = encode_example(tok, msg, ans)
+    offs = encode_message(tok, msg)[1]
+    i = {k: SLOTS.index(k) for k in SLOTS}
+    q_start, q_end = offs.char_to_tok[msg.index("0627N")], offs.char_to_tok[msg.index("003  A)")]
+    bad = list(gold)
+    bad[i["center.start"]] = q_start
+    alts = [[(c, 0.0)] for c in bad]
+    alts[i["center.start"]] = [(q_start, -0.03), (gold[i["center.start"]], -3.55)]
+    alts[i["center.end"]] = [(gold[i["center.end"]], -0.32), (q_end, -1.30)]
+    fixed, changed = repair_block(bad, alts, offs)
+    assert changed == 1 and fixed == gold
+    assert parse_answer(slots_to_answer(fixed, offs))[0]["center"] == "06 27 00 N 3 21 23 E"
+    # without the zone's other fields to stand beside, the likelier pair is taken as before
+    lone = list(bad)
+    for f in ("radius", "lower", "upper"):
+        lone[i[f + ".start"]] = lone[i[f + ".end"]] = offs.null
+    assert parse_answer(slots_to_answer(repair_block(lone, alts, offs)[0], offs))[0]["center"] == "0627N00321E"
+
+    msg = ("深圳空管分局关于设立临时禁飞区的通告 管控时间：2023年11月15日12时至2023年11月15日24时（北京时间）。 管控区域： "
+           "（1）以北纬22°33′17″ 东经113°56′26″为中心、半径1公里，真高1000米以下； （2）以北纬22°25′01″，东经113°54′34″"
+           "为中心、半径3450米，真高300米以下。 请各单位严格遵守。")
+    zones = [{"center": "北纬22°33′17″ 东经113°56′26″", "radius": "1公里", "upper": "真高1000米"},
+             {"center": "北纬22°25′01″，东经113°54′34″", "radius": "3450米", "upper": "真高300米"}]
+    _, gold = encode_example(tok, msg, format_answer(zones))
+    offs = encode_message(tok, msg)[1]
+    second = list(gold[N_SLOTS:2 * N_SLOTS])
+    first_radius = gold[i["radius.start"]], gold[i["radius.end"]]
+    bad = list(second)
+    bad[i["radius.start"]] = first_radius[0]
+    alts = [[(c, 0.0)] for c in bad]
+    alts[i["radius.start"]] = [(first_radius[0], -0.04), (second[i["radius.start"]], -3.27)]
+    alts[i["radius.end"]] = [(second[i["radius.end"]], -0.65), (first_radius[1], -0.74)]
+    fixed, changed = repair_block(bad, alts, offs)
+    assert changed == 1 and fixed == second
+    assert repair_block(second, alts, offs) == (second, 0)
+
+
 def test_tokenizer_file_round_trip(tmp_path):
     tok = Tokenizer.from_texts(["空域 限制 ±"])
     tok.save(tmp_path / "t.json")
