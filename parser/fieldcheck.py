@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from datetime import datetime, timezone
 
-from airspace.parser.coords import parse_coord
+from airspace.parser.coords import find_coords, parse_coord
 from airspace.parser.header import qline_limit_field
 from airspace.parser.polygon import area_points
 from airspace.parser.times import BEIJING, parse_time
@@ -62,9 +62,40 @@ def reads_as(field: str, value: str) -> bool:
     return True
 
 
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+
+
+def cut_number(text: str, start: int, end: int) -> str | None:
+    """The number of ``text`` that the span [start, end) begins or ends inside (``1 NM`` out of ``0.1 NM``,
+    ``500FT`` out of ``1500FT``), or None when the span keeps every number it touches whole."""
+    for m in _NUMBER.finditer(text, max(0, start - 40), min(len(text), end + 40)):
+        if m.start() < start < m.end() or m.start() < end < m.end():
+            return m.group()
+    return None
+
+
+_LIST_SEP = re.compile(r"[ \t\r\n]*(?:[-\u2013\u2014,][ \t\r\n]*)?")
+
+
+def list_goes_on(text: str, end: int) -> bool:
+    """Whether a vertex list goes on after ``end``: a list separator (a dash, a comma, blanks or a line break: wrapped
+    lists are written ``…E-  1420…``) and then a coordinate."""
+    sep = _LIST_SEP.match(text, end)
+    if sep is None or sep.end() == end:
+        return False
+    coords = find_coords(text[sep.end():sep.end() + 60])
+    return bool(coords) and coords[0].start == 0
+
+
 def span_reads_as(field: str, text: str, start: int, end: int) -> bool:
     """True if ``text[start:end]`` reads as ``field`` where it stands: a Q-line's own lower (upper) limit field reads
-    as the lower (upper) limit, as the normaliser reads it (``pipeline.normalize``); anything else as ``reads_as``."""
+    as the lower (upper) limit, as the normaliser reads it (``pipeline.normalize``); a span that begins or ends inside
+    a number of the message is no value of it (the validator flags that span: ``5NM`` out of ``0.5NM``), nor a polygon
+    that stops where its vertex list goes on; anything else as ``reads_as``."""
     if field in ("lower", "upper") and qline_limit_field(text, start, end) == field:
         return True
+    if field in _READERS and cut_number(text, start, end) is not None:
+        return False
+    if field == "polygon" and list_goes_on(text, end):
+        return False
     return reads_as(field, text[start:end])

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from airspace.core.records import NM_TO_M, Limit, ZoneRecord
+from airspace.parser.fieldcheck import cut_number
 from airspace.parser.header import Header
 from airspace.parser.polygon import is_sector, sector_notes
 from airspace.parser.schedule import holiday_note
@@ -319,18 +320,6 @@ def _check_times(rec: ZoneRecord, header: Header | None) -> None:
         rec.review(f"schedule {rec.schedule!r} gave no active window inside start-end")
     if rec.schedule and (note := holiday_note(rec.schedule)) is not None:
         rec.review(note)  # holidays are unknowable: the windows are a superset of the true activity
-
-
-_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
-
-
-def cut_number(text: str, start: int, end: int) -> str | None:
-    """The number of ``text`` that the span [start, end) begins or ends inside (``1 NM`` out of ``0.1 NM``,
-    ``500FT`` out of ``1500FT``), or None when the span keeps every number it touches whole."""
-    for m in _NUMBER.finditer(text, max(0, start - 40), min(len(text), end + 40)):
-        if m.start() < start < m.end() or m.start() < end < m.end():
-            return m.group()
-    return None
 
 
 def _check_grounding(rec: ZoneRecord) -> None:

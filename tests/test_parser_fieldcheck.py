@@ -62,3 +62,28 @@ def test_a_q_line_limit_reads_where_it_stands_and_nowhere_else():
     assert not span_reads_as("upper", text, radius, radius + 3)
     e = text.index("DAMASCUS")
     assert span_reads_as("name", text, e, e + 12) == reads_as("name", "DAMASCUS FIR")
+
+
+def test_a_span_cut_inside_a_number_or_a_vertex_list_does_not_read_where_it_stands():
+    """What the validator flags in a record (a value that cuts a number of the message) the span repair must not
+    choose, and a polygon that stops where its vertex list goes on (A0050/26: the model's end fell after the 8th of
+    16 vertices, at a line wrap ``…E-  1420…``) is a part of the area, not the area."""
+    text = "AREA 2: PSN 223235N 1140335E RADIUS 0.5NM. SFC-500FT AMSL."
+    r = text.index("0.5NM")
+    assert span_reads_as("radius", text, r, r + 5)
+    assert reads_as("radius", "5NM") and not span_reads_as("radius", text, r + 2, r + 5)
+    u = text.index("500FT")
+    assert span_reads_as("upper", text, u, u + 10) and not span_reads_as("upper", text, u + 1, u + 10)
+    text = ("E) DANGER ACTIVATION WI AREA  135142N1024559E-135005N1040114E-135623N1051516E-140942N1051736E-  "
+            "142053N1051207E-141206N1050442E-141219N1025717E-135142N1024559E-  RMK: EASTBOUND FLIGHTS F) GND  G) UNL")
+    p = text.index("135142N")
+    cut = text.index("-  142053N")
+    whole = text.index("-  RMK")
+    assert reads_as("polygon", text[p:cut])  # four vertices read as a polygon out of place
+    assert not span_reads_as("polygon", text, p, cut)
+    assert not span_reads_as("polygon", text, p, text.index("-141219N"))  # the dash-joined list goes on too
+    assert span_reads_as("polygon", text, p, whole)
+    text = "TRAINING AT SHOOTING RANGE 423814N0201640E 423813N0201640E 423738N0201458E 423759N0201442E F) SFC"
+    p = text.index("4238")
+    assert not span_reads_as("polygon", text, p, text.index(" 423759N"))  # a blank-separated list as well
+    assert span_reads_as("polygon", text, p, text.index(" F) SFC"))

@@ -281,7 +281,7 @@ def test_an_engine_span_that_cuts_a_number_is_flagged():
 
 
 def test_cut_number_sees_both_ends_and_keeps_whole_numbers_whole():
-    from airspace.pipeline.validate import cut_number
+    from airspace.parser.fieldcheck import cut_number
 
     t = "0.1 NM RADIUS 2233N11403E001 1,500FT 2611250000-2612052359"
     at = lambda v: (t.index(v), t.index(v) + len(v))  # noqa: E731
