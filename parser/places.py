@@ -56,6 +56,27 @@ _FIR_WORD = re.compile(r"\b(?:FIR|UIR|FIRS|FLIGHT\s+INFORMATION\s+REGIONS?)\b")
 _NAME_AND_CODE = re.compile(r"^[A-Z][A-Z .'/-]{1,40}\(\s*[A-Z]{4}\s*\)$")
 
 
+_OPENERS = {")": "(", "]": "[", "）": "（", "」": "「", "』": "『"}
+
+
+def place_name(value: str) -> str:
+    """A named place's span as its name: blanks collapsed, and a closing bracket that opens nowhere in the span dropped
+    (``FIR TEHRAN (OIIX))``: the span ran on to the bracket that closes the sentence around the name, ``(FIR TEHRAN
+    (OIIX))``). Pure; the span itself is kept as written."""
+    out: list[str] = []
+    depth: dict[str, int] = {}
+    for ch in " ".join(value.split()):
+        opener = _OPENERS.get(ch)
+        if opener is not None:
+            if depth.get(opener, 0) == 0:
+                continue
+            depth[opener] -= 1
+        elif ch in _OPENERS.values():
+            depth[ch] = depth.get(ch, 0) + 1
+        out.append(ch)
+    return "".join(out).strip()
+
+
 def named_kind(name: str, text: str) -> str:
     """What a name that locates a zone is: ``"fir"``, ``"area"`` or ``"place"``.
 

@@ -24,7 +24,7 @@ from airspace.core.records import (
 )
 from airspace.parser.coords import find_coords, parse_coord
 from airspace.parser.header import qline_limit_field
-from airspace.parser.places import named_kind
+from airspace.parser.places import named_kind, place_name
 from airspace.parser.polygon import (
     HULL_ORDER_NOTE,
     MalformedVertex,
@@ -88,8 +88,8 @@ def _geometry(rec: ZoneRecord, v: dict[str, str]) -> tuple[float, float] | None:
             return lat, lon
         except ValueError as exc:
             _fail(rec, "center", v["center"], exc)
-    if v.get("name") is not None and v["name"].strip() and rec.geometry is None:
-        name = " ".join(v["name"].split())
+    name = place_name(v["name"]) if v.get("name") is not None else ""
+    if name and rec.geometry is None:
         rec.geometry = NamedGeometry(name=name, radius_m=radius_m, kind=named_kind(name, rec.text))
         rec.review(rec.geometry.unresolved_reason())
     return None

@@ -448,3 +448,21 @@ def test_clock_times_without_a_time_zone_are_not_guessed():
     bad = _clock_draft(text, center="22.3080N 113.9185E", start="0930", end="1600", date="14 Jan 2027", tz="Drones")
     rec = normalize(bad, text=text, message=0)
     assert rec.start is None and any(r.startswith("tz 'Drones'") for r in rec.reasons)
+
+
+def test_a_named_place_drops_the_closing_bracket_of_the_sentence_around_it():
+    """F0480/26 (archive): the model's name span ran on to the bracket that closes ``(FIR TEHRAN (OIIX))``; the
+    name is the place's, the span stays as written. Brackets the name opens itself are kept."""
+    from airspace.parser.places import place_name
+
+    text = ("E) ... ARE REQUESTED NOT TO PENETRATE INTO THE ENTIRE AIRSPACE OF IRAN (FIR TEHRAN (OIIX)).  THIS NOTAM "
+            "SUPERSEDES THE RESTRICTIONS")
+    span = between(text, "FIR TEHRAN", "(OIIX))")
+    (d,) = ground(text, [dict(name=span)])
+    rec = normalize(d, text=text, message=0)
+    assert rec.geometry.type == "named" and rec.geometry.name == "FIR TEHRAN (OIIX)"
+    assert rec.spans["name"].text == "FIR TEHRAN (OIIX))"
+    assert place_name("FIR  MUSCAT\n(OOMM)") == "FIR MUSCAT (OOMM)"
+    assert place_name("大连（梭鱼湾）") == "大连（梭鱼湾）" and place_name("梭鱼湾）") == "梭鱼湾"
+    (d,) = ground("AREA ) F) SFC", [dict(name=")", lower="SFC")])
+    assert normalize(d, text="AREA ) F) SFC", message=0).geometry is None  # nothing of a name is left
