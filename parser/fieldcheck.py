@@ -74,12 +74,13 @@ def cut_number(text: str, start: int, end: int) -> str | None:
     return None
 
 
-_LIST_SEP = re.compile(r"[ \t\r\n]*(?:[-\u2013\u2014,][ \t\r\n]*)?")
+_LIST_SEP = re.compile(r"[ \t\r\n]*(?:\([^()\n]{1,30}\)[ \t\r\n]*)?(?:[-\u2013\u2014,][ \t\r\n]*)?")
 
 
 def list_goes_on(text: str, end: int) -> bool:
     """Whether a vertex list goes on after ``end``: a list separator (a dash, a comma, blanks or a line break: wrapped
-    lists are written ``…E-  1420…``) and then a coordinate."""
+    lists are written ``…E-  1420…``), perhaps after the vertex's name in brackets (``…4053E (ASSAD) - 1810…``), and
+    then a coordinate."""
     sep = _LIST_SEP.match(text, end)
     if sep is None or sep.end() == end:
         return False

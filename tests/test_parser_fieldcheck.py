@@ -87,3 +87,6 @@ def test_a_span_cut_inside_a_number_or_a_vertex_list_does_not_read_where_it_stan
     p = text.index("4238")
     assert not span_reads_as("polygon", text, p, text.index(" 423759N"))  # a blank-separated list as well
     assert span_reads_as("polygon", text, p, text.index(" F) SFC"))
+    text = "175300N1075000E - 185031N1072459E - 182028N1074053E\n (ASSAD) - 181017N1075242E\nFIVE-POINT CONNECTION RANGE."
+    assert not span_reads_as("polygon", text, 0, text.index("\n (ASSAD)"))  # past a vertex's name, the list goes on
+    assert span_reads_as("polygon", text, 0, text.index("\nFIVE"))
