@@ -81,11 +81,37 @@ def parse_answer(text: str) -> list[dict[str, str]]:
     return zones
 
 
+def _number_char(text: str, i: int) -> bool:
+    """A digit, or a decimal point / thousands comma between digits (``0.7``, ``1,330``)."""
+    if not 0 <= i < len(text):
+        return False
+    c = text[i]
+    if c.isdigit():
+        return True
+    return c in ".," and i + 1 < len(text) and text[i + 1].isdigit()
+
+
+def _find_whole(message: str, value: str, start: int) -> int:
+    """The first occurrence of ``value`` at or after ``start`` that keeps the numbers it touches whole (``.7NM`` and
+    ``4NM`` are not found inside ``0.7NM`` and ``0.4NM``, nor ``650米`` inside ``2650米``), else the first
+    occurrence at all; -1 if none."""
+    first = pos = message.find(value, start)
+    while pos >= 0:
+        cut_before = _number_char(value, 0) and pos > 0 and (
+            message[pos - 1].isdigit() or (message[pos - 1] in ".," and pos > 1 and message[pos - 2].isdigit()))
+        cut_after = value[-1].isdigit() and _number_char(message, pos + len(value))
+        if not (cut_before or cut_after):
+            return pos
+        pos = message.find(value, pos + 1)
+    return first
+
+
 def ground(message: str, zones: list[dict[str, str]]) -> list[ZoneDraft]:
     """Locate every value in the message. A value that is not a substring gets no span (validation flags it).
 
     Where a value occurs several times, the occurrence at or after the previous zone's same field is preferred,
-    so that composite messages (six ``PSN`` lines) ground zone i to the i-th occurrence.
+    so that composite messages (six ``PSN`` lines) ground zone i to the i-th occurrence, and an occurrence that
+    keeps the numbers around it whole before one inside a longer number.
     """
     drafts = []
     cursor: dict[str, int] = {}
@@ -94,9 +120,9 @@ def ground(message: str, zones: list[dict[str, str]]) -> list[ZoneDraft]:
         for key, value in zone.items():
             if not value:
                 continue
-            pos = message.find(value, cursor.get(key, 0))
+            pos = _find_whole(message, value, cursor.get(key, 0))
             if pos < 0:
-                pos = message.find(value)
+                pos = _find_whole(message, value, 0)
             if pos >= 0:
                 draft.spans[key] = Span(pos, pos + len(value), value)
                 cursor[key] = pos + 1

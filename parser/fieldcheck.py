@@ -17,7 +17,7 @@ from datetime import datetime, timezone
 
 from airspace.parser.coords import find_coords, parse_coord
 from airspace.parser.header import qline_limit_field
-from airspace.parser.polygon import area_points
+from airspace.parser.polygon import area_points, is_corridor, is_sector
 from airspace.parser.times import BEIJING, parse_time
 from airspace.parser.units import parse_distance_m, parse_limit
 
@@ -88,15 +88,25 @@ def list_goes_on(text: str, end: int) -> bool:
     return bool(coords) and coords[0].start == 0
 
 
+def _starts_at_its_boundary(value: str) -> bool:
+    """An area's span begins where its boundary does: at its first coordinate, or at the width of a corridor
+    (``1KM EITHER SIDE OF LINE …``) or the words of a sector. Text before that (a heading, the times, the message's
+    first line) is not part of the area, however many of its coordinates the span goes on to take."""
+    coords = find_coords(value[:400])
+    if not coords or coords[0].start == 0:
+        return True
+    return is_corridor(value[:coords[0].start]) or is_sector(value)
+
+
 def span_reads_as(field: str, text: str, start: int, end: int) -> bool:
     """True if ``text[start:end]`` reads as ``field`` where it stands: a Q-line's own lower (upper) limit field reads
     as the lower (upper) limit, as the normaliser reads it (``pipeline.normalize``); a span that begins or ends inside
     a number of the message is no value of it (the validator flags that span: ``5NM`` out of ``0.5NM``), nor a polygon
-    that stops where its vertex list goes on; anything else as ``reads_as``."""
+    that stops where its vertex list goes on or starts before its boundary; anything else as ``reads_as``."""
     if field in ("lower", "upper") and qline_limit_field(text, start, end) == field:
         return True
     if field in _READERS and cut_number(text, start, end) is not None:
         return False
-    if field == "polygon" and list_goes_on(text, end):
+    if field == "polygon" and (list_goes_on(text, end) or not _starts_at_its_boundary(text[start:end])):
         return False
     return reads_as(field, text[start:end])

@@ -610,11 +610,16 @@ def parse_corridor(text: str) -> tuple[list[tuple[float, float]], float]:
 _IS_CORRIDOR = re.compile(r"\b(?:EITHER|EACH|BOTH)\s+SIDES?\s+OF\b", re.IGNORECASE)
 
 
+def is_corridor(text: str) -> bool:
+    """Whether ``text`` describes a buffered line (``1NM EITHER SIDE OF LINE a-b``)."""
+    return isinstance(text, str) and _IS_CORRIDOR.search(text) is not None
+
+
 def area_points(text: str) -> list[tuple[float, float]]:
     """An area span as its ring ``(lat, lon)``: ``1NM EITHER SIDE OF LINE a-b`` is the buffered line
     (``parse_corridor`` + ``corridor_polygon``), anything else a polygon (``parse_polygon``, which raises
     ``MalformedVertex`` for an unreadable vertex). ``ValueError`` when it reads as neither."""
-    if isinstance(text, str) and _IS_CORRIDOR.search(text):
+    if is_corridor(text):
         line, half_width = parse_corridor(text)
         return corridor_polygon(line, half_width)
     return parse_polygon(text)

@@ -53,3 +53,17 @@ def test_ground_assigns_successive_occurrences(dev_by_id):
     assert drafts[1].spans["upper"].start < drafts[2].spans["upper"].start
     # an invented value gets no span (validation turns that into a review reason)
     assert "center" not in drafts[3].spans
+
+
+def test_ground_keeps_the_numbers_around_a_value_whole():
+    """A generated list whose second zone's radius ``4NM`` is first found inside the first zone's ``0.4NM``: the
+    training target pointed into another zone's number. The whole occurrence is taken; a value found only inside a
+    longer number still gets that span (the validator flags it)."""
+    text = "1. 0.4NM around 080454S0345833W, SFC-400M AGL\n- 4NM around 080343S0345200W, SFC-1500FT AGL"
+    zones = [{"radius": "0.4NM", "upper": "400M AGL"}, {"radius": "4NM", "upper": "1500FT AGL"}]
+    first, second = ground(text, zones)
+    assert second.spans["radius"].start == text.index("- 4NM") + 2
+    assert first.spans["radius"].start == text.index("0.4NM")
+    assert ground("半径2650米，真高1000米", [{"radius": "650米"}])[0].spans["radius"].start == 3
+    assert ground("R 2650米; R 650米", [{"radius": "650米"}])[0].spans["radius"].start == 11
+    assert ground("0.7NM, .7NM", [{"radius": ".7NM"}])[0].spans["radius"].start == 7
