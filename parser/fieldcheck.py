@@ -38,6 +38,8 @@ def _time(value: str) -> None:
 
 def _name(value: str) -> None:
     v = value.strip()
+    if not any(ch.isalpha() for ch in v):
+        raise ValueError(f"a name has a letter: {value[:40]!r}")  # "2021/908", a decision's number
     if _NAME_BREAKS.search(v):
         raise ValueError(f"a name does not run across a clause: {value[:40]!r}")
     if v.endswith(_NAME_DANGLING):

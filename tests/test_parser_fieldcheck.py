@@ -34,6 +34,7 @@ def test_every_gold_value_reads_as_its_field(split):
     ("radius", "动期间，重庆奥体中心周边实施临时禁飞"),
     ("name", "龙兴足球场上空实施临时禁飞，时间"),
     ("name", "济南奥体中心及"),
+    ("name", "2021/908"),
     ("upper", "真高300米以下空域。禁飞区内"),
     ("start", "B) 2306152015 C)"),
 ])
