@@ -13,6 +13,7 @@ causal) through its ``MIXERS``, ``BLOCK_CAUSAL`` and ``check_segment``.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import math
 from dataclasses import dataclass
@@ -173,6 +174,31 @@ class Backbone(nn.Module):
         zones = self.cfg.max_answer_tokens // self.cfg.block_size
         self.cfg = dataclasses.replace(self.cfg, fields=tuple(fields), block_size=len(new_names),
                                        max_answer_tokens=zones * len(new_names))
+
+    def grow_layers(self, at: int, pattern: str) -> None:
+        """Deepen the stack: layers of ``pattern`` inserted before layer ``at``, each a copy of the nearest layer
+        below it of the same kind (its features are useful from the first step) with the projections that write
+        into the residual stream zeroed (mixer ``out_proj``, the experts' and the shared expert's down projections),
+        so every new layer adds nothing and the model computes what it computed before; training then grows them
+        in. Every other weight is unchanged."""
+        kinds = self.cfg.layer_pattern
+        if not 0 <= at <= len(kinds) or any(k not in self.MIXERS for k in pattern):
+            raise ValueError(f"cannot insert {pattern!r} at {at} into {kinds!r}")
+        new = []
+        for k in pattern:
+            src = next((i for i in range(at - 1, -1, -1) if kinds[i] == k),
+                       next((i for i in range(len(kinds)) if kinds[i] == k), None))
+            if src is None:
+                raise ValueError(f"no {k!r} layer in {kinds!r} to copy")
+            layer = copy.deepcopy(self.layers[src])
+            with torch.no_grad():
+                layer.mixer.out_proj.weight.zero_()
+                layer.ffn.w_down.zero_()
+                layer.ffn.shared_down.weight.zero_()
+            new.append(layer)
+        layers = list(self.layers)
+        self.layers = nn.ModuleList(layers[:at] + new + layers[at:])
+        self.cfg = dataclasses.replace(self.cfg, layer_pattern=kinds[:at] + pattern + kinds[at:])
 
     # ------------------------------------------------------------------ pointers
     def answer_embed(self, mem: Memory, ptr: torch.Tensor, slot: torch.Tensor, mask_id: int) -> torch.Tensor:

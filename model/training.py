@@ -100,10 +100,12 @@ def snapshot_corpus(out: str | Path, n_train: int, n_val: int, seed: int = 0) ->
     return info
 
 
-def init_from(ckpt_dir: str | Path, arch: str, texts, fields: list[str] | None = None) -> tuple[Backbone, Tokenizer]:
+def init_from(ckpt_dir: str | Path, arch: str, texts, fields: list[str] | None = None,
+              grow_layers: tuple[int, str] | None = None) -> tuple[Backbone, Tokenizer]:
     """A checkpoint to continue training: its model (train mode, fp32) and its tokenizer with the characters of
     ``texts`` it lacks appended (old ids unchanged; new embedding rows drawn like a fresh model's). ``fields``: the
-    answer grows to these fields (every field the checkpoint writes among them; ``Backbone.grow_fields``)."""
+    answer grows to these fields (every field the checkpoint writes among them; ``Backbone.grow_fields``);
+    ``grow_layers`` (at, pattern): the stack deepens by layers that start as no-ops (``Backbone.grow_layers``)."""
     model, old_tok = load_checkpoint(ckpt_dir, dtype=torch.float32)
     if model.cfg.arch != arch:
         raise ValueError(f"{ckpt_dir} is a {model.cfg.arch} checkpoint, not {arch}")
@@ -112,6 +114,8 @@ def init_from(ckpt_dir: str | Path, arch: str, texts, fields: list[str] | None =
     model.grow_vocab(tok.vocab_size)
     if fields is not None and tuple(fields) != model.cfg.fields:
         model.grow_fields(fields)
+    if grow_layers is not None:
+        model.grow_layers(*grow_layers)
     return model.train(), tok
 
 
@@ -253,7 +257,21 @@ def parse_args(argv=None):
                     help="loss weights of slots of the zone block, e.g. 'next=5' or 'upper=2' (a field: both its "
                          "slots; every other slot 1; default: unweighted). The `next` slot that ends a zone list is "
                          "one in 24, and a model that stops lists early gets it wrong far more often than the rest")
-    return ap.parse_args(argv)
+    ap.add_argument("--grow-layers", default=None, type=parse_grow_layers, metavar="AT:PATTERN",
+                    help="with --init: insert the layers of PATTERN (e.g. 'GA') before layer AT, each starting as a "
+                         "no-op copy of a layer below it, so the model grows deeper without forgetting")
+    args = ap.parse_args(argv)
+    if args.grow_layers and not args.init:
+        ap.error("--grow-layers needs --init (a fresh model takes its depth from --preset or --config)")
+    return args
+
+
+def parse_grow_layers(text: str) -> tuple[int, str]:
+    """'2:GA' -> (2, 'GA')."""
+    at, sep, pattern = text.partition(":")
+    if not sep or not at.strip().isdigit() or not pattern.strip():
+        raise argparse.ArgumentTypeError(f"expected AT:PATTERN (e.g. 2:GA), got {text!r}")
+    return int(at), pattern.strip().upper()
 
 
 def parse_slot_weight(text: str) -> dict[str, float]:
@@ -305,9 +323,10 @@ def main(argv=None) -> int:
     vocab_rows = list(rows_from(args.corpus, "train", args.seed, args.vocab_rows))
     init_info = None
     if args.init:
-        model, tok = init_from(args.init, args.arch, (r["text"] for r in vocab_rows), args.fields)
+        model, tok = init_from(args.init, args.arch, (r["text"] for r in vocab_rows), args.fields, args.grow_layers)
         cfg = model.cfg
         init_info = {"from": args.init, "vocab_grown_to": tok.vocab_size, "fields": list(cfg.fields),
+                     "layer_pattern": cfg.layer_pattern,
                      **{k: v for k, v in read_json(args.init, "recipe.json").items()
                         if k in ("command", "budget_minutes", "train_seconds", "steps", "examples", "data_snapshot",
                                  "hardware", "init")}}

@@ -223,6 +223,44 @@ def test_a_checkpoint_grows_to_more_fields_keeping_every_weight(arch, tmp_path):
         init_from(tmp_path / "a", arch, [], old.cfg.fields[1:])
 
 
+@pytest.mark.parametrize("arch", ["clover", "ar"])
+def test_a_shipped_checkpoint_grows_deeper_and_still_reads_as_before(arch, tmp_path):
+    """``init_from(..., grow_layers=(2, 'GA'))`` on the shipped checkpoint: two layers inserted in the middle, each
+    starting as a no-op, so a real message decodes to the same slots and the same alternatives; one training step
+    then moves the new layers' zeroed projections; the deeper checkpoint saves and loads with its new pattern; a
+    kind the model has no mixer for is refused."""
+    from pathlib import Path
+
+    from airspace.model.checkpoint import load_checkpoint
+    from airspace.model.training import init_from
+
+    shipped = Path(__file__).resolve().parents[1] / "data" / "checkpoints" / arch
+    old, tok = load_checkpoint(shipped, dtype=torch.float32)
+    model, tok2 = init_from(shipped, arch, [], grow_layers=(2, "GA"))
+    assert tok2.chars == tok.chars
+    assert model.cfg.layer_pattern == old.cfg.layer_pattern[:2] + "GA" + old.cfg.layer_pattern[2:]
+    assert len(model.layers) == len(old.layers) + 2
+    text = (Path(__file__).resolve().parents[1] / "data" / "samples" / "demo20.txt").read_text(encoding="utf-8")[:900]
+    prompt, _ = encode_message(tok, text)
+    model.eval()
+    a, b = old.decode([prompt]), model.decode([prompt])
+    assert a.slots == b.slots
+    assert all(abs(x[1] - y[1]) < 1e-4 for p, q in zip(a.alts[0], b.alts[0]) for x, y in zip(p, q))
+    model.train()
+    before = model.layers[2].mixer.out_proj.weight.detach().clone()
+    assert torch.count_nonzero(before) == 0
+    batch = model.training_batch([prompt], [a.slots[0]], pad_id=tok.pad_id, generator=torch.Generator().manual_seed(3))
+    loss = model.loss(batch)[0]
+    loss.backward()
+    torch.optim.SGD(model.parameters(), lr=0.1).step()
+    assert torch.count_nonzero(model.layers[2].mixer.out_proj.weight) > 0
+    save_checkpoint(tmp_path / "deep", model, tok)
+    loaded, _ = load_checkpoint(tmp_path / "deep")
+    assert loaded.cfg.layer_pattern == model.cfg.layer_pattern
+    with pytest.raises(ValueError, match="cannot insert"):
+        old.grow_layers(1, "X")
+
+
 @pytest.mark.parametrize("name", ["clover", "ar"])
 def test_finished_rows_leave_the_batch_without_changing_any_answer(name):
     """Messages with one zone finish before a five-zone composite: their rows leave the batch (fewer row-forwards
@@ -386,3 +424,18 @@ def test_slot_weight_flag_rejects_what_is_not_a_slot_weight():
     w = slot_weight_vector({"upper": 2.0, "upper.end": 3.0}, fields)  # a field weighs both its slots
     assert {n: v for n, v in zip(slot_names(fields), w.tolist()) if v != 1.0} == {"upper.start": 2.0,
                                                                                    "upper.end": 3.0}
+
+
+def test_grow_layers_flag_reads_at_and_pattern_and_needs_init():
+    import argparse
+
+    from airspace.model.training import parse_args, parse_grow_layers
+
+    assert parse_grow_layers("2:ga") == (2, "GA")
+    for bad in ("GA", "x:GA", "2:", ""):
+        with pytest.raises(argparse.ArgumentTypeError):
+            parse_grow_layers(bad)
+    with pytest.raises(SystemExit):
+        parse_args(["--arch", "clover", "--out", "x", "--minutes", "1", "--grow-layers", "2:GA"])
+    args = parse_args(["--arch", "ar", "--out", "x", "--minutes", "1", "--init", "y", "--grow-layers", "4:A"])
+    assert args.grow_layers == (4, "A")
