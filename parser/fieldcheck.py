@@ -23,6 +23,7 @@ from airspace.parser.units import parse_distance_m, parse_limit
 
 _REF = datetime(2026, 1, 1, tzinfo=timezone.utc)  # any reference: only readability is asked, not the value
 _NAME_BREAKS = re.compile(r"[，。；！？\n]|[,;:] ")  # a place name does not run across a clause
+_NAME_ITEM = re.compile(r"(?:^|\s)[A-GQ]\)")  # nor across an ICAO item letter ("GCCC B) 2605131004 C) …")
 _NAME_DANGLING = tuple("及和与或的在于设")  # nor end on a conjunction, particle or the verb that follows it ("…中心及")
 
 
@@ -42,6 +43,8 @@ def _name(value: str) -> None:
         raise ValueError(f"a name has a letter: {value[:40]!r}")  # "2021/908", a decision's number
     if _NAME_BREAKS.search(v):
         raise ValueError(f"a name does not run across a clause: {value[:40]!r}")
+    if _NAME_ITEM.search(v):
+        raise ValueError(f"a name does not run across an item of the message: {value[:40]!r}")
     if v.endswith(_NAME_DANGLING):
         raise ValueError(f"a name does not end on {v[-1]!r}: {value[:40]!r}")
 

@@ -35,6 +35,7 @@ def test_every_gold_value_reads_as_its_field(split):
     ("name", "龙兴足球场上空实施临时禁飞，时间"),
     ("name", "济南奥体中心及"),
     ("name", "2021/908"),
+    ("name", "GCCC B) 2605131004 C) 2608162359EST  E) IN ACCORDANCE WITH COUNCIL DECISION (CFSP)"),  # B4293/26
     ("upper", "真高300米以下空域。禁飞区内"),
     ("start", "B) 2306152015 C)"),
 ])
@@ -44,6 +45,7 @@ def test_run_on_spans_do_not_read(field, value):
 
 @pytest.mark.parametrize("field, value", [
     ("center", "490134N 0022706E"), ("radius", "0.7 NM"), ("name", "济南奥体中心"), ("name", "MetLife Stadium"),
+    ("name", "DANGER AREA (A)"), ("name", "GCCC"),
     ("upper", "真高300米"), ("start", "2306152015"), ("end", "8时"), ("schedule", "anything at all"),
     ("polygon", "1NM EITHER SIDE OF LINE 355540N1292941E-360539N1293055E"),
     ("polygon", "N4807 E01610 - N4815 E01622 - N4802 E01635"),
