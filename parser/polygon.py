@@ -76,8 +76,9 @@ class PathApproximated(MalformedVertex):
 
 
 _ALONG_BORDER = re.compile(
-    r"\b(?:THENCE\s+|THEN\s+)?(?:ALONG|FOLLOWING)\s+(?:THE\s+)?(?P<what>[A-Z/ ]{0,30}?(?:BOUNDARY|BDRY|BORDER|"
-    r"COAST(?:LINE)?))\b", re.IGNORECASE)
+    r"\b(?:(?:THENCE\s+|THEN\s+)?(?:ALONG|FOLLOWING)\s+(?:THE\s+)?(?P<what>[A-Z/ ]{0,30}?(?:BOUNDARY|BDRY|BORDER|"
+    r"COAST(?:LINE)?))|(?:THE\s+)?(?P<bare>(?:STATE|NATIONAL|INTERNATIONAL|COUNTRY)\s+(?:BORDER|BOUNDARY)))\b",
+    re.IGNORECASE)  # the bare form: a vertex list naming the border an edge follows ("… 482628N0213837E  STATE BORDER  …")
 
 
 _COORDISH = re.compile(
@@ -517,7 +518,8 @@ def parse_polygon(text: str) -> list[tuple[float, float]]:
         if left:
             named.append((found[i].end, left))
         if border:
-            borders.append(f"along the {' '.join(border['what'].split()).upper()} from {found[i].text.strip()} to "
+            what = " ".join((border["what"] or border["bare"]).split()).upper()
+            borders.append(f"along the {what} from {found[i].text.strip()} to "
                            f"{found[i + 1].text.strip()}")
         points.append((found[i + 1].lat, found[i + 1].lon))
         i += 1

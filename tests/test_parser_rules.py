@@ -241,6 +241,31 @@ def test_fir_boundary_segment_stays_in_the_polygon():
     assert "THENCE ALONG FIR BOUNDARY TO 120000S1155212E" in z["polygon"]
 
 
+# archive row (Hungary, LHCC): a vertex list separated by blanks that names the border some edges follow
+REAL_A1568 = ("A1568/26 NOTAMN  Q) LHCC/QRACA/IV/NBO/W /595/625/4742N02117E052  A) LHCC B) 2603260000 C) 2604242359  "
+              "E) MILITARY INVASION OF UKRAINE BY RUSSIAN FEDERATION.  AIRSPACE RESERVATION ACTIVATED DUE TO MILITARY "
+              "OPERATIONS   AND UNMANNED AIRCRAFT OPERATIONS WITHIN AREA BOUNDED BY THE   FOLLOWING COORD POINTS:  "
+              "483103N0205854E  STATE BORDER  483018N0213612E  STATE BORDER  472025N0215511E  STATE BORDER  "
+              "465307N0213518E  483103N0205854E (AG-22 HIGH).  THE AIRSPACE IS SEGREGATED AND SHALL BE AVOIDED "
+              "ACCORDING TO AIP   HUNGARY ENR 5.3.  F) FL595 G) FL625")
+
+
+def test_a_border_named_between_two_vertices_is_an_edge_of_the_ring():
+    """'… 483103N0205854E  STATE BORDER  483018N0213612E …' is one area whose edges follow the state border (they
+    had been read as four points without a radius): one polygon of four vertices, review, naming each border edge
+    as drawn straight."""
+    from airspace.pipeline.batch import process_batch
+    from airspace.pipeline.split import Message
+
+    z = _one(REAL_A1568)
+    assert z["polygon"].startswith("483103N0205854E  STATE BORDER") and z["polygon"].endswith("483103N0205854E")
+    (rec,) = process_batch([Message(0, REAL_A1568)], RulesExtractor())[0]
+    assert rec.geometry.type == "polygon" and len(rec.geometry.points) == 4 and rec.status == "review"
+    assert rec.geometry.points[1] == pytest.approx((48 + 30 / 60 + 18 / 3600, 21 + 36 / 60 + 12 / 3600))
+    assert sum("along the STATE BORDER" in r for r in rec.reasons) == 1
+    assert "from 472025N0215511E to 465307N0213518E" in " ".join(rec.reasons)
+
+
 def test_broken_coordinate_is_not_taken_for_a_named_point():
     z = _one(REAL_A2683)
     assert z["polygon"].endswith("N234055E1174350")
