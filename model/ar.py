@@ -12,7 +12,15 @@ import torch
 
 from airspace.model.backbone import Backbone, Memory, prompt_memory
 from airspace.model.batch import Batch, left_pad_prompts, pointer_ce, prompt_offsets, right_pad_answers, slot_weights
-from airspace.model.decoding import DecodeResult, alternatives, max_blocks, since, top_alternatives
+from airspace.model.decoding import (
+    DecodeResult,
+    alternatives,
+    going_on,
+    max_blocks,
+    places_anew,
+    since,
+    top_alternatives,
+)
 from airspace.model.layers import GatedAttention, GatedDeltaNet
 from airspace.model.reading import PromptRead, ReadCache, read_prompts
 from airspace.model.tokenizer import MASK_ID
@@ -90,7 +98,7 @@ class ARLM(Backbone):
 
     @torch.no_grad()
     def decode(self, prompts: list[list[int]], *, max_answer_tokens: int | None = None, trace: bool = False,
-               read_cache: ReadCache | None = None) -> DecodeResult:
+               read_cache: ReadCache | None = None, go_on: float | None = None) -> DecodeResult:
         """Greedy decoding, one slot per forward, KV cache + recurrent GDN state: each step writes every running
         row's likeliest pointer; a NULL anchor (no more zones: it stands for its whole block) or a NULL ``next``
         (that was the last zone) ends the row, which leaves the batch. ``trace``: every step's slots so far, the
@@ -107,11 +115,29 @@ class ARLM(Backbone):
         rows = torch.tensor(read.order, dtype=torch.long, device=dev)  # finished rows leave
         mem, null, cache = read.memory, read.null, read.cache
         last = torch.cat(read.starts)  # the last prompt position needs no padding
+        went_on = torch.zeros(n, dtype=torch.bool, device=dev)  # the block now being written follows a go-on
         for t in range(max_blocks(self.cfg, max_answer_tokens) * bs):
             logits = self.pointer_logits(last, mem)[:, 0]
             nxt = logits.argmax(-1)  # [rows] prompt columns
             ti, tv = top_alternatives(logits, mem.offset)
             s = t % bs
+            if s == bs - 1 and go_on is not None:
+                # a close-call NULL next goes on to one more block (``decoding.going_on``); a block reached so that
+                # places no new zone is taken back: it ends the answer as a NULL anchor would
+                new = []
+                for i, w, nl, o in zip(rows.tolist(), went_on.tolist(), null.tolist(), mem.offset.tolist()):
+                    new.append(places_anew(res.slots[i][-(bs - 1):], res.slots[i][:-(bs - 1)], self.cfg.fields,
+                                           nl - o))
+                    if w and not new[-1]:
+                        res.slots[i][-(bs - 1):] = [nl - o] * (bs - 1)
+                        res.alts[i][-(bs - 1):] = [[(nl - o, 0.0)]] * (bs - 1)
+                new = torch.tensor(new, device=dev)
+                back = went_on & ~new
+                nxt = torch.where(back, null, going_on(nxt, null, ti + mem.offset[:, None], tv, go_on, new))
+                went_on = (nxt != logits.argmax(-1)) & ~back
+                for i, w in zip(rows.tolist(), went_on.tolist()):
+                    if w:
+                        res.went_on[i].append(len(res.slots[i]) // bs + 1)  # the block after this one
             # a NULL anchor (no more zones) or a NULL next (that was the last zone) ends the row
             stop = (nxt == null) & (s in (0, bs - 1))
             for i, c, o, st, ai, av in zip(rows.tolist(), nxt.tolist(), mem.offset.tolist(), stop.tolist(),
@@ -128,6 +154,7 @@ class ARLM(Backbone):
             if bool(stop.any()):
                 keep = (~stop).nonzero()[:, 0]
                 rows, mem, null, nxt, cache = rows[keep], mem.select(keep), null[keep], nxt[keep], cache.select(keep)
+                went_on = went_on[keep]
             m = rows.numel()
             x = self.inputs(mem, None, (nxt - mem.offset)[:, None], t)
             out = self(clean_valid=x.new_ones(m, 1, dtype=torch.bool), clean_x=x, cache=cache)

@@ -25,7 +25,16 @@ import torch
 from airspace.kernels import ops
 from airspace.model.backbone import Backbone, Memory, prompt_memory
 from airspace.model.batch import Batch, left_pad_prompts, pointer_ce, prompt_offsets, right_pad_answers, slot_weights
-from airspace.model.decoding import N_ALTS, DecodeResult, alternatives, max_blocks, since, top_alternatives
+from airspace.model.decoding import (
+    N_ALTS,
+    DecodeResult,
+    alternatives,
+    going_on,
+    max_blocks,
+    places_anew,
+    since,
+    top_alternatives,
+)
 from airspace.model.layers import BlockGatedDeltaNet, GatedAttention
 from airspace.model.reading import PromptRead, ReadCache, left_pad, read_prompts
 from airspace.model.tokenizer import MASK_ID
@@ -117,7 +126,8 @@ class CloverLM(Backbone):
 
     @torch.no_grad()
     def decode(self, prompts: list[list[int]], *, tau: float | None = None, max_answer_tokens: int | None = None,
-               min_commit: int = 1, trace: bool = False, read_cache: ReadCache | None = None) -> DecodeResult:
+               min_commit: int = 1, trace: bool = False, read_cache: ReadCache | None = None,
+               go_on: float | None = None) -> DecodeResult:
         """Block-diffusion decoding of a batch of prompts (each: message ids + SEP).
 
         One block is one zone. It starts with every slot masked; each step scores every masked slot's pointer at
@@ -136,6 +146,8 @@ class CloverLM(Backbone):
                 block.commit(sub, commit, col, *top_alternatives(logits, offset))
                 block.end_at_null_anchor(run.null)
                 run.trace_step(block)
+            if go_on is not None:
+                run.go_on(block, go_on)
             run.write(block)
             if not run.next_block(block):
                 break
@@ -201,6 +213,7 @@ class _Decoding:
         res.prefill_s = since(t_call, dev)
         self.rows = torch.tensor(read.order, dtype=torch.long, device=dev)  # finished rows leave
         self.mem, self.null, self.cache = read.memory, read.null, read.cache
+        self.went_on = torch.zeros(n, dtype=torch.bool, device=dev)  # the block now being written follows a go-on
         # the committed block not yet in the cache (none before block 0)
         self.clean_valid = self.mem.valid[:, :0]
         self.clean_x = model.embed(self.mem.ids[:, :0])
@@ -260,6 +273,25 @@ class _Decoding:
                 if xs[j][-1] == nulls[j]:
                     res.finished[i] = True
 
+    def go_on(self, block: _Block, floor: float) -> None:
+        """A NULL ``next`` that was a close call goes on to one more block (``decoding.going_on``); a block reached
+        so that places no new zone is taken back: it ends the answer as a NULL anchor would."""
+        xs, offs, nulls = block.x.tolist(), self.mem.offset.tolist(), self.null.tolist()
+        new = [xs[j][0] != nulls[j] and places_anew([c - offs[j] for c in xs[j]], self.res.slots[i],
+                                                     self.model.cfg.fields, nulls[j] - offs[j])
+               for j, i in enumerate(self.rows.tolist())]
+        new = torch.tensor(new, device=block.x.device)
+        back = self.went_on & ~new
+        block.x = torch.where(back[:, None], self.null[:, None], block.x)
+        last = block.x[:, -1].clone()
+        block.x[:, -1] = going_on(last, self.null, block.alt_i[:, -1] + self.mem.offset[:, None],
+                                  block.alt_v[:, -1], floor, new)
+        self.went_on = block.x[:, -1] != last
+        bs = self.bs
+        for j, i in enumerate(self.rows.tolist()):
+            if self.went_on[j]:
+                self.res.went_on[i].append(len(self.res.slots[i]) // bs + 1)  # the block after this one
+
     def next_block(self, block: _Block) -> bool:
         """The rows whose answer ended leave the batch (their history, prompt and keys with them); the finished
         block becomes history in the next call. -> whether any row is left."""
@@ -270,6 +302,7 @@ class _Decoding:
         if keep.numel() < x.shape[0]:
             self.rows, self.mem, self.null, self.cache = (self.rows[keep], self.mem.select(keep), null[keep],
                                                           self.cache.select(keep))
+            self.went_on = self.went_on[keep]
             x = x[keep]
         self.clean_valid = torch.ones(keep.numel(), self.bs, dtype=torch.bool, device=x.device)
         self.clean_x = self.model.answer_embed(self.mem, x - self.mem.offset[:, None], self.slot, MASK_ID)

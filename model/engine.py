@@ -21,7 +21,8 @@ from airspace.core.answer import ZONE_SEP
 from airspace.core.contract import Answer, EngineError, ModelStats
 from airspace.model.backbone import Backbone
 from airspace.model.checkpoint import load_checkpoint
-from airspace.model.pointers import encode_message, render_block, repair_slots, slots_to_drafts
+from airspace.model.decoding import GO_ON
+from airspace.model.pointers import encode_message, render_block, repair_slots, slots_to_drafts, take_back
 from airspace.model.reading import ReadCache, read_ahead
 from airspace.model.tokenizer import Tokenizer
 
@@ -40,7 +41,8 @@ class ModelExtractor:
 
     def __init__(self, name: str, model: Backbone, tok: Tokenizer, *, batch_size: int = 32, tau: float | None = None,
                  trace: bool = False, seed: int = 0, checkpoint: str | None = None, repair: bool = True,
-                 read_cache: int = 0):  # bytes of prompt reads to keep (0: none)
+                 read_cache: int = 0,  # bytes of prompt reads to keep (0: none)
+                 go_on: float | None = GO_ON):
         if name not in ("clover", "ar") or model.cfg.arch != name:
             raise ValueError(f"engine {name!r} does not match the checkpoint's arch {model.cfg.arch!r}")
         if tau is not None and name != "clover":
@@ -54,6 +56,7 @@ class ModelExtractor:
         self.seed = seed
         self.checkpoint = checkpoint
         self.repair = repair  # span-constrained choice among the model's alternatives (pointers.repair_slots)
+        self.go_on = go_on  # a close-call NULL next goes on to one more block (decoding.going_on); None: greedy
         # prompt reads kept per message (reading.ReadCache), or None: a re-run or a batch read ahead before its
         # Run reads only the messages it has not read before
         self.keep_prompt_reads(read_cache)
@@ -133,6 +136,8 @@ class ModelExtractor:
             chunk = todo[s:s + self.batch_size]
             prompts = [t[2] for t in chunk]
             options = {} if self.tau is None else {"tau": self.tau}
+            if self.go_on is not None:
+                options["go_on"] = self.go_on
             res = self.model.decode(prompts, trace=self.trace, read_cache=self._cache(), **options)
             stats.forwards += res.forwards
             stats.prompts_cached += res.cached
@@ -145,6 +150,8 @@ class ModelExtractor:
                     if self.repair:
                         slots, changed = repair_slots(slots, res.alts[j], offs, self.cfg.fields)
                         stats.repaired += changed
+                    if res.went_on[j]:
+                        slots = take_back(slots, res.went_on[j], offs, self.cfg.fields)
                     answers[i] = slots_to_drafts(slots, offs, self.cfg.fields)
                 else:
                     zones = self.cfg.max_answer_tokens // self.cfg.block_size

@@ -241,6 +241,25 @@ def repeats(draft: ZoneDraft, earlier: Sequence[ZoneDraft]) -> bool:
     return bool(earlier) and all((sp.start, sp.end) in said for sp in draft.spans.values())
 
 
+def take_back(slots: list[int], went_on: Sequence[int], offsets: Offsets,
+              fields: Sequence[str] = DEFAULT_FIELDS) -> list[int]:
+    """A block the decoder went on to past a close-call NULL ``next`` (``decoding.going_on``; ``went_on``: their
+    indices) stays only if, as repaired, it places a zone anew: a place field whose span overlaps no place of the
+    zones before it. Else the answer ends before it, as if ``next`` had been NULL."""
+    n = 2 + 2 * len(fields)
+    for b in sorted(went_on):
+        if (b + 1) * n > len(slots):
+            break
+        earlier = [block_draft(slots[k * n:(k + 1) * n], offsets, fields) for k in range(b)]
+        draft = block_draft(slots[b * n:(b + 1) * n], offsets, fields)
+        placed = [(sp.start, sp.end) for d in earlier for k, sp in d.spans.items() if k in PLACE_FIELDS]
+        new = any(k in draft.spans and all(draft.spans[k].end <= a or draft.spans[k].start >= e for a, e in placed)
+                  for k in PLACE_FIELDS)
+        if slots[b * n] == offsets.null or not new or repeats(draft, earlier):
+            return slots[:b * n] + [offsets.null] * n
+    return slots
+
+
 def slots_to_drafts(slots: list[int], offsets: Offsets, fields: Sequence[str] = DEFAULT_FIELDS) -> list[ZoneDraft]:
     """Decoded pointer slots -> the message's zones. Stops at a block whose anchor is NULL or after a NULL
     ``next``; a block with no readable field, or one that only ``repeats`` the zones before it, is no zone."""

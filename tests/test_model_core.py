@@ -597,6 +597,42 @@ def test_a_block_that_only_repeats_earlier_zones_is_no_zone():
     assert [d.values for d in drafts] == [want[0], {"start": "0800-1200"}]
 
 
+def test_a_close_call_null_next_goes_on_only_to_a_zone_placed_anew():
+    """``decoding.going_on``: a NULL ``next`` whose likeliest other column reaches the floor takes it (only where
+    allowed); ``places_anew``: a block places a new zone when a place span overlaps none before it;
+    ``pointers.take_back``: a block gone on to that, as repaired, places nothing new ends the answer there."""
+    from airspace.model.decoding import going_on, places_anew
+    from airspace.model.pointers import take_back
+
+    null = torch.tensor([9, 9, 9, 9])
+    nxt = torch.tensor([9, 9, 9, 4])
+    cols = torch.tensor([[9, 3, 5, 6], [9, 3, 5, 6], [9, 3, 5, 6], [4, 9, 5, 6]])
+    lps = torch.tensor([[-0.5, -1.5, -3.0, -4.0], [-0.1, -2.5, -3.0, -4.0], [-0.5, -1.5, -3.0, -4.0],
+                        [-0.1, -2.5, -3.0, -4.0]])
+    allowed = torch.tensor([True, True, False, True])
+    assert going_on(nxt, null, cols, lps, -2.0, allowed).tolist() == [3, 9, 9, 4]
+    assert going_on(nxt, null, cols, lps, None, allowed).tolist() == nxt.tolist()
+
+    fields = ("center", "radius", "start", "end")
+    text = "1. PSN 2231N11403E R 2NM 2. PSN 2301N11402E R 2NM TIME 0800-1200"
+    _, offs = encode_message(TOK, text)
+    sp = lambda v, start=0: (text.index(v, start), text.index(v, start) + len(v))  # noqa: E731
+    times = {"start": sp("0800"), "end": sp("1200")}
+    z1 = {"center": sp("2231N11403E"), "radius": sp("2NM"), **times}
+    z2 = {"center": sp("2301N11402E"), "radius": sp("2NM", text.index("2301")), **times}
+    again = {"center": sp("2231N11403E R"), **times}  # overlaps zone 1's centre: no new place
+    one, two, three = (spans_to_slots(zs, offs, fields) for zs in ([z1], [z1, z2], [z1, again]))
+    n = 2 + 2 * len(fields)
+    assert places_anew(two[n:], two[:n], fields, offs.null)
+    assert not places_anew(three[n:], three[:n], fields, offs.null)
+    assert places_anew(three[n:], [], fields, offs.null)  # alone, any place is new
+    assert take_back(two, [1], offs, fields) == two
+    assert take_back(three, [1], offs, fields)[n:] == [offs.null] * n
+    assert [d.values["center"] for d in slots_to_drafts(take_back(three, [1], offs, fields), offs, fields)] == [
+        "2231N11403E"]
+    assert take_back(three, [], offs, fields) == three and take_back(one, [1], offs, fields) == one
+
+
 def test_pointer_slots_follow_the_field_list():
     """Slots, drafts, repair and the trace rendering all read a block through the checkpoint's own field list."""
     fields = ("center", "date", "radius")
