@@ -10,17 +10,10 @@ import time
 
 import torch
 
+from airspace.model import decoding
 from airspace.model.backbone import Backbone, Memory, prompt_memory
 from airspace.model.batch import Batch, left_pad_prompts, pointer_ce, prompt_offsets, right_pad_answers, slot_weights
-from airspace.model.decoding import (
-    DecodeResult,
-    alternatives,
-    going_on,
-    max_blocks,
-    places_anew,
-    since,
-    top_alternatives,
-)
+from airspace.model.decoding import DecodeResult, alternatives, max_blocks, since, top_alternatives
 from airspace.model.layers import GatedAttention, GatedDeltaNet
 from airspace.model.reading import PromptRead, ReadCache, read_prompts
 from airspace.model.tokenizer import MASK_ID
@@ -126,14 +119,14 @@ class ARLM(Backbone):
                 # places no new zone is taken back: it ends the answer as a NULL anchor would
                 new = []
                 for i, w, nl, o in zip(rows.tolist(), went_on.tolist(), null.tolist(), mem.offset.tolist()):
-                    new.append(places_anew(res.slots[i][-(bs - 1):], res.slots[i][:-(bs - 1)], self.cfg.fields,
-                                           nl - o))
+                    block, earlier = res.slots[i][-(bs - 1):], res.slots[i][:-(bs - 1)]
+                    new.append(decoding.places_anew(block, earlier, self.cfg.fields, nl - o))
                     if w and not new[-1]:
                         res.slots[i][-(bs - 1):] = [nl - o] * (bs - 1)
                         res.alts[i][-(bs - 1):] = [[(nl - o, 0.0)]] * (bs - 1)
                 new = torch.tensor(new, device=dev)
                 back = went_on & ~new
-                nxt = torch.where(back, null, going_on(nxt, null, ti + mem.offset[:, None], tv, go_on, new))
+                nxt = torch.where(back, null, decoding.going_on(nxt, null, ti + mem.offset[:, None], tv, go_on, new))
                 went_on = (nxt != logits.argmax(-1)) & ~back
                 for i, w in zip(rows.tolist(), went_on.tolist()):
                     if w:

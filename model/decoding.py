@@ -62,7 +62,8 @@ def top_alternatives(logits: torch.Tensor, offset: torch.Tensor) -> tuple[torch.
 # the log-probability a non-NULL ``next`` needs for a NULL ``next`` to go on (``going_on``): e^-2, about 0.14.
 # Stage 15 against the rules reader: archive val 397 -> 399 / 447 and test 433 -> 434 / 467 messages read as it
 # reads them (three lists read to their last zone, none read worse); -3 and -4 gave test 433 and 431, val 399; the
-# real test set, held-out families, demo20, dev and composite5 are unchanged (docs/results/accuracy-cpu-2026-12-03-b.json)
+# real test set, held-out families, demo20, dev and composite5 are unchanged
+# (docs/results/accuracy-cpu-2026-12-03-b.json)
 GO_ON = -2.0
 PLACES = ("center", "polygon", "name")  # the fields that say where a zone is (``pointers.PLACE_FIELDS``)
 

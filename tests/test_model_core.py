@@ -574,9 +574,8 @@ def test_the_config_fields_set_the_block_and_default_to_the_shipped_nine():
         type(build_model(tiny_cfg("ar")))(tiny_cfg("clover"))
 
 
-def test_a_block_that_only_repeats_earlier_zones_is_no_zone():
-    """The last zone of a list written twice, or the list's shared times written once more after it, add no zone;
-    a later zone with a place of its own stays even when every other value is shared."""
+def _psn_list():
+    """A three-zone list with shared times -> (fields, text, offsets, span of a value, times, zone 1, zone 2)."""
     fields = ("center", "radius", "start", "end")
     text = "1. PSN 2231N11403E R 2NM 2. PSN 2301N11402E R 2NM 3. PSN 2310N11400E TIME 0800-1200"
     _, offs = encode_message(TOK, text)
@@ -584,6 +583,13 @@ def test_a_block_that_only_repeats_earlier_zones_is_no_zone():
     times = {"start": sp("0800"), "end": sp("1200")}
     z1 = {"center": sp("2231N11403E"), "radius": sp("2NM"), **times}
     z2 = {"center": sp("2301N11402E"), "radius": sp("2NM", text.index("2301")), **times}
+    return fields, text, offs, sp, times, z1, z2
+
+
+def test_a_block_that_only_repeats_earlier_zones_is_no_zone():
+    """The last zone of a list written twice, or the list's shared times written once more after it, add no zone;
+    a later zone with a place of its own stays even when every other value is shared."""
+    fields, text, offs, sp, times, z1, z2 = _psn_list()
     z3 = {"center": sp("2310N11400E"), "radius": z1["radius"], **times}  # shared radius and times, its own place
     want = [{"center": "2231N11403E", "radius": "2NM", "start": "0800", "end": "1200"},
             {"center": "2301N11402E", "radius": "2NM", "start": "0800", "end": "1200"},
@@ -613,13 +619,7 @@ def test_a_close_call_null_next_goes_on_only_to_a_zone_placed_anew():
     assert going_on(nxt, null, cols, lps, -2.0, allowed).tolist() == [3, 9, 9, 4]
     assert going_on(nxt, null, cols, lps, None, allowed).tolist() == nxt.tolist()
 
-    fields = ("center", "radius", "start", "end")
-    text = "1. PSN 2231N11403E R 2NM 2. PSN 2301N11402E R 2NM TIME 0800-1200"
-    _, offs = encode_message(TOK, text)
-    sp = lambda v, start=0: (text.index(v, start), text.index(v, start) + len(v))  # noqa: E731
-    times = {"start": sp("0800"), "end": sp("1200")}
-    z1 = {"center": sp("2231N11403E"), "radius": sp("2NM"), **times}
-    z2 = {"center": sp("2301N11402E"), "radius": sp("2NM", text.index("2301")), **times}
+    fields, text, offs, sp, times, z1, z2 = _psn_list()
     again = {"center": sp("2231N11403E R"), **times}  # overlaps zone 1's centre: no new place
     one, two, three = (spans_to_slots(zs, offs, fields) for zs in ([z1], [z1, z2], [z1, again]))
     n = 2 + 2 * len(fields)
