@@ -15,6 +15,7 @@ from airspace.model.backbone import Backbone, Memory, prompt_memory
 from airspace.model.batch import Batch, left_pad_prompts, pointer_ce, prompt_offsets, right_pad_answers, slot_weights
 from airspace.model.decoding import DecodeResult, alternatives, max_blocks, since, top_alternatives
 from airspace.model.layers import GatedAttention, GatedDeltaNet
+from airspace.model.pointers import places_anew
 from airspace.model.reading import PromptRead, ReadCache, read_prompts
 from airspace.model.tokenizer import MASK_ID
 
@@ -115,22 +116,20 @@ class ARLM(Backbone):
             ti, tv = top_alternatives(logits, mem.offset)
             s = t % bs
             if s == bs - 1 and go_on is not None:
-                # a close-call NULL next goes on to one more block (``decoding.going_on``); a block reached so that
-                # places no new zone is taken back: it ends the answer as a NULL anchor would
-                new = []
-                for i, w, nl, o in zip(rows.tolist(), went_on.tolist(), null.tolist(), mem.offset.tolist()):
-                    block, earlier = res.slots[i][-(bs - 1):], res.slots[i][:-(bs - 1)]
-                    new.append(decoding.places_anew(block, earlier, self.cfg.fields, nl - o))
-                    if w and not new[-1]:
-                        res.slots[i][-(bs - 1):] = [nl - o] * (bs - 1)
-                        res.alts[i][-(bs - 1):] = [[(nl - o, 0.0)]] * (bs - 1)
-                new = torch.tensor(new, device=dev)
-                back = went_on & ~new
-                nxt = torch.where(back, null, decoding.going_on(nxt, null, ti + mem.offset[:, None], tv, go_on, new))
-                went_on = (nxt != logits.argmax(-1)) & ~back
-                for i, w in zip(rows.tolist(), went_on.tolist()):
-                    if w:
-                        res.went_on[i].append(len(res.slots[i]) // bs + 1)  # the block after this one
+                # a close-call NULL next goes on, or a block gone on to that places nothing new is taken back, its
+                # row ending as a NULL anchor would (``decoding.going_on``)
+                rl = rows.tolist()
+                nulls = [n_ - o for n_, o in zip(null.tolist(), mem.offset.tolist())]
+                need = ((nxt == null) | went_on).tolist()
+                new = [nd and places_anew(res.slots[i][-(bs - 1):], res.slots[i][:-(bs - 1)], nl, self.cfg.fields)
+                       for i, nl, nd in zip(rl, nulls, need)]
+                nxt, went_on, back = decoding.going_on(nxt, null, ti + mem.offset[:, None], tv, go_on,
+                                                       torch.tensor(new, device=dev), went_on)
+                for i, nl, bk in zip(rl, nulls, back.tolist()):
+                    if bk:
+                        res.slots[i][-(bs - 1):] = [nl] * (bs - 1)
+                        res.alts[i][-(bs - 1):] = [[(nl, 0.0)]] * (bs - 1)
+                res.note_going_on(rl, went_on.tolist(), bs)
             # a NULL anchor (no more zones) or a NULL next (that was the last zone) ends the row
             stop = (nxt == null) & (s in (0, bs - 1))
             for i, c, o, st, ai, av in zip(rows.tolist(), nxt.tolist(), mem.offset.tolist(), stop.tolist(),

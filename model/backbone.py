@@ -177,7 +177,8 @@ class Backbone(nn.Module):
 
     def grow_layers(self, at: int, pattern: str) -> None:
         """Deepen the stack: layers of ``pattern`` inserted before layer ``at``, each a copy of the nearest layer
-        below it of the same kind (its features are useful from the first step) with the projections that write
+        below it of the same kind, or the first above where none is below (its features are useful from the first
+        step), with the projections that write
         into the residual stream zeroed (mixer ``out_proj``, the experts' and the shared expert's down projections),
         so every new layer adds nothing and the model computes what it computed before; training then grows them
         in. Every other weight is unchanged."""

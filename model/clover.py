@@ -31,11 +31,11 @@ from airspace.model.decoding import (
     alternatives,
     going_on,
     max_blocks,
-    places_anew,
     since,
     top_alternatives,
 )
 from airspace.model.layers import BlockGatedDeltaNet, GatedAttention
+from airspace.model.pointers import places_anew
 from airspace.model.reading import PromptRead, ReadCache, left_pad, read_prompts
 from airspace.model.tokenizer import MASK_ID
 
@@ -274,23 +274,22 @@ class _Decoding:
                     res.finished[i] = True
 
     def go_on(self, block: _Block, floor: float) -> None:
-        """A NULL ``next`` that was a close call goes on to one more block (``decoding.going_on``); a block reached
-        so that places no new zone is taken back: it ends the answer as a NULL anchor would."""
-        xs, offs, nulls = block.x.tolist(), self.mem.offset.tolist(), self.null.tolist()
-        new = [xs[j][0] != nulls[j] and places_anew([c - offs[j] for c in xs[j]], self.res.slots[i],
-                                                     self.model.cfg.fields, nulls[j] - offs[j])
-               for j, i in enumerate(self.rows.tolist())]
-        new = torch.tensor(new, device=block.x.device)
-        back = self.went_on & ~new
-        block.x = torch.where(back[:, None], self.null[:, None], block.x)
-        last = block.x[:, -1].clone()
-        block.x[:, -1] = going_on(last, self.null, block.alt_i[:, -1] + self.mem.offset[:, None],
-                                  block.alt_v[:, -1], floor, new)
-        self.went_on = block.x[:, -1] != last
-        bs = self.bs
-        for j, i in enumerate(self.rows.tolist()):
-            if self.went_on[j]:
-                self.res.went_on[i].append(len(self.res.slots[i]) // bs + 1)  # the block after this one
+        """The finished block's close-call NULL ``next`` goes on, or a block gone on to that places nothing new is
+        taken back, ending its row as a NULL anchor would (``decoding.going_on``)."""
+        nxt, null = block.x[:, -1], self.null
+        need = ((nxt == null) | self.went_on) & (block.x[:, 0] != null)
+        if not bool(need.any()):
+            self.went_on = torch.zeros_like(self.went_on)
+            return
+        rows, fields = self.rows.tolist(), self.model.cfg.fields
+        new = [nd and places_anew([c - o for c in x], self.res.slots[i], nl - o, fields) for i, x, o, nl, nd
+               in zip(rows, block.x.tolist(), self.mem.offset.tolist(), null.tolist(), need.tolist())]
+        nxt, self.went_on, back = going_on(nxt, null, block.alt_i[:, -1] + self.mem.offset[:, None],
+                                           block.alt_v[:, -1], floor, torch.tensor(new, device=nxt.device),
+                                           self.went_on)
+        block.x = torch.where(back[:, None], null[:, None], block.x)
+        block.x[:, -1] = nxt
+        self.res.note_going_on(rows, self.went_on.tolist(), self.bs)
 
     def next_block(self, block: _Block) -> bool:
         """The rows whose answer ended leave the batch (their history, prompt and keys with them); the finished

@@ -43,6 +43,12 @@ class DecodeResult:
     cached: int = 0  # prompts whose read came from a ``ReadCache`` (read by an earlier call, not this one)
     went_on: list[list[int]] = field(default_factory=list)  # per row, the blocks a close-call NULL next went on to
 
+    def note_going_on(self, rows: list[int], go: list[bool], bs: int) -> None:
+        """Rows whose ``next`` went on (``going_on``), written while their current block is: the block after it."""
+        for i, g in zip(rows, go):
+            if g:
+                self.went_on[i].append(len(self.slots[i]) // bs + 1)
+
     @classmethod
     def empty(cls, n: int, *, trace: bool) -> DecodeResult:
         """The result of ``n`` rows before anything is decoded."""
@@ -65,37 +71,24 @@ def top_alternatives(logits: torch.Tensor, offset: torch.Tensor) -> tuple[torch.
 # real test set, held-out families, demo20, dev and composite5 are unchanged
 # (docs/results/accuracy-cpu-2026-12-03-b.json)
 GO_ON = -2.0
-PLACES = ("center", "polygon", "name")  # the fields that say where a zone is (``pointers.PLACE_FIELDS``)
 
 
-def places_anew(block: list[int], earlier: list[int], fields, null: int) -> bool:
-    """Whether a block (prompt indices, its ``next`` slot aside) places a zone that no earlier block of the answer
-    placed: a place field whose span overlaps no place span of an earlier block."""
-    bs = 2 + 2 * len(fields)
-    idx = [fi for fi, key in enumerate(fields) if key in PLACES]
-    placed = [(earlier[b + 1 + 2 * fi], earlier[b + 2 + 2 * fi]) for b in range(0, len(earlier) - bs + 1, bs)
-              for fi in idx if earlier[b + 1 + 2 * fi] != null]
-    for fi in idx:
-        s, e = block[1 + 2 * fi], block[2 + 2 * fi]
-        if s != null and all(e <= a or s >= b for a, b in placed):
-            return True
-    return False
+def going_on(nxt: torch.Tensor, null: torch.Tensor, alt_cols: torch.Tensor, alt_lps: torch.Tensor, floor: float,
+             new: torch.Tensor, went_on: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """One decoder step at the ``next`` slot of every running row -> (``next`` columns, went on, taken back).
 
-
-def going_on(nxt: torch.Tensor, null: torch.Tensor, alt_cols: torch.Tensor, alt_lps: torch.Tensor,
-             floor: float | None, allowed: torch.Tensor) -> torch.Tensor:
-    """[rows] ``next`` columns: where ``allowed``, a NULL ``next`` whose likeliest other column has log-prob >=
-    ``floor`` takes that column (``alt_cols`` [rows, N_ALTS] in the same columns as ``nxt``). The ``next`` slot is a
-    close call more often than any other (a model that stops a list early is the commonest miss on real lists), and
-    the block after it costs little: a NULL anchor there ends the answer, and a block that only repeats the zones
-    before it is no zone (``pointers.repeats``). Only a block that placed a new zone (``places_anew``) goes on, so
-    a list the model writes twice cannot run on to the answer's limit."""
-    if floor is None:
-        return nxt
+    A NULL ``next`` whose likeliest other column (``alt_cols`` [rows, N_ALTS], the same columns as ``nxt``) has
+    log-prob >= ``floor`` takes that column, where the block placed a zone anew (``new``: ``pointers.places_anew``).
+    The ``next`` slot is a close call more often than any other (a model that stops a list early is the commonest
+    miss on real lists), and the block after it costs little: a NULL anchor there ends the answer. A block the
+    decoder went on to (``went_on``) that places nothing new is taken back: its row ends there (``next`` NULL), so a
+    list the model writes twice cannot run on to the answer's limit."""
     lps = torch.where(alt_cols == null[:, None], float("-inf"), alt_lps)
     best, k = lps.max(-1)
     col = alt_cols.gather(-1, k[:, None])[:, 0]
-    return torch.where((nxt == null) & (best >= floor) & allowed, col, nxt)
+    back = went_on & ~new
+    go = (nxt == null) & (best >= floor) & new
+    return torch.where(back, null, torch.where(go, col, nxt)), go, back
 
 
 def alternatives(cols: list, lps: list) -> list[tuple[int, float]]:

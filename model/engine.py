@@ -135,9 +135,7 @@ class ModelExtractor:
         for s in range(0, len(todo), self.batch_size):
             chunk = todo[s:s + self.batch_size]
             prompts = [t[2] for t in chunk]
-            options = {} if self.tau is None else {"tau": self.tau}
-            if self.go_on is not None:
-                options["go_on"] = self.go_on
+            options = {"go_on": self.go_on} if self.tau is None else {"go_on": self.go_on, "tau": self.tau}
             res = self.model.decode(prompts, trace=self.trace, read_cache=self._cache(), **options)
             stats.forwards += res.forwards
             stats.prompts_cached += res.cached

@@ -241,21 +241,27 @@ def repeats(draft: ZoneDraft, earlier: Sequence[ZoneDraft]) -> bool:
     return bool(earlier) and all((sp.start, sp.end) in said for sp in draft.spans.values())
 
 
+def places_anew(block: Sequence[int], earlier: Sequence[int], null: int,
+                fields: Sequence[str] = DEFAULT_FIELDS) -> bool:
+    """Whether a block (its slots; ``next`` may be missing) places a zone that no earlier block of the answer
+    (``earlier``: their slots, whole blocks) placed: a place field whose span overlaps no place span before it."""
+    n = 2 + 2 * len(fields)
+    idx = [fi for fi, key in enumerate(fields) if key in PLACE_FIELDS]
+    placed = [(earlier[b + 1 + 2 * fi], earlier[b + 2 + 2 * fi]) for b in range(0, len(earlier) - n + 1, n)
+              for fi in idx if earlier[b + 1 + 2 * fi] != null]
+    return any(block[1 + 2 * fi] != null and block[2 + 2 * fi] > block[1 + 2 * fi]
+               and all(block[2 + 2 * fi] <= a or block[1 + 2 * fi] >= e for a, e in placed) for fi in idx)
+
+
 def take_back(slots: list[int], went_on: Sequence[int], offsets: Offsets,
               fields: Sequence[str] = DEFAULT_FIELDS) -> list[int]:
     """A block the decoder went on to past a close-call NULL ``next`` (``decoding.going_on``; ``went_on``: their
-    indices) stays only if, as repaired, it places a zone anew: a place field whose span overlaps no place of the
-    zones before it. Else the answer ends before it, as if ``next`` had been NULL."""
+    indices) stays only if, as repaired, it still ``places_anew``; else the answer ends before it, as if ``next``
+    had been NULL. (The decoder asked the same of the block as written; the span repair may have moved its place
+    onto an earlier zone's or dropped it.)"""
     n = 2 + 2 * len(fields)
     for b in sorted(went_on):
-        if (b + 1) * n > len(slots):
-            break
-        earlier = [block_draft(slots[k * n:(k + 1) * n], offsets, fields) for k in range(b)]
-        draft = block_draft(slots[b * n:(b + 1) * n], offsets, fields)
-        placed = [(sp.start, sp.end) for d in earlier for k, sp in d.spans.items() if k in PLACE_FIELDS]
-        new = any(k in draft.spans and all(draft.spans[k].end <= a or draft.spans[k].start >= e for a, e in placed)
-                  for k in PLACE_FIELDS)
-        if slots[b * n] == offsets.null or not new or repeats(draft, earlier):
+        if (b + 1) * n <= len(slots) and not places_anew(slots[b * n:(b + 1) * n], slots[:b * n], offsets.null, fields):
             return slots[:b * n] + [offsets.null] * n
     return slots
 

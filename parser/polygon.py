@@ -75,10 +75,12 @@ class PathApproximated(MalformedVertex):
     normaliser keeps a readable ring of a ``MalformedVertex`` and sends the record to review with this reason)."""
 
 
-_ALONG_BORDER = re.compile(
-    r"\b(?:(?:THENCE\s+|THEN\s+)?(?:ALONG|FOLLOWING)\s+(?:THE\s+)?(?P<what>[A-Z/ ]{0,30}?(?:BOUNDARY|BDRY|BORDER|"
-    r"COAST(?:LINE)?))|(?:THE\s+)?(?P<bare>(?:STATE|NATIONAL|INTERNATIONAL|COUNTRY)\s+(?:BORDER|BOUNDARY)))\b",
-    re.IGNORECASE)  # the bare form: a vertex list naming the border an edge follows ("… 482628N0213837E  STATE BORDER  …")
+# an edge that follows a border, written with its verb ("THENCE ALONG FIR BOUNDARY") or, in a vertex list, as the
+# border's name alone between two points ("… 482628N0213837E  STATE BORDER  482145N0215325E …"); the rules reader's
+# vertex lists go on across it too (``rules.patterns.BOUNDARY_GAP``)
+BORDER_EDGE = (r"(?:(?:THENCE\s+|THEN\s+)?(?:ALONG|FOLLOWING)\s+(?:THE\s+)?(?P<what>[A-Z/ ]{0,30}?(?:BOUNDARY|BDRY|"
+               r"BORDER|COAST(?:LINE)?))|(?:THE\s+)?(?P<bare>(?:STATE|NATIONAL|INTERNATIONAL|COUNTRY)\s+(?:BORDER|BOUNDARY)))")
+_ALONG_BORDER = re.compile(rf"\b{BORDER_EDGE}\b", re.IGNORECASE)
 
 
 _COORDISH = re.compile(

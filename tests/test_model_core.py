@@ -605,27 +605,30 @@ def test_a_block_that_only_repeats_earlier_zones_is_no_zone():
 
 def test_a_close_call_null_next_goes_on_only_to_a_zone_placed_anew():
     """``decoding.going_on``: a NULL ``next`` whose likeliest other column reaches the floor takes it (only where
-    allowed); ``places_anew``: a block places a new zone when a place span overlaps none before it;
+    the block placed a zone anew), and a block gone on to that places nothing new is taken back (its ``next``
+    NULL); ``pointers.places_anew``: a block places a new zone when a place span overlaps none before it;
     ``pointers.take_back``: a block gone on to that, as repaired, places nothing new ends the answer there."""
-    from airspace.model.decoding import going_on, places_anew
-    from airspace.model.pointers import take_back
+    from airspace.model.decoding import going_on
+    from airspace.model.pointers import places_anew, take_back
 
-    null = torch.tensor([9, 9, 9, 9])
-    nxt = torch.tensor([9, 9, 9, 4])
-    cols = torch.tensor([[9, 3, 5, 6], [9, 3, 5, 6], [9, 3, 5, 6], [4, 9, 5, 6]])
+    null = torch.tensor([9, 9, 9, 9, 9])
+    nxt = torch.tensor([9, 9, 9, 4, 5])  # the last row: a block gone on to that placed nothing new
+    cols = torch.tensor([[9, 3, 5, 6], [9, 3, 5, 6], [9, 3, 5, 6], [4, 9, 5, 6], [9, 3, 5, 6]])
     lps = torch.tensor([[-0.5, -1.5, -3.0, -4.0], [-0.1, -2.5, -3.0, -4.0], [-0.5, -1.5, -3.0, -4.0],
-                        [-0.1, -2.5, -3.0, -4.0]])
-    allowed = torch.tensor([True, True, False, True])
-    assert going_on(nxt, null, cols, lps, -2.0, allowed).tolist() == [3, 9, 9, 4]
-    assert going_on(nxt, null, cols, lps, None, allowed).tolist() == nxt.tolist()
+                        [-0.1, -2.5, -3.0, -4.0], [-0.5, -1.5, -3.0, -4.0]])
+    new = torch.tensor([True, True, False, True, False])
+    went_on = torch.tensor([False, False, False, False, True])
+    got, go, back = going_on(nxt, null, cols, lps, -2.0, new, went_on)
+    assert got.tolist() == [3, 9, 9, 4, 9]
+    assert go.tolist() == [True, False, False, False, False] and back.tolist() == [False] * 4 + [True]
 
     fields, text, offs, sp, times, z1, z2 = _psn_list()
     again = {"center": sp("2231N11403E R"), **times}  # overlaps zone 1's centre: no new place
     one, two, three = (spans_to_slots(zs, offs, fields) for zs in ([z1], [z1, z2], [z1, again]))
     n = 2 + 2 * len(fields)
-    assert places_anew(two[n:], two[:n], fields, offs.null)
-    assert not places_anew(three[n:], three[:n], fields, offs.null)
-    assert places_anew(three[n:], [], fields, offs.null)  # alone, any place is new
+    assert places_anew(two[n:], two[:n], offs.null, fields)
+    assert not places_anew(three[n:], three[:n], offs.null, fields)
+    assert places_anew(three[n:], [], offs.null, fields)  # alone, any place is new
     assert take_back(two, [1], offs, fields) == two
     assert take_back(three, [1], offs, fields)[n:] == [offs.null] * n
     assert [d.values["center"] for d in slots_to_drafts(take_back(three, [1], offs, fields), offs, fields)] == [

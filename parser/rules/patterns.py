@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+from airspace.parser.polygon import BORDER_EDGE
+
 DIST_UNITS = (
     # (NMR: "nautical mile radius", the FAA's "10 NMR OF 404500N0735800W")
     r"NAUTICAL[\s\-−‐]+MILES?|STATUTE[\s\-−‐]+MILES?|KILOMET(?:ER|RE)S?|MET(?:ER|RE)S?|FEET|NMR|NM|KM|MTR|M|FT|SM|MI"
@@ -66,14 +68,7 @@ SEP_GAP = re.compile(
 )
 ARC_GAP = re.compile(r"\b(?:ARC|CLOCKWISE|ANTI-?CLOCKWISE|COUNTER-?\s?CLOCKWISE)\b|圆弧|圓弧", re.I)
 CLOSE_IN_GAP = re.compile(r"\bTO\s+(?:THE\s+)?(?:START|BEGINNING|POINT\s+OF\s+ORIGIN|ORIGIN|FIRST\s+POINT)\b", re.I)
-# an edge along a border, written with its verb ("THENCE ALONG THE STATE BORDER TO") or, in a vertex list, as the
-# border's name alone between two points ("482628N0213837E  STATE BORDER  482145N0215325E"): the ring goes on
-BOUNDARY_GAP = re.compile(
-    r"^[\s\-–—,]*(?:(?:THENCE\s+|THEN\s+)?(?:ALONG|FOLLOWING)\s+(?:THE\s+)?[A-Z/ ]{0,30}?"
-    r"(?:BOUNDARY|BDRY|BORDER|COAST(?:LINE)?)|(?:THE\s+)?(?:STATE|NATIONAL|INTERNATIONAL|COUNTRY)\s+(?:BORDER|BOUNDARY))"
-    r"\s*(?:TO\s*)?[\s\-–—,]*$",
-    re.I,
-)
+BOUNDARY_GAP = re.compile(rf"^[\s\-–—,]*{BORDER_EDGE}\s*(?:TO\s*)?[\s\-–—,]*$", re.I)  # an edge along a border
 # a vertex that looks like a coordinate but does not read ("0645N 112000W": a 6-digit longitude): it stays in the
 # polygon span so that the polygon normaliser names it (review) instead of the ring breaking into points
 BAD_VERTEX_GAP = re.compile(
