@@ -91,10 +91,10 @@ def _number_char(text: str, i: int) -> bool:
     return c in ".," and i + 1 < len(text) and text[i + 1].isdigit()
 
 
-def _find_whole(message: str, value: str, start: int) -> int:
+def _find_whole(message: str, value: str, start: int, cut_ok: bool = True) -> int:
     """The first occurrence of ``value`` at or after ``start`` that keeps the numbers it touches whole (``.7NM`` and
-    ``4NM`` are not found inside ``0.7NM`` and ``0.4NM``, nor ``650米`` inside ``2650米``), else the first
-    occurrence at all; -1 if none."""
+    ``4NM`` are not found inside ``0.7NM`` and ``0.4NM``, nor ``650米`` inside ``2650米``), else (``cut_ok``) the
+    first occurrence at all; -1 if none."""
     first = pos = message.find(value, start)
     while pos >= 0:
         cut_before = _number_char(value, 0) and pos > 0 and (
@@ -103,7 +103,7 @@ def _find_whole(message: str, value: str, start: int) -> int:
         if not (cut_before or cut_after):
             return pos
         pos = message.find(value, pos + 1)
-    return first
+    return first if cut_ok else -1
 
 
 def ground(message: str, zones: list[dict[str, str]]) -> list[ZoneDraft]:
@@ -120,7 +120,9 @@ def ground(message: str, zones: list[dict[str, str]]) -> list[ZoneDraft]:
         for key, value in zone.items():
             if not value:
                 continue
-            pos = _find_whole(message, value, cursor.get(key, 0))
+            # a whole occurrence from the cursor on, else a whole one before it (a limit shared by the zones of a
+            # list, ``000`` in the Q-line, is not the ``000`` inside a later ``03000E``), else any
+            pos = _find_whole(message, value, cursor.get(key, 0), cut_ok=False)
             if pos < 0:
                 pos = _find_whole(message, value, 0)
             if pos >= 0:

@@ -277,3 +277,24 @@ def test_mix_family_avoids_the_held_out_templates_cues():
         for k in range(300):
             text = mix.generate(random.Random(k), t).text()
             assert not [c for c in mix.HELD_OUT_CUES if c in text], (t, k, text)
+
+
+def test_a_fir_closure_is_one_zone_per_indicator_of_item_a_and_a_fir_notice_without_volume_none():
+    import random
+
+    from airspace.data.gen.icao import generate as icao_generate
+
+    multi = q_limits = 0
+    for k in range(200):
+        ex = icao_generate(random.Random(k), "fir_closure")
+        text, zones = ex.text(), ex.answer_zones()
+        a_item = re.search(r"A\) ((?:[A-Z]{4} ?)+)", text).group(1).split()
+        assert [z["name"] for z in zones] == a_item == [g["geometry"]["name"] for g in ex.gold]
+        multi += len(zones) > 1
+        if "F)" not in text:
+            # no F)/G): the limits are the Q-line's, surface to its upper level
+            assert {z["lower"] for z in zones} == {"000"} and ex.gold[0]["lower"] == {"ref": "SFC", "ft": 0.0}
+            q_limits += 1
+        none = icao_generate(random.Random(k), "fir_info")
+        assert none.gold == [] and none.answer() == "NONE"
+    assert multi > 20 and q_limits > 60

@@ -67,3 +67,16 @@ def test_ground_keeps_the_numbers_around_a_value_whole():
     assert ground("半径2650米，真高1000米", [{"radius": "650米"}])[0].spans["radius"].start == 3
     assert ground("R 2650米; R 650米", [{"radius": "650米"}])[0].spans["radius"].start == 11
     assert ground("0.7NM, .7NM", [{"radius": ".7NM"}])[0].spans["radius"].start == 7
+
+
+def test_a_value_shared_by_the_zones_of_a_list_stays_whole_before_it_is_cut_later():
+    """Two FIRs of item A share the Q-line's lower limit ``000``: the second zone's ``000`` is that one again, not
+    the ``000`` inside the later ``03000E``."""
+    text = "Q) HSSX/QARLC/IV/BO/E/000/999/0700N03000E170  A) HSSX HKNA  B) 2605112300 C) PERM"
+    zones = [{"lower": "000", "name": "HSSX"}, {"lower": "000", "name": "HKNA"}]
+    first, second = ground(text, zones)
+    assert first.spans["lower"].start == second.spans["lower"].start == text.index("/000/") + 1
+    assert second.spans["name"].start == text.index("HKNA")
+    # with a whole later occurrence, zone 2 still takes that one
+    two = text + " F) 000"
+    assert ground(two, zones)[1].spans["lower"].start == two.index("F) 000") + 3

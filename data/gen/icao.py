@@ -12,6 +12,7 @@ from datetime import timedelta
 
 from . import values as V
 from .base import Doc, Example, circle, named, polygon, zone
+from .icao_fir import fir_notice
 
 # template -> kind. Held-out templates are listed in airspace.data.gen.HELD_OUT.
 TEMPLATES = {
@@ -31,6 +32,8 @@ TEMPLATES = {
     "multi_area": "multi",
     "notamc": "none",
     "aerodrome_none": "none",
+    "fir_closure": "fir",  # icao_fir: a closure of the FIRs of item A, one zone each
+    "fir_info": "none",  # icao_fir: a FIR-wide notice that defines no volume
 }
 
 # (intro phrasings, Q-code, band profile, radius NM range, time profile)
@@ -251,6 +254,8 @@ def _limits_in_e(rng: random.Random, lower: str, upper: str) -> str:
 
 
 def generate(rng: random.Random, template: str) -> Example:
+    if template in ("fir_closure", "fir_info"):
+        return fir_notice(rng, template)
     fir, ad, alat, alon, _, places = V.pick_aerodrome(rng)
     kind = TEMPLATES[template]
     act = rng.choice(ACTIVITIES)

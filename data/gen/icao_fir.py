@@ -1,0 +1,146 @@
+"""ICAO notices about whole FIRs: a closure or prohibition over one or several FIRs, and FIR-wide notices that
+define no volume (a trigger NOTAM for an AIP amendment, an area deactivated).
+
+A closure names no boundary: its zones are the FIRs of item A, one zone each (``name``), so the answer points at
+each indicator of A). Without F)/G) the limits are the Q-line's lower/upper (``000``/``999``: surface to
+unlimited). Real archives carry such notices a few times in a thousand, too few for the models to learn that a
+list of indicators in item A is a list of zones; these rows write the form in many phrasings and FIR sets.
+"""
+
+from __future__ import annotations
+
+import random
+from datetime import timedelta
+
+from . import values as V
+from .base import Doc, Example, named, zone
+
+# (country in prose, its FIR indicators, lat, lon): approximate positions, only realism matters
+FIR_SETS = [
+    ("UKRAINE", ("UKBV", "UKDV", "UKFV", "UKLV", "UKOV"), 49.0, 31.0),
+    ("LIBYA", ("HLLL",), 27.0, 17.0),
+    ("SUDAN", ("HSSX",), 15.0, 30.0),
+    ("SYRIA", ("OSTT",), 35.0, 38.0),
+    ("IRAQ", ("ORBB",), 33.0, 44.0),
+    ("YEMEN", ("OYSC",), 15.5, 47.5),
+    ("SOMALIA", ("HCSM",), 5.0, 46.0),
+    ("BELARUS", ("UMMV",), 53.5, 28.0),
+    ("IRAN", ("OIIX",), 32.0, 53.0),
+    ("LEBANON", ("OLBB",), 33.8, 35.8),
+    ("VENEZUELA", ("SVZM",), 7.0, -66.0),
+    ("AFGHANISTAN", ("OAKX",), 34.0, 66.0),
+    ("ETHIOPIA", ("HAAA",), 9.0, 40.0),
+    ("CHAD", ("FTTT",), 15.0, 19.0),
+    ("BURKINA FASO", ("DRRR", "DGAC"), 12.3, -1.5),
+    ("MYANMAR", ("VYYF",), 20.0, 96.0),
+    ("SOUTH SUDAN", ("HSSX", "HKNA"), 7.0, 30.0),
+    ("ISRAEL", ("LLLL",), 31.5, 34.9),
+    ("MOLDOVA", ("LUUU",), 47.0, 28.8),
+    ("NORTH KOREA", ("ZKKP",), 40.0, 127.0),
+]
+STATES = ("THE RUSSIAN FEDERATION", "BELARUS", "ISRAEL", "IRAN", "THE EUROPEAN UNION", "CANADA", "THE UNITED KINGDOM",
+          "MOROCCO", "ALGERIA", "QATAR", "PAKISTAN", "INDIA")
+QCODES = ("QAFLT", "QAFXX", "QXXLC", "QARLC", "QRTCA", "QXXXX")
+
+
+def _closure_text(rng: random.Random, country: str, firs: tuple[str, ...]) -> str:
+    fir_list = " ".join(firs) if rng.random() < 0.5 else ", ".join(firs)
+    plural = "FIRS" if len(firs) > 1 else "FIR"
+    other = rng.choice([s for s in STATES if country not in s])
+    return rng.choice((
+        f"{fir_list} {plural} CLOSED FOR ALL CIVIL ACFT.",
+        f"AIRSPACE OF {country} CLOSED TO ALL CIVIL FLIGHTS EXC STATE ACFT WITH DIPLOMATIC CLEARANCE.",
+        f"ALL FLIGHTS OF CIVIL ACFT IN {fir_list} {plural} ARE PROHIBITED.",
+        f"DUE TO MIL OPS THE AIRSPACE WI {fir_list} {plural} IS NOT AVBL FOR CIVIL OPS.",
+        f"UNMANNED ACFT FLIGHTS ARE PROHIBITED IN THE WHOLE AIRSPACE OF {country}.",
+        f"{country} AIRSPACE CLOSED TO ACFT OPERATED BY CARRIERS OF {other}, AND TO FLIGHTS TO OR FROM {other}.",
+        f"OVERFLIGHT OF THE TERRITORY OF {country} BY CIVIL ACFT IS PROHIBITED UNTIL FURTHER NOTICE.",
+        f"AIRSPACE RESTRICTION: ENTRY INTO {fir_list} {plural} PROHIBITED FOR ACFT REGISTERED IN {other}.",
+        f"CIVIL AVIATION AUTHORITY OF {country} ANNOUNCES THE CLOSURE OF ITS AIRSPACE TO ALL TRAFFIC.",
+    ))
+
+
+def _info_text(rng: random.Random, fir: str) -> str:
+    n, yy = rng.randint(1, 13), rng.randint(23, 28)
+    t = V.sample_start(rng)
+    wef = f"{t.day:02d} {V.MONTHS[t.month - 1]} {t.year}"
+    area = rng.choice((f"{fir[:2]}R{rng.randint(10, 399)}", f"{fir[:2]}D{rng.randint(10, 399)}",
+                       f"TRA {rng.randint(1, 40)}", f"TSA {rng.randint(1, 30)}{rng.choice('ABC ').strip()}"))
+    return rng.choice((
+        f"TRIGGER NOTAM - PERM AIRAC AIP AMDT {n}/{yy} WEF {wef}. "
+        + rng.choice(("NEW AND CHANGED RESTRICTED AREAS.", "REVISED DANGER AREAS.", "CHANGES TO ATS ROUTES.",
+                      "AMENDED PROCEDURES FOR FLIGHT PLANNING.")),
+        f"TRIGGER NOTAM - AIRAC AIP SUP {n}/{yy} WEF {wef}. TEMPORARY SEGREGATED AREAS, SEE SUP.",
+        f"RESTRICTED AREA {area} DEACTIVATED.",
+        f"{area} NOT ACTIVE.",
+        f"DANGER AREA {area} DEACTIVATED FOR THE PERIOD.",
+    ))
+
+
+def fir_notice(rng: random.Random, template: str) -> Example:
+    """``fir_closure``: one zone per FIR of item A; ``fir_info``: the same header, no zone."""
+    country, firs, lat, lon = rng.choice(FIR_SETS)
+    if template == "fir_closure" and len(firs) > 2 and rng.random() < 0.4:
+        firs = tuple(rng.sample(firs, rng.randint(2, len(firs))))
+    if template == "fir_info":
+        firs = firs[:1]
+    nz = len(firs) if template == "fir_closure" else 0
+    zs = list(range(nz))
+    start = V.sample_start(rng, rng.choice((1, 5, 60)))
+    end = start + V.sample_duration(rng, rng.choice(("days", "long")))
+    nid = f"{rng.choice('ABCGV')}{rng.randint(1, 9999):04d}/{start.year % 100:02d}"
+    ntype = rng.choices(("N", "R"), weights=(70, 30))[0]
+    header = f"{nid} NOTAM{ntype}" + (f" {nid[0]}{rng.randint(1, 9999):04d}/{start.year % 100:02d}" if ntype == "R" else "")
+
+    has_fg = rng.random() < 0.45
+    q_hi = 999 if not has_fg or rng.random() < 0.7 else rng.choice((460, 660))
+    qfir = firs[0] if len(firs) == 1 or rng.random() < 0.5 else firs[0][:2] + "XX"
+    q = Doc().add(f"Q) {qfir}/{rng.choice(QCODES)}/IV/{rng.choice(('BO', 'NBO', 'BO '))}/{rng.choice(('E', 'W', 'AE'))}/")
+    lo_t, lo_g = "000", {"ref": "SFC", "ft": 0.0}
+    hi_t = f"{q_hi:03d}"
+    hi_g = {"ref": "UNL", "ft": None} if q_hi == 999 else {"ref": "FL", "ft": float(q_hi * 100)}
+    if has_fg or not nz:
+        q.add(f"{lo_t}/{hi_t}/")
+    else:
+        q.field(lo_t, zs, "lower").add("/").field(hi_t, zs, "upper").add("/")
+    if rng.random() < 0.85:
+        q.add(V.qline_coord(lat, lon, 999 if rng.random() < 0.6 else rng.randint(150, 600))[0])
+
+    a = Doc().add("A) ")
+    for i, f in enumerate(firs):
+        if i:
+            a.add(" ")
+        if nz:
+            a.field(f, i, "name")
+        else:
+            a.add(f)
+    b = Doc().add(rng.choice(("B) ", "B)"))).field(V.fmt_icao_time(start), zs, "start")
+    perm = rng.random() < 0.25
+    c = Doc().add(rng.choice(("C) ", "C)")))
+    if perm:
+        c.field("PERM", zs, "end")
+    else:
+        c.field(V.fmt_icao_time(end), zs, "end")
+    e = Doc().add("E) ").add(_closure_text(rng, country, firs) if nz else _info_text(rng, firs[0]))
+    fg = Doc()
+    if has_fg:
+        if nz:
+            lo_t, lo_g = V.limit_sfc(rng)
+            hi_t, hi_g = (("UNL", {"ref": "UNL", "ft": None}) if rng.random() < 0.7
+                          else V.fmt_limit(rng, "fl", rng.choice((195, 245, 460, 660))))
+            fg.add("F) ").field(lo_t, zs, "lower").add(rng.choice((" G) ", "  G) ", "\nG) "))).field(hi_t, zs, "upper")
+        else:
+            fg.add("F) SFC G) UNL")
+
+    sep = rng.choice(("\n", "  ", " "))
+    out = Doc().add(header).add(sep)
+    for part in (q, a, b, c, e, fg):
+        if part.parts:
+            out.parts.extend(part.parts)
+            out.add(rng.choice((" ", sep)) if part is a or part is b else sep)
+    if rng.random() < 0.4:
+        t = start - timedelta(days=rng.randint(0, 5), minutes=rng.randint(0, 1440))
+        out.add(f"CREATED: {t.day:02d} {V.MONTHS[t.month - 1]} {t.year} {t:%H:%M}  SOURCE: {rng.choice(('EUECYIYN', 'LSSNYNYX', 'UUUUYNYX'))}")
+    gold = [zone(named(f), lo_g, hi_g, V.iso(start), None if perm else V.iso(end), None, permanent=perm)
+            for f in firs] if nz else []
+    return Example(out, gold, "en")
