@@ -3,8 +3,9 @@ computes its gold, ``base`` assembles messages from tagged parts, ``noise`` pert
 
 - ``icao``: NOTAMN/R/C with Q-line (padded, empty, ``undefined``), items A–G in several layouts; item-E geometry as
   PSN+RADIUS, WI … RADIUS, CENTERED ON, circle-around, boundaries (``-``/newlines/commas/``TO``), arcs, Q-line-only
-  areas, radius around an aerodrome, composite PSN lists and multi-area messages; cancellations and aerodrome or
-  procedure notices (``NONE``).
+  areas, radius around an aerodrome, composite PSN lists and multi-area messages; closures of the FIRs of item A
+  (``icao_fir``: one zone per indicator); cancellations, aerodrome or procedure notices and FIR-wide trigger or
+  deactivation notices (``NONE``).
 - ``faa``: domestic ``!ACCT NN/NNN LOC AIRSPACE UAS WI AN AREA DEFINED AS …`` and FDC TFRs (radius, polygon,
   stadium ``AND BLW``); runway/taxiway notices (``NONE``).
 - ``tfr``: TFR web pages in prose (``Beginning Date and Time : July 23, 2026 at 2105 UTC``), the long tail.
