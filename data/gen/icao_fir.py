@@ -104,7 +104,8 @@ def fir_notice(rng: random.Random, template: str) -> Example:
     else:
         q.field(lo_t, zs, "lower").add("/").field(hi_t, zs, "upper").add("/")
     if rng.random() < 0.85:
-        q.add(V.qline_coord(lat, lon, 999 if rng.random() < 0.6 else rng.randint(150, 600))[0])
+        # a 999 NM radius only where the limits are F)/G): grounding by value would take it for the shared upper 999
+        q.add(V.qline_coord(lat, lon, 999 if has_fg and rng.random() < 0.6 else rng.randint(150, 600))[0])
 
     a = Doc().add("A) ")
     for i, f in enumerate(firs):
