@@ -109,12 +109,8 @@ def fir_notice(rng: random.Random, template: str) -> Example:
 
     a = Doc().add("A) ")
     for i, f in enumerate(firs):
-        if i:
-            a.add(" ")
-        if nz:
-            a.field(f, i, "name")
-        else:
-            a.add(f)
+        # an untagged indicator where the notice has no zone (a field of no zone is plain text)
+        a.add(" " if i else "").field(f, [i] if nz else [], "name")
     b = Doc().add(rng.choice(("B) ", "B)"))).field(V.fmt_icao_time(start), zs, "start")
     perm = rng.random() < 0.25
     c = Doc().add(rng.choice(("C) ", "C)")))
