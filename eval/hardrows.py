@@ -20,19 +20,17 @@ from pathlib import Path
 
 from airspace.core.records import ZoneRecord
 from airspace.eval.realsplit import split_of
-from airspace.eval.realtest import disagreement
+from airspace.eval.realtest import disagreements
 from airspace.pipeline.batch import process_batch
 from airspace.pipeline.split import Message
 
 
-def read_records(rows: list[dict], extractor, batch: int = 16) -> list[list[ZoneRecord]]:
-    """Each row's records from ``extractor`` (an engine name or an extractor), without the cross-check."""
+def read_records(rows: list[dict], extractor, batch: int = 16) -> list[ZoneRecord]:
+    """The rows' records from ``extractor`` (an engine name or an extractor), without the cross-check; each
+    record's ``message`` is its row's index."""
     msgs = [Message(i, r["text"]) for i, r in enumerate(rows)]
-    by_msg: list[list[ZoneRecord]] = [[] for _ in rows]
-    for lo in range(0, len(msgs), batch):
-        for rec in process_batch(msgs[lo:lo + batch], extractor, cross_check=False)[0]:
-            by_msg[rec.message].append(rec)
-    return by_msg
+    return [rec for lo in range(0, len(msgs), batch)
+            for rec in process_batch(msgs[lo:lo + batch], extractor, cross_check=False)[0]]
 
 
 def hard_rows(rows: list[dict], extractors: dict[str, object], batch: int = 16) -> dict:
@@ -46,11 +44,9 @@ def hard_rows(rows: list[dict], extractors: dict[str, object], batch: int = 16) 
     out: dict[str, dict[str, list[str]]] = {}
     summary = {}
     for name, ex in extractors.items():
-        got = read_records(rows, ex, batch)
         kinds: Counter = Counter()
         n = 0
-        for r, a, b in zip(rows, got, rules):
-            d = disagreement(a, b)
+        for r, d in zip(rows, disagreements(read_records(rows, ex, batch), rules, len(rows))):
             if d:
                 out.setdefault(r["id"], {})[name] = d
                 kinds.update(d)

@@ -240,18 +240,22 @@ def disagreement(a: list[ZoneRecord], b: list[ZoneRecord]) -> list[str]:
     return sorted(kinds)
 
 
-def agreement(records_a: list[ZoneRecord], records_b: list[ZoneRecord], n: int) -> dict:
-    """How many of ``n`` messages two engines read the same, and the disagreements counted by kind."""
+def disagreements(records_a: list[ZoneRecord], records_b: list[ZoneRecord], n: int) -> list[list[str]]:
+    """``disagreement`` of each of ``n`` messages (records grouped by ``message``)."""
     by_a, by_b = defaultdict(list), defaultdict(list)
     for r in records_a:
         by_a[r.message].append(r)
     for r in records_b:
         by_b[r.message].append(r)
+    return [disagreement(by_a[i], by_b[i]) for i in range(n)]
+
+
+def agreement(records_a: list[ZoneRecord], records_b: list[ZoneRecord], n: int) -> dict:
+    """How many of ``n`` messages two engines read the same, and the disagreements counted by kind."""
     kinds: Counter = Counter()
     agree = 0
     b_has_zone_a_not = 0
-    for i in range(n):
-        d = disagreement(by_a[i], by_b[i])
+    for d in disagreements(records_a, records_b, n):
         agree += not d
         kinds.update(d)
         if "no_zone_found" in d:

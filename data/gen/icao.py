@@ -255,6 +255,8 @@ def _limits_in_e(rng: random.Random, lower: str, upper: str) -> str:
 
 def generate(rng: random.Random, template: str) -> Example:
     if template in ("fir_closure", "fir_info"):
+        # whole-FIR notices share nothing of the item-E geometry below; they stay templates of this family so that
+        # the ICAO noise (``noise.apply`` by family) and this family's share of the corpus apply to them
         return fir_notice(rng, template)
     fir, ad, alat, alon, _, places = V.pick_aerodrome(rng)
     kind = TEMPLATES[template]
