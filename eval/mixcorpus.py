@@ -7,6 +7,7 @@ new seeded order) to make up ``--real-frac`` of the train rows; the order of all
     python -m airspace.eval.mixcorpus --silver runs/silver --n-train 24000 --real-frac 0.37 --seed 7 --out runs/corpus8
     python -m airspace.eval.mixcorpus ... --form-weight name=4,point=3,multi=3   # rare real forms more often
     python -m airspace.eval.mixcorpus ... --hard runs/silver6/hard_clover.json --hard-weight 4   # rows misread
+    python -m airspace.eval.mixcorpus ... --layout-frac 0.5   # half the silver rows as another feed lays them out
 """
 
 from __future__ import annotations
@@ -67,10 +68,12 @@ def row_weight(row: dict, form_weight: dict[str, int], hard: frozenset[str] | se
 
 def mix(silver: list[dict], n: int, real_frac: float, seed: int, split: str,
         form_weight: dict[str, int] | None = None, hard: frozenset[str] | set[str] = frozenset(),
-        hard_weight: int = 1) -> list[dict]:
+        hard_weight: int = 1, layouts: dict[str, list[dict]] | None = None, layout_frac: float = 0.0) -> list[dict]:
     """``n`` rows: ``real_frac`` of them silver rows, cycled (each pass in a new seeded order; a row whose zones have
     a form in ``form_weight`` comes that many times a pass: the rare forms of real traffic, a whole FIR or a point,
-    are a few percent of the silver rows; a row in ``hard`` at least ``hard_weight`` times), the rest generated."""
+    are a few percent of the silver rows; a row in ``hard`` at least ``hard_weight`` times), the rest generated.
+    Each silver row drawn is, with probability ``layout_frac``, one of its layout variants from ``layouts`` (by id;
+    ``airspace.eval.layout``) instead: the same notice as another feed lays it out."""
     rng = random.Random(seed)
     n_real = round(n * real_frac) if silver else 0
     weight = form_weight or {}
@@ -80,6 +83,9 @@ def mix(silver: list[dict], n: int, real_frac: float, seed: int, split: str,
         batch = list(one_pass)
         rng.shuffle(batch)
         real.extend(batch[: n_real - len(real)])
+    if layouts and layout_frac > 0:
+        real = [rng.choice(layouts[r["id"]]) if r.get("id") in layouts and rng.random() < layout_frac else r
+                for r in real]
     gen = list(generate(n - n_real, seed=seed, split=split))
     rows = real + gen
     rng.shuffle(rows)
@@ -110,8 +116,15 @@ def main(argv: list[str] | None = None) -> int:
                     help="a hardrows JSON (airspace.eval.hardrows); its rows come --hard-weight times a pass "
                          "(repeat the flag to take the union of several engines' lists)")
     ap.add_argument("--hard-weight", type=int, default=4)
+    ap.add_argument("--layout-frac", type=float, default=0.0,
+                    help="share of train silver rows drawn as a layout variant (the silver dir's train_layout.jsonl, "
+                         "airspace.eval.silver --layout-variants)")
     ap.add_argument("--out", required=True)
     args = ap.parse_args(argv)
+    layouts: dict[str, list[dict]] = {}
+    if args.layout_frac > 0:
+        for r in _read(Path(args.silver) / "train_layout.jsonl"):
+            layouts.setdefault(r["id"], []).append(r)
     hard: set[str] = set()
     for f in args.hard:
         hard |= set(json.loads(Path(f).read_text(encoding="utf-8"))["rows"])
@@ -119,13 +132,14 @@ def main(argv: list[str] | None = None) -> int:
     out.mkdir(parents=True, exist_ok=True)
     info = {"seed": args.seed, "real_frac": args.real_frac, "silver": args.silver, "form_weight": args.form_weight,
             "hard": args.hard, "hard_rows": len(hard), "hard_weight": args.hard_weight if hard else None,
+            "layout_frac": args.layout_frac or None, "layout_rows": sum(map(len, layouts.values())) or None,
             "generator_commit": subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True,
                                                cwd=Path(__file__).resolve().parents[1]).stdout.strip()}
     for split, n in (("train", args.n_train), ("val", args.n_val)):
         silver = _read(Path(args.silver) / f"{split}.jsonl")
         rows = mix(silver, n, args.real_frac if split == "train" else 0.5, args.seed + (split == "val"), split,
                    args.form_weight if split == "train" else None, hard if split == "train" else frozenset(),
-                   args.hard_weight)
+                   args.hard_weight, layouts if split == "train" else None, args.layout_frac)
         with open(out / f"{split}.jsonl", "w", encoding="utf-8") as fh:
             for r in rows:
                 fh.write(json.dumps(r, ensure_ascii=False) + "\n")

@@ -20,12 +20,14 @@ and in F)) points where the reader read it.
 Only ``train`` (and for validation ``val``) rows of ``airspace.eval.realsplit`` are ever written; test rows never.
 
     python -m airspace.eval.silver --archive ../shared/real-notams/archive.jsonl --out runs/silver
+    python -m airspace.eval.silver ... --layout-variants 2 --layout-seed 25   # + train_layout.jsonl
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import random
 import re
 from collections import Counter
 from pathlib import Path
@@ -33,6 +35,7 @@ from pathlib import Path
 from airspace.core.answer import NO_ZONE, format_answer
 from airspace.core.contract import ZoneDraft
 from airspace.core.records import ZoneRecord
+from airspace.eval.layout import squash, variant
 from airspace.eval.realsplit import read_rows, split_of
 from airspace.parser.coords import find_coords
 from airspace.parser.header import parse_header
@@ -137,10 +140,42 @@ def silver_rows(rows: list[dict], split: str) -> tuple[list[dict], Counter]:
     return out, why
 
 
+def layout_rows(silver: list[dict], k: int, seed: int) -> tuple[list[dict], Counter]:
+    """Up to ``k`` layout variants of each silver row (``airspace.eval.layout``), each kept only where the rules
+    reader reads the new text as silver again, to the same fields at the carried spans (their blank runs aside);
+    the row then takes the reader's own spans. A variant that reads otherwise is dropped, never relabelled."""
+    out, why = [], Counter()
+    for i, r in enumerate(silver):
+        rng = random.Random(f"{seed}:{r['id']}:{i}")
+        seen = {r["text"]}
+        for _ in range(k):
+            text, spans, ops = variant(r["text"], r["spans"], rng)
+            if text in seen:
+                why["no new layout"] += 1
+                continue
+            seen.add(text)
+            reason, drafts = silver_reason({"id": r["id"], "text": text})
+            new = [{f: [sp.start, sp.end] for f, sp in d.spans.items()} for d in drafts or []]
+            same = reason is None and len(new) == len(spans) and all(
+                set(a) == set(b) and all(squash(text[a[f][0]:a[f][1]]) == squash(text[b[f][0]:b[f][1]]) for f in a)
+                for a, b in zip(new, spans))
+            if not same:
+                why[reason or "read otherwise"] += 1
+                continue
+            why["kept"] += 1
+            zones = [dict(d.values) for d in drafts]
+            out.append({"text": text, "answer": format_answer(zones) if zones else NO_ZONE, "spans": new,
+                        "id": r["id"], "source": r["source"], "layout": ops})
+    return out, why
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--archive", required=True)
     ap.add_argument("--out", required=True, help="directory: writes train.jsonl, val.jsonl, silver.json")
+    ap.add_argument("--layout-variants", type=int, default=0,
+                    help="also write train_layout.jsonl: up to K layout variants of each train row (eval.layout)")
+    ap.add_argument("--layout-seed", type=int, default=0)
     args = ap.parse_args(argv)
     rows = read_rows(args.archive)
     out = Path(args.out)
@@ -154,6 +189,14 @@ def main(argv: list[str] | None = None) -> int:
         info[split] = {"rows": len(kept), "why": dict(why.most_common()),
                        "no_zone": sum(r["answer"] == NO_ZONE for r in kept)}
         print(split, info[split])
+        if split == "train" and args.layout_variants:
+            variants, vwhy = layout_rows(kept, args.layout_variants, args.layout_seed)
+            with open(out / "train_layout.jsonl", "w", encoding="utf-8") as fh:
+                for r in variants:
+                    fh.write(json.dumps(r, ensure_ascii=False) + "\n")
+            info["train_layout"] = {"rows": len(variants), "why": dict(vwhy.most_common()),
+                                    "seed": args.layout_seed}
+            print("train_layout", info["train_layout"])
     (out / "silver.json").write_text(json.dumps(info, indent=1) + "\n")
     return 0
 
