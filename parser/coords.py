@@ -60,6 +60,8 @@ _CN_LABEL = {
     "经度": "E", "經度": "E", "纬度": "N", "緯度": "N",
 }
 _CN_ALT = "|".join(_CN_LABEL)
+# blanks between the parts of a spaced coordinate, or one line break with the blanks around it
+_GAP = r"(?: +|[ \t]*\r?\n[ \t]*)"
 
 _PATTERNS: list[tuple[str, bool, re.Pattern[str]]] = [
     # compact, hemisphere after
@@ -68,11 +70,12 @@ _PATTERNS: list[tuple[str, bool, re.Pattern[str]]] = [
     # compact, hemisphere first
     ("lat", False, re.compile(r"(?<![A-Za-z])(?P<h>[NS]) ?(?P<d>\d{2})" + _COMPACT_TAIL + r"(?![0-9])")),
     ("lon", False, re.compile(r"(?<![A-Za-z])(?P<h>[EW]) ?(?P<d>\d{3})" + _COMPACT_TAIL + r"(?![0-9])")),
-    # spaced, hemisphere after
+    # spaced, hemisphere after; a line wrapped at a fixed width may break it at any of its blanks
+    # ("30 00\nS 154 08 W"): the hemisphere letter closes it, so a break cannot run it on into the next line's words
     ("lat", False, re.compile(
-        rf"(?<![0-9.])(?P<d>\d{{1,2}}) +(?P<m>{_NUM})(?: +(?P<s>{_NUM}))? ?(?P<h>[NS])(?![A-Za-z])")),
+        rf"(?<![0-9.])(?P<d>\d{{1,2}}){_GAP}(?P<m>{_NUM})(?:{_GAP}(?P<s>{_NUM}))?{_GAP}?(?P<h>[NS])(?![A-Za-z])")),
     ("lon", False, re.compile(
-        rf"(?<![0-9.])(?P<d>\d{{1,3}}) +(?P<m>{_NUM})(?: +(?P<s>{_NUM}))? ?(?P<h>[EW])(?![A-Za-z])")),
+        rf"(?<![0-9.])(?P<d>\d{{1,3}}){_GAP}(?P<m>{_NUM})(?:{_GAP}(?P<s>{_NUM}))?{_GAP}?(?P<h>[EW])(?![A-Za-z])")),
     # spaced, hemisphere first
     # (a full stop right after the last one ends the sentence: "…, N45 31 E008 25.")
     ("lat", False, re.compile(
@@ -208,8 +211,9 @@ def find_coords(text: str) -> list[CoordMatch]:
     return out
 
 
-# (a line break, or the run of 2+ blanks some collectors collapse a line break into: "N3  50047E1200943")
-_WRAP = re.compile(r"(?<![\w.])(?P<left>[NS]?\d[\dNSEW.]*)(?P<brk>[ \t]*\r?\n[ \t]*| {2,})(?P<right>[\dNSEW.]+)(?![\w.])")
+# (a line break, or the blanks a collector collapses a line break into: "N3  50047E1200943", "N38 2024E0881200";
+# only a run that joins into one compact pair, neither side a pair of its own, is taken for a break)
+_WRAP = re.compile(r"(?<![\w.])(?P<left>[NS]?\d[\dNSEW.]*)(?P<brk>[ \t]*\r?\n[ \t]*| +)(?P<right>[\dNSEW.]+)(?![\w.])")
 _COMPACT_PAIR = re.compile(
     r"\d{4}(?:\d{2})?(?:\.\d+)?[NS]\d{5}(?:\d{2})?(?:\.\d+)?[EW]|[NS]\d{4}(?:\d{2})?(?:\.\d+)?[EW]\d{5}(?:\d{2})?(?:\.\d+)?")
 

@@ -17,7 +17,7 @@ from airspace.pipeline.split import Message
 CITED = ["A1629/26", "A3406/23", "F0092/24", "U0405/26", "A0626/26", "A2527/26", "A0031/26", "E0562/26", "D1387/26",
          "A1335/26", "M0170/26", "H6297/26", "A1116/26", "A2575/26", "W0507/26", "A0055/26", "A0391/23", "D0430/26",
          "G0066/26", "A1043/26", "F1252/26", "A2686/26", "L1276/25", "V0004/26", "V0020/26", "G0130/26",
-         "D0671/26", "NAVAREA IV 251/26", "HYDROPAC 838/26(76)"]
+         "D0671/26", "NAVAREA IV 251/26", "HYDROPAC 838/26(76)", "A0678/26", "B1855/26"]
 
 
 def _records(text):
@@ -41,6 +41,41 @@ def test_vertex_wrapped_at_a_collapsed_line_break():
     (rec,) = _records(ZXXX_A1629)
     assert rec.geometry.type == "polygon" and len(rec.geometry.points) == 8
     assert rec.geometry.points[4] == pytest.approx((35 + 0 / 60 + 47 / 3600, 120 + 9 / 60 + 43 / 3600), abs=1e-9)
+
+
+# A0678/26 (train): two vertices wrapped at line breaks the collector collapsed into one blank ("56371 3N0241601E")
+EVRR_A0678 = ("A0678/26 NOTAMN Q) EVRR/QRDCA/IV/BO /W /000/005/5637N02414E002 A) EVRR B) 2603010000 C) 2605132359 "
+              "E) DANGER AREA EVD84 'BALTICOVO' ACT FOR UA FLT WI AREA: 563723N0241230E-563802N0241306E-563739N0241543E-"
+              "563725N0241600E-56371 3N0241601E-563632N0241518E-563617N0241442E-563623N0241300E-563700N024 1305E-"
+              "563723N0241230E. BEYOND VISUAL LINE OF SIGHT (BVLOS) OPERATIONS ARE CONDUCTED WITHIN  THE AREA. F) GND "
+              "G) 500FT AMSL CREATED: 20 FEB 2026 14:04 SOURCE: EUECYIYN")
+
+
+def test_vertices_wrapped_at_a_line_break_collapsed_into_one_blank():
+    (rec,) = _records(EVRR_A0678)
+    assert rec.geometry.type == "polygon" and len(rec.geometry.points) == 9
+    assert rec.geometry.points[4] == pytest.approx((56 + 37 / 60 + 13 / 3600, 24 + 16 / 60 + 1 / 3600), abs=1e-9)
+    assert rec.geometry.points[8] == pytest.approx((56 + 37 / 60, 24 + 13 / 60 + 5 / 3600), abs=1e-9)
+
+
+# B1855/26 (train), as a feed that wraps item E at 66 columns lays it out: the line breaks fall inside spaced
+# coordinates ("30 00\nS 157 00 W", "25 40 S 157\n00 W")
+NZZO_B1855_WRAPPED = ("B1855/26 NOTAMN\nQ) NZZO/QRDCA/IV/BO /W /000/999/4245S15220W999\nA) NZZO\nB) 2604090420\n"
+                      "C) 2604090910\nE) TEMPO DANGER AREA NZD095 (AUCKLAND OCEANIC FIR) IS PRESCRIBED\nAS  FLW:  ALL "
+                      "THAT AIRSPACE BOUNDED BY A LINE JOINING:  30 00 S 154\n08 W  59 49 S 163 34 W  59 13 S 168 58 W"
+                      "  25 40 S 157\n00 W  30 00\nS 157 00 W  30 00 S 154 08 W  ACTIVITY: SPACE DEBRIS\nRETURN  USING "
+                      "AGENCY: FOREIGN SPACE AGENCY\nF) SFC\nG) UNL")
+
+
+def test_spaced_coordinates_wrapped_across_a_line_are_read_whole():
+    (rec,) = _records(NZZO_B1855_WRAPPED)
+    assert rec.geometry.type == "polygon" and len(rec.geometry.points) == 5
+    want = [(-30.0, -154 - 8 / 60), (-59 - 49 / 60, -163 - 34 / 60), (-59 - 13 / 60, -168 - 58 / 60),
+            (-25 - 40 / 60, -157.0), (-30.0, -157.0)]
+    assert [c for p in rec.geometry.points for c in p] == pytest.approx([c for p in want for c in p], abs=1e-9)
+    # the same notice on one line reads the same ring
+    (flat,) = _records(" ".join(NZZO_B1855_WRAPPED.split()))
+    assert flat.geometry.points == rec.geometry.points
 
 
 # A3406/23 (val): a vertex's name in parentheses between two vertices
