@@ -8,6 +8,8 @@ Sets:
 - ``real``: the team's real test set (``data/eval/real_test.jsonl``: 135 messages drawn from the archive's test
   split, hand-derived truth; ``airspace.eval.realtest``): the share of truth fields right and the silently wrong
   records (``ok`` but wrong, with the rules cross-check that model engines run by default);
+- ``real_relaid``: the same 135 messages, each laid out as another feed would (``realtest.relaid``: one item a
+  line or one line, item E wrapped, item letters tight or spaced, no feed tail), scored against the same truth;
 - ``archive``: the archive's test split (``airspace.eval.realsplit``, no truth): how often each model engine reads
   a message as the rules engine does, the disagreements counted by kind.
 
@@ -101,10 +103,10 @@ def load_set(name: str, n_heldout: int, seed: int) -> tuple[list[Message], list[
         rows = [json.loads(line) for line in text.splitlines() if line.strip()]
         golds = [[gold_from_dev_truth(r["truth"])] if r.get("truth") else None for r in rows]
         return read_jsonl(text), golds
-    if name == "real":
-        from airspace.eval.realtest import load_real_test
+    if name in ("real", "real_relaid"):
+        from airspace.eval.realtest import load_real_test, relaid
 
-        rows = load_real_test()
+        rows = load_real_test() if name == "real" else relaid(load_real_test())
         return [Message(i, r["text"]) for i, r in enumerate(rows)], [None] * len(rows)
     if name == "archive":
         from airspace.eval.realsplit import read_rows, rows_of_split
@@ -245,7 +247,7 @@ def run_engine(engine: str, messages: list[Message], golds, batch: int, groups: 
     return out
 
 
-def real_scores(kept: dict, messages: list[Message], batch: int) -> dict:
+def real_scores(kept: dict, messages: list[Message], batch: int, key: str = "real") -> dict:
     """The real test set's numbers: fields right (the records as read), and silently wrong records as the product
     ships them (model engines cross-checked against the rules reading, their default)."""
     from airspace.eval.realtest import load_real_test, score_real
@@ -262,7 +264,7 @@ def real_scores(kept: dict, messages: list[Message], batch: int) -> dict:
     out["silent_wrong"] = product.silent_wrong
     out["silent"] = product.silent
     out["problems"] = out["problems"][:60]
-    return {"real": out}
+    return {key: out}
 
 
 def _prompts_kept(extractor, messages: list[Message], batch: int, repeats: int, records) -> dict:
@@ -284,7 +286,7 @@ def _prompts_kept(extractor, messages: list[Message], batch: int, repeats: int, 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m airspace.eval.bench", description=__doc__.split("\n\n")[0])
-    ap.add_argument("--sets", default="heldout,dev,demo20,composite5,real,archive")
+    ap.add_argument("--sets", default="heldout,dev,demo20,composite5,real,real_relaid,archive")
     ap.add_argument("--engines", default="clover,ar,rules")
     ap.add_argument("--heldout-n", type=int, default=200, help="messages drawn from the held-out test split")
     ap.add_argument("--seed", type=int, default=1234)
@@ -324,14 +326,14 @@ def main(argv: list[str] | None = None) -> int:
             kept[engine] = {}
             try:
                 per_engine[engine] = run_engine(engine, messages, golds, args.batch, groups,
-                                                repeats=1 if set_name in ("heldout", "real", "archive") else args.repeats,
+                                                repeats=1 if set_name in ("heldout", "real", "real_relaid", "archive") else args.repeats,
                                                 keep=kept[engine],
-                                                prompts_kept=set_name not in ("real", "archive"),
+                                                prompts_kept=set_name not in ("real", "real_relaid", "archive"),
                                                 checkpoints=args.checkpoints)
             except Exception as exc:  # an engine that cannot run is reported, the others still run
                 per_engine[engine] = {"error": f"{type(exc).__name__}: {exc}"}
-            if set_name == "real" and "records" in kept[engine]:
-                per_engine[engine].update(real_scores(kept[engine], messages, args.batch))
+            if set_name in ("real", "real_relaid") and "records" in kept[engine]:
+                per_engine[engine].update(real_scores(kept[engine], messages, args.batch, set_name))
             print(f"[bench] {set_name:8s} {engine:6s} {json.dumps(per_engine[engine])[:300]}", file=sys.stderr)
         if set_name == "archive" and "records" in kept.get("rules", {}):
             from airspace.eval.realtest import agreement

@@ -35,6 +35,25 @@ def load_real_test(path: str | Path = REAL_TEST) -> list[dict]:
         return [json.loads(line) for line in fh if line.strip()]
 
 
+RELAID_SEED = "relaid-2026-12-04"
+
+
+def relaid(rows: list[dict], seed: str = RELAID_SEED) -> list[dict]:
+    """The same rows with each message laid out as another feed would (``airspace.eval.layout.variant``: one item
+    a line or one line, item E wrapped, item letters tight or spaced, no feed tail; seeded per id). The truth is
+    the notice's, not the layout's, so it scores them unchanged: the set asks whether an engine reads a notice
+    the same however it is laid out, as messages from feeds the archive lacks will be. Evaluation only."""
+    import random
+
+    from airspace.eval.layout import variant
+
+    out = []
+    for r in rows:
+        text, _, ops = variant(r["text"], [], random.Random(f"{seed}:{r['id']}"))
+        out.append({**r, "text": text, "layout": ops})
+    return out
+
+
 def _close(a, b, tol) -> bool:
     return a is not None and b is not None and math.isclose(a, b, abs_tol=tol)
 
