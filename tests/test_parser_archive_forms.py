@@ -17,7 +17,7 @@ from airspace.pipeline.split import Message
 CITED = ["A1629/26", "A3406/23", "F0092/24", "U0405/26", "A0626/26", "A2527/26", "A0031/26", "E0562/26", "D1387/26",
          "A1335/26", "M0170/26", "H6297/26", "A1116/26", "A2575/26", "W0507/26", "A0055/26", "A0391/23", "D0430/26",
          "G0066/26", "A1043/26", "F1252/26", "A2686/26", "L1276/25", "V0004/26", "V0020/26", "G0130/26",
-         "D0671/26", "NAVAREA IV 251/26", "HYDROPAC 838/26(76)", "A0678/26", "B1855/26"]
+         "D0671/26", "NAVAREA IV 251/26", "HYDROPAC 838/26(76)", "A0678/26", "B1855/26", "N3243/26"]
 
 
 def _records(text):
@@ -76,6 +76,19 @@ def test_spaced_coordinates_wrapped_across_a_line_are_read_whole():
     # the same notice on one line reads the same ring
     (flat,) = _records(" ".join(NZZO_B1855_WRAPPED.split()))
     assert flat.geometry.points == rec.geometry.points
+
+
+# N3243/26 (train), laid out in lines with blanks left at the line ends: each circle's limits on the line after it
+URRV_N3243_LINES = ("N3243/26 NOTAMN\nQ) URRV/QRTCA/IV/BO/W/000/999/4410N04305E019\nA) URRV\nB) 2603250600\n"
+                    "C) 2603271300\nD) 25-27 0600-1300\nE) AIRSPACE CLSD AS FLW:  1. WI CIRCLE RADIUS 2KM CENTRE "
+                    "441132N0423837E    \nGND-150M AGL.  2. WI CIRCLE RADIUS 3KM CENTRE 440851N0433026E    \n"
+                    "GND-50M AGL.\nF) GND\nG) 150M AGL")
+
+
+def test_a_zones_limits_on_the_next_line_after_trailing_blanks():
+    recs = _records(URRV_N3243_LINES)
+    assert [r.upper.raw for r in recs] == ["150M AGL", "50M AGL"]
+    assert [r.upper.raw for r in _records(" ".join(URRV_N3243_LINES.split("\n")))] == ["150M AGL", "50M AGL"]
 
 
 # A3406/23 (val): a vertex's name in parentheses between two vertices

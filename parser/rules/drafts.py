@@ -16,7 +16,7 @@ from airspace.core.contract import Answer, EngineError, ExtractStats, Span, Zone
 from airspace.parser.header import Header, parse_header
 from airspace.parser.rules.chinese import cn_whole_area
 from airspace.parser.rules.geometry import read_geometry
-from airspace.parser.rules.limits import ALT_LINE, LINE_BREAK, limits_in, line_end, message_limits, phrase_limits
+from airspace.parser.rules.limits import ALT_LINE, limits_in, line_end, message_limits, phrase_limits
 from airspace.parser.rules.patterns import CN_RANGE, ISO_PAIR, OBST_AGL, OBST_MSL, PROSE_DT, TIME_PAIR, TO_UPPER
 from airspace.parser.rules.readers import WHOLE_AREA_BEFORE, read_fallbacks
 from airspace.parser.rules.times import read_local_clock, read_schedule, read_times
@@ -86,13 +86,18 @@ def _point_height(text: str, zones: list[Zone], i: int, lo: int, hi: int) -> dic
     return {}
 
 
+_BREAK_RUN = re.compile(r"\s+")
+
+
 def _own_limits(text: str, zones: list[Zone], i: int, hi: int) -> dict[str, Span]:
     """Limits stated on a zone's own line first; else up to the next zone (the last zone: its next line only)."""
     z = zones[i]
     last = i + 1 == len(zones)
     nxt = hi if last else zones[i + 1].anchor
     end = line_end(text, z.anchor_end, hi)
-    brk = LINE_BREAK.match(text, end)  # the next line starts after the whole break ("\n", or a run of blanks)
+    # the next line starts after the whole break: "\n", a run of blanks, or both ("…033026E    \nGND-50M AGL":
+    # blanks left at a line's end, as many feeds leave them)
+    brk = _BREAK_RUN.match(text, end)
     nxt_line = min(brk.end() if brk is not None and brk.end() > end else end + 1, hi)
     local: dict[str, Span] = {}
     for seg_end in (min(nxt, end), min(nxt, line_end(text, nxt_line, hi)) if last else nxt):
