@@ -17,7 +17,7 @@ from airspace.pipeline.split import Message
 CITED = ["A1629/26", "A3406/23", "F0092/24", "U0405/26", "A0626/26", "A2527/26", "A0031/26", "E0562/26", "D1387/26",
          "A1335/26", "M0170/26", "H6297/26", "A1116/26", "A2575/26", "W0507/26", "A0055/26", "A0391/23", "D0430/26",
          "G0066/26", "A1043/26", "F1252/26", "A2686/26", "L1276/25", "V0004/26", "V0020/26", "G0130/26",
-         "D0671/26", "NAVAREA IV 251/26", "HYDROPAC 838/26(76)", "A0678/26", "B1855/26", "N3243/26"]
+         "D0671/26", "NAVAREA IV 251/26", "HYDROPAC 838/26(76)", "A0678/26", "B1855/26", "N3243/26", "D1086/26"]
 
 
 def _records(text):
@@ -89,6 +89,20 @@ def test_a_zones_limits_on_the_next_line_after_trailing_blanks():
     recs = _records(URRV_N3243_LINES)
     assert [r.upper.raw for r in recs] == ["150M AGL", "50M AGL"]
     assert [r.upper.raw for r in _records(" ".join(URRV_N3243_LINES.split("\n")))] == ["150M AGL", "50M AGL"]
+
+
+# D1086/26 (train), item E wrapped at 80 columns: the excluded area's range breaks after "TO"
+LELN_D1086_WRAPPED = ("D1086/26 NOTAMN\nQ) LECM/QRTCA/IV/BO /AW/000/065/4239N00545W009\nA) LELN\nB) 2603090830\n"
+                      "C) 2603271400\nD) 09-13 16-20 23-27 0830-1400\nE) TEMPORARY SEGREGATED AREA FOR UNMANNED "
+                      "AIRCRAFT VEHICLES  FLYING ACTIVATED WI\n09NM RADIUS OF 423926N 0054458W  EXC LED7 AND THE "
+                      "OVERLAPPED AREA WITH 423904N 0054455W, \n424256N 0054452W, 424247N 0054127W, 423959N 0054134W,  "
+                      "423904N 0054455W FM SFC TO\nFL100  LEON/GROSA-AD LOW ZONE\nF) SFC G) 06500FT AMSL")
+
+
+def test_a_zones_range_cut_by_a_line_break_reads_whole():
+    polys = [r for r in _records(LELN_D1086_WRAPPED) if r.geometry.type == "polygon"]
+    flat = [r for r in _records(" ".join(LELN_D1086_WRAPPED.split())) if r.geometry.type == "polygon"]
+    assert [(r.lower.raw, r.upper.raw) for r in polys] == [(r.lower.raw, r.upper.raw) for r in flat] == [("SFC", "FL100")]
 
 
 # A3406/23 (val): a vertex's name in parentheses between two vertices

@@ -99,16 +99,19 @@ def _own_limits(text: str, zones: list[Zone], i: int, hi: int) -> dict[str, Span
     # blanks left at a line's end, as many feeds leave them)
     brk = _BREAK_RUN.match(text, end)
     nxt_line = min(brk.end() if brk is not None and brk.end() > end else end + 1, hi)
-    local: dict[str, Span] = {}
+    first: dict[str, Span] = {}
     for seg_end in (min(nxt, end), min(nxt, line_end(text, nxt_line, hi)) if last else nxt):
         m = TO_UPPER.match(text[z.anchor_end : seg_end])
         if m:
             local = {"upper": sp(text, z.anchor_end + m.start("hi"), z.anchor_end + m.end("hi"))}
         else:
             local = limits_in(text, z.anchor_end, seg_end)
-        if local:
-            break
-    return local
+        if "lower" in local and "upper" in local:
+            return local
+        first = first or local
+    # (a range cut by a line break, "FM SFC TO\nFL100", reads whole from the longer segment; one side alone is the
+    # own line's)
+    return first
 
 
 def rules_drafts(text: str, header: Header | None = None) -> list[ZoneDraft]:
