@@ -261,34 +261,39 @@ def test_a_shipped_checkpoint_grows_deeper_and_still_reads_as_before(arch, tmp_p
         old.grow_layers(1, "X")
 
 
-# archive row (val split, Russia): a polygon and two circles, a list the shipped Clover stops one zone early
-REAL_Q3415 = ("Q3415/26 NOTAMN  Q) ULLL/QRTCA/IV/BO/W/000/030/5917N02849E010  A) ULLL B) 2603240700 C) 2603291500  "
-              "D) 24-29 0700-1500  E) AIRSPACE CLSD AS FLW:  1. AREA: 592523N0284020E-592703N0285054E-592331N0285128E-"
-              "           591920N0285908E-592020N0290557E-591913N0290823E-           591635N0290547E-591541N0290315E-"
-              "591454N0290402E-           590918N0285829E-591614N0285036E-592112N0284119E-           592523N0284020E"
-              "  2. WI CIRCLE RADIUS 1KM CENTRE 591752N0290549E  3. WI CIRCLE RADIUS 1KM CENTRE 591935N0290546E.  "
-              "F) SFC  G) 750M AMSL    CREATED: 20 MAR 2026 10:56  SOURCE: UUUUYNYX")
+# archive row (val split, Russia): two circles and three corridors, a list the shipped Clover ends one zone early
+# when decoded greedily
+REAL_Q3299 = ("Q3299/26 NOTAMN  Q) ULLL/QRTCA/IV/BO/W/000/060/6004N03241E034  A) ULLL B) 2603230705 C) 2603271655  "
+              "D) 23-27 0705-1655  E) AIRSPACE CLSD AS FLW:  1. WI CIRCLE RADIUS 2KM CENTRE 600421N0323626E,     "
+              "SFC-900M AMSL.  2. WI CIRCLE RADIUS 2.3KM CENTRE 600042N0323452E,     SFC-1650M AMSL.  3. WI 1KM EITHER "
+              "SIDE OF LINE JOINING POINTS:     595255N0313836E-600000N0321929E,     610M AMSL-900M AMSL.  4. WI 0.4KM "
+              "EITHER SIDE OF LINE JOINING POINTS:     595255N0313836E-600000N0321929E,     400M AMSL-610M AMSL.  5. WI "
+              "1KM EITHER SIDE OF LINE JOINING POINTS:     600000N0321929E-601400N0334417E,     900M AMSL-1650M AMSL.  "
+              "F) SFC  G) 1650M AMSL    CREATED: 18 MAR 2026 08:44  SOURCE: UUUUYNYX")
 
 
 @pytest.mark.parametrize("name", ["clover", "ar"])
 def test_a_close_call_null_next_goes_on_to_the_zone_the_list_still_has(name):
-    """The shipped Clover writes NULL for ``next`` after the second of three zones (a close call); the engine's
-    default decoding goes on (``decoding.GO_ON``) and reads the third circle; greedy decoding (``go_on=None``) stops
-    at two. AR reads all three either way. The messages it changes nothing on decode the same (demo20's first)."""
+    """The shipped Clover writes NULL for ``next`` after the fourth of five zones (a close call); the engine's
+    default decoding goes on (``decoding.GO_ON``) and reads the fifth corridor; greedy decoding (``go_on=None``)
+    stops at four. AR reads all five either way. The messages it changes nothing on decode the same (demo20's
+    first)."""
     from pathlib import Path
 
     from airspace.pipeline.split import split_batch
 
     ex = load_extractor(name, device="cpu")
     assert ex.go_on is not None
-    got = [d.values.get("center") for d in ex.extract([REAL_Q3415])[0][0]]
-    assert got == [None, "591752N0290549E", "591935N0290546E"]
+    place = lambda d: d.values.get("center") or d.values.get("polygon")  # noqa: E731
+    got = [place(d) for d in ex.extract([REAL_Q3299])[0][0]]
+    assert got[:2] == ["600421N0323626E", "600042N0323452E"] and len(got) == 5
+    assert got[4].startswith("1KM EITHER SIDE") and got[4].endswith("600000N0321929E-601400N0334417E")
     samples = Path(__file__).resolve().parents[1] / "data" / "samples"
     demo = [m.text for m in split_batch((samples / "demo20.txt").read_text(encoding="utf-8"))][:4]
     with_go_on = ex.extract(demo)[0]
     ex.go_on = None
-    greedy = [d.values.get("center") for d in ex.extract([REAL_Q3415])[0][0]]
-    assert greedy == (got[:2] if name == "clover" else got)
+    greedy = [place(d) for d in ex.extract([REAL_Q3299])[0][0]]
+    assert greedy == (got[:4] if name == "clover" else got)
     assert [[d.values for d in a] for a in ex.extract(demo)[0]] == [[d.values for d in a] for a in with_go_on]
 
 
