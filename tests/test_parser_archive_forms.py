@@ -37,12 +37,6 @@ ZXXX_A1629 = ("A1629/26 NOTAMN  Q)ZXXX/QRTCA/IV/BO/W/000/999/3812N11017E516  A)Z
               "BACK TO START.VERTICAL LIMITS:SFC-UNL.  AIRCRAFT ARE FORBIDDEN TO FLY INTO THE AREA.  F)SFC G)UNL")
 
 
-def test_vertex_wrapped_at_a_collapsed_line_break():
-    (rec,) = _records(ZXXX_A1629)
-    assert rec.geometry.type == "polygon" and len(rec.geometry.points) == 8
-    assert rec.geometry.points[4] == pytest.approx((35 + 0 / 60 + 47 / 3600, 120 + 9 / 60 + 43 / 3600), abs=1e-9)
-
-
 # A0678/26 (train): two vertices wrapped at line breaks the collector collapsed into one blank ("56371 3N0241601E")
 EVRR_A0678 = ("A0678/26 NOTAMN Q) EVRR/QRDCA/IV/BO /W /000/005/5637N02414E002 A) EVRR B) 2603010000 C) 2605132359 "
               "E) DANGER AREA EVD84 'BALTICOVO' ACT FOR UA FLT WI AREA: 563723N0241230E-563802N0241306E-563739N0241543E-"
@@ -51,11 +45,16 @@ EVRR_A0678 = ("A0678/26 NOTAMN Q) EVRR/QRDCA/IV/BO /W /000/005/5637N02414E002 A)
               "G) 500FT AMSL CREATED: 20 FEB 2026 14:04 SOURCE: EUECYIYN")
 
 
-def test_vertices_wrapped_at_a_line_break_collapsed_into_one_blank():
-    (rec,) = _records(EVRR_A0678)
-    assert rec.geometry.type == "polygon" and len(rec.geometry.points) == 9
-    assert rec.geometry.points[4] == pytest.approx((56 + 37 / 60 + 13 / 3600, 24 + 16 / 60 + 1 / 3600), abs=1e-9)
-    assert rec.geometry.points[8] == pytest.approx((56 + 37 / 60, 24 + 13 / 60 + 5 / 3600), abs=1e-9)
+@pytest.mark.parametrize("text, n, wrapped", [
+    (ZXXX_A1629, 8, {4: (35 + 47 / 3600, 120 + 9 / 60 + 43 / 3600)}),
+    (EVRR_A0678, 9, {4: (56 + 37 / 60 + 13 / 3600, 24 + 16 / 60 + 1 / 3600), 8: (56 + 37 / 60, 24 + 13 / 60 + 5 / 3600)}),
+])
+def test_vertices_wrapped_at_a_collapsed_line_break(text, n, wrapped):
+    """A collector collapses a line break inside a vertex into two blanks or one; the vertex is read whole."""
+    (rec,) = _records(text)
+    assert rec.geometry.type == "polygon" and len(rec.geometry.points) == n
+    for i, want in wrapped.items():
+        assert rec.geometry.points[i] == pytest.approx(want, abs=1e-9)
 
 
 # B1855/26 (train), as a feed that wraps item E at 66 columns lays it out: the line breaks fall inside spaced
