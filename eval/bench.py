@@ -88,6 +88,11 @@ def _rss_mb() -> float:
         return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
+# the real test set as laid out and relaid: scored against its truth, read in one pass like the other big sets
+REAL_SETS = ("real", "real_relaid")
+ONE_PASS_SETS = ("heldout", *REAL_SETS, "archive")
+
+
 def load_set(name: str, n_heldout: int, seed: int) -> tuple[list[Message], list[list[dict] | None]]:
     """Messages and, per message, its gold zones (None = not scored)."""
     if name == "heldout":
@@ -103,7 +108,7 @@ def load_set(name: str, n_heldout: int, seed: int) -> tuple[list[Message], list[
         rows = [json.loads(line) for line in text.splitlines() if line.strip()]
         golds = [[gold_from_dev_truth(r["truth"])] if r.get("truth") else None for r in rows]
         return read_jsonl(text), golds
-    if name in ("real", "real_relaid"):
+    if name in REAL_SETS:
         from airspace.eval.realtest import load_real_test, relaid
 
         rows = load_real_test() if name == "real" else relaid(load_real_test())
@@ -326,13 +331,13 @@ def main(argv: list[str] | None = None) -> int:
             kept[engine] = {}
             try:
                 per_engine[engine] = run_engine(engine, messages, golds, args.batch, groups,
-                                                repeats=1 if set_name in ("heldout", "real", "real_relaid", "archive") else args.repeats,
+                                                repeats=1 if set_name in ONE_PASS_SETS else args.repeats,
                                                 keep=kept[engine],
-                                                prompts_kept=set_name not in ("real", "real_relaid", "archive"),
+                                                prompts_kept=set_name not in (*REAL_SETS, "archive"),
                                                 checkpoints=args.checkpoints)
             except Exception as exc:  # an engine that cannot run is reported, the others still run
                 per_engine[engine] = {"error": f"{type(exc).__name__}: {exc}"}
-            if set_name in ("real", "real_relaid") and "records" in kept[engine]:
+            if set_name in REAL_SETS and "records" in kept[engine]:
                 per_engine[engine].update(real_scores(kept[engine], messages, args.batch, set_name))
             print(f"[bench] {set_name:8s} {engine:6s} {json.dumps(per_engine[engine])[:300]}", file=sys.stderr)
         if set_name == "archive" and "records" in kept.get("rules", {}):

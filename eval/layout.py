@@ -21,8 +21,7 @@ from dataclasses import dataclass
 ITEM = re.compile(r"(?:(?<=\s)|^|(?<=\())([QA-G])\)")
 BLANKS = re.compile(r"[ \t]*\r?\n[ \t\r\n]*|[ \t]{2,}")
 TAIL = re.compile(r"\s+CREATED:\s.*$", re.S)
-
-OPS = ("one_line", "item_lines", "wrap", "tight_items", "spaced_items", "single_blanks", "no_tail")
+_LINE_BLANKS = re.compile(r"[ \t]+")
 
 
 @dataclass(frozen=True)
@@ -68,7 +67,7 @@ def _clean(edits: list[Edit], protected: list[tuple[int, int]]) -> list[Edit]:
     """Sorted, non-overlapping edits outside the protected interiors (the earlier of two overlapping ones wins)."""
     out: list[Edit] = []
     for e in sorted(edits, key=lambda e: (e.start, e.end)):
-        if not _free(e.start, e.end, protected) or (e.start == e.end and any(ps < e.start < pe for ps, pe in protected)):
+        if not _free(e.start, e.end, protected):  # (an insertion inside a span too: ps < start == end < pe)
             continue
         if out and (e.start < out[-1].end or e.start == out[-1].start):
             continue
@@ -86,14 +85,15 @@ def item_lines(text: str, rng: random.Random) -> list[Edit]:
     """Each item from Q) on begins a line (B) and C) share one now and then, as many feeds write them)."""
     edits = []
     share_bc = rng.random() < 0.4
+    q = text.find("Q)")
     for m in ITEM.finditer(text):
-        if m.group(1) in "A" and not re.search(r"Q\)", text[:m.start()]):
+        if m.group(1) == "A" and not 0 <= q < m.start():
             continue  # an A) before any Q): not the ICAO item block
         if share_bc and m.group(1) == "C":
             continue
-        ws = re.search(r"[ \t\r\n]+$", text[:m.start()])
-        if ws is not None and ws.start() > 0:
-            edits.append(Edit(ws.start(), ws.end(), "\n"))
+        ws = len(text[:m.start()].rstrip(" \t\r\n"))  # where the blanks before the item begin
+        if 0 < ws < m.start():
+            edits.append(Edit(ws, m.start(), "\n"))
     tail = re.search(r"[ \t]+(?=CREATED:\s)", text)
     if tail is not None:
         edits.append(Edit(tail.start(), tail.end(), "\n"))
@@ -119,9 +119,9 @@ def tight_items(text: str, rng: random.Random) -> list[Edit]:
     """``B) 2605250150`` written ``B)2605250150``: the blanks after each item letter dropped."""
     out = []
     for m in ITEM.finditer(text):
-        ws = re.match(r"[ \t]+", text[m.end():])
+        ws = _LINE_BLANKS.match(text, m.end())
         if ws is not None:
-            out.append(Edit(m.end(), m.end() + ws.end(), ""))
+            out.append(Edit(ws.start(), ws.end(), ""))
     return out
 
 

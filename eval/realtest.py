@@ -16,11 +16,13 @@ from __future__ import annotations
 
 import json
 import math
+import random
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from airspace.core.records import NM_TO_M, ZoneRecord, iso_utc
+from airspace.eval.layout import variant
 
 REAL_TEST = Path(__file__).resolve().parents[1] / "data" / "eval" / "real_test.jsonl"
 FIELD_NAMES = ("geometry", "lower", "upper", "start", "end")
@@ -43,10 +45,6 @@ def relaid(rows: list[dict], seed: str = RELAID_SEED) -> list[dict]:
     a line or one line, item E wrapped, item letters tight or spaced, no feed tail; seeded per id). The truth is
     the notice's, not the layout's, so it scores them unchanged: the set asks whether an engine reads a notice
     the same however it is laid out, as messages from feeds the archive lacks will be. Evaluation only."""
-    import random
-
-    from airspace.eval.layout import variant
-
     out = []
     for r in rows:
         text, _, ops = variant(r["text"], [], random.Random(f"{seed}:{r['id']}"))

@@ -169,6 +169,12 @@ def layout_rows(silver: list[dict], k: int, seed: int) -> tuple[list[dict], Coun
     return out, why
 
 
+def _write_rows(path: Path, rows: list[dict]) -> None:
+    with open(path, "w", encoding="utf-8") as fh:
+        for r in rows:
+            fh.write(json.dumps(r, ensure_ascii=False) + "\n")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--archive", required=True)
@@ -183,17 +189,13 @@ def main(argv: list[str] | None = None) -> int:
     info = {}
     for split in ("train", "val"):
         kept, why = silver_rows(rows, split)
-        with open(out / f"{split}.jsonl", "w", encoding="utf-8") as fh:
-            for r in kept:
-                fh.write(json.dumps(r, ensure_ascii=False) + "\n")
+        _write_rows(out / f"{split}.jsonl", kept)
         info[split] = {"rows": len(kept), "why": dict(why.most_common()),
                        "no_zone": sum(r["answer"] == NO_ZONE for r in kept)}
         print(split, info[split])
         if split == "train" and args.layout_variants:
             variants, vwhy = layout_rows(kept, args.layout_variants, args.layout_seed)
-            with open(out / "train_layout.jsonl", "w", encoding="utf-8") as fh:
-                for r in variants:
-                    fh.write(json.dumps(r, ensure_ascii=False) + "\n")
+            _write_rows(out / "train_layout.jsonl", variants)
             info["train_layout"] = {"rows": len(variants), "why": dict(vwhy.most_common()),
                                     "seed": args.layout_seed}
             print("train_layout", info["train_layout"])

@@ -62,6 +62,8 @@ _CN_LABEL = {
 _CN_ALT = "|".join(_CN_LABEL)
 # blanks between the parts of a spaced coordinate, or one line break with the blanks around it
 _GAP = r"(?: +|[ \t]*\r?\n[ \t]*)"
+# before the hemisphere letter: at most one blank, as before line breaks were read, or one line break
+_HEMI_GAP = r"(?: ?|[ \t]*\r?\n[ \t]*)"
 
 _PATTERNS: list[tuple[str, bool, re.Pattern[str]]] = [
     # compact, hemisphere after
@@ -73,9 +75,9 @@ _PATTERNS: list[tuple[str, bool, re.Pattern[str]]] = [
     # spaced, hemisphere after; a line wrapped at a fixed width may break it at any of its blanks
     # ("30 00\nS 154 08 W"): the hemisphere letter closes it, so a break cannot run it on into the next line's words
     ("lat", False, re.compile(
-        rf"(?<![0-9.])(?P<d>\d{{1,2}}){_GAP}(?P<m>{_NUM})(?:{_GAP}(?P<s>{_NUM}))?{_GAP}?(?P<h>[NS])(?![A-Za-z])")),
+        rf"(?<![0-9.])(?P<d>\d{{1,2}}){_GAP}(?P<m>{_NUM})(?:{_GAP}(?P<s>{_NUM}))?{_HEMI_GAP}(?P<h>[NS])(?![A-Za-z])")),
     ("lon", False, re.compile(
-        rf"(?<![0-9.])(?P<d>\d{{1,3}}){_GAP}(?P<m>{_NUM})(?:{_GAP}(?P<s>{_NUM}))?{_GAP}?(?P<h>[EW])(?![A-Za-z])")),
+        rf"(?<![0-9.])(?P<d>\d{{1,3}}){_GAP}(?P<m>{_NUM})(?:{_GAP}(?P<s>{_NUM}))?{_HEMI_GAP}(?P<h>[EW])(?![A-Za-z])")),
     # spaced, hemisphere first
     # (a full stop right after the last one ends the sentence: "…, N45 31 E008 25.")
     ("lat", False, re.compile(

@@ -98,7 +98,7 @@ def _own_limits(text: str, zones: list[Zone], i: int, hi: int) -> dict[str, Span
     # the next line starts after the whole break: "\n", a run of blanks, or both ("…033026E    \nGND-50M AGL":
     # blanks left at a line's end, as many feeds leave them)
     brk = _BREAK_RUN.match(text, end)
-    nxt_line = min(brk.end() if brk is not None and brk.end() > end else end + 1, hi)
+    nxt_line = min(brk.end() if brk is not None else end + 1, hi)
     first: dict[str, Span] = {}
     for seg_end in (min(nxt, end), min(nxt, line_end(text, nxt_line, hi)) if last else nxt):
         m = TO_UPPER.match(text[z.anchor_end : seg_end])
