@@ -33,7 +33,7 @@ from airspace.model.build import build_model
 from airspace.model.checkpoint import load_checkpoint, read_json, save_checkpoint
 from airspace.model.config import DEFAULT_FIELDS, ModelConfig
 from airspace.model.pointers import encode_example, encode_message, slot_names, slots_to_answer, spans_to_slots
-from airspace.model.tokenizer import Tokenizer
+from airspace.model.tokenizer import BLANK_RUNS, Tokenizer
 
 PRESETS = {
     # the shipped default: learns on 2 CPU cores in about half an hour
@@ -110,7 +110,7 @@ def init_from(ckpt_dir: str | Path, arch: str, texts, fields: list[str] | None =
     if model.cfg.arch != arch:
         raise ValueError(f"{ckpt_dir} is a {model.cfg.arch} checkpoint, not {arch}")
     grown = Tokenizer.from_texts(texts)
-    tok = Tokenizer(old_tok.chars + [c for c in grown.chars if c not in old_tok.char_to_id])
+    tok = Tokenizer(old_tok.chars + [c for c in grown.chars if c not in old_tok.char_to_id], old_tok.blank_runs)
     model.grow_vocab(tok.vocab_size)
     if fields is not None and tuple(fields) != model.cfg.fields:
         model.grow_fields(fields)
@@ -257,6 +257,10 @@ def parse_args(argv=None):
                     help="loss weights of slots of the zone block, e.g. 'next=5' or 'upper=2' (a field: both its "
                          "slots; every other slot 1; default: unweighted). The `next` slot that ends a zone list is "
                          "one in 24, and a model that stops lists early gets it wrong far more often than the rest")
+    ap.add_argument("--blank-runs", choices=BLANK_RUNS, default=None,
+                    help="how the prompt writes a run of white space: 'keep' every character, or 'one' blank token "
+                         "(every feed's layout of a notice is then one prompt); default: the --init checkpoint's, "
+                         "else 'keep'")
     ap.add_argument("--grow-layers", default=None, type=parse_grow_layers, metavar="AT:PATTERN",
                     help="with --init: insert the layers of PATTERN (e.g. 'GA') before layer AT, each starting as a "
                          "no-op copy of a layer below it, so the model grows deeper without forgetting")
@@ -340,6 +344,8 @@ def main(argv=None) -> int:
         cfg = ModelConfig(arch=args.arch, vocab_size=tok.vocab_size, **over)
         model = build_model(cfg)
     del vocab_rows
+    if args.blank_runs is not None:
+        tok.blank_runs = args.blank_runs
     model = model.to(device)
     n_params = model.num_params()
     log(f"arch={cfg.arch} params={n_params} vocab={tok.vocab_size} device={device} threads={args.threads}")

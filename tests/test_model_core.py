@@ -655,3 +655,36 @@ def test_pointer_slots_follow_the_field_list():
     alts = [[(s, 0.0)] for s in slots]
     assert repair_slots(slots, alts, offs, fields) == (slots, 0)  # no lower/upper pair to tell apart
     assert render_block(slots[:8], offs, fields) == "center=2231N11403E date=12 MAY radius=2NM"
+
+
+def test_one_blank_per_run_makes_two_layouts_one_prompt_and_keeps_each_ones_spans(tmp_path):
+    """Under ``blank_runs="one"`` a notice stored on one line with double blanks and the same notice one item per
+    line are the same prompt, and the same pointers come back as each text's own characters (the polygon's line
+    break in one, its double blank in the other)."""
+    one = Tokenizer(blank_runs="one")
+    wide = "Q) ZBPE/QRTCA  A) ZBPE  E) AREA 3955N11620E -  4000N11630E -\t3950N11635E  F) SFC  G) 3000M AMSL"
+    tall = "Q) ZBPE/QRTCA\nA) ZBPE\nE) AREA 3955N11620E -\n4000N11630E - 3950N11635E\nF) SFC\nG) 3000M AMSL\n"
+    fields = ("polygon", "lower", "upper")
+
+    def zones(text):
+        sp = lambda a, b: (text.index(a), text.index(b) + len(b))  # noqa: E731
+        return [{"polygon": sp("3955N", "11635E"), "lower": sp("SFC", "SFC"), "upper": sp("3000M", "AMSL")}]
+
+    (p_wide, o_wide), (p_tall, o_tall) = encode_message(one, wide), encode_message(one, tall)
+    assert p_wide == p_tall and len(p_wide) < len(encode_message(TOK, wide)[0])
+    slots = spans_to_slots(zones(wide), o_wide, fields)
+    assert spans_to_slots(zones(tall), o_tall, fields) == slots
+    (d_wide,), (d_tall,) = slots_to_drafts(slots, o_wide, fields), slots_to_drafts(slots, o_tall, fields)
+    assert d_wide.values["polygon"] == "3955N11620E -  4000N11630E -\t3950N11635E"
+    assert d_tall.values["polygon"] == "3955N11620E -\n4000N11630E - 3950N11635E"
+    for d, text in ((d_wide, wide), (d_tall, tall)):
+        assert all(text[s.start:s.end] == d.values[k] for k, s in d.spans.items())
+    # the default keeps every character, and the choice travels with the tokenizer file
+    assert encode_message(TOK, wide)[0] != encode_message(TOK, tall)[0]
+    one.save(tmp_path / "one.json")
+    TOK.save(tmp_path / "keep.json")
+    assert Tokenizer.load(tmp_path / "one.json").blank_runs == "one"
+    assert Tokenizer.load(tmp_path / "keep.json").blank_runs == "keep"
+    assert "blank_runs" not in (tmp_path / "keep.json").read_text()  # files from before the option read as they did
+    with pytest.raises(ValueError, match="blank_runs"):
+        Tokenizer(blank_runs="two")

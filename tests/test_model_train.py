@@ -169,16 +169,18 @@ def test_init_from_grows_the_vocabulary_and_keeps_what_was_learnt(tmp_path):
     for split in ("train", "val"):
         (corpus / f"{split}.jsonl").write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows))
     assert main(["--arch", "clover", "--minutes", "0.02", "--out", str(tmp_path / "b"), "--corpus", str(corpus),
-                 "--init", str(tmp_path / "a"), "--val-n", "2", "--no-final-eval"]) == 0
+                 "--init", str(tmp_path / "a"), "--val-n", "2", "--no-final-eval", "--blank-runs", "one"]) == 0
     recipe = json.loads((tmp_path / "b" / "recipe.json").read_text())
     assert recipe["init"]["from"] == str(tmp_path / "a") and recipe["init"]["command"] == "x"
     again, tok_b = load_checkpoint(tmp_path / "b")
     assert "北" in tok_b.char_to_id and again.cfg.vocab_size == tok_b.vocab_size
+    assert tok_b.blank_runs == "one" and Tokenizer.load(tmp_path / "a" / "tokenizer.json").blank_runs == "keep"
     # and grows the answer to more fields
     more = ",".join(again.cfg.fields + ("date", "tz"))
     assert main(["--arch", "clover", "--minutes", "0.02", "--out", str(tmp_path / "c"), "--corpus", str(corpus),
                  "--init", str(tmp_path / "b"), "--fields", more, "--val-n", "2", "--no-final-eval"]) == 0
-    grown_c, _ = load_checkpoint(tmp_path / "c")
+    grown_c, tok_c = load_checkpoint(tmp_path / "c")
+    assert tok_c.blank_runs == "one"  # a stage continued from it writes blank runs as its start did
     assert ",".join(grown_c.cfg.fields) == more and grown_c.cfg.block_size == grown_c.cfg.n_slots == 24
     assert json.loads((tmp_path / "c" / "recipe.json").read_text())["init"]["fields"] == more.split(",")
 
