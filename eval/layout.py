@@ -16,9 +16,9 @@ import random
 import re
 from dataclasses import dataclass
 
-# an ICAO item letter where it opens an item: after a blank, a bracket or the start (never inside 'ADS B)' words:
-# the letter stands alone)
-ITEM = re.compile(r"(?:(?<=\s)|^|(?<=\())([QA-G])\)")
+# an ICAO item letter where it opens an item: after a blank or at the start (never inside 'ADS B)' words, nor a
+# designator's suffix 'VOD175(A)': the letter stands alone)
+ITEM = re.compile(r"(?:(?<=\s)|^)([QA-G])\)")
 BLANKS = re.compile(r"[ \t]*\r?\n[ \t\r\n]*|[ \t]{2,}")
 TAIL = re.compile(r"\s+CREATED:\s.*$", re.S)
 _LINE_BLANKS = re.compile(r"[ \t]+")

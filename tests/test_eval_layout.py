@@ -54,6 +54,10 @@ def test_a_message_in_lines_is_collapsed_and_a_tight_item_spaced():
     tight = "A1/26 NOTAMN Q)ZBPE/QRDCA/IV/BO/W/000/999/4209N11125E054 A)ZBPE B)2605250150 C)2605250235"
     spaced, _ = relayout(tight, [], "spaced_items", random.Random(0))
     assert spaced == "A1/26 NOTAMN Q) ZBPE/QRDCA/IV/BO/W/000/999/4209N11125E054 A) ZBPE B) 2605250150 C) 2605250235"
+    # archive A1043/26 (train): the designator's '(A)' is no item A, so its blank stays
+    named = "A1043/26 NOTAMN  A) VOMF B) 2603280530 C) 2603300700  E) VOD175(A) THUMBA-1 ROCKET FRNG RANGE ACT."
+    assert relayout(named, [], "tight_items", random.Random(0))[0] == (
+        "A1043/26 NOTAMN  A)VOMF B)2603280530 C)2603300700  E)VOD175(A) THUMBA-1 ROCKET FRNG RANGE ACT.")
 
 
 def test_spans_move_with_the_edits_and_no_edit_lands_inside_a_kept_value():
