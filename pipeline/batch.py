@@ -29,6 +29,8 @@ from airspace.parser.coords import find_coords
 from airspace.parser.header import Header, parse_header
 from airspace.parser.places import AERODROME_RADIUS_M, aerodrome_name, resolve_icao
 from airspace.parser.rules import area_designator, message_times, rules_drafts
+from airspace.parser.rules.readers import qline_circle
+from airspace.parser.rules.zone import Message as ReaderMessage
 from airspace.parser.rules.zone import not_an_area
 from airspace.pipeline.engines import get_extractor
 from airspace.pipeline.normalize import buffer_zone
@@ -102,6 +104,35 @@ def _post(rec: ZoneRecord, draft: ZoneDraft, header: Header) -> ZoneRecord:
     return rec
 
 
+_LOCATION = ("center", "polygon", "name")
+
+
+def located_by_qline(draft: ZoneDraft, text: str, header: Header) -> ZoneDraft:
+    """A zone the engine read without any location (no centre, boundary or name: only limits or times) gets its
+    notice's Q-line circle, exactly as the rules reader locates a notice without coordinates (an area notice, not the
+    999 NM "whole FIR" radius or the 0000N00000E placeholder): spans in the Q-line, so ``_post`` marks the circle
+    approximate and the record ``review``. Any other draft comes back as it was."""
+    if any(k in draft.spans or draft.values.get(k) for k in _LOCATION) or header.qline is None:
+        return draft
+    zones = qline_circle(ReaderMessage.of(text, header))
+    if not zones:
+        return draft
+    spans = {**draft.spans, **zones[0].fields}
+    return ZoneDraft(values={**draft.values, **{k: v.text for k, v in zones[0].fields.items()}}, spans=spans)
+
+
+def _located(drafts: list[ZoneDraft], text: str, header: Header) -> list[ZoneDraft]:
+    """``located_by_qline`` of each draft; a draft so located that reads exactly as one before it (the same coarse
+    circle, limits and times: two danger areas with the same hours, neither located in the text) is the same volume
+    twice and is kept once."""
+    out: list[ZoneDraft] = []
+    for d in drafts:
+        x = located_by_qline(d, text, header)
+        if x is d or all(x.values != o.values for o in out):
+            out.append(x)
+    return out
+
+
 def _body_coords(text: str, header: Header) -> bool:
     """Whether the message states coordinates outside its Q-line (the Q-line circle is only a coarse reference)."""
     if header.qline is not None:
@@ -145,6 +176,7 @@ def _records_for(
             rec.review("no zone found in the message (no coordinates, area or location)")
         return [rec]
     out = []
+    drafts = _located(drafts, msg.text, header)
     for z, draft in enumerate(drafts):
         try:
             rec = _post(_normalise_zone(draft, msg, z, engine, normalize), draft, header)

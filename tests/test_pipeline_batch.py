@@ -526,3 +526,36 @@ def test_areas_headed_by_their_own_dates_are_review_not_the_whole_period():
     assert [next(x for x in r.reasons if x.startswith("the area is headed by the date")) for r in recs] == [
         f"the area is headed by the date '{d}': only its own day of the D) item applies to it; the record keeps the "
         "whole B)-C) period and every D) window" for d in ("APR 21", "APR 22")]
+
+
+_AREA_NOTICE = ("A0412/26 NOTAMN Q) LFBB/QRDCA/IV/BO/W/000/095/4512N00130E012 A) LFBB B) 2605040800 "
+                "C) 2605041600 E) TSA 41 ACT. F) SFC G) FL095")
+
+
+def _unlocated(zones):
+    """An engine that read the limits and times but no location (as Clover did on area notices without
+    coordinates)."""
+    return format_answer([{k: v for k, v in z.items() if k not in ("center", "radius", "name")} for z in zones])
+
+
+def test_a_zone_read_without_location_gets_the_q_line_circle_flagged_approximate():
+    recs, _ = process_batch(_AREA_NOTICE, _Engine(_unlocated), cross_check=False)
+    (rec,) = recs
+    assert rec.geometry.type == "circle" and rec.geometry.approximate
+    assert rec.geometry.radius_m == pytest.approx(12 * 1852)
+    assert rec.geometry.center == pytest.approx((45.2, 1.5))
+    assert rec.spans["center"].text == "4512N00130E" and rec.upper.raw == "FL095"
+    assert rec.status == "review" and any("only the coarse Q-line circle" in r for r in rec.reasons)
+    rules, _ = process_batch(_AREA_NOTICE, "rules", cross_check=False)
+    assert rec.geometry == rules[0].geometry  # located as the rules reader locates it
+
+
+def test_q_line_location_keeps_999_nm_unlocated_and_one_volume_once():
+    whole_fir = _AREA_NOTICE.replace("/4512N00130E012", "/4512N00130E999")
+    (rec,) = process_batch(whole_fir, _Engine(_unlocated), cross_check=False)[0]
+    assert rec.geometry is None and rec.status == "review"  # "the whole FIR" is no circle
+    (named,) = process_batch(whole_fir, _Engine(), cross_check=False)[0]
+    assert named.geometry.type == "named"  # a zone the engine located by name keeps it
+    twice = lambda zones: _unlocated(zones + zones)  # noqa: E731 - two areas with the same hours, neither located
+    recs, _ = process_batch(_AREA_NOTICE, _Engine(twice), cross_check=False)
+    assert len(recs) == 1 and recs[0].geometry.approximate
