@@ -12,6 +12,7 @@ from airspace.model import reading
 from airspace.model.backbone import Memory
 from airspace.model.batch import left_pad_prompts
 from airspace.model.build import build_model
+from airspace.model.clover import _BareZones, _Block
 from airspace.model.config import ModelConfig
 from airspace.model.layers import BlockGatedDeltaNet, GatedDeltaNet, MoEFFN, SegCtx
 from airspace.model.pointers import (
@@ -453,10 +454,12 @@ def reference_one_per_step(model, prompt, n_blocks):
     """Recompute everything each step; commit the single most confident masked slot (lowest on ties)."""
     bs = model.cfg.block_size
     null = len(prompt) - 1
+    asked = [i for i, name in enumerate(slot_names(model.cfg.fields)) if name.split(".")[0] in _BareZones.ASKED]
     blocks, steps = [], []
     for _ in range(n_blocks):
         x = [-1] * bs
-        n = 0
+        n = rounds = 0
+        last = None  # NULLs among the asked slots when the block was last asked again
         while -1 in x:
             logits = full_clover_logits(model, prompt, blocks, x)[0].float()
             P = logits.shape[-1]
@@ -467,6 +470,11 @@ def reference_one_per_step(model, prompt, n_blocks):
             if x[0] == null:
                 x = [null] * bs
             n += 1
+            nulls = sum(x[i] == null for i in asked)
+            if -1 not in x and rounds < _BareZones.ROUNDS and (
+                    (last is None and x[0] != null and nulls == len(asked)) or (last is not None and 0 < nulls < last)):
+                x = [-1 if (v == null and 0 < i < bs - 1) else v for i, v in enumerate(x)]  # a bare zone: again
+                rounds, last = rounds + 1, nulls
         steps.append(n)
         blocks.append(list(x))
         if x[0] == null or x[-1] == null:
@@ -688,3 +696,31 @@ def test_one_blank_per_run_makes_two_layouts_one_prompt_and_keeps_each_ones_span
     assert "blank_runs" not in (tmp_path / "keep.json").read_text()  # files from before the option read as they did
     with pytest.raises(ValueError, match="blank_runs"):
         Tokenizer(blank_runs="two")
+
+
+def test_a_zone_placed_without_limits_or_times_is_asked_again_with_its_place_known():
+    fields = ModelConfig().fields
+    names = slot_names(fields)
+    bs, null = len(names), 99
+    col = {n: i for i, n in enumerate(names)}
+    block = _Block(3, bs, torch.device("cpu"))
+    x = torch.full((3, bs), null)
+    x[0, [col["anchor"], col["center.start"]]] = 10  # a place and nothing else: the "no zone" NULLs beside it
+    x[0, [col["center.end"], col["radius.start"], col["radius.end"]]] = torch.tensor([21, 30, 33])
+    x[1] = x[0]
+    x[1, [col["upper.start"], col["upper.end"]]] = torch.tensor([40, 45])  # states a limit: written as it is
+    block.x, block.masked = x.clone(), torch.zeros(3, bs, dtype=torch.bool)
+    nulls = torch.full((3,), null)
+    bare = _BareZones(fields)
+    assert bare.ask_again(block, nulls)
+    again = block.masked[0]
+    assert again.tolist() == [bool(v == null) and 0 < i < bs - 1 for i, v in enumerate(x[0].tolist())]
+    assert not block.masked[1:].any() and torch.equal(block.x[1:], x[1:])  # a NULL anchor's row too
+    assert block.x[0, col["anchor"]] == 10 and block.x[0, col["next"]] == null
+    block.x[0] = torch.where(again, null, block.x[0])
+    block.x[0, [col["lower.start"], col["lower.end"]]] = torch.tensor([50, 53])  # the place known, it reads more
+    block.masked[:] = False
+    assert bare.ask_again(block, nulls) and block.masked[0, col["start.start"]]  # ... so it is asked once more
+    block.x[0] = torch.where(block.masked[0], null, block.x[0])
+    block.masked[:] = False
+    assert not bare.ask_again(block, nulls)  # nothing more: the block is written
