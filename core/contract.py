@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
-__all__ = ["FIELDS", "Span", "ZoneDraft", "EngineError", "ExtractStats", "ModelStats", "Extractor", "Answer"]
+__all__ = ["FIELDS", "PLACE_FIELDS", "Span", "ZoneDraft", "EngineError", "ExtractStats", "ModelStats", "Extractor", "Answer"]
 
 # The fields a zone may state, in the canonical order of the answer format (``airspace.core.answer``).
 FIELDS: tuple[str, ...] = (
@@ -30,6 +30,7 @@ FIELDS: tuple[str, ...] = (
     "date",  # the calendar day of clock-only times, stated apart from them ("Ops note 14 Jan 2027")
     "tz",  # the time zone those clock times are in ("UTC+8")
 )
+PLACE_FIELDS: tuple[str, ...] = ("center", "polygon", "name")  # what says where a zone is
 
 
 @dataclass(frozen=True)

@@ -139,17 +139,16 @@ class CloverLM(Backbone):
         first step, so history is never recomputed. ``read_cache`` keeps and reuses the prompt reads."""
         tau = self.cfg.tau if tau is None else tau
         run = _Decoding(self, prompts, read_cache, trace)
+        asked = _BareZones.columns(self.cfg.fields)
         for _ in range(max_blocks(self.cfg, max_answer_tokens)):
             block = _Block(run.rows.numel(), self.cfg.block_size, self.device)
-            bare = _BareZones(self.cfg.fields)
-            while block.masked.any():
+            bare = _BareZones(asked)
+            while block.masked.any() or bare.ask_again(block, run.null):
                 logits, sub, offset = run.step(block)
                 commit, col, _ = ops.confidence_select(logits, block.masked_rows(sub), tau, min_commit=min_commit)
                 block.commit(sub, commit, col, *top_alternatives(logits, offset))
                 block.end_at_null_anchor(run.null)
                 run.trace_step(block)
-                if not block.masked.any():
-                    bare.ask_again(block, run.null)
             if go_on is not None:
                 run.go_on(block, go_on)
             run.write(block)
@@ -206,9 +205,13 @@ class _BareZones:
     ROUNDS = 3
     ASKED = ("lower", "upper", "start", "end")
 
-    def __init__(self, fields: tuple[str, ...]):
-        slots = slot_names(fields)
-        self.cols = [i for i, name in enumerate(slots) if name.split(".")[0] in self.ASKED]
+    @classmethod
+    def columns(cls, fields: tuple[str, ...]) -> list[int]:
+        """The slot columns of the ``ASKED`` fields in a block of ``fields``."""
+        return [i for i, name in enumerate(slot_names(fields)) if name.split(".")[0] in cls.ASKED]
+
+    def __init__(self, cols: list[int]):
+        self.cols = cols  # ``columns(fields)``, once per decode
         self.rounds = 0
         self.rows: torch.Tensor | None = None  # the rows asked in the last round
         self.nulls: torch.Tensor | None = None  # how many of their asked slots were NULL then

@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from airspace.core.answer import NO_ZONE, AnswerFormatError, format_answer, ground, parse_answer
-from airspace.core.contract import Span, ZoneDraft
+from airspace.core.contract import PLACE_FIELDS, Span, ZoneDraft
 from airspace.model.config import DEFAULT_FIELDS
 from airspace.parser.fieldcheck import span_reads_as
 
@@ -224,9 +224,6 @@ def repair_slots(slots: list[int], alts: list[list[tuple[int, float]]], offsets:
         out.extend(block)
         changed += c
     return out + slots[len(out):], changed
-
-
-PLACE_FIELDS = ("center", "polygon", "name")  # what says where a zone is
 
 
 def repeats(draft: ZoneDraft, earlier: Sequence[ZoneDraft]) -> bool:

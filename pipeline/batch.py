@@ -23,7 +23,7 @@ import re
 import time
 from collections.abc import Callable
 
-from airspace.core.contract import EngineError, Extractor, ExtractStats, ZoneDraft
+from airspace.core.contract import PLACE_FIELDS, EngineError, Extractor, ExtractStats, ZoneDraft
 from airspace.core.records import CircleGeometry, Limit, ZoneRecord
 from airspace.parser.coords import find_coords
 from airspace.parser.header import Header, parse_header
@@ -104,32 +104,27 @@ def _post(rec: ZoneRecord, draft: ZoneDraft, header: Header) -> ZoneRecord:
     return rec
 
 
-_LOCATION = ("center", "polygon", "name")
-
-
-def located_by_qline(draft: ZoneDraft, text: str, header: Header) -> ZoneDraft:
-    """A zone the engine read without any location (no centre, boundary or name: only limits or times) gets its
-    notice's Q-line circle, exactly as the rules reader locates a notice without coordinates (an area notice, not the
-    999 NM "whole FIR" radius or the 0000N00000E placeholder): spans in the Q-line, so ``_post`` marks the circle
-    approximate and the record ``review``. Any other draft comes back as it was."""
-    if any(k in draft.spans or draft.values.get(k) for k in _LOCATION) or header.qline is None:
-        return draft
+def _located(drafts: list[ZoneDraft], text: str, header: Header) -> list[ZoneDraft]:
+    """Drafts an engine read without any place (no centre, boundary or name: only limits or times) get their
+    notice's Q-line circle, exactly as the rules reader locates a notice without coordinates (an area notice, not
+    the 999 NM "whole FIR" radius or the 0000N00000E placeholder): spans in the Q-line, so ``_post`` marks the circle
+    approximate and the record ``review``. A draft so located that reads exactly as one before it (two danger areas
+    with the same hours, neither located in the text) is the same volume twice and is kept once; every other draft
+    comes back as it was."""
+    placed = [any(k in d.spans or d.values.get(k) for k in PLACE_FIELDS) for d in drafts]
+    if all(placed) or header.qline is None:
+        return drafts
     zones = qline_circle(ReaderMessage.of(text, header))
     if not zones:
-        return draft
-    spans = {**draft.spans, **zones[0].fields}
-    return ZoneDraft(values={**draft.values, **{k: v.text for k, v in zones[0].fields.items()}}, spans=spans)
-
-
-def _located(drafts: list[ZoneDraft], text: str, header: Header) -> list[ZoneDraft]:
-    """``located_by_qline`` of each draft; a draft so located that reads exactly as one before it (the same coarse
-    circle, limits and times: two danger areas with the same hours, neither located in the text) is the same volume
-    twice and is kept once."""
+        return drafts
+    circle = zones[0].fields
     out: list[ZoneDraft] = []
-    for d in drafts:
-        x = located_by_qline(d, text, header)
-        if x is d or all(x.values != o.values for o in out):
-            out.append(x)
+    for d, has_place in zip(drafts, placed):
+        if not has_place:
+            d = ZoneDraft(values={**d.values, **{k: v.text for k, v in circle.items()}}, spans={**d.spans, **circle})
+            if any(d.values == o.values for o in out):
+                continue
+        out.append(d)
     return out
 
 

@@ -12,7 +12,7 @@ import re
 from datetime import datetime, timedelta
 from functools import lru_cache
 
-from airspace.core.contract import ZoneDraft
+from airspace.core.contract import PLACE_FIELDS, ZoneDraft
 from airspace.core.records import (
     NM_TO_M,
     CircleGeometry,
@@ -323,7 +323,7 @@ def normalize(
     v = {k: val for k, val in draft.values.items() if isinstance(val, str)}
     pos = _geometry(rec, v)
     _excluded_inner_circle(rec, text)
-    if rec.geometry is None and not any((v.get(k) or "").strip() for k in ("center", "polygon", "name")):
+    if rec.geometry is None and not any((v.get(k) or "").strip() for k in PLACE_FIELDS):
         rec.review("no geometry")  # (a geometry field that failed has already said why)
     for key in ("lower", "upper"):
         if v.get(key) is not None:

@@ -454,7 +454,7 @@ def reference_one_per_step(model, prompt, n_blocks):
     """Recompute everything each step; commit the single most confident masked slot (lowest on ties)."""
     bs = model.cfg.block_size
     null = len(prompt) - 1
-    asked = [i for i, name in enumerate(slot_names(model.cfg.fields)) if name.split(".")[0] in _BareZones.ASKED]
+    asked = [i for i, name in enumerate(slot_names(model.cfg.fields)) if name.split(".")[0] in ("lower", "upper", "start", "end")]
     blocks, steps = [], []
     for _ in range(n_blocks):
         x = [-1] * bs
@@ -711,7 +711,7 @@ def test_a_zone_placed_without_limits_or_times_is_asked_again_with_its_place_kno
     x[1, [col["upper.start"], col["upper.end"]]] = torch.tensor([40, 45])  # states a limit: written as it is
     block.x, block.masked = x.clone(), torch.zeros(3, bs, dtype=torch.bool)
     nulls = torch.full((3,), null)
-    bare = _BareZones(fields)
+    bare = _BareZones(_BareZones.columns(fields))
     assert bare.ask_again(block, nulls)
     again = block.masked[0]
     assert again.tolist() == [bool(v == null) and 0 < i < bs - 1 for i, v in enumerate(x[0].tolist())]

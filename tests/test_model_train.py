@@ -263,23 +263,24 @@ def test_a_shipped_checkpoint_grows_deeper_and_still_reads_as_before(arch, tmp_p
         old.grow_layers(1, "X")
 
 
-# archive row (val split, Russia): two circles and three corridors, a list the shipped Clover ends one zone early
+# archive row (train split, Chinese area): five numbered polygons, a list the shipped Clover ends one zone early
 # when decoded greedily
-REAL_Q3299 = ("Q3299/26 NOTAMN  Q) ULLL/QRTCA/IV/BO/W/000/060/6004N03241E034  A) ULLL B) 2603230705 C) 2603271655  "
-              "D) 23-27 0705-1655  E) AIRSPACE CLSD AS FLW:  1. WI CIRCLE RADIUS 2KM CENTRE 600421N0323626E,     "
-              "SFC-900M AMSL.  2. WI CIRCLE RADIUS 2.3KM CENTRE 600042N0323452E,     SFC-1650M AMSL.  3. WI 1KM EITHER "
-              "SIDE OF LINE JOINING POINTS:     595255N0313836E-600000N0321929E,     610M AMSL-900M AMSL.  4. WI 0.4KM "
-              "EITHER SIDE OF LINE JOINING POINTS:     595255N0313836E-600000N0321929E,     400M AMSL-610M AMSL.  5. WI "
-              "1KM EITHER SIDE OF LINE JOINING POINTS:     600000N0321929E-601400N0334417E,     900M AMSL-1650M AMSL.  "
-              "F) SFC  G) 1650M AMSL    CREATED: 18 MAR 2026 08:44  SOURCE: UUUUYNYX")
+REAL_A0881 = ("A0881/26 NOTAMN  Q) ZSHA/QRACA/IV/NBO/W/000/999/  A) ZSHA B) 2603271600 C) 2605061559   E) RESERVED "
+              "AREA ESTABLISHED AS FLW:   1.N350500E1210530-N350500E1230600-N340630E1231320-N334830E1214500    BACK TO "
+              "START.VERTICAL LIMIT: SFC-UNL.   2.N334050E1214830-N335830E1231330-N315700E1231400-N314720E1224130    "
+              "BACK TO START.VERTICAL LIMIT: SFC-UNL.   3.N305500E1223600-N305500E1230000-N304300E1234000-"
+              "N284100E1234000  -N284000E1222000-N291130E1223600 BACK TO START.VERTICAL LIMIT:   SFC-UNL.   "
+              "4.N310440E1233820-N310930E1240000-N294300E1240000    BACK TO START.VERTICAL LIMIT: SFC-UNL.   "
+              "5.N303030E1234330-N293000E1240000-N290000E1240000-N284410E1234320    BACK TO START.VERTICAL LIMIT: "
+              "SFC-UNL.  F) SFC G) UNL    CREATED: 27 MAR 2026 11:50  SOURCE: ZBBBYNYX")
 
 
 @pytest.mark.parametrize("name", ["clover", "ar"])
 def test_a_close_call_null_next_goes_on_to_the_zone_the_list_still_has(name):
-    """A list of five zones whose ``next`` after the fourth is a close call for Clover: the engine's default
-    decoding goes on past a close-call NULL (``decoding.GO_ON``) and reads the fifth corridor; greedy decoding
-    (``go_on=None``) reads the same zones or stops early, never others. AR reads all five either way. The messages
-    going on changes nothing on decode the same (demo20's first)."""
+    """The shipped Clover writes NULL for ``next`` after the fourth of five zones (a close call); the engine's
+    default decoding goes on (``decoding.GO_ON``) and reads the fifth polygon; greedy decoding (``go_on=None``)
+    stops at four. AR reads all five either way. The messages it changes nothing on decode the same (demo20's
+    first)."""
     from pathlib import Path
 
     from airspace.pipeline.split import split_batch
@@ -287,15 +288,16 @@ def test_a_close_call_null_next_goes_on_to_the_zone_the_list_still_has(name):
     ex = load_extractor(name, device="cpu")
     assert ex.go_on is not None
     place = lambda d: d.values.get("center") or d.values.get("polygon")  # noqa: E731
-    got = [place(d) for d in ex.extract([REAL_Q3299])[0][0]]
-    assert got[:2] == ["600421N0323626E", "600042N0323452E"] and len(got) == 5
-    assert got[4].startswith("1KM EITHER SIDE") and got[4].endswith("600000N0321929E-601400N0334417E")
+    got = [place(d) for d in ex.extract([REAL_A0881])[0][0]]
+    assert [p.split("-")[0] for p in got] == ["N350500E1210530", "N334050E1214830", "N305500E1223600",
+                                             "N310440E1233820", "N303030E1234330"]
+    assert got[4].endswith("N284410E1234320    BACK TO START")
     samples = Path(__file__).resolve().parents[1] / "data" / "samples"
     demo = [m.text for m in split_batch((samples / "demo20.txt").read_text(encoding="utf-8"))][:4]
     with_go_on = ex.extract(demo)[0]
     ex.go_on = None
-    greedy = [place(d) for d in ex.extract([REAL_Q3299])[0][0]]
-    assert greedy == (got[: len(greedy)] if name == "clover" else got) and len(greedy) >= 4
+    greedy = [place(d) for d in ex.extract([REAL_A0881])[0][0]]
+    assert greedy == (got[:4] if name == "clover" else got)
     assert [[d.values for d in a] for a in ex.extract(demo)[0]] == [[d.values for d in a] for a in with_go_on]
 
 
