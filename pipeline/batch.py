@@ -104,6 +104,34 @@ def _post(rec: ZoneRecord, draft: ZoneDraft, header: Header) -> ZoneRecord:
     return rec
 
 
+def _header_only(draft: ZoneDraft, header: Header) -> bool:
+    """Whether the draft has no place but the notice's header gives: none at all, or only spans of the Q-line (its
+    own position) or of item A) (a location indicator), never a word of item E)."""
+    if any(draft.values.get(k) and k not in draft.spans for k in PLACE_FIELDS):
+        return False
+    a = header.item("A")
+    heads = [s for s in (header.qline.raw if header.qline else None, a.span if a else None) if s is not None]
+    places = [draft.spans[k] for k in PLACE_FIELDS if k in draft.spans]
+    return all(any(h.start <= p.start and p.end <= h.end for h in heads) for p in places)
+
+
+def _unfounded(drafts: list[ZoneDraft], text: str, header: Header) -> tuple[list[ZoneDraft], str | None]:
+    """Drafts with no place but the header's, in a notice that is not about an area (a Q-code subject
+    M/F/I/L/N/C/P/S/G/O, a route, a point, a deactivation: ``zone_notice``), are not drawn: the Q-line circle and
+    item A) are where the notice is filed, and they stand for a zone only in an area notice — the rule ``_located``
+    and the rules reader follow. The message keeps a ``review`` record that says so (the reason is returned when a
+    draft was left out)."""
+    if not drafts or header.qline is None or not any(_header_only(d, header) for d in drafts):
+        return drafts, None
+    if ReaderMessage.of(text, header).zone_notice:
+        return drafts, None
+    kept = [d for d in drafts if not _header_only(d, header)]
+    n = len(drafts) - len(kept)
+    why = (f"{n} zone{'s' if n > 1 else ''} the engine read with no place but the notice's Q-line or item A) not "
+           f"drawn: the Q-code {header.qline.code or '(none)'} does not mark an area notice")
+    return kept, why
+
+
 def _located(drafts: list[ZoneDraft], text: str, header: Header) -> list[ZoneDraft]:
     """Drafts an engine read without any place (no centre, boundary or name: only limits or times) get their
     notice's Q-line circle, exactly as the rules reader locates a notice without coordinates (an area notice, not
@@ -145,6 +173,7 @@ def _records_for(
 ) -> list[ZoneRecord]:
     if drafts is None:
         return [_error(msg, "the engine could not produce an answer for this message", engine, header)]
+    drafts, unfounded = _unfounded(drafts, msg.text, header)
     if not drafts:
         times = message_times(msg.text, header)
         # a fragment with coordinates that are not a zone (a substitute fix, an excluded area) was read, not "not
@@ -169,6 +198,8 @@ def _records_for(
                        "otherwise not a zone boundary)")
         else:
             rec.review("no zone found in the message (no coordinates, area or location)")
+        if unfounded:
+            rec.review(unfounded)
         return [rec]
     out = []
     drafts = _located(drafts, msg.text, header)
@@ -188,6 +219,8 @@ def _records_for(
             out[-1].zone = z
     if rules_recs is not None and len(rules_recs) > len(drafts):
         out[-1].review(f"engine found {len(drafts)} zones, rules found {len(rules_recs)}")
+    if unfounded:
+        out[-1].review(unfounded)
     return out
 
 

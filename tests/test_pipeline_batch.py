@@ -559,3 +559,40 @@ def test_q_line_location_keeps_999_nm_unlocated_and_one_volume_once():
     twice = lambda zones: _unlocated(zones + zones)  # noqa: E731 - two areas with the same hours, neither located
     recs, _ = process_batch(_AREA_NOTICE, _Engine(twice), cross_check=False)
     assert len(recs) == 1 and recs[0].geometry.approximate
+
+
+# a service notice (Q-code subject S: not about an area) that still states limits and times
+_SERVICE_NOTICE = ("A0413/26 NOTAMN Q) LFBB/QSPXX/IV/NBO/AE/000/095/4512N00130E012 A) LFBO B) 2605040800 "
+                   "C) 2605041600 E) APP SER HR CHANGED. RADAR NOT AVBL. F) SFC G) FL095")
+
+
+def _placed_by(**place):
+    """An engine that read the notice's limits and times and placed its zone where ``place`` says."""
+    return lambda zones: format_answer([{**{k: v for k, v in z.items() if k not in ("center", "radius", "name")},
+                                         **place} for z in (zones or [{"lower": "SFC", "upper": "FL095"}])])
+
+
+@pytest.mark.parametrize("place", [{"center": "4512N00130E", "radius": "012"}, {"name": "LFBO"}, {}],
+                         ids=["q-line position", "item A", "no place"])
+def test_a_zone_placed_only_by_the_header_of_a_notice_not_about_an_area_is_not_drawn(place):
+    (rec,) = process_batch(_SERVICE_NOTICE, _Engine(_placed_by(**place)), cross_check=False)[0]
+    assert rec.geometry is None and rec.status == "review"
+    assert any("not drawn: the Q-code QSPXX does not mark an area notice" in r for r in rec.reasons)
+    assert rec.start is not None  # the notice's own times stay on its record
+    (rules,) = process_batch(_SERVICE_NOTICE, "rules", cross_check=False)[0]
+    assert rules.geometry is None  # what the rules reader reads there too
+    # the same reading of an area notice is a zone (its Q-line circle or aerodrome stands for the area)
+    area = _SERVICE_NOTICE.replace("QSPXX", "QRDCA")
+    (drawn,) = process_batch(area, _Engine(_placed_by(**place)), cross_check=False)[0]
+    assert drawn.geometry is not None
+
+
+def test_a_zone_the_text_places_in_a_notice_not_about_an_area_is_kept_and_the_header_one_named():
+    text = _SERVICE_NOTICE.replace("RADAR NOT AVBL.", "OBST CRANE PSN 451200N0013000E.")
+    both = lambda zones: format_answer([  # noqa: E731 - one zone from item E, one from the Q-line
+        {"center": "451200N0013000E", "upper": "FL095"}, {"center": "4512N00130E", "radius": "012"}])
+    recs, _ = process_batch(text, _Engine(both), cross_check=False)
+    assert [r.geometry.type for r in recs] == ["circle"]
+    assert recs[0].spans["center"].text == "451200N0013000E"
+    assert any("1 zone the engine read with no place but the notice's Q-line or item A) not drawn" in r
+               for r in recs[0].reasons)
