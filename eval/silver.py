@@ -21,6 +21,7 @@ Only ``train`` (and for validation ``val``) rows of ``airspace.eval.realsplit`` 
 
     python -m airspace.eval.silver --archive ../shared/real-notams/archive.jsonl --out runs/silver
     python -m airspace.eval.silver ... --layout-variants 2 --layout-seed 25   # + train_layout.jsonl
+    python -m airspace.eval.silver ... --layout-variants 3 --layout-seed 30 --written-frac 0.5   # + other written forms
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from airspace.core.contract import ZoneDraft
 from airspace.core.records import ZoneRecord
 from airspace.eval.layout import squash, variant
 from airspace.eval.realsplit import read_rows, split_of
+from airspace.eval.written import written
 from airspace.parser.coords import find_coords
 from airspace.parser.header import parse_header
 from airspace.parser.polygon import HULL_ORDER_NOTE
@@ -140,16 +142,38 @@ def silver_rows(rows: list[dict], split: str) -> tuple[list[dict], Counter]:
     return out, why
 
 
-def layout_rows(silver: list[dict], k: int, seed: int) -> tuple[list[dict], Counter]:
+def _values(text: str) -> list[dict]:
+    """What the rules reader's records of a message state, its spans and raw texts aside: how two written forms of
+    one notice compare."""
+    recs, _ = process_batch([Message(0, text)], "rules", cross_check=False)
+    out = []
+    for r in recs:
+        d = r.model_dump(exclude={"spans", "text", "reasons", "status"})
+        for k in ("lower", "upper", "lower_also", "upper_also"):
+            if d.get(k):
+                d[k].pop("raw", None)
+        out.append(d)
+    return out
+
+
+def layout_rows(silver: list[dict], k: int, seed: int, written_frac: float = 0.0) -> tuple[list[dict], Counter]:
     """Up to ``k`` layout variants of each silver row (``airspace.eval.layout``), each kept only where the rules
     reader reads the new text as silver again, to the same fields at the carried spans (their blank runs aside);
-    the row then takes the reader's own spans. A variant that reads otherwise is dropped, never relabelled."""
+    the row then takes the reader's own spans. A variant that reads otherwise is dropped, never relabelled.
+
+    With ``written_frac``, that share of the variants also writes its values in another feed's form
+    (``airspace.eval.written``); such a variant is kept only where the reader's spans are exactly the carried ones
+    and its records state the same values as the row's."""
     out, why = [], Counter()
     for i, r in enumerate(silver):
         rng = random.Random(f"{seed}:{r['id']}:{i}")
         seen = {r["text"]}
+        values = None
         for _ in range(k):
             text, spans, ops = variant(r["text"], r["spans"], rng)
+            forms: list[str] = []
+            if written_frac > 0 and rng.random() < written_frac:
+                text, spans, forms = written(text, spans, rng)
             if text in seen:
                 why["no new layout"] += 1
                 continue
@@ -159,13 +183,19 @@ def layout_rows(silver: list[dict], k: int, seed: int) -> tuple[list[dict], Coun
             same = reason is None and len(new) == len(spans) and all(
                 set(a) == set(b) and all(squash(text[a[f][0]:a[f][1]]) == squash(text[b[f][0]:b[f][1]]) for f in a)
                 for a, b in zip(new, spans))
+            if same and forms:
+                values = values if values is not None else _values(r["text"])
+                same = new == spans and _values(text) == values
             if not same:
-                why[reason or "read otherwise"] += 1
+                why[(reason or "read otherwise") + (" (written)" if forms else "")] += 1
                 continue
-            why["kept"] += 1
+            why["kept written" if forms else "kept"] += 1
             zones = [dict(d.values) for d in drafts]
-            out.append({"text": text, "answer": format_answer(zones) if zones else NO_ZONE, "spans": new,
-                        "id": r["id"], "source": r["source"], "layout": ops})
+            row = {"text": text, "answer": format_answer(zones) if zones else NO_ZONE, "spans": new,
+                   "id": r["id"], "source": r["source"], "layout": ops}
+            if forms:
+                row["written"] = forms
+            out.append(row)
     return out, why
 
 
@@ -182,6 +212,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--layout-variants", type=int, default=0,
                     help="also write train_layout.jsonl: up to K layout variants of each train row (eval.layout)")
     ap.add_argument("--layout-seed", type=int, default=0)
+    ap.add_argument("--written-frac", type=float, default=0.0,
+                    help="share of the layout variants that also write their values in another feed's form "
+                         "(eval.written: 451200N / 0013000E, 3,000 FT AMSL, FL 120)")
     args = ap.parse_args(argv)
     rows = read_rows(args.archive)
     out = Path(args.out)
@@ -194,10 +227,10 @@ def main(argv: list[str] | None = None) -> int:
                        "no_zone": sum(r["answer"] == NO_ZONE for r in kept)}
         print(split, info[split])
         if split == "train" and args.layout_variants:
-            variants, vwhy = layout_rows(kept, args.layout_variants, args.layout_seed)
+            variants, vwhy = layout_rows(kept, args.layout_variants, args.layout_seed, args.written_frac)
             _write_rows(out / "train_layout.jsonl", variants)
             info["train_layout"] = {"rows": len(variants), "why": dict(vwhy.most_common()),
-                                    "seed": args.layout_seed}
+                                    "seed": args.layout_seed, "written_frac": args.written_frac or None}
             print("train_layout", info["train_layout"])
     (out / "silver.json").write_text(json.dumps(info, indent=1) + "\n")
     return 0

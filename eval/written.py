@@ -1,0 +1,134 @@
+"""Written-form variants of a real message: the same values as another feed writes them.
+
+The archive's feeds write each value one way: ``451200N0013000E`` with no blank, ``3000FT AMSL`` tight, ``FL120``,
+``1330M``. Other publishers write the same values ``451200N 0013000E``, ``451200N / 0013000E``, ``N451200
+E0013000``, ``3,000 FT AMSL``, ``FL 120``, ``1,330M``. A model reads a form only if it has seen it, and the
+generated families cannot know every feed's habit, so a silver row is also written in another of these forms.
+
+``written`` rewrites the values inside a row's spans (coordinates of a centre or a polygon, a radius, a limit) by
+rearranging the very same digits, hemisphere letters and units: a number is never recomputed, so the variant
+states exactly the values of the row. One form is drawn per message and used for every value of its kind (a feed is
+consistent). ``airspace.eval.silver`` keeps a variant only where the rules reader reads it to the same records at
+the carried spans.
+
+Pure functions: nothing here reads a file or a model.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+
+from airspace.eval.layout import Edit, apply_edits, move
+from airspace.parser.header import parse_header
+
+# a compact ICAO coordinate, the latitude's and the longitude's precision alike: DDMM[SS[.s]]N DDDMM[SS[.s]]E, the
+# two halves tight or parted by blanks or a slash; or hemisphere first, N4512 E00130
+_SUFFIX = re.compile(r"(?<![\dA-Z])(?P<la>\d{4}(?:\d{2}(?:\.\d{1,2})?)?)(?P<ns>[NS])(?P<sep>\s*/?\s*)"
+                     r"(?P<lo>\d{5}(?:\d{2}(?:\.\d{1,2})?)?)(?P<ew>[EW])(?![\dA-Z])")
+_PREFIX = re.compile(r"(?<![\dA-Z])(?P<ns>[NS])(?P<la>\d{4}(?:\d{2}(?:\.\d{1,2})?)?)(?P<sep>\s*/?\s*)"
+                     r"(?P<ew>[EW])(?P<lo>\d{5}(?:\d{2}(?:\.\d{1,2})?)?)(?![\dA-Z])")
+COORD_FORMS = ("tight", "blank", "slash", "slash_tight", "hemi_first", "hemi_first_blank")
+# a radius or a limit: a number and its unit (and a reference after a limit's unit)
+_MEASURE = re.compile(r"(?P<num>\d+(?:\.\d+)?)(?P<sep>\s*)(?P<unit>NM|KM|FT|M)(?P<rest>(?:\s+(?:AMSL|AGL|MSL))?)")
+_FL = re.compile(r"FL(?P<sep>\s*)(?P<num>\d{2,3})")
+MEASURE_FORMS = ("tight", "blank", "thousands", "thousands_blank")
+
+
+def _halves_match(m: re.Match) -> bool:
+    """A latitude and a longitude written to the same precision (DDMM with DDDMM, DDMMSS with DDDMMSS, ...)."""
+    return len(m["la"]) + 1 == len(m["lo"])
+
+
+def coord_text(la: str, ns: str, lo: str, ew: str, form: str) -> str:
+    if form == "tight":
+        return f"{la}{ns}{lo}{ew}"
+    if form == "blank":
+        return f"{la}{ns} {lo}{ew}"
+    if form == "slash":
+        return f"{la}{ns} / {lo}{ew}"
+    if form == "slash_tight":
+        return f"{la}{ns}/{lo}{ew}"
+    if form == "hemi_first":
+        return f"{ns}{la}{ew}{lo}"
+    if form == "hemi_first_blank":
+        return f"{ns}{la} {ew}{lo}"
+    raise ValueError(f"unknown coordinate form {form!r}")
+
+
+def _alone(text: str, m: re.Match) -> bool:
+    """A match that is a whole token of the text, not part of a longer one: the span's ends are not the text's (a
+    Q-line centre ``5010N07115W`` runs on into its radius ``085``)."""
+    return not (m.start() > 0 and text[m.start() - 1].isalnum()) and not (m.end() < len(text) and
+                                                                            text[m.end()].isalnum())
+
+
+def _coord_edits(text: str, start: int, end: int, form: str) -> list[Edit]:
+    edits = []
+    for rx in (_SUFFIX, _PREFIX):
+        for m in rx.finditer(text, start, end):
+            if _halves_match(m) and _alone(text, m):
+                new = coord_text(m["la"], m["ns"], m["lo"], m["ew"], form)
+                if new != m.group():
+                    edits.append(Edit(m.start(), m.end(), new))
+    return edits
+
+
+def _number(num: str, form: str) -> str:
+    if form.startswith("thousands") and "." not in num and len(num) >= 4 and not num.startswith("0"):
+        return f"{int(num):,}"
+    return num
+
+
+def measure_text(m: re.Match, form: str) -> str:
+    sep = " " if form.endswith("blank") else ""
+    return f"{_number(m['num'], form)}{sep}{m['unit']}{m['rest']}"
+
+
+def _measure_edits(text: str, start: int, end: int, form: str) -> list[Edit]:
+    """The value's own text only: a span that is exactly one number and its unit (``1330M``, ``3000FT AMSL``) or
+    one flight level (``FL120``)."""
+    m = _MEASURE.fullmatch(text, start, end)
+    if m is not None and not _alone(text, m):
+        return []
+    if m is not None:
+        new = measure_text(m, form)
+    elif (m := _FL.fullmatch(text, start, end)) is not None:
+        new = f"FL{' ' if form.endswith('blank') else ''}{m['num']}"
+    else:
+        return []
+    return [Edit(start, end, new)] if new != m.group() else []
+
+
+def choose_forms(rng: random.Random) -> dict[str, str]:
+    """One feed's habits, drawn: how it writes a coordinate, a radius and a limit."""
+    return {"coord": rng.choice(COORD_FORMS), "measure": rng.choice(MEASURE_FORMS)}
+
+
+def written(text: str, spans: list[dict], rng: random.Random) -> tuple[str, list[dict], list[str]]:
+    """A written-form variant of a message with its spans: (text, spans carried through the edits, the forms
+    used). Only values inside the spans change; a message with nothing to rewrite comes back as it was."""
+    forms = choose_forms(rng)
+    edits: list[Edit] = []
+    used = set()
+    q = parse_header(text).qline
+    for z in spans:
+        for field, (s, e) in z.items():
+            if q is not None and s < q.raw.end and e > q.raw.start:
+                continue  # the Q-line's form is fixed by ICAO, whatever the feed
+            if field in ("center", "polygon"):
+                got = _coord_edits(text, s, e, forms["coord"])
+                used.update({"coord"} if got else set())
+            elif field in ("radius", "lower", "upper"):
+                got = _measure_edits(text, s, e, forms["measure"])
+                used.update({"measure"} if got else set())
+            else:
+                continue
+            edits.extend(got)
+    edits = sorted({(x.start, x.end): x for x in edits}.values(), key=lambda x: x.start)
+    if not edits or any(a.end > b.start for a, b in zip(edits, edits[1:])):
+        return text, spans, []
+    new = apply_edits(text, edits)
+    moved = [{k: [move(s, edits, is_end=False), move(e, edits, is_end=True)] for k, (s, e) in z.items()}
+             for z in spans]
+    return new, moved, [f"{k}:{forms[k]}" for k in sorted(used)]
