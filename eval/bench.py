@@ -11,7 +11,9 @@ Sets:
 - ``real_relaid``: the same 135 messages, each laid out as another feed would (``realtest.relaid``: one item a
   line or one line, item E wrapped, item letters tight or spaced, no feed tail), scored against the same truth;
 - ``archive``: the archive's test split (``airspace.eval.realsplit``, no truth): how often each model engine reads
-  a message as the rules engine does, the disagreements counted by kind.
+  a message as the rules engine does, the disagreements counted by kind;
+- ``archive_val``: the same on the archive's val split, the rows stages are chosen on (the test split is only
+  reported); ``dev`` reports that agreement too, over all 25 messages.
 
 For each engine (clover, ar, rules) on each set: wall seconds, forward passes, answer tokens, tokens per forward,
 records right / total, peak memory (resident-set growth during the run, sampled) — plus
@@ -90,7 +92,9 @@ def _rss_mb() -> float:
 
 # the real test set as laid out and relaid: scored against its truth, read in one pass like the other big sets
 REAL_SETS = ("real", "real_relaid")
-ONE_PASS_SETS = ("heldout", *REAL_SETS, "archive")
+ARCHIVE_SETS = {"archive": "test", "archive_val": "val"}
+ONE_PASS_SETS = ("heldout", *REAL_SETS, *ARCHIVE_SETS)
+AGREEMENT_SETS = (*ARCHIVE_SETS, "dev")  # sets where each model engine is compared with the rules reader
 
 
 def load_set(name: str, n_heldout: int, seed: int) -> tuple[list[Message], list[list[dict] | None]]:
@@ -113,10 +117,10 @@ def load_set(name: str, n_heldout: int, seed: int) -> tuple[list[Message], list[
 
         rows = load_real_test() if name == "real" else relaid(load_real_test())
         return [Message(i, r["text"]) for i, r in enumerate(rows)], [None] * len(rows)
-    if name == "archive":
+    if name in ARCHIVE_SETS:
         from airspace.eval.realsplit import read_rows, rows_of_split
 
-        rows = rows_of_split(read_rows(archive_path()), "test")
+        rows = rows_of_split(read_rows(archive_path()), ARCHIVE_SETS[name])
         return [Message(i, r["text"]) for i, r in enumerate(rows)], [None] * len(rows)
     if name in ("demo20", "composite5"):
         messages = split_batch((SAMPLES / f"{name}.txt").read_text(encoding="utf-8"))
@@ -291,7 +295,7 @@ def _prompts_kept(extractor, messages: list[Message], batch: int, repeats: int, 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m airspace.eval.bench", description=__doc__.split("\n\n")[0])
-    ap.add_argument("--sets", default="heldout,dev,demo20,composite5,real,real_relaid,archive")
+    ap.add_argument("--sets", default="heldout,dev,demo20,composite5,real,real_relaid,archive,archive_val")
     ap.add_argument("--engines", default="clover,ar,rules")
     ap.add_argument("--heldout-n", type=int, default=200, help="messages drawn from the held-out test split")
     ap.add_argument("--seed", type=int, default=1234)
@@ -333,14 +337,14 @@ def main(argv: list[str] | None = None) -> int:
                 per_engine[engine] = run_engine(engine, messages, golds, args.batch, groups,
                                                 repeats=1 if set_name in ONE_PASS_SETS else args.repeats,
                                                 keep=kept[engine],
-                                                prompts_kept=set_name not in (*REAL_SETS, "archive"),
+                                                prompts_kept=set_name not in (*REAL_SETS, *ARCHIVE_SETS),
                                                 checkpoints=args.checkpoints)
             except Exception as exc:  # an engine that cannot run is reported, the others still run
                 per_engine[engine] = {"error": f"{type(exc).__name__}: {exc}"}
             if set_name in REAL_SETS and "records" in kept[engine]:
                 per_engine[engine].update(real_scores(kept[engine], messages, args.batch, set_name))
             print(f"[bench] {set_name:8s} {engine:6s} {json.dumps(per_engine[engine])[:300]}", file=sys.stderr)
-        if set_name == "archive" and "records" in kept.get("rules", {}):
+        if set_name in AGREEMENT_SETS and "records" in kept.get("rules", {}):
             from airspace.eval.realtest import agreement
 
             for engine in ("clover", "ar"):

@@ -68,3 +68,26 @@ def test_the_dev_set_comes_from_AIRSPACE_DEV_SET_where_shared_does_not_travel(tm
     monkeypatch.setenv("AIRSPACE_DEV_SET", str(tmp_path / "missing.jsonl"))
     with pytest.raises(FileNotFoundError, match="AIRSPACE_DEV_SET"):
         bench.load_set("dev", 0, 0)
+
+
+def test_the_archive_sets_are_its_test_and_val_splits_and_never_share_a_row():
+    from airspace.eval.realsplit import read_rows, split_of
+
+    test_msgs, _ = bench.load_set("archive", 0, 0)
+    val_msgs, _ = bench.load_set("archive_val", 0, 0)
+    assert len(test_msgs) > 400 and len(val_msgs) > 400
+    rows = {r["text"]: r["id"] for r in read_rows(bench.archive_path())}
+    assert {split_of(rows[m.text]) for m in test_msgs} == {"test"}
+    assert {split_of(rows[m.text]) for m in val_msgs} == {"val"}
+
+
+def test_bench_on_dev_reports_each_model_engines_agreement_with_the_rules_reader(tmp_path):
+    if not (DEFAULT_CHECKPOINTS["clover"] / "model.safetensors").is_file():
+        pytest.skip("no shipped checkpoints")
+    out = tmp_path / "bench.json"
+    assert bench.main(["--sets", "dev", "--engines", "clover,rules", "--repeats", "1", "--out", str(out)]) == 0
+    dev = json.loads(out.read_text())["sets"]["dev"]
+    agree = dev["clover"]["agreement_with_rules"]
+    assert agree["messages"] == 25 and 15 <= agree["agree"] <= 25
+    assert sum(agree["disagreements_by_kind"].values()) >= 25 - agree["agree"]
+    assert "agreement_with_rules" not in dev["rules"]
