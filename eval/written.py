@@ -2,12 +2,12 @@
 
 The archive's feeds write each value one way: ``451200N0013000E`` with no blank, ``3000FT AMSL`` tight, ``FL120``,
 ``1330M``. Other publishers write the same values ``451200N 0013000E``, ``451200N / 0013000E``, ``N451200
-E0013000``, ``3,000 FT AMSL``, ``FL 120``, ``1,330M``. A model reads a form only if it has seen it, and the
+E0013000``, ``451200N-0013000E``, vertices parted by `` - `` or ``, ``, ``3,000 FT AMSL``, ``FL 120``, ``1,330M``. A model reads a form only if it has seen it, and the
 generated families cannot know every feed's habit, so a silver row is also written in another of these forms.
 
-``written`` rewrites the values inside a row's spans (coordinates of a centre or a polygon, a radius, a limit) by
-rearranging the very same digits, hemisphere letters and units: a number is never recomputed, so the variant
-states exactly the values of the row. One form is drawn per message and used for every value of its kind (a feed is
+``written`` rewrites the values inside a row's spans (coordinates of a centre or a polygon and what parts a
+polygon's vertices, a radius, a limit) by rearranging the very same digits, hemisphere letters and units: a number
+is never recomputed, so the variant states exactly the values of the row. One form is drawn per message and used for every value of its kind (a feed is
 consistent). ``airspace.eval.silver`` keeps a variant only where the rules reader reads it to the same records at
 the carried spans.
 
@@ -28,7 +28,9 @@ _SUFFIX = re.compile(r"(?<![\dA-Z])(?P<la>\d{4}(?:\d{2}(?:\.\d{1,2})?)?)(?P<ns>[
                      r"(?P<lo>\d{5}(?:\d{2}(?:\.\d{1,2})?)?)(?P<ew>[EW])(?![\dA-Z])")
 _PREFIX = re.compile(r"(?<![\dA-Z])(?P<ns>[NS])(?P<la>\d{4}(?:\d{2}(?:\.\d{1,2})?)?)(?P<sep>\s*/?\s*)"
                      r"(?P<ew>[EW])(?P<lo>\d{5}(?:\d{2}(?:\.\d{1,2})?)?)(?![\dA-Z])")
-COORD_FORMS = ("tight", "blank", "slash", "slash_tight", "hemi_first", "hemi_first_blank")
+COORD_FORMS = ("tight", "blank", "slash", "slash_tight", "dash", "hemi_first", "hemi_first_blank")
+# what stands between two vertices of a polygon ("keep": as the row has it)
+VERTEX_SEPARATORS = ("keep", "keep", " - ", "-", ", ", " ", "  ")
 # a radius or a limit: a number and its unit (and a reference after a limit's unit)
 _MEASURE = re.compile(r"(?P<num>\d+(?:\.\d+)?)(?P<sep>\s*)(?P<unit>NM|KM|FT|M)(?P<rest>(?:\s+(?:AMSL|AGL|MSL))?)")
 _FL = re.compile(r"FL(?P<sep>\s*)(?P<num>\d{2,3})")
@@ -49,6 +51,8 @@ def coord_text(la: str, ns: str, lo: str, ew: str, form: str) -> str:
         return f"{la}{ns} / {lo}{ew}"
     if form == "slash_tight":
         return f"{la}{ns}/{lo}{ew}"
+    if form == "dash":
+        return f"{la}{ns}-{lo}{ew}"
     if form == "hemi_first":
         return f"{ns}{la}{ew}{lo}"
     if form == "hemi_first_blank":
@@ -63,15 +67,26 @@ def _alone(text: str, m: re.Match) -> bool:
                                                                             text[m.end()].isalnum())
 
 
-def _coord_edits(text: str, start: int, end: int, form: str) -> list[Edit]:
+# between two vertices: blanks, a dash or a comma (with blanks around), nothing else
+_BETWEEN = re.compile(r"\s*[-,]?\s*")
+
+
+def _coord_edits(text: str, start: int, end: int, form: str, between: str = "keep") -> list[Edit]:
+    """The coordinates of a centre or a polygon in ``form``; a polygon's vertices parted by ``between`` where only
+    blanks, a dash or a comma part them (a word between two vertices stays)."""
+    found = sorted((m for rx in (_SUFFIX, _PREFIX) for m in rx.finditer(text, start, end)
+                    if _halves_match(m) and _alone(text, m)), key=lambda m: m.start())
     edits = []
-    for rx in (_SUFFIX, _PREFIX):
-        for m in rx.finditer(text, start, end):
-            if _halves_match(m) and _alone(text, m):
-                new = coord_text(m["la"], m["ns"], m["lo"], m["ew"], form)
-                if new != m.group():
-                    edits.append(Edit(m.start(), m.end(), new))
-    return edits
+    for m in found:
+        new = coord_text(m["la"], m["ns"], m["lo"], m["ew"], form)
+        if new != m.group():
+            edits.append(Edit(m.start(), m.end(), new))
+    if between != "keep" and not (form == "dash" and "-" in between):
+        for a, b in zip(found, found[1:]):
+            gap = text[a.end():b.start()]
+            if a.end() < b.start() and _BETWEEN.fullmatch(gap) and gap != between:
+                edits.append(Edit(a.end(), b.start(), between))
+    return sorted(edits, key=lambda e: e.start)
 
 
 def _number(num: str, form: str) -> str:
@@ -102,7 +117,8 @@ def _measure_edits(text: str, start: int, end: int, form: str) -> list[Edit]:
 
 def choose_forms(rng: random.Random) -> dict[str, str]:
     """One feed's habits, drawn: how it writes a coordinate, a radius and a limit."""
-    return {"coord": rng.choice(COORD_FORMS), "measure": rng.choice(MEASURE_FORMS)}
+    return {"coord": rng.choice(COORD_FORMS), "between": rng.choice(VERTEX_SEPARATORS),
+            "measure": rng.choice(MEASURE_FORMS)}
 
 
 def written(text: str, spans: list[dict], rng: random.Random) -> tuple[str, list[dict], list[str]]:
@@ -117,7 +133,7 @@ def written(text: str, spans: list[dict], rng: random.Random) -> tuple[str, list
             if q is not None and s < q.raw.end and e > q.raw.start:
                 continue  # the Q-line's form is fixed by ICAO, whatever the feed
             if field in ("center", "polygon"):
-                got = _coord_edits(text, s, e, forms["coord"])
+                got = _coord_edits(text, s, e, forms["coord"], forms["between"] if field == "polygon" else "keep")
                 used.update({"coord"} if got else set())
             elif field in ("radius", "lower", "upper"):
                 got = _measure_edits(text, s, e, forms["measure"])
@@ -131,4 +147,5 @@ def written(text: str, spans: list[dict], rng: random.Random) -> tuple[str, list
     new = apply_edits(text, edits)
     moved = [{k: [move(s, edits, is_end=False), move(e, edits, is_end=True)] for k, (s, e) in z.items()}
              for z in spans]
-    return new, moved, [f"{k}:{forms[k]}" for k in sorted(used)]
+    return new, moved, [f"{k}:{forms[k]}" for k in sorted(used)] + (
+        [f"between:{forms['between']!r}"] if "coord" in used and forms["between"] != "keep" else [])

@@ -75,3 +75,20 @@ def test_written_variants_are_kept_for_training_beside_layouts():
         assert first != "1022N04659W" or any(f.startswith("measure") for f in r["written"])
     plain, _ = layout_rows(rows, 3, seed=30)
     assert not any("written" in r for r in plain)
+
+
+def test_a_polygons_vertices_may_be_parted_as_another_feed_parts_them():
+    row = _row(SOOO_G0136, "G0136/26")
+    parted = {}
+    for seed in range(60):
+        new, spans, forms = written(row["text"], row["spans"], random.Random(seed))
+        (z,) = spans
+        for f in forms:
+            if f.startswith("between:"):
+                parted[f] = new[z["polygon"][0]:z["polygon"][1]]
+    assert "between:' - '" in parted and "between:', '" in parted
+    for f, poly in parted.items():
+        sep = f[len("between:") + 1:-1]
+        assert poly.count(sep) >= 10  # eleven vertices, ten gaps
+        # whatever parts the vertices, a dash never parts a vertex's own halves as well
+        assert not ("-" in sep and re.search(r"\d[NS]-\d", poly))
