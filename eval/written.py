@@ -2,14 +2,15 @@
 
 The archive's feeds write each value one way: ``451200N0013000E`` with no blank, ``3000FT AMSL`` tight, ``FL120``,
 ``1330M``. Other publishers write the same values ``451200N 0013000E``, ``451200N / 0013000E``, ``N451200
-E0013000``, ``451200N-0013000E``, vertices parted by `` - `` or ``, ``, ``3,000 FT AMSL``, ``FL 120``, ``1,330M``. A model reads a form only if it has seen it, and the
-generated families cannot know every feed's habit, so a silver row is also written in another of these forms.
+E0013000``, ``451200N-0013000E``, vertices parted by `` - `` or ``, ``, ``3,000 FT AMSL``, ``FL 120``, ``1,330M``.
+A model reads a form only if it has seen it, and the generated families cannot know every feed's habit, so a
+silver row is also written in another of these forms.
 
 ``written`` rewrites the values inside a row's spans (coordinates of a centre or a polygon and what parts a
 polygon's vertices, a radius, a limit) by rearranging the very same digits, hemisphere letters and units: a number
-is never recomputed, so the variant states exactly the values of the row. One form is drawn per message and used for every value of its kind (a feed is
-consistent). ``airspace.eval.silver`` keeps a variant only where the rules reader reads it to the same records at
-the carried spans.
+is never recomputed, so the variant states exactly the values of the row. One form is drawn per message and used
+for every value of its kind (a feed is consistent). ``airspace.eval.silver`` keeps a variant only where the rules
+reader reads it to the same records at the carried spans.
 
 Pure functions: nothing here reads a file or a model.
 """
