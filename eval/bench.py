@@ -10,6 +10,9 @@ Sets:
   records (``ok`` but wrong, with the rules cross-check that model engines run by default);
 - ``real_relaid``: the same 135 messages, each laid out as another feed would (``realtest.relaid``: one item a
   line or one line, item E wrapped, item letters tight or spaced, no feed tail), scored against the same truth;
+- ``real_rewritten``: the same 135 messages with their values written as other feeds write them
+  (``realtest.rewritten``: ``451200N / 0013000E``, ``N451200 E0013000``, ``3,000 FT AMSL``, ``FL 120``), the same
+  truth;
 - ``archive``: the archive's test split (``airspace.eval.realsplit``, no truth): how often each model engine reads
   a message as the rules engine does, the disagreements counted by kind;
 - ``archive_val``: the same on the archive's val split, the rows stages are chosen on (the test split is only
@@ -91,7 +94,7 @@ def _rss_mb() -> float:
 
 
 # the real test set as laid out and relaid: scored against its truth, read in one pass like the other big sets
-REAL_SETS = ("real", "real_relaid")
+REAL_SETS = ("real", "real_relaid", "real_rewritten")
 ARCHIVE_SETS = {"archive": "test", "archive_val": "val"}
 ONE_PASS_SETS = ("heldout", *REAL_SETS, *ARCHIVE_SETS)
 AGREEMENT_SETS = (*ARCHIVE_SETS, "dev")  # sets where each model engine is compared with the rules reader
@@ -113,9 +116,10 @@ def load_set(name: str, n_heldout: int, seed: int) -> tuple[list[Message], list[
         golds = [[gold_from_dev_truth(r["truth"])] if r.get("truth") else None for r in rows]
         return read_jsonl(text), golds
     if name in REAL_SETS:
-        from airspace.eval.realtest import load_real_test, relaid
+        from airspace.eval.realtest import load_real_test, relaid, rewritten
 
-        rows = load_real_test() if name == "real" else relaid(load_real_test())
+        rows = {"real": load_real_test, "real_relaid": lambda: relaid(load_real_test()),
+                "real_rewritten": lambda: rewritten(load_real_test())}[name]()
         return [Message(i, r["text"]) for i, r in enumerate(rows)], [None] * len(rows)
     if name in ARCHIVE_SETS:
         from airspace.eval.realsplit import read_rows, rows_of_split
@@ -295,7 +299,8 @@ def _prompts_kept(extractor, messages: list[Message], batch: int, repeats: int, 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m airspace.eval.bench", description=__doc__.split("\n\n")[0])
-    ap.add_argument("--sets", default="heldout,dev,demo20,composite5,real,real_relaid,archive,archive_val")
+    ap.add_argument("--sets",
+                    default="heldout,dev,demo20,composite5,real,real_relaid,real_rewritten,archive,archive_val")
     ap.add_argument("--engines", default="clover,ar,rules")
     ap.add_argument("--heldout-n", type=int, default=200, help="messages drawn from the held-out test split")
     ap.add_argument("--seed", type=int, default=1234)

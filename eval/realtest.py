@@ -23,6 +23,8 @@ from pathlib import Path
 
 from airspace.core.records import NM_TO_M, ZoneRecord, iso_utc
 from airspace.eval.layout import variant
+from airspace.eval.written import written
+from airspace.parser.rules import rules_drafts
 
 REAL_TEST = Path(__file__).resolve().parents[1] / "data" / "eval" / "real_test.jsonl"
 FIELD_NAMES = ("geometry", "lower", "upper", "start", "end")
@@ -49,6 +51,27 @@ def relaid(rows: list[dict], seed: str = RELAID_SEED) -> list[dict]:
     for r in rows:
         text, _, ops = variant(r["text"], [], random.Random(f"{seed}:{r['id']}"))
         out.append({**r, "text": text, "layout": ops})
+    return out
+
+
+REWRITTEN_SEED = "rewritten-2026-12-04"
+
+
+def rewritten(rows: list[dict], seed: str = REWRITTEN_SEED) -> list[dict]:
+    """The same rows with their values written as another feed writes them (``airspace.eval.written``: a
+    coordinate's halves parted by a blank, a slash or a dash, or its hemisphere letters first; a polygon's vertices
+    parted otherwise; ``3,000 FT AMSL``, ``FL 120``), where the rules reader finds them; seeded per id. Only digits,
+    hemisphere letters and units are regrouped, never a number recomputed, so the notice's truth scores them
+    unchanged. Evaluation only."""
+    out = []
+    for r in rows:
+        try:
+            drafts = rules_drafts(r["text"])
+        except Exception:  # noqa: BLE001 - a row the reader cannot read stays as written
+            drafts = []
+        spans = [{k: [sp.start, sp.end] for k, sp in d.spans.items()} for d in drafts]
+        text, _, forms = written(r["text"], spans, random.Random(f"{seed}:{r['id']}"))
+        out.append({**r, "text": text, "written": forms})
     return out
 
 
