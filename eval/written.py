@@ -29,7 +29,6 @@ _SUFFIX = re.compile(r"(?<![\dA-Z])(?P<la>\d{4}(?:\d{2}(?:\.\d{1,2})?)?)(?P<ns>[
                      r"(?P<lo>\d{5}(?:\d{2}(?:\.\d{1,2})?)?)(?P<ew>[EW])(?![\dA-Z])")
 _PREFIX = re.compile(r"(?<![\dA-Z])(?P<ns>[NS])(?P<la>\d{4}(?:\d{2}(?:\.\d{1,2})?)?)(?P<sep>\s*/?\s*)"
                      r"(?P<ew>[EW])(?P<lo>\d{5}(?:\d{2}(?:\.\d{1,2})?)?)(?![\dA-Z])")
-COORD_FORMS = ("tight", "blank", "slash", "slash_tight", "dash", "hemi_first", "hemi_first_blank")
 # what stands between two vertices of a polygon ("keep": as the row has it)
 VERTEX_SEPARATORS = ("keep", "keep", " - ", "-", ", ", " ", "  ")
 # a radius or a limit: a number and its unit (and a reference after a limit's unit)
@@ -43,22 +42,19 @@ def _halves_match(m: re.Match) -> bool:
     return len(m["la"]) + 1 == len(m["lo"])
 
 
+# each form as a template over the latitude's digits, its hemisphere letter, the longitude's and its letter
+COORD_TEMPLATES = {
+    "tight": "{la}{ns}{lo}{ew}", "blank": "{la}{ns} {lo}{ew}", "slash": "{la}{ns} / {lo}{ew}",
+    "slash_tight": "{la}{ns}/{lo}{ew}", "dash": "{la}{ns}-{lo}{ew}", "hemi_first": "{ns}{la}{ew}{lo}",
+    "hemi_first_blank": "{ns}{la} {ew}{lo}",
+}
+COORD_FORMS = tuple(COORD_TEMPLATES)
+
+
 def coord_text(la: str, ns: str, lo: str, ew: str, form: str) -> str:
-    if form == "tight":
-        return f"{la}{ns}{lo}{ew}"
-    if form == "blank":
-        return f"{la}{ns} {lo}{ew}"
-    if form == "slash":
-        return f"{la}{ns} / {lo}{ew}"
-    if form == "slash_tight":
-        return f"{la}{ns}/{lo}{ew}"
-    if form == "dash":
-        return f"{la}{ns}-{lo}{ew}"
-    if form == "hemi_first":
-        return f"{ns}{la}{ew}{lo}"
-    if form == "hemi_first_blank":
-        return f"{ns}{la} {ew}{lo}"
-    raise ValueError(f"unknown coordinate form {form!r}")
+    if form not in COORD_TEMPLATES:
+        raise ValueError(f"unknown coordinate form {form!r}")
+    return COORD_TEMPLATES[form].format(la=la, ns=ns, lo=lo, ew=ew)
 
 
 def _alone(text: str, m: re.Match) -> bool:
