@@ -118,8 +118,8 @@ def load_set(name: str, n_heldout: int, seed: int) -> tuple[list[Message], list[
     if name in REAL_SETS:
         from airspace.eval.realtest import load_real_test, relaid, rewritten
 
-        rows = {"real": load_real_test, "real_relaid": lambda: relaid(load_real_test()),
-                "real_rewritten": lambda: rewritten(load_real_test())}[name]()
+        view = {"real": list, "real_relaid": relaid, "real_rewritten": rewritten}[name]
+        rows = view(load_real_test())
         return [Message(i, r["text"]) for i, r in enumerate(rows)], [None] * len(rows)
     if name in ARCHIVE_SETS:
         from airspace.eval.realsplit import read_rows, rows_of_split

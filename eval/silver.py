@@ -113,18 +113,24 @@ def _polygon_matches(silver: str, records: list[ZoneRecord], row_id: str = "") -
 
 def silver_reason(row: dict) -> tuple[str | None, list[ZoneDraft] | None]:
     """(why the row is not silver, or None; the silver drafts, or None)."""
+    reason, drafts, _ = _silver_read(row)
+    return reason, drafts
+
+
+def _silver_read(row: dict) -> tuple[str | None, list[ZoneDraft] | None, list[ZoneRecord]]:
+    """``silver_reason`` and the rules reader's records it judged."""
     text = row["text"]
     records, _ = process_batch([Message(0, text)], "rules", cross_check=False)
     if not all(_trusted(r) for r in records):
-        return "a record is in doubt", None
+        return "a record is in doubt", None, records
     drafts = rules_drafts(text)
     if _unread_coords(text, drafts):
-        return "a coordinate was left unread", None
+        return "a coordinate was left unread", None, records
     if row.get("silver_polygon") and not _polygon_matches(row["silver_polygon"], records, row.get("id", "")):
-        return "silver_polygon differs", None
+        return "silver_polygon differs", None, records
     if any(set(d.spans) != set(d.values) for d in drafts):
-        return "a value without its span", None
-    return None, drafts
+        return "a value without its span", None, records
+    return None, drafts, records
 
 
 def silver_rows(rows: list[dict], split: str) -> tuple[list[dict], Counter]:
@@ -142,10 +148,9 @@ def silver_rows(rows: list[dict], split: str) -> tuple[list[dict], Counter]:
     return out, why
 
 
-def _values(text: str) -> list[dict]:
-    """What the rules reader's records of a message state, its spans and raw texts aside: how two written forms of
-    one notice compare."""
-    recs, _ = process_batch([Message(0, text)], "rules", cross_check=False)
+def _values(recs: list[ZoneRecord]) -> list[dict]:
+    """What a message's records state, their spans and raw texts aside: how two written forms of one notice
+    compare."""
     out = []
     for r in recs:
         d = r.model_dump(exclude={"spans", "text", "reasons", "status"})
@@ -178,14 +183,15 @@ def layout_rows(silver: list[dict], k: int, seed: int, written_frac: float = 0.0
                 why["no new layout"] += 1
                 continue
             seen.add(text)
-            reason, drafts = silver_reason({"id": r["id"], "text": text})
+            reason, drafts, records = _silver_read({"id": r["id"], "text": text})
             new = [{f: [sp.start, sp.end] for f, sp in d.spans.items()} for d in drafts or []]
             same = reason is None and len(new) == len(spans) and all(
                 set(a) == set(b) and all(squash(text[a[f][0]:a[f][1]]) == squash(text[b[f][0]:b[f][1]]) for f in a)
                 for a, b in zip(new, spans))
             if same and forms:
-                values = values if values is not None else _values(r["text"])
-                same = new == spans and _values(text) == values
+                if values is None:  # the row's own reading, once, for its written variants
+                    values = _values(process_batch([Message(0, r["text"])], "rules", cross_check=False)[0])
+                same = new == spans and _values(records) == values
             if not same:
                 why[(reason or "read otherwise") + (" (written)" if forms else "")] += 1
                 continue

@@ -25,15 +25,15 @@ from airspace.parser.header import parse_header
 
 # a compact ICAO coordinate, the latitude's and the longitude's precision alike: DDMM[SS[.s]]N DDDMM[SS[.s]]E, the
 # two halves tight or parted by blanks or a slash; or hemisphere first, N4512 E00130
-_SUFFIX = re.compile(r"(?<![\dA-Z])(?P<la>\d{4}(?:\d{2}(?:\.\d{1,2})?)?)(?P<ns>[NS])(?P<sep>\s*/?\s*)"
+_SUFFIX = re.compile(r"(?<![\dA-Z])(?P<la>\d{4}(?:\d{2}(?:\.\d{1,2})?)?)(?P<ns>[NS])\s*/?\s*"
                      r"(?P<lo>\d{5}(?:\d{2}(?:\.\d{1,2})?)?)(?P<ew>[EW])(?![\dA-Z])")
-_PREFIX = re.compile(r"(?<![\dA-Z])(?P<ns>[NS])(?P<la>\d{4}(?:\d{2}(?:\.\d{1,2})?)?)(?P<sep>\s*/?\s*)"
+_PREFIX = re.compile(r"(?<![\dA-Z])(?P<ns>[NS])(?P<la>\d{4}(?:\d{2}(?:\.\d{1,2})?)?)\s*/?\s*"
                      r"(?P<ew>[EW])(?P<lo>\d{5}(?:\d{2}(?:\.\d{1,2})?)?)(?![\dA-Z])")
 # what stands between two vertices of a polygon ("keep": as the row has it)
 VERTEX_SEPARATORS = ("keep", "keep", " - ", "-", ", ", " ", "  ")
 # a radius or a limit: a number and its unit (and a reference after a limit's unit)
-_MEASURE = re.compile(r"(?P<num>\d+(?:\.\d+)?)(?P<sep>\s*)(?P<unit>NM|KM|FT|M)(?P<rest>(?:\s+(?:AMSL|AGL|MSL))?)")
-_FL = re.compile(r"FL(?P<sep>\s*)(?P<num>\d{2,3})")
+_MEASURE = re.compile(r"(?P<num>\d+(?:\.\d+)?)\s*(?P<unit>NM|KM|FT|M)(?P<rest>(?:\s+(?:AMSL|AGL|MSL))?)")
+_FL = re.compile(r"FL\s*(?P<num>\d{2,3})")
 MEASURE_FORMS = ("tight", "blank", "thousands", "thousands_blank")
 
 
@@ -100,11 +100,8 @@ def measure_text(m: re.Match, form: str) -> str:
 def _measure_edits(text: str, start: int, end: int, form: str) -> list[Edit]:
     """The value's own text only: a span that is exactly one number and its unit (``1330M``, ``3000FT AMSL``) or
     one flight level (``FL120``)."""
-    m = _MEASURE.fullmatch(text, start, end)
-    if m is not None and not _alone(text, m):
-        return []
-    if m is not None:
-        new = measure_text(m, form)
+    if (m := _MEASURE.fullmatch(text, start, end)) is not None:
+        new = measure_text(m, form) if _alone(text, m) else m.group()
     elif (m := _FL.fullmatch(text, start, end)) is not None:
         new = f"FL{' ' if form.endswith('blank') else ''}{m['num']}"
     else:
@@ -130,14 +127,15 @@ def written(text: str, spans: list[dict], rng: random.Random) -> tuple[str, list
             if q is not None and s < q.raw.end and e > q.raw.start:
                 continue  # the Q-line's form is fixed by ICAO, whatever the feed
             if field in ("center", "polygon"):
-                got = _coord_edits(text, s, e, forms["coord"], forms["between"] if field == "polygon" else "keep")
-                used.update({"coord"} if got else set())
+                kind, got = "coord", _coord_edits(text, s, e, forms["coord"],
+                                                  forms["between"] if field == "polygon" else "keep")
             elif field in ("radius", "lower", "upper"):
-                got = _measure_edits(text, s, e, forms["measure"])
-                used.update({"measure"} if got else set())
+                kind, got = "measure", _measure_edits(text, s, e, forms["measure"])
             else:
                 continue
-            edits.extend(got)
+            if got:
+                used.add(kind)
+                edits.extend(got)
     edits = sorted({(x.start, x.end): x for x in edits}.values(), key=lambda x: x.start)
     if not edits or any(a.end > b.start for a, b in zip(edits, edits[1:])):
         return text, spans, []

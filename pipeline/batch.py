@@ -104,6 +104,11 @@ def _post(rec: ZoneRecord, draft: ZoneDraft, header: Header) -> ZoneRecord:
     return rec
 
 
+def _placed(draft: ZoneDraft) -> bool:
+    """Whether the draft says where its zone is at all (a centre, a boundary or a name)."""
+    return any(k in draft.spans or draft.values.get(k) for k in PLACE_FIELDS)
+
+
 def _header_only(draft: ZoneDraft, header: Header) -> bool:
     """Whether the draft has no place but the notice's header gives: none at all, or only spans of the Q-line (its
     own position) or of item A) (a location indicator), never a word of item E)."""
@@ -115,45 +120,42 @@ def _header_only(draft: ZoneDraft, header: Header) -> bool:
     return all(any(h.start <= p.start and p.end <= h.end for h in heads) for p in places)
 
 
-def _unfounded(drafts: list[ZoneDraft], text: str, header: Header) -> tuple[list[ZoneDraft], str | None]:
-    """Drafts with no place but the header's, in a notice that is not about an area (a Q-code subject
-    M/F/I/L/N/C/P/S/G/O, a route, a point, a deactivation: ``zone_notice``), are not drawn: the Q-line circle and
-    item A) are where the notice is filed, and they stand for a zone only in an area notice — the rule ``_located``
-    and the rules reader follow. The message keeps a ``review`` record that says so (the reason is returned when a
-    draft was left out)."""
-    if not drafts or header.qline is None or not any(_header_only(d, header) for d in drafts):
-        return drafts, None
-    if ReaderMessage.of(text, header).zone_notice:
-        return drafts, None
-    kept = [d for d in drafts if not _header_only(d, header)]
-    n = len(drafts) - len(kept)
-    why = (f"{n} zone{'s' if n > 1 else ''} the engine read with no place but the notice's Q-line or item A) not "
-           f"drawn: the Q-code {header.qline.code or '(none)'} does not mark an area notice")
-    return kept, why
+def _by_header(drafts: list[ZoneDraft], text: str, header: Header) -> tuple[list[ZoneDraft], str | None]:
+    """Where the header stands for a zone, as the rules reader has it: the Q-line circle and item A) say where a
+    notice is filed, and they locate a zone only in a notice about an area (``zone_notice``).
 
+    - In a notice that is not about an area (a Q-code subject M/F/I/L/N/C/P/S/G/O, a route, a point, a
+      deactivation), drafts with no place but the header's are not drawn; the reason is returned, so the message's
+      ``review`` record says so. A zone item E) places is kept.
+    - In an area notice, drafts read without any place (only limits or times) get the notice's Q-line circle (not
+      the 999 NM "whole FIR" radius or the 0000N00000E placeholder), spans in the Q-line, so ``_post`` marks it
+      approximate and the record ``review``; a draft so located that reads exactly as one before it (two danger
+      areas with the same hours, neither located in the text) is the same volume twice and is kept once.
 
-def _located(drafts: list[ZoneDraft], text: str, header: Header) -> list[ZoneDraft]:
-    """Drafts an engine read without any place (no centre, boundary or name: only limits or times) get their
-    notice's Q-line circle, exactly as the rules reader locates a notice without coordinates (an area notice, not
-    the 999 NM "whole FIR" radius or the 0000N00000E placeholder): spans in the Q-line, so ``_post`` marks the circle
-    approximate and the record ``review``. A draft so located that reads exactly as one before it (two danger areas
-    with the same hours, neither located in the text) is the same volume twice and is kept once; every other draft
-    comes back as it was."""
-    placed = [any(k in d.spans or d.values.get(k) for k in PLACE_FIELDS) for d in drafts]
-    if all(placed) or header.qline is None:
-        return drafts
-    zones = qline_circle(ReaderMessage.of(text, header))
+    Every other draft comes back as it was."""
+    if header.qline is None:
+        return drafts, None
+    bare = [_header_only(d, header) for d in drafts]
+    if not any(bare):
+        return drafts, None
+    m = ReaderMessage.of(text, header)
+    if not m.zone_notice:
+        kept = [d for d, b in zip(drafts, bare) if not b]
+        n = len(drafts) - len(kept)
+        return kept, (f"{n} zone{'s' if n > 1 else ''} the engine read with no place but the notice's Q-line or "
+                      f"item A) not drawn: the Q-code {header.qline.code or '(none)'} does not mark an area notice")
+    zones = qline_circle(m) if not all(map(_placed, drafts)) else []
     if not zones:
-        return drafts
+        return drafts, None
     circle = zones[0].fields
     out: list[ZoneDraft] = []
-    for d, has_place in zip(drafts, placed):
-        if not has_place:
+    for d in drafts:
+        if not _placed(d):
             d = ZoneDraft(values={**d.values, **{k: v.text for k, v in circle.items()}}, spans={**d.spans, **circle})
             if any(d.values == o.values for o in out):
                 continue
         out.append(d)
-    return out
+    return out, None
 
 
 def _body_coords(text: str, header: Header) -> bool:
@@ -173,7 +175,7 @@ def _records_for(
 ) -> list[ZoneRecord]:
     if drafts is None:
         return [_error(msg, "the engine could not produce an answer for this message", engine, header)]
-    drafts, unfounded = _unfounded(drafts, msg.text, header)
+    drafts, unfounded = _by_header(drafts, msg.text, header)
     if not drafts:
         times = message_times(msg.text, header)
         # a fragment with coordinates that are not a zone (a substitute fix, an excluded area) was read, not "not
@@ -202,7 +204,6 @@ def _records_for(
             rec.review(unfounded)
         return [rec]
     out = []
-    drafts = _located(drafts, msg.text, header)
     for z, draft in enumerate(drafts):
         try:
             rec = _post(_normalise_zone(draft, msg, z, engine, normalize), draft, header)
