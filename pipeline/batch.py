@@ -23,13 +23,13 @@ import re
 import time
 from collections.abc import Callable
 
-from airspace.core.contract import PLACE_FIELDS, EngineError, Extractor, ExtractStats, ZoneDraft
+from airspace.core.contract import PLACE_FIELDS, EngineError, Extractor, ExtractStats, Span, ZoneDraft
 from airspace.core.records import CircleGeometry, Limit, ZoneRecord
 from airspace.parser.coords import find_coords
 from airspace.parser.header import Header, parse_header
 from airspace.parser.places import AERODROME_RADIUS_M, aerodrome_name, resolve_icao
 from airspace.parser.rules import area_designator, message_times, rules_drafts
-from airspace.parser.rules.readers import qline_circle
+from airspace.parser.rules.readers import location_indicator, qline_circle
 from airspace.parser.rules.zone import Message as ReaderMessage
 from airspace.parser.rules.zone import not_an_area
 from airspace.pipeline.engines import get_extractor
@@ -127,10 +127,11 @@ def _by_header(drafts: list[ZoneDraft], text: str, header: Header) -> tuple[list
     - In a notice that is not about an area (a Q-code subject M/F/I/L/N/C/P/S/G/O, a route, a point, a
       deactivation), drafts with no place but the header's are not drawn; the reason is returned, so the message's
       ``review`` record says so. A zone item E) places is kept.
-    - In an area notice, drafts read without any place (only limits or times) get the notice's Q-line circle (not
-      the 999 NM "whole FIR" radius or the 0000N00000E placeholder), spans in the Q-line, so ``_post`` marks it
-      approximate and the record ``review``; a draft so located that reads exactly as one before it (two danger
-      areas with the same hours, neither located in the text) is the same volume twice and is kept once.
+    - In an area notice, drafts read without any place (only limits or times) get the header's place
+      (``_header_places``): the notice's Q-line circle, spans in the Q-line, so ``_post`` marks it approximate and
+      the record ``review``; where that circle means nothing, each FIR of item A) (the draft once per FIR) or its
+      aerodrome. A draft so located that reads exactly as one before it (two danger areas with the same hours,
+      neither located in the text) is the same volume twice and is kept once.
 
     Every other draft comes back as it was."""
     if header.qline is None:
@@ -144,18 +145,31 @@ def _by_header(drafts: list[ZoneDraft], text: str, header: Header) -> tuple[list
         n = len(drafts) - len(kept)
         return kept, (f"{n} zone{'s' if n > 1 else ''} the engine read with no place but the notice's Q-line or "
                       f"item A) not drawn: the Q-code {header.qline.code or '(none)'} does not mark an area notice")
-    zones = qline_circle(m) if not all(map(_placed, drafts)) else []
-    if not zones:
+    places = _header_places(m) if not all(map(_placed, drafts)) else []
+    if not places:
         return drafts, None
-    circle = zones[0].fields
     out: list[ZoneDraft] = []
     for d in drafts:
-        if not _placed(d):
-            d = ZoneDraft(values={**d.values, **{k: v.text for k, v in circle.items()}}, spans={**d.spans, **circle})
-            if any(d.values == o.values for o in out):
-                continue
-        out.append(d)
+        if _placed(d):
+            out.append(d)
+            continue
+        for fields in places:
+            located = ZoneDraft(values={**d.values, **{k: v.text for k, v in fields.items()}}, spans={**d.spans, **fields})
+            if not any(located.values == o.values for o in out):
+                out.append(located)
     return out, None
+
+
+def _header_places(m: ReaderMessage) -> list[dict[str, Span]]:
+    """Where the header of an area notice puts a zone the text does not place: its Q-line circle; where that
+    circle means nothing (a 999 NM radius, "the whole FIR", or the 0000N00000E placeholder), item A): each FIR of
+    a notice filed for several (``A) GOOO DRRR``), or the one aerodrome it is filed for. The rules reader's own
+    header readers, so every engine's unplaced zone is placed as the rules reader places a notice without one."""
+    for reader in (qline_circle, location_indicator):
+        zones = reader(m)
+        if zones:
+            return [z.fields for z in zones]
+    return []
 
 
 def _body_coords(text: str, header: Header) -> bool:

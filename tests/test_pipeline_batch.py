@@ -550,10 +550,20 @@ def test_a_zone_read_without_location_gets_the_q_line_circle_flagged_approximate
     assert rec.geometry == rules[0].geometry  # located as the rules reader locates it
 
 
-def test_q_line_location_keeps_999_nm_unlocated_and_one_volume_once():
-    whole_fir = _AREA_NOTICE.replace("/4512N00130E012", "/4512N00130E999")
+def test_a_whole_fir_notice_places_an_unlocated_zone_on_the_firs_of_item_a_and_one_volume_once():
+    # a 999 NM Q-line radius is "the whole FIR", no circle: the header's place is then item A), each FIR of it
+    # (archive val P0806/26, A) RJJJ, and U0053/21, A) UUUU: zones Clover read with times only)
+    whole_fir = _AREA_NOTICE.replace("/4512N00130E012", "/4512N00130E999").replace("TSA 41 ACT.", "AIRSPACE CLOSED.")
     (rec,) = process_batch(whole_fir, _Engine(_unlocated), cross_check=False)[0]
-    assert rec.geometry is None and rec.status == "review"  # "the whole FIR" is no circle
+    assert rec.geometry.type == "named" and rec.geometry.kind == "fir" and rec.geometry.name == "LFBB"
+    assert rec.spans["name"].start == whole_fir.index("A) LFBB") + 3 and rec.upper.raw == "FL095"
+    assert rec.status == "review"  # no FIR boundary offline
+    (rules,) = process_batch(whole_fir, "rules", cross_check=False)[0]
+    assert rec.geometry == rules.geometry  # located as the rules reader locates it
+    two = whole_fir.replace("A) LFBB", "A) LFBB LFRR")
+    recs, _ = process_batch(two, _Engine(_unlocated), cross_check=False)
+    assert [(r.geometry.name, r.upper.raw) for r in recs] == [("LFBB", "FL095"), ("LFRR", "FL095")]
+    assert [r.geometry for r in recs] == [r.geometry for r in process_batch(two, "rules", cross_check=False)[0]]
     (named,) = process_batch(whole_fir, _Engine(), cross_check=False)[0]
     assert named.geometry.type == "named"  # a zone the engine located by name keeps it
     twice = lambda zones: _unlocated(zones + zones)  # noqa: E731 - two areas with the same hours, neither located
