@@ -140,6 +140,28 @@ def test_boundaries_one_after_another_are_one_zone_each_and_their_headings_no_bo
     assert seen == {True, False}
 
 
+def test_an_advisory_about_another_states_firs_answers_the_firs_item_e_names_never_item_a():
+    """``icao.fir_advisory``: A) lists the publishing state's FIRs; the zones are the FIRs E) names with their
+    indicators, each read back by the normaliser as a whole FIR."""
+    import random
+
+    from airspace.pipeline.normalize import normalize
+
+    for k in range(40):
+        ex = gen.icao.generate(random.Random(k), "fir_advisory")
+        text = ex.text()
+        a_item = text[text.index("A) "):text.index("B) ")]
+        e_item = text[text.index("E) "):]
+        zones = ex.answer_zones()
+        assert 1 <= len(zones) == len(ex.gold) <= 2
+        drafts = ground(text, parse_answer(ex.answer()))
+        for z, d in zip(zones, drafts):
+            assert z["name"] in e_item and z["name"][-5:-1] not in a_item
+            rec = normalize(d, text=text, message=0)
+            assert rec.geometry.type == "named" and rec.geometry.kind == "fir"
+            assert rec.lower.ref == "SFC" and rec.upper.ref == "UNL"
+
+
 def test_deterministic_for_a_seed():
     a = [r["text"] + r["answer"] for r in generate(60, seed=11, split="train")]
     b = [r["text"] + r["answer"] for r in generate(60, seed=11, split="train")]

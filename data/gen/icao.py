@@ -35,6 +35,7 @@ TEMPLATES = {
     "aerodrome_none": "none",
     "fir_closure": "fir",  # icao_fir: a closure of the FIRs of item A, one zone each
     "fir_info": "none",  # icao_fir: a FIR-wide notice that defines no volume
+    "fir_advisory": "fir",  # icao_fir: a state's operators told to keep out of FIRs item E) names
 }
 
 # (intro phrasings, Q-code, band profile, radius NM range, time profile)
@@ -264,7 +265,7 @@ def _limits_in_e(rng: random.Random, lower: str, upper: str) -> str:
 
 
 def generate(rng: random.Random, template: str) -> Example:
-    if template in ("fir_closure", "fir_info"):
+    if template in ("fir_closure", "fir_info", "fir_advisory"):
         # whole-FIR notices share nothing of the item-E geometry below; they stay templates of this family so that
         # the ICAO noise (``noise.apply`` by family) and this family's share of the corpus apply to them
         return fir_notice(rng, template)

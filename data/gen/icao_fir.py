@@ -77,8 +77,99 @@ def _info_text(rng: random.Random, fir: str) -> str:
     ))
 
 
+# a state advising its own operators about another state's airspace: A) lists the publisher's FIRs (where the
+# notice is published), the zones are the FIRs item E) names with their indicators, never A)'s
+PUBLISHERS = [
+    ("FRENCH", ("LFBB", "LFFF", "LFRR", "LFEE", "LFMM"), "LFXX", 44.2, 0.7),
+    ("UK", ("EGTT", "EGPX"), "EGXX", 54.0, -2.0),
+    ("GERMAN", ("EDGG", "EDWW", "EDMM"), "EDXX", 51.0, 10.0),
+    ("CANADIAN", ("CZEG", "CZWG", "CZUL", "CZYZ"), "CZXX", 55.0, -95.0),
+    ("DUTCH", ("EHAA",), "EHAA", 52.3, 5.0),
+    ("ITALIAN", ("LIMM", "LIRR", "LIBB"), "LIXX", 42.0, 12.5),
+    ("PORTUGUESE", ("LPPC", "LPPO"), "LPXX", 39.5, -8.0),
+    ("US", ("KICZ",), "KICZ", 38.9, -77.0),
+    ("AUSTRIAN", ("LOVV",), "LOVV", 47.5, 14.5),
+]
+# (FIR name, indicator, the state whose airspace it is)
+NAMED_FIRS = [
+    ("TRIPOLI", "HLLL", "LIBYA"), ("DAMASCUS", "OSTT", "SYRIA"), ("BAGHDAD", "ORBB", "IRAQ"),
+    ("SANAA", "OYSC", "YEMEN"), ("KABUL", "OAKX", "AFGHANISTAN"), ("TEHRAN", "OIIX", "IRAN"),
+    ("MUSCAT", "OOMM", "OMAN"), ("KHARTOUM", "HSSX", "SUDAN"), ("MOGADISHU", "HCSM", "SOMALIA"),
+    ("PYONGYANG", "ZKKP", "NORTH KOREA"), ("BEIRUT", "OLBB", "LEBANON"), ("TEL AVIV", "LLLL", "ISRAEL"),
+    ("MINSK", "UMMV", "BELARUS"), ("KYIV", "UKBV", "UKRAINE"), ("LVIV", "UKLV", "UKRAINE"),
+    ("CHISINAU", "LUUU", "MOLDOVA"), ("MAIQUETIA", "SVZM", "VENEZUELA"), ("AMMAN", "OJAC", "JORDAN"),
+    ("BAHRAIN", "OBBB", "BAHRAIN"), ("EMIRATES", "OMAE", "THE UNITED ARAB EMIRATES"), ("JEDDAH", "OEJD", "SAUDI ARABIA"),
+    ("NIAMEY", "DRRR", "NIGER"), ("ADDIS ABABA", "HAAA", "ETHIOPIA"), ("KINSHASA", "FZAA", "THE DR CONGO"),
+]
+
+
+def _named_fir(rng: random.Random, name: str, ind: str, bracketed: bool) -> str:
+    """A FIR named with its indicator, as the rules reader's ``fir_named`` reads it (``NAME FIR (XXXX)`` only where a
+    bracket opens before it: after a verb the reader would take the verb for a word of the name)."""
+    forms = [f"FIR {name} ({ind})", f"FIR {name} ({ind})", f"FIR {name}({ind})"]
+    return rng.choice(forms + [f"{name} FIR ({ind})"] * bracketed)
+
+
+def fir_advisory(rng: random.Random) -> Example:
+    """``fir_advisory``: a state tells its own operators to keep out of one or two FIRs of another; the zones are
+    the FIRs named in item E) (each its own), item A) only says where the notice is published."""
+    who, a_firs, q_fir, lat, lon = rng.choice(PUBLISHERS)
+    targets = rng.sample(NAMED_FIRS, rng.choice((1, 1, 1, 2)))
+    start = V.sample_start(rng, rng.choice((1, 5, 60)))
+    end = start + V.sample_duration(rng, rng.choice(("days", "long")))
+    nid = f"{rng.choice('ABFGV')}{rng.randint(1, 9999):04d}/{start.year % 100:02d}"
+    ntype = rng.choices(("N", "R"), weights=(60, 40))[0]
+    header = f"{nid} NOTAM{ntype}" + (f" {nid[0]}{rng.randint(1, 9999):04d}/{start.year % 100:02d}" if ntype == "R" else "")
+    zs = list(range(len(targets)))
+    q = Doc().add(f"Q) {q_fir}/{rng.choice(('QXXXX', 'QAFXX', 'QRTCA', 'QXXLC'))}/I /{rng.choice(('BO ', 'NBO'))}/E /")
+    q.field("000", zs, "lower").add("/").field("999", zs, "upper").add("/")
+    q.add(V.qline_coord(lat, lon, rng.randint(200, 600))[0])
+    a = Doc().add("A) " + " ".join(a_firs))
+    b = Doc().add("B) ").field(V.fmt_icao_time(start), zs, "start")
+    perm = rng.random() < 0.2
+    c = Doc().add("C) ").field("PERM" if perm else V.fmt_icao_time(end), zs, "end")
+    e = Doc().add("E) ")
+    e.add(rng.choice((f"{who} AIR CARRIERS AND OPERATORS OF AIRCRAFT REGISTERED IN THE STATE ARE REQUESTED NOT TO "
+                      "PENETRATE INTO THE AIRSPACE OF ",
+                      f"{who} CIVIL AIR OPERATORS SHALL NOT OPERATE WITHIN ",
+                      f"ALL {who} OPERATORS ARE ADVISED TO AVOID ",
+                      f"FLIGHTS BY {who} AIR OPERATORS ARE PROHIBITED IN ")))
+    gold = []
+    for i, (name, ind, state) in enumerate(targets):
+        if i:
+            e.add(rng.choice((" AND ", ", ", " AND THE AIRSPACE OF ")))
+        bracketed = rng.random() < 0.5
+        fir_t = _named_fir(rng, name, ind, bracketed)
+        if bracketed:
+            e.add(f"{state} (").field(fir_t, i, "name").add(")")
+        else:
+            e.field(fir_t, i, "name")
+        gold.append(zone(named(fir_t), {"ref": "SFC", "ft": 0.0}, {"ref": "UNL", "ft": None}, V.iso(start),
+                         None if perm else V.iso(end), None, permanent=perm))
+    if rng.random() < 0.5:  # an exception along route points: positions that bound no zone
+        pts = [V.fmt_coord(rng, *V.near(rng, lat, lon, 400), "dms")[0] for _ in range(rng.randint(2, 3))]
+        e.add(rng.choice((", EXCEPT :  - MAINTAINING AT ALL TIMES A FLIGHT LEVEL ABOVE OR EQUAL TO FL320 ON ROUTES "
+                          "SOUTH OF THE SEGMENTS DEFINED BY THE FLW REPORTING POINTS : ",
+                          ", EXCEPT OVERFLIGHTS ON ATS ROUTES JOINING : ")))
+        e.add("  ".join(f"{''.join(rng.choice('ABCDEFGKLMNOPRSTUVZ') for _ in range(5))} {p}" for p in pts))
+    e.add(".")
+    if rng.random() < 0.5:
+        e.add(rng.choice(("  THE AIR OPERATOR MUST CARRY OUT A ROBUST RISK ASSESSMENT BEFORE ENTERING THIS AREA.",
+                          "  THIS NOTAM IS ISSUED DUE TO THE MILITARY ACTIVITY IN THE REGION.",
+                          "  REF: CONFLICT ZONE INFORMATION BULLETIN.")))
+    sep = rng.choice(("\n", "  ", " "))
+    out = Doc().add(header).add(sep)
+    for part in (q, a, b, c, e):
+        out.parts.extend(part.parts)
+        out.add(sep)
+    return Example(out, gold, "en")
+
+
 def fir_notice(rng: random.Random, template: str) -> Example:
-    """``fir_closure``: one zone per FIR of item A; ``fir_info``: the same header, no zone."""
+    """``fir_closure``: one zone per FIR of item A; ``fir_info``: the same header, no zone; ``fir_advisory``: the
+    FIRs item E) names."""
+    if template == "fir_advisory":
+        return fir_advisory(rng)
     country, firs, lat, lon = rng.choice(FIR_SETS)
     if template == "fir_closure" and len(firs) > 2 and rng.random() < 0.4:
         firs = tuple(rng.sample(firs, rng.randint(2, len(firs))))
