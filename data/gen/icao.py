@@ -30,7 +30,7 @@ TEMPLATES = {
     "multi_psn": "multi",
     "multi_psn_inline": "multi",
     "multi_area": "multi",
-    "multi_ring": "multi",  # boundaries one after another, each under a heading (a day, a number) or none
+    "multi_ring": "multi",  # boundaries one after another, each under a heading (a day, a number)
     "notamc": "none",
     "aerodrome_none": "none",
     "fir_closure": "fir",  # icao_fir: a closure of the FIRs of item A, one zone each
@@ -137,10 +137,9 @@ def _poly_points(rng: random.Random, lat: float, lon: float, size_km: float, n: 
     return pts
 
 
-def polygon_doc(rng: random.Random, pts, z: int, style: str, phr: str,
-                closed: bool | None = None) -> tuple[Doc, list[tuple[float, float]]]:
+def polygon_doc(rng: random.Random, pts, z: int, style: str, phr: str) -> tuple[Doc, list[tuple[float, float]]]:
     """Write a point list tagged as zone ``z``'s polygon. ``phr``: dash, lines, comma, to, blank (points parted by
-    white space only). ``closed``: repeat the first point at the end (default: drawn)."""
+    white space only)."""
     doc = Doc()
     for _ in range(12):
         texts, gold = [], []
@@ -154,13 +153,13 @@ def polygon_doc(rng: random.Random, pts, z: int, style: str, phr: str,
         clat = sum(p[0] for p in pts) / len(pts)
         clon = sum(p[1] for p in pts) / len(pts)
         pts = [(V.clamp_lat(clat + 2 * (p[0] - clat)), V.wrap_lon(clon + 2 * (p[1] - clon))) for p in pts]
-    draw_closed = rng.random() < 0.5
+    closed = rng.random() < 0.5
     if phr == "dash":
         sep = rng.choice(("-", " - ", " -", "- "))
         per_line = rng.choice((2, 3, 4, 99))
         closer = rng.choice((" BACK TO START", " BACK TO START.", "", " TO START"))
         if not closer.strip():
-            draw_closed = True
+            closed = True
     elif phr == "lines":
         sep = rng.choice(("\n", "\n", " \n"))
         per_line = 99
@@ -169,20 +168,18 @@ def polygon_doc(rng: random.Random, pts, z: int, style: str, phr: str,
         sep = rng.choice((", ", ",", " , "))
         per_line = rng.choice((3, 4, 99))
         closer = ""
-        draw_closed = rng.random() < 0.7
+        closed = rng.random() < 0.7
     elif phr == "blank":
         sep = rng.choice(("  ", " ", "   "))
         per_line = rng.choice((3, 4, 99))
         closer = ""
-        draw_closed = rng.random() < 0.8
+        closed = rng.random() < 0.8
     else:  # to
         sep = " TO "
         per_line = rng.choice((3, 99))
         closer = rng.choice((" TO BEGINNING", " TO POINT OF ORIGIN", " TO START", ""))
         if not closer:
-            draw_closed = True
-    if closed is None:
-        closed = draw_closed
+            closed = True
     seq = texts + ([texts[0]] if closed else [])
     for i, t in enumerate(seq):
         if i:
@@ -444,12 +441,12 @@ def generate(rng: random.Random, template: str) -> Example:
             zone_fg = []
         elif template == "multi_ring":
             # several boundaries listed one after another under one pair of limits (F/G), each headed by its day
-            # (a space-debris or launch notice: "APR 21 <points> APR 22 <points>"), a number, a letter or a part, or
-            # by nothing but the repeated first point that closes the ring before it; the heading is never part of
-            # a boundary
+            # (a space-debris or launch notice: "APR 21 <points> APR 22 <points>"), a number, a letter or a part; the
+            # heading is never part of a boundary. Never rings parted by white space alone: the span repair reads a
+            # point list as going on to the next point (``parser.fieldcheck``), so such an answer would be undone
             nz = rng.randint(2, 4)
             heading = rng.choice(("day", "day", "day_first", "on_day", "area_num", "num_dot", "num_paren", "letter",
-                                  "part", "none"))
+                                  "part"))
             pstyle = rng.choice(POLY_STYLES)
             phr = rng.choice(("blank", "blank", "lines", "dash", "comma"))
             e.add(intro).add(rng.choice((". THE AREA IS BOUNDED BY GEO COORD:", ". AREAS BOUNDED BY:",
@@ -460,14 +457,11 @@ def generate(rng: random.Random, template: str) -> Example:
                 mon = V.MONTHS[day.month - 1]
                 label = {"day": f"{mon} {day.day:02d}", "day_first": f"{day.day:02d} {mon}",
                          "on_day": f"ON {day.day:02d} {mon}:", "area_num": f"AREA {i + 1}:", "num_dot": f"{i + 1}.",
-                         "num_paren": f"{i + 1})", "letter": f"{'ABCDEFGH'[i]}.", "part": f"PART {i + 1}:",
-                         "none": ""}[heading]
-                e.add(rng.choice(("  ", "\n", "\n", " ")))
-                if label:
-                    e.add(label).add(rng.choice(("  ", " ", "\n")))
+                         "num_paren": f"{i + 1})", "letter": f"{'ABCDEFGH'[i]}.", "part": f"PART {i + 1}:"}[heading]
+                e.add(rng.choice(("  ", "\n", "\n", " "))).add(label).add(rng.choice(("  ", " ", "\n")))
                 plat, plon = V.near(rng, clat, clon, size / 2)
                 pts = _poly_points(rng, plat, plon, size, rng.randint(4, 7))
-                pdoc, pg = polygon_doc(rng, pts, i, pstyle, phr, closed=True if heading == "none" else None)
+                pdoc, pg = polygon_doc(rng, pts, i, pstyle, phr)
                 e.parts.extend(pdoc.parts)
                 gold.append(polygon(pg))
             zone_fg = list(range(nz))
