@@ -101,7 +101,9 @@ def _measure_edits(text: str, start: int, end: int, form: str) -> list[Edit]:
     """The value's own text only: a span that is exactly one number and its unit (``1330M``, ``3000FT AMSL``) or
     one flight level (``FL120``)."""
     if (m := _MEASURE.fullmatch(text, start, end)) is not None:
-        new = measure_text(m, form) if _alone(text, m) else m.group()
+        if not _alone(text, m):
+            return []
+        new = measure_text(m, form)
     elif (m := _FL.fullmatch(text, start, end)) is not None:
         new = f"FL{' ' if form.endswith('blank') else ''}{m['num']}"
     else:

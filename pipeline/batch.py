@@ -145,12 +145,13 @@ def _by_header(drafts: list[ZoneDraft], text: str, header: Header) -> tuple[list
         n = len(drafts) - len(kept)
         return kept, (f"{n} zone{'s' if n > 1 else ''} the engine read with no place but the notice's Q-line or "
                       f"item A) not drawn: the Q-code {header.qline.code or '(none)'} does not mark an area notice")
-    places = _header_places(m) if not all(map(_placed, drafts)) else []
+    placed = [_placed(d) for d in drafts]
+    places = _header_places(m) if not all(placed) else []
     if not places:
         return drafts, None
     out: list[ZoneDraft] = []
-    for d in drafts:
-        if _placed(d):
+    for d, has_place in zip(drafts, placed):
+        if has_place:
             out.append(d)
             continue
         for fields in places:

@@ -103,6 +103,21 @@ NAMED_FIRS = [
 ]
 
 
+# a Q-line's 000/999 read as limits: the surface to unlimited
+Q_LOWER, Q_UPPER = {"ref": "SFC", "ft": 0.0}, {"ref": "UNL", "ft": None}
+
+
+def _head(rng: random.Random, letters: str, weights: tuple[int, int]):
+    """-> (start, end, header line): a whole-FIR notice's period and its ``Xnnnn/yy NOTAMN`` (or ``R`` and the id it
+    replaces, ``weights`` N:R)."""
+    start = V.sample_start(rng, rng.choice((1, 5, 60)))
+    end = start + V.sample_duration(rng, rng.choice(("days", "long")))
+    nid = f"{rng.choice(letters)}{rng.randint(1, 9999):04d}/{start.year % 100:02d}"
+    ntype = rng.choices(("N", "R"), weights=weights)[0]
+    header = f"{nid} NOTAM{ntype}" + (f" {nid[0]}{rng.randint(1, 9999):04d}/{start.year % 100:02d}" if ntype == "R" else "")
+    return start, end, header
+
+
 def _named_fir(rng: random.Random, name: str, ind: str, bracketed: bool) -> str:
     """A FIR named with its indicator, as the rules reader's ``fir_named`` reads it (``NAME FIR (XXXX)`` only where a
     bracket opens before it: after a verb the reader would take the verb for a word of the name)."""
@@ -115,11 +130,7 @@ def fir_advisory(rng: random.Random) -> Example:
     the FIRs named in item E) (each its own), item A) only says where the notice is published."""
     who, a_firs, q_fir, lat, lon = rng.choice(PUBLISHERS)
     targets = rng.sample(NAMED_FIRS, rng.choice((1, 1, 1, 2)))
-    start = V.sample_start(rng, rng.choice((1, 5, 60)))
-    end = start + V.sample_duration(rng, rng.choice(("days", "long")))
-    nid = f"{rng.choice('ABFGV')}{rng.randint(1, 9999):04d}/{start.year % 100:02d}"
-    ntype = rng.choices(("N", "R"), weights=(60, 40))[0]
-    header = f"{nid} NOTAM{ntype}" + (f" {nid[0]}{rng.randint(1, 9999):04d}/{start.year % 100:02d}" if ntype == "R" else "")
+    start, end, header = _head(rng, "ABFGV", (60, 40))
     zs = list(range(len(targets)))
     q = Doc().add(f"Q) {q_fir}/{rng.choice(('QXXXX', 'QAFXX', 'QRTCA', 'QXXLC'))}/I /{rng.choice(('BO ', 'NBO'))}/E /")
     q.field("000", zs, "lower").add("/").field("999", zs, "upper").add("/")
@@ -144,8 +155,8 @@ def fir_advisory(rng: random.Random) -> Example:
             e.add(f"{state} (").field(fir_t, i, "name").add(")")
         else:
             e.field(fir_t, i, "name")
-        gold.append(zone(named(fir_t), {"ref": "SFC", "ft": 0.0}, {"ref": "UNL", "ft": None}, V.iso(start),
-                         None if perm else V.iso(end), None, permanent=perm))
+        gold.append(zone(named(fir_t), Q_LOWER, Q_UPPER, V.iso(start), None if perm else V.iso(end), None,
+                         permanent=perm))
     if rng.random() < 0.5:  # an exception along route points: positions that bound no zone
         pts = [V.fmt_coord(rng, *V.near(rng, lat, lon, 400), "dms")[0] for _ in range(rng.randint(2, 3))]
         e.add(rng.choice((", EXCEPT :  - MAINTAINING AT ALL TIMES A FLIGHT LEVEL ABOVE OR EQUAL TO FL320 ON ROUTES "
@@ -177,19 +188,15 @@ def fir_notice(rng: random.Random, template: str) -> Example:
         firs = firs[:1]
     nz = len(firs) if template == "fir_closure" else 0
     zs = list(range(nz))
-    start = V.sample_start(rng, rng.choice((1, 5, 60)))
-    end = start + V.sample_duration(rng, rng.choice(("days", "long")))
-    nid = f"{rng.choice('ABCGV')}{rng.randint(1, 9999):04d}/{start.year % 100:02d}"
-    ntype = rng.choices(("N", "R"), weights=(70, 30))[0]
-    header = f"{nid} NOTAM{ntype}" + (f" {nid[0]}{rng.randint(1, 9999):04d}/{start.year % 100:02d}" if ntype == "R" else "")
+    start, end, header = _head(rng, "ABCGV", (70, 30))
 
     has_fg = rng.random() < 0.45
     q_hi = 999 if not has_fg or rng.random() < 0.7 else rng.choice((460, 660))
     qfir = firs[0] if len(firs) == 1 or rng.random() < 0.5 else firs[0][:2] + "XX"
     q = Doc().add(f"Q) {qfir}/{rng.choice(QCODES)}/IV/{rng.choice(('BO', 'NBO', 'BO '))}/{rng.choice(('E', 'W', 'AE'))}/")
-    lo_t, lo_g = "000", {"ref": "SFC", "ft": 0.0}
+    lo_t, lo_g = "000", Q_LOWER
     hi_t = f"{q_hi:03d}"
-    hi_g = {"ref": "UNL", "ft": None} if q_hi == 999 else {"ref": "FL", "ft": float(q_hi * 100)}
+    hi_g = Q_UPPER if q_hi == 999 else {"ref": "FL", "ft": float(q_hi * 100)}
     if has_fg or not nz:
         q.add(f"{lo_t}/{hi_t}/")
     else:
