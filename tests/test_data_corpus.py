@@ -274,10 +274,14 @@ def test_every_distance_and_limit_form_reads_back_exactly():
     from airspace.parser.units import parse_distance_m, parse_limit
 
     rng = random.Random(6)
+    grouped = set()
     for unit in ("nm", "km", "m", "ft", "nm_words", "km_words", "cn_km", "cn_qianmi", "cn_m"):
         for _ in range(40):
             text, metres = fmt_distance(rng, math.exp(rng.uniform(math.log(0.1), math.log(250))), unit)
             assert math.isclose(parse_distance_m(text), metres, abs_tol=0.01), (unit, text)
+            if re.match(r"\d,\d{3}", text):
+                grouped.add(unit)
+    assert grouped == {"m", "ft"}  # 1,330M and 5,000FT: thousands grouped by a comma, never in Chinese
     for kind, v in (("ft_amsl", 1500), ("ft_msl", 12500), ("ft_agl", 400), ("ft_bare", 3000), ("fl", 95),
                     ("m_amsl", 12200), ("m_agl", 120), ("cn_agl", 120), ("unl", 0), ("ft_words_msl", 18000),
                     ("ft_words_agl", 1000), ("m_words_agl", 90)):
@@ -328,10 +332,13 @@ def test_a_fir_closure_is_one_zone_per_indicator_of_item_a_and_a_fir_notice_with
 
     from airspace.data.gen.icao import generate as icao_generate
 
-    multi = q_limits = 0
+    multi = q_limits = bans = 0
     for k in range(200):
         ex = icao_generate(random.Random(k), "fir_closure")
         text, zones = ex.text(), ex.answer_zones()
+        # a closure to some aircraft only (those of another state) is still a closure of every FIR of A)
+        bans += bool(re.search(r"(CLOSED|CLOSED UNTIL FURTHER NOTICE) (TO|FOR) .*(REGISTERED IN|OPERATED BY|OF "
+                               r"[A-Z]|TO OR FROM|AERODROME IN|AIRSPACE OF)", text))
         a_item = re.search(r"A\) ((?:[A-Z]{4} ?)+)", text).group(1).split()
         assert [z["name"] for z in zones] == a_item == [g["geometry"]["name"] for g in ex.gold]
         multi += len(zones) > 1
@@ -341,4 +348,4 @@ def test_a_fir_closure_is_one_zone_per_indicator_of_item_a_and_a_fir_notice_with
             q_limits += 1
         none = icao_generate(random.Random(k), "fir_info")
         assert none.gold == [] and none.answer() == "NONE"
-    assert multi > 20 and q_limits > 60
+    assert multi > 20 and q_limits > 60 and bans > 25

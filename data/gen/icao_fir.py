@@ -37,16 +37,51 @@ FIR_SETS = [
     ("ISRAEL", ("LLLL",), 31.5, 34.9),
     ("MOLDOVA", ("LUUU",), 47.0, 28.8),
     ("NORTH KOREA", ("ZKKP",), 40.0, 127.0),
+    # states whose airspace lies in FIRs named for a neighbour: A) lists those FIRs, E) names the state
+    ("QATAR", ("OBBB",), 25.3, 51.2),
+    ("THE GAMBIA", ("GOOO",), 13.4, -15.5),
+    ("TOGO", ("DGAC",), 8.6, 1.0),
+    ("BENIN", ("DGAC", "DRRR"), 9.5, 2.3),
+    ("MAURITANIA", ("GOOO", "GVSC"), 20.0, -10.5),
+    ("KOSOVO", ("LYBA",), 42.6, 20.9),
 ]
 STATES = ("THE RUSSIAN FEDERATION", "BELARUS", "ISRAEL", "IRAN", "THE EUROPEAN UNION", "CANADA", "THE UNITED KINGDOM",
           "MOROCCO", "ALGERIA", "QATAR", "PAKISTAN", "INDIA")
 QCODES = ("QAFLT", "QAFXX", "QXXLC", "QARLC", "QRTCA", "QXXXX")
 
 
+def _ban_text(rng: random.Random, country: str, fir_list: str, plural: str, others: list[str]) -> str:
+    """A closure to some aircraft only (those of one or two other states, or flying to or from them), in a long
+    sentence built from parts: still a closure of the whole airspace, so still one zone per FIR of A)."""
+    state = rng.choice(("", "", "THE REPUBLIC OF ", "THE STATE OF ")) + country
+    subject = rng.choice((f"THE AIRSPACE OVER THE TERRITORY OF {state}", f"THE AIRSPACE OF {state}",
+                          f"{country} AIRSPACE", f"THE {fir_list} {plural}", f"THE NATIONAL AIRSPACE OF {state}"))
+    verb = rng.choice(("IS CLOSED", "IS CLOSED", "REMAINS CLOSED", "IS HEREBY CLOSED", "SHALL BE CLOSED"))
+    acft = rng.choice(("AIRCRAFT", "AIRCRAFTS", "ACFT"))
+    whom = [rng.choice((f"ALL CIVIL AND MILITARY {acft} REGISTERED IN {o}", f"{acft} REGISTERED IN {o}",
+                        f"ALL {acft} OPERATED BY AIR CARRIERS OF {o}", f"STATE {acft} OF {o}",
+                        f"FOREIGN {acft} DEPARTING FROM OR LANDING AT AN AERODROME IN {o}",
+                        f"{acft} ENTERING FROM OR LEAVING FOR THE AIRSPACE OF {o}",
+                        f"ALL FLIGHTS TO OR FROM {o}")) for o in others]
+    if rng.random() < 0.5:
+        whom.append(rng.choice((f"{acft} COMING FROM OR GOING TO THESE STATES", "THEIR CHARTER FLIGHTS",
+                                f"CIVIL {acft} OF ANY STATE OPERATING ON THEIR BEHALF")))
+    joined = whom[0]
+    for w in whom[1:]:
+        joined += rng.choice((", ", " AND ", ", AS WELL AS ", " ,  "))
+        joined += w
+    tail = rng.choice(("", "", " UNTIL FURTHER NOTICE", ", EXCEPT FLIGHTS WITH A SPECIAL AUTHORIZATION OF THE CIVIL "
+                       "AVIATION AUTHORITY", ". OVERFLIGHT REQUESTS SHALL BE SENT THROUGH DIPLOMATIC CHANNELS"))
+    return f"{subject} {verb} {rng.choice(('TO', 'FOR'))} {joined}{tail}."
+
+
 def _closure_text(rng: random.Random, country: str, firs: tuple[str, ...]) -> str:
     fir_list = " ".join(firs) if rng.random() < 0.5 else ", ".join(firs)
     plural = "FIRS" if len(firs) > 1 else "FIR"
     other = rng.choice([s for s in STATES if country not in s])
+    if rng.random() < 0.35:
+        return _ban_text(rng, country, fir_list, plural, rng.sample([s for s in STATES if country not in s],
+                                                                    rng.choice((1, 1, 2))))
     return rng.choice((
         f"{fir_list} {plural} CLOSED FOR ALL CIVIL ACFT.",
         f"AIRSPACE OF {country} CLOSED TO ALL CIVIL FLIGHTS EXC STATE ACFT WITH DIPLOMATIC CLEARANCE.",

@@ -168,8 +168,8 @@ def fmt_coord(rng: random.Random, lat: float, lon: float, style: str) -> tuple[s
         step = 60.0
     elif style == "dm_dec":
         step = rng.choice((0.6, 6.0))  # DDMM.mm or DDMM.m (decimal minutes)
-    elif style == "dms_dec":
-        step = rng.choice((0.01, 0.1))
+    elif style == "dms_dec" or (style in ("hemi_first", "hemi_first_space") and rng.random() < 0.3):
+        step = rng.choice((0.01, 0.1))  # hemisphere first with decimal seconds too: N305356.10E1215608.82
     elif style in ("decimal_deg", "decimal_hemi", "hemi_decimal", "decimal_signed", "cn_decimal"):
         step = None
     else:
@@ -207,7 +207,7 @@ def fmt_coord(rng: random.Random, lat: float, lon: float, style: str) -> tuple[s
     glat, glon = sign(ns) * a1, sign(ew) * a2
 
     def sec_txt(s: float) -> str:
-        if style == "dms_dec":
+        if step < 1.0:
             return f"{s:05.2f}" if step == 0.01 else f"{s:04.1f}"
         return f"{int(round(s)):02d}"
 
@@ -321,16 +321,16 @@ def fmt_distance(rng: random.Random, nm: float, unit: str) -> tuple[str, float]:
             return s + "公里", metres
         return s + "千米", metres
     if unit in ("m", "cn_m"):
-        mval = max(50, int(round(km * 1000 / 50.0)) * 50)
-        mval = min(mval, 9950)
+        q = rng.choice((50, 50, 10))  # surveyed radii are written to the metre's tens too (1,330M)
+        mval = min(max(50, int(round(km * 1000 / q)) * q), 9990)
         s = f"{mval}"
         if unit == "cn_m":
             return s + "米", float(mval)
-        return s + rng.choice(("M", " M", " m", "MTR", "m")), float(mval)
+        return _thousands(mval, rng.choice(("none", "none", "comma"))) + rng.choice(("M", " M", " m", "MTR", "m")), float(mval)
     if unit == "ft":
         fval = max(500, int(round(nm * 6076.12 / 100.0)) * 100)
         fval = min(fval, 30000)
-        return f"{fval}" + rng.choice(("FT", " FT", "FT")), fval * 0.3048
+        return _thousands(fval, rng.choice(("none", "none", "comma"))) + rng.choice(("FT", " FT", "FT")), fval * 0.3048
     if unit == "mi_words":
         s = f"{max(1, int(round(nm * 1.15078)))}"
         return s + rng.choice((" statute miles", " SM")), float(s) * 1609.344
