@@ -13,6 +13,7 @@ span, as the normaliser does.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from datetime import datetime, timezone
 
 from airspace.parser.coords import find_coords, parse_coord
@@ -103,6 +104,19 @@ def _starts_at_its_boundary(value: str) -> bool:
     return is_corridor(value[:coords[0].start]) or is_sector(value)
 
 
+@lru_cache(maxsize=64)
+def _coords_of(text: str) -> tuple[tuple[int, int], ...]:
+    return tuple((c.start, c.end) for c in find_coords(text))
+
+
+def starts_inside_coordinate(text: str, start: int) -> bool:
+    """Whether ``start`` falls inside a coordinate of the message as read from its beginning: a place span that
+    drops the first group of its first vertex (``51 00 S 167 44 00 W`` out of ``27 51 00 S 167 44 00 W``) reads
+    as a point all the same, elsewhere. The whole message is read, as the rules reader reads it, because a window
+    cut before ``start`` can pair the halves of two vertices the wrong way round."""
+    return any(a < start < b for a, b in _coords_of(text))
+
+
 def span_reads_as(field: str, text: str, start: int, end: int) -> bool:
     """True if ``text[start:end]`` reads as ``field`` where it stands: a Q-line's own lower (upper) limit field reads
     as the lower (upper) limit, as the normaliser reads it (``pipeline.normalize``); a span that begins or ends inside
@@ -113,5 +127,7 @@ def span_reads_as(field: str, text: str, start: int, end: int) -> bool:
     if field in _READERS and cut_number(text, start, end) is not None:
         return False
     if field == "polygon" and (list_goes_on(text, end) or not _starts_at_its_boundary(text[start:end])):
+        return False
+    if field in ("polygon", "center") and starts_inside_coordinate(text, start):
         return False
     return reads_as(field, text[start:end])

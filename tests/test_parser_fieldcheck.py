@@ -7,7 +7,7 @@ import pytest
 
 from airspace.core.answer import ground, parse_answer
 from airspace.data.corpus import generate
-from airspace.parser.fieldcheck import qline_limit_field, reads_as, span_reads_as
+from airspace.parser.fieldcheck import qline_limit_field, reads_as, span_reads_as, starts_inside_coordinate
 
 
 @pytest.mark.parametrize("split", ["train", "test"])
@@ -118,3 +118,18 @@ def test_an_area_span_begins_where_its_boundary_does():
     sector = "E) SECTOR AZM 020-160DEG RADIUS 6KM, CENTRE 561100N0385100E. F) SFC"
     s = sector.index("SECTOR")
     assert span_reads_as("polygon", sector, s, sector.index(". F)"))
+
+
+def test_a_place_span_that_starts_inside_a_coordinate_does_not_read_where_it_stands():
+    """Degrees, minutes and seconds parted by blanks: a span that drops the first group of the first vertex still
+    reads as a polygon (``51 00 S 167 44 00 W`` is a point), so only where it stands shows it is cut."""
+    text = ("E) ALL THAT AIRSPACE BOUNDED BY  12 30 00 S 150 10 00 W  14 45 00 S 148 00 00 W  "
+            "13 10 30 S 146 20 00 W  12 30 00 S 150 10 00 W  F) SFC G) UNL")
+    whole, end = text.index("12 30"), text.index("  F)")
+    cut = text.index("30 00 S")
+    assert reads_as("polygon", text[cut:end]) and reads_as("center", text[cut:text.index("  14 45")])
+    assert not span_reads_as("polygon", text, cut, end) and not span_reads_as("center", text, cut, whole + 22)
+    assert starts_inside_coordinate(text, cut) and not starts_inside_coordinate(text, whole)
+    assert span_reads_as("polygon", text, whole, end) and span_reads_as("center", text, whole, whole + 22)
+    second = text.index("14 45")  # a span may start at any vertex of the list, just not inside one
+    assert not starts_inside_coordinate(text, second)
