@@ -309,9 +309,18 @@ def generate(rng: random.Random, template: str) -> Example:
         e.add(intro)
         if template == "psn_radius":
             v = rng.random()
-            if v < 0.4:
+            if v < 0.3:
                 e.add(rng.choice(("\nPSN:", "\nPSN: ", "\nPSN "))).field(c_t, 0, "center")
                 e.add(rng.choice((" RADIUS - ", " RADIUS ", " RADIUS: ", " RADIUS-"))).field(r_t, 0, "radius")
+            elif v < 0.55:
+                # the circle in a sentence, centre first (English notices of the Chinese and East Asian FIRs):
+                # WITHIN A CIRCLE CENTERED AT <c> WITH RADIUS OF <r>
+                e.add(rng.choice((" WITHIN A CIRCLE ", ", THE AREA WITHIN A CIRCLE  ", " IN A CIRCLE ")))
+                e.add(rng.choice(("CENTERED AT  ", "CENTERED AT ", "CENTRED AT ", "WITH CENTRE ", "WITH CENTER AT ")))
+                e.field(c_t, 0, "center")
+                e.add(rng.choice((" WITH RADIUS OF ", "  WITH RADIUS OF ", " AND RADIUS OF ", ", RADIUS ",
+                                  " WITH A RADIUS OF ")))
+                e.field(r_t, 0, "radius").add(rng.choice((".", ". ", ".\n")))
             else:
                 e.add(rng.choice((" PSN ", " AT PSN ", ". PSN: "))).field(c_t, 0, "center")
                 e.add(rng.choice((", RADIUS ", " RADIUS ", " RAD "))).field(r_t, 0, "radius").add(".")
