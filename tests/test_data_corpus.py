@@ -332,7 +332,9 @@ def test_a_fir_closure_is_one_zone_per_indicator_of_item_a_and_a_fir_notice_with
 
     from airspace.data.gen.icao import generate as icao_generate
 
-    multi = q_limits = bans = 0
+    from airspace.parser.rules import rules_drafts
+
+    multi = q_limits = bans = info_bans = 0
     for k in range(200):
         ex = icao_generate(random.Random(k), "fir_closure")
         text, zones = ex.text(), ex.answer_zones()
@@ -348,4 +350,8 @@ def test_a_fir_closure_is_one_zone_per_indicator_of_item_a_and_a_fir_notice_with
             q_limits += 1
         none = icao_generate(random.Random(k), "fir_info")
         assert none.gold == [] and none.answer() == "NONE"
-    assert multi > 20 and q_limits > 60 and bans > 25
+        if re.search(r"/QO[A-Z]{3}/", none.text()):
+            # the same ban filed as other information (Q-code subject O) is no area, as the rules reader reads it
+            info_bans += 1
+            assert rules_drafts(none.text()) == []
+    assert multi > 20 and q_limits > 60 and bans > 25 and info_bans > 40

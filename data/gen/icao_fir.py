@@ -219,7 +219,11 @@ def fir_notice(rng: random.Random, template: str) -> Example:
     country, firs, lat, lon = rng.choice(FIR_SETS)
     if template == "fir_closure" and len(firs) > 2 and rng.random() < 0.4:
         firs = tuple(rng.sample(firs, rng.randint(2, len(firs))))
-    if template == "fir_info":
+    # a ban filed as other information (Q-code subject O: QOEXX, QOAXX) is information, not an area, however its E)
+    # reads: the rules reader, and so the silver, answers no zone for it (Russian reciprocal bans, the EU's ban on
+    # Russian carriers), so the models must tell it from the same prose under an airspace subject (X, A, R)
+    info_ban = template == "fir_info" and rng.random() < 0.4
+    if template == "fir_info" and not info_ban:
         firs = firs[:1]
     nz = len(firs) if template == "fir_closure" else 0
     zs = list(range(nz))
@@ -228,7 +232,7 @@ def fir_notice(rng: random.Random, template: str) -> Example:
     has_fg = rng.random() < 0.45
     q_hi = 999 if not has_fg or rng.random() < 0.7 else rng.choice((460, 660))
     qfir = firs[0] if len(firs) == 1 or rng.random() < 0.5 else firs[0][:2] + "XX"
-    q = Doc().add(f"Q) {qfir}/{rng.choice(QCODES)}/IV/{rng.choice(('BO', 'NBO', 'BO '))}/{rng.choice(('E', 'W', 'AE'))}/")
+    q = Doc().add(f"Q) {qfir}/{rng.choice(('QOEXX', 'QOAXX') if info_ban else QCODES)}/IV/{rng.choice(('BO', 'NBO', 'BO '))}/{rng.choice(('E', 'W', 'AE'))}/")
     lo_t, lo_g = "000", Q_LOWER
     hi_t = f"{q_hi:03d}"
     hi_g = Q_UPPER if q_hi == 999 else {"ref": "FL", "ft": float(q_hi * 100)}
@@ -251,7 +255,12 @@ def fir_notice(rng: random.Random, template: str) -> Example:
         c.field("PERM", zs, "end")
     else:
         c.field(V.fmt_icao_time(end), zs, "end")
-    e = Doc().add("E) ").add(_closure_text(rng, country, firs) if nz else _info_text(rng, firs[0]))
+    if info_ban:
+        e_text = _ban_text(rng, country, " ".join(firs), "FIRS" if len(firs) > 1 else "FIR",
+                           rng.sample([s for s in STATES if country not in s], rng.choice((1, 1, 2))))
+    else:
+        e_text = _closure_text(rng, country, firs) if nz else _info_text(rng, firs[0])
+    e = Doc().add("E) ").add(e_text)
     fg = Doc()
     if has_fg:
         if nz:
