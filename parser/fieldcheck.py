@@ -13,8 +13,8 @@ span, as the normaliser does.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from datetime import datetime, timezone
+from functools import lru_cache
 
 from airspace.parser.coords import find_coords, parse_coord
 from airspace.parser.header import qline_limit_field

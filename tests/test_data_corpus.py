@@ -331,7 +331,6 @@ def test_a_fir_closure_is_one_zone_per_indicator_of_item_a_and_a_fir_notice_with
     import random
 
     from airspace.data.gen.icao import generate as icao_generate
-
     from airspace.parser.rules import rules_drafts
 
     multi = q_limits = bans = info_bans = 0
