@@ -50,9 +50,20 @@ STATES = ("THE RUSSIAN FEDERATION", "BELARUS", "ISRAEL", "IRAN", "THE EUROPEAN U
 QCODES = ("QAFLT", "QAFXX", "QXXLC", "QARLC", "QRTCA", "QXXXX")
 
 
-def _ban_text(rng: random.Random, country: str, fir_list: str, plural: str, others: list[str]) -> str:
+def _other_states(country: str) -> list[str]:
+    return [s for s in STATES if country not in s]
+
+
+def _plural(firs: tuple[str, ...]) -> str:
+    return "FIRS" if len(firs) > 1 else "FIR"
+
+
+def _ban_text(rng: random.Random, country: str, firs: tuple[str, ...], fir_list: str) -> str:
     """A closure to some aircraft only (those of one or two other states, or flying to or from them), in a long
-    sentence built from parts: still a closure of the whole airspace, so still one zone per FIR of A)."""
+    sentence built from parts: still a closure of the whole airspace, so still one zone per FIR of A) (``fir_list``:
+    A)'s FIRs as E) writes them)."""
+    others = rng.sample(_other_states(country), rng.choice((1, 1, 2)))
+    plural = _plural(firs)
     state = rng.choice(("", "", "THE REPUBLIC OF ", "THE STATE OF ")) + country
     subject = rng.choice((f"THE AIRSPACE OVER THE TERRITORY OF {state}", f"THE AIRSPACE OF {state}",
                           f"{country} AIRSPACE", f"THE {fir_list} {plural}", f"THE NATIONAL AIRSPACE OF {state}"))
@@ -77,11 +88,10 @@ def _ban_text(rng: random.Random, country: str, fir_list: str, plural: str, othe
 
 def _closure_text(rng: random.Random, country: str, firs: tuple[str, ...]) -> str:
     fir_list = " ".join(firs) if rng.random() < 0.5 else ", ".join(firs)
-    plural = "FIRS" if len(firs) > 1 else "FIR"
-    other = rng.choice([s for s in STATES if country not in s])
+    plural = _plural(firs)
+    other = rng.choice(_other_states(country))
     if rng.random() < 0.35:
-        return _ban_text(rng, country, fir_list, plural, rng.sample([s for s in STATES if country not in s],
-                                                                    rng.choice((1, 1, 2))))
+        return _ban_text(rng, country, firs, fir_list)
     return rng.choice((
         f"{fir_list} {plural} CLOSED FOR ALL CIVIL ACFT.",
         f"AIRSPACE OF {country} CLOSED TO ALL CIVIL FLIGHTS EXC STATE ACFT WITH DIPLOMATIC CLEARANCE.",
@@ -256,8 +266,7 @@ def fir_notice(rng: random.Random, template: str) -> Example:
     else:
         c.field(V.fmt_icao_time(end), zs, "end")
     if info_ban:
-        e_text = _ban_text(rng, country, " ".join(firs), "FIRS" if len(firs) > 1 else "FIR",
-                           rng.sample([s for s in STATES if country not in s], rng.choice((1, 1, 2))))
+        e_text = _ban_text(rng, country, firs, " ".join(firs))
     else:
         e_text = _closure_text(rng, country, firs) if nz else _info_text(rng, firs[0])
     e = Doc().add("E) ").add(e_text)
