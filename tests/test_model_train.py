@@ -313,7 +313,9 @@ def test_finished_rows_leave_the_batch_without_changing_any_answer(name):
         pytest.skip(f"no shipped checkpoint at {SHIPPED[name]}")
     ex = load_extractor(name, device="cpu")
     samples = Path(__file__).resolve().parents[1] / "data" / "samples"
-    msgs = [m.text for m in split_batch((samples / "demo20.txt").read_text(encoding="utf-8"))][:5]
+    # eleven demo messages: Clover settles most of their blocks in one denoising step and some in two or three, so
+    # rows sit out while others are still denoising
+    msgs = [m.text for m in split_batch((samples / "demo20.txt").read_text(encoding="utf-8"))][:11]
     msgs.append((samples / "composite5.txt").read_text(encoding="utf-8").split("\n\n")[0])
     prompts = [encode_message(ex.tok, m)[0] for m in msgs]
     batch = ex.model.decode(prompts)
@@ -327,7 +329,8 @@ def test_finished_rows_leave_the_batch_without_changing_any_answer(name):
     after = batch.rows_per_call[k:]
     assert after == sorted(after, reverse=True)  # rows only ever leave
     if name == "clover":  # a row whose block is complete sits out the block's later steps
-        assert max(s[0] for s in batch.steps_per_block) >= 2 and after[0] < len(prompts)
+        assert max(max(s) for s in batch.steps_per_block) >= 2 and min(s[0] for s in batch.steps_per_block) == 1
+        assert after[0] < len(prompts)
     for i, p in enumerate(prompts):
         alone = ex.model.decode([p])
         assert alone.slots[0] == batch.slots[i]
