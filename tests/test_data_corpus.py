@@ -219,6 +219,8 @@ def test_coordinate_gold_matches_printed_components():
     assert t == "S06 42 E089 16" and math.isclose(lat, -6.7, abs_tol=1e-7) and math.isclose(lon, 89 + 16 / 60, abs_tol=1e-7)
     t, (lat, lon) = fmt_coord(rng, 51.352, -0.6022, "dms_space")
     assert t == "512107N 0003608W" and math.isclose(lon, -(36 / 60 + 8 / 3600), abs_tol=1e-7)
+    t, (lat, lon) = fmt_coord(rng, -21.960833, -47.483333, "dms_slash")
+    assert t == "215739S/0472900W" and math.isclose(lat, -(21 + 57 / 60 + 39 / 3600), abs_tol=1e-7)
 
 
 def test_gold_equals_what_the_normalisers_compute_from_the_gold_spans():

@@ -63,8 +63,8 @@ ACTIVITIES = [
 ]
 
 CIRCLE_STYLES = ("dms", "dms", "dms_space", "dms_space", "hemi_first", "hemi_first_space", "dm", "dms_dec",
-                 "spaced", "dms_symbols", "hemi_first_dm", "dm_dec")
-POLY_STYLES = ("dms", "dms", "hemi_first", "dm", "dm", "dm_space", "dms_space", "spaced_dm", "dms_dec")
+                 "spaced", "dms_symbols", "hemi_first_dm", "dm_dec", "dms_slash")
+POLY_STYLES = ("dms", "dms", "hemi_first", "dm", "dm", "dm_space", "dms_space", "spaced_dm", "dms_dec", "dms_slash")
 DIRS = ("N", "NNE", "NE", "ENE", "E", "ESE", "SE", "SSE", "S", "SSW", "SW", "WSW", "W", "WNW", "NW", "NNW")
 SOURCES = ("EUECYIYN", "LSSNYNYX", "UUUUYNYX", "YBBBZEZX", "NTAAYNYX", "SBRJYNYX", "KDZZNAXX", "EGGNYNYX",
            "RJAAYNYX", "ZBBBYNYX", "FAAAYNYX")

@@ -122,7 +122,7 @@ def world_point(rng: random.Random) -> tuple[float, float]:
 COORD_STYLES = (
     "dm", "dm_space", "dms", "dms_space", "dms_dec", "hemi_first", "hemi_first_space", "hemi_first_dm",
     "spaced", "spaced_dm", "decimal_deg", "decimal_hemi", "hemi_decimal", "decimal_signed", "dms_symbols",
-    "cn", "cn_dms", "cn_decimal", "cn_dufen", "dm_dec",
+    "cn", "cn_dms", "cn_decimal", "cn_dufen", "dm_dec", "dms_slash",
 )
 
 
@@ -225,6 +225,8 @@ def fmt_coord(rng: random.Random, lat: float, lon: float, style: str) -> tuple[s
         text = f"{d1:02d}{m1:02d}{sec_txt(s1)}{ns}{d2:03d}{m2:02d}{sec_txt(s2)}{ew}"
     elif style == "dms_space":
         text = f"{d1:02d}{m1:02d}{sec_txt(s1)}{ns} {d2:03d}{m2:02d}{sec_txt(s2)}{ew}"
+    elif style == "dms_slash":  # Brazilian and Chilean feeds join the pair by a slash: 215739S/0472900W
+        text = f"{d1:02d}{m1:02d}{sec_txt(s1)}{ns}{rng.choice(('/', '/', ' / '))}{d2:03d}{m2:02d}{sec_txt(s2)}{ew}"
     elif style == "dms_dec":
         text = f"{d1:02d}{m1:02d}{sec_txt(s1)}{ns}{rng.choice(('', '', ' '))}{d2:03d}{m2:02d}{sec_txt(s2)}{ew}"
     elif style == "hemi_first":
