@@ -13,6 +13,8 @@ computes its gold, ``base`` assembles messages from tagged parts, ``noise`` pert
 - ``freetext``: dispatcher messages in English and Chinese (``en_local``: clock times in local time, the day and
   the UTC offset written apart, answered as ``date`` / ``tz``).
 - ``composite``: 2–8 zones in one message (dispatcher lists, FAA areas A–H, Chinese numbered areas).
+- ``navwarn``: navigational warnings (NAVAREA IV / XII, HYDROPAC, HYDROLANT): lettered areas of ``31-57.00N
+  077-01.00W`` points under a hazard paragraph, answered as boundaries alone; cancellations (``NONE``).
 - ``mix``: compositional messages (random field phrasings, order, list markers, shared values; EN+ZH, 1–8 zones),
   train/val only: it teaches what a field looks like wherever it stands rather than one template's layout.
 
@@ -22,12 +24,14 @@ the family-held-out test split uses, so its score measures generalisation to phr
 
 from __future__ import annotations
 
-from . import chinese, composite, faa, freetext, icao, mix, tfr
+from . import chinese, composite, faa, freetext, icao, mix, navwarn, tfr
 
-MODULES = {"icao": icao, "faa": faa, "tfr": tfr, "chinese": chinese, "freetext": freetext, "composite": composite, "mix": mix}
+MODULES = {"icao": icao, "faa": faa, "tfr": tfr, "chinese": chinese, "freetext": freetext, "composite": composite, "mix": mix,
+           "navwarn": navwarn}
 
 # family weight (share of rows) and per-template relative weights (default 1.0)
-FAMILY_WEIGHTS = {"icao": 38, "faa": 12, "tfr": 6, "chinese": 16, "freetext": 16, "composite": 12, "mix": 30}
+FAMILY_WEIGHTS = {"icao": 38, "faa": 12, "tfr": 6, "chinese": 16, "freetext": 16, "composite": 12, "mix": 30,
+                  "navwarn": 1.5}
 TEMPLATE_WEIGHTS = {
     "icao.notamc": 0.5, "icao.aerodrome_none": 0.4, "icao.qline_only": 0.5, "faa.domestic_none": 0.4,
     "icao.fir_closure": 2.0, "icao.fir_info": 0.8, "icao.fir_advisory": 0.8,

@@ -122,7 +122,7 @@ def world_point(rng: random.Random) -> tuple[float, float]:
 COORD_STYLES = (
     "dm", "dm_space", "dms", "dms_space", "dms_dec", "hemi_first", "hemi_first_space", "hemi_first_dm",
     "spaced", "spaced_dm", "decimal_deg", "decimal_hemi", "hemi_decimal", "decimal_signed", "dms_symbols",
-    "cn", "cn_dms", "cn_decimal", "cn_dufen", "dm_dec", "dms_slash",
+    "cn", "cn_dms", "cn_decimal", "cn_dufen", "dm_dec", "dms_slash", "dm_hyphen",
 )
 
 
@@ -168,6 +168,8 @@ def fmt_coord(rng: random.Random, lat: float, lon: float, style: str) -> tuple[s
         step = 60.0
     elif style == "dm_dec":
         step = rng.choice((0.6, 6.0))  # DDMM.mm or DDMM.m (decimal minutes)
+    elif style == "dm_hyphen":
+        step = rng.choice((60.0, 60.0, 0.6))  # DD-MM.mm, mostly whole minutes (.00)
     elif style == "dms_dec" or (style in ("hemi_first", "hemi_first_space") and rng.random() < 0.3):
         step = rng.choice((0.01, 0.1))  # hemisphere first with decimal seconds too: N305356.10E1215608.82
     elif style in ("decimal_deg", "decimal_hemi", "hemi_decimal", "decimal_signed", "cn_decimal"):
@@ -225,6 +227,8 @@ def fmt_coord(rng: random.Random, lat: float, lon: float, style: str) -> tuple[s
         text = f"{d1:02d}{m1:02d}{sec_txt(s1)}{ns}{d2:03d}{m2:02d}{sec_txt(s2)}{ew}"
     elif style == "dms_space":
         text = f"{d1:02d}{m1:02d}{sec_txt(s1)}{ns} {d2:03d}{m2:02d}{sec_txt(s2)}{ew}"
+    elif style == "dm_hyphen":  # NAVAREA / HYDROPAC warnings: 31-57.00N 077-01.00W
+        text = f"{d1:02d}-{m1 + s1 / 60:05.2f}{ns} {d2:03d}-{m2 + s2 / 60:05.2f}{ew}"
     elif style == "dms_slash":  # Brazilian and Chilean feeds join the pair by a slash: 215739S/0472900W
         text = f"{d1:02d}{m1:02d}{sec_txt(s1)}{ns}{rng.choice(('/', '/', ' / '))}{d2:03d}{m2:02d}{sec_txt(s2)}{ew}"
     elif style == "dms_dec":
