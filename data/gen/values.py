@@ -126,6 +126,11 @@ COORD_STYLES = (
 )
 
 
+# latitude-first DDMMSS[.ss] pairs differ only in what joins latitude and longitude (Brazilian and Chilean feeds: a
+# slash, 215739S/0472900W)
+_DMS_JOINS = {"dms": ("",), "dms_space": (" ",), "dms_dec": ("", "", " "), "dms_slash": ("/", "/", " / ")}
+
+
 def _split_sec(value: float, step: float) -> tuple[int, int, float, float]:
     """Quantise |value| degrees to a multiple of ``step`` seconds; return (deg, min, sec, gold |degrees|)."""
     total = round(abs(value) * 3600 / step) * step
@@ -223,16 +228,12 @@ def fmt_coord(rng: random.Random, lat: float, lon: float, style: str) -> tuple[s
         text = f"{d1:02d}{m1:02d}{ns}{d2:03d}{m2:02d}{ew}"
     elif style == "dm_space":
         text = f"{d1:02d}{m1:02d}{ns} {d2:03d}{m2:02d}{ew}"
-    elif style == "dms":
-        text = f"{d1:02d}{m1:02d}{sec_txt(s1)}{ns}{d2:03d}{m2:02d}{sec_txt(s2)}{ew}"
-    elif style == "dms_space":
-        text = f"{d1:02d}{m1:02d}{sec_txt(s1)}{ns} {d2:03d}{m2:02d}{sec_txt(s2)}{ew}"
+    elif style in _DMS_JOINS:
+        joins = _DMS_JOINS[style]
+        join = joins[0] if len(joins) == 1 else rng.choice(joins)  # a one-way choice would still draw
+        text = f"{d1:02d}{m1:02d}{sec_txt(s1)}{ns}{join}{d2:03d}{m2:02d}{sec_txt(s2)}{ew}"
     elif style == "dm_hyphen":  # NAVAREA / HYDROPAC warnings: 31-57.00N 077-01.00W
         text = f"{d1:02d}-{m1 + s1 / 60:05.2f}{ns} {d2:03d}-{m2 + s2 / 60:05.2f}{ew}"
-    elif style == "dms_slash":  # Brazilian and Chilean feeds join the pair by a slash: 215739S/0472900W
-        text = f"{d1:02d}{m1:02d}{sec_txt(s1)}{ns}{rng.choice(('/', '/', ' / '))}{d2:03d}{m2:02d}{sec_txt(s2)}{ew}"
-    elif style == "dms_dec":
-        text = f"{d1:02d}{m1:02d}{sec_txt(s1)}{ns}{rng.choice(('', '', ' '))}{d2:03d}{m2:02d}{sec_txt(s2)}{ew}"
     elif style == "hemi_first":
         text = f"{ns}{d1:02d}{m1:02d}{sec_txt(s1)}{ew}{d2:03d}{m2:02d}{sec_txt(s2)}"
     elif style == "hemi_first_space":
