@@ -42,20 +42,29 @@ def _dtg(t) -> str:
     return f"{t.day:02d}{t.hour:02d}{t.minute:02d}Z"
 
 
+def _mon(t) -> str:
+    return V.MONTHS[t.month - 1]
+
+
+def _stamp(t) -> str:
+    """A full date-time group, ``201341Z MAR 26``: the issue time, and the time the warning cancels itself."""
+    return f"{_dtg(t)} {_mon(t)} {t.year % 100:02d}"
+
+
 def _window(rng: random.Random, start, hours: float) -> str:
     """The hazard's time: one window and alternates, a daily window, or in progress until a day."""
-    mon = V.MONTHS[start.month - 1]
+    mon = _mon(start)
     end = start + timedelta(hours=hours)
     form = rng.choice(("one", "alternate", "alternate", "daily", "until"))
     if form == "one":
         return f"{_dtg(start)} TO {_dtg(end)} {mon}"
     if form == "until":
         until = start + timedelta(days=rng.randint(5, 30))
-        return f"IN PROGRESS UNTIL {until.day:02d} {V.MONTHS[until.month - 1]}"
+        return f"IN PROGRESS UNTIL {until.day:02d} {_mon(until)}"
     if form == "daily":
         last = start + timedelta(days=rng.randint(3, 8))
         return (f"{start.hour:02d}{start.minute:02d}Z TO {end.hour:02d}{end.minute:02d}Z DAILY {start.day} THRU "
-                f"{last.day} {V.MONTHS[last.month - 1]}")
+                f"{last.day} {_mon(last)}")
     alts = []
     for k in range(1, rng.randint(2, 6)):
         s = start + timedelta(days=k, minutes=-rng.randint(15, 25) * k)
@@ -92,12 +101,11 @@ def navwarn(rng: random.Random) -> Example:
     yy = f"{start.year % 100:02d}"
     num = f"{series} {rng.randint(1, 999)}/{yy}"
     charts = rng.choice(("", "", f"({rng.randint(11, 99)})", f"({rng.randint(11, 60)},{rng.randint(61, 99)})"))
-    dtg = f"{_dtg(issued)} {V.MONTHS[issued.month - 1]} {issued.year % 100:02d}"
     d = Doc()
     if rng.random() < 0.4:  # some feeds put the number before the date-time group
         d.add(f"{num} ")
-    d.add(f"{dtg}\n{num}{charts}.\n" + "\n".join(seas) + "\n")
-    cancel_end = f"CANCEL THIS MSG {_dtg(start + timedelta(days=rng.randint(1, 9)))} {V.MONTHS[start.month - 1]} {yy}."
+    d.add(f"{_stamp(issued)}\n{num}{charts}.\n" + "\n".join(seas) + "\n")
+    cancel_end = f"CANCEL THIS MSG {_stamp(start + timedelta(days=rng.randint(1, 9)))}."
     gold = []
     if rng.random() < 0.15:  # a warning that only cancels others
         d.add(f"1. CANCEL {series} {rng.randint(1, 999)}/{yy}.\n2. {cancel_end}")
