@@ -333,7 +333,7 @@ def main(argv=None) -> int:
                      "layer_pattern": cfg.layer_pattern,
                      **{k: v for k, v in read_json(args.init, "recipe.json").items()
                         if k in ("command", "budget_minutes", "train_seconds", "steps", "examples", "data_snapshot",
-                                 "hardware", "init")}}
+                                 "hardware", "init", "soup")}}
     else:
         tok = Tokenizer.from_texts(r["text"] for r in vocab_rows)
         over = dict(PRESETS[args.preset])

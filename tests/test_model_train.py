@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 import time
 
@@ -106,10 +107,18 @@ def test_unknown_engine_and_mismatched_checkpoint(tmp_path):
 SHIPPED = {name: p for name, p in __import__("airspace.model.engine", fromlist=["x"]).DEFAULT_CHECKPOINTS.items()}
 
 
+def _lineage(recipe: dict) -> list:
+    """What a checkpoint was made from, stage by stage (budget, data, seed, corpus snapshot), through ``init``
+    (continued training) and ``soup`` (an average of checkpoints, with the weights): everything but the arch."""
+    if "soup" in recipe:
+        return [[(round(p["weight"], 9), _lineage(p["recipe"])) for p in recipe["soup"]]]
+    stage = [(recipe.get("budget_minutes"), recipe.get("data"), recipe.get("seed"),
+              json.dumps(recipe.get("data_snapshot"), sort_keys=True))]
+    return stage + (_lineage(recipe["init"]) if "init" in recipe else [])
+
+
 @pytest.mark.parametrize("name", ["clover", "ar"])
 def test_shipped_checkpoint_loads_with_recipe_and_metrics(name):
-    import json
-
     d = SHIPPED[name]
     if not (d / "model.safetensors").is_file():
         pytest.skip(f"no shipped checkpoint at {d}")
@@ -117,20 +126,19 @@ def test_shipped_checkpoint_loads_with_recipe_and_metrics(name):
     assert ex.model.cfg.arch == name
     recipe = json.loads((d / "recipe.json").read_text())
     metrics = json.loads((d / "metrics.json").read_text())
-    assert recipe["steps"] == metrics["steps"] > 0
-    assert "val_exact" in metrics and "hardware" in recipe
+    if "soup" in recipe:  # an average of checkpoints: each parent a trained stage (or a soup of them) of this arch
+        assert len(recipe["soup"]) >= 2 and abs(sum(p["weight"] for p in recipe["soup"]) - 1) < 1e-9
+        assert [p["checkpoint"] for p in recipe["soup"]] == [p["checkpoint"] for p in metrics["soup"]]
+    else:
+        assert recipe["steps"] == metrics["steps"] > 0
+        assert "val_exact" in metrics and "hardware" in recipe
     assert not list(d.glob("*.pt")) and not list(d.glob("*.bin")) and not list(d.glob("*.pkl"))
-    # both shipped engines are the same size and saw the same data budget
+    # both shipped engines are the same size and were made the same way, stage by stage: the same budgets, data
+    # and seeds, continued and averaged alike
     other = SHIPPED["ar" if name == "clover" else "clover"]
     if (other / "recipe.json").is_file():
         r2 = json.loads((other / "recipe.json").read_text())
-        assert r2["budget_minutes"] == recipe["budget_minutes"] and r2["data"] == recipe["data"]
-        assert r2["seed"] == recipe["seed"]
-        # a continued run: both started from checkpoints trained with the same budget on the same data
-        assert ("init" in r2) == ("init" in recipe)
-        if "init" in recipe:
-            for key in ("budget_minutes", "data_snapshot"):
-                assert r2["init"].get(key) == recipe["init"].get(key)
+        assert len(_lineage(recipe)) > 0 and _lineage(r2) == _lineage(recipe)
         n2 = json.loads((other / "metrics.json").read_text())["params"]
         assert abs(n2 - metrics["params"]) / metrics["params"] < 0.01
 
@@ -138,8 +146,6 @@ def test_shipped_checkpoint_loads_with_recipe_and_metrics(name):
 def test_init_from_grows_the_vocabulary_and_keeps_what_was_learnt(tmp_path):
     """Continuing from a checkpoint keeps every old id and embedding row, appends unseen characters, and the grown
     model reads old text exactly as before (the new rows only serve the new characters)."""
-    import json
-
     from airspace.model.checkpoint import load_checkpoint
     from airspace.model.training import init_from, main
 
