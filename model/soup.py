@@ -25,21 +25,27 @@ from airspace.model.checkpoint import load_checkpoint, read_json, save_checkpoin
 from airspace.model.tokenizer import Tokenizer
 
 
-def average(dirs: list[str | Path], weights: list[float] | None = None) -> tuple[Backbone, Tokenizer]:
-    """(model, tokenizer) whose floating-point tensors are the weighted mean of the checkpoints in ``dirs``
-    (weights normalised to sum to 1; default equal). Integer tensors must agree exactly."""
-    if len(dirs) < 2:
-        raise ValueError("averaging needs at least two checkpoints")
+def normalised(weights: list[float] | None, n: int) -> list[float]:
+    """``n`` checkpoints' weights summing to 1 (default: equal); refuses a wrong count or negative weights."""
     if weights is None:
-        weights = [1.0] * len(dirs)
-    if len(weights) != len(dirs):
-        raise ValueError(f"{len(weights)} weights for {len(dirs)} checkpoints")
+        weights = [1.0] * n
+    if len(weights) != n:
+        raise ValueError(f"{len(weights)} weights for {n} checkpoints")
     if any(w < 0 for w in weights) or sum(weights) <= 0:
         raise ValueError(f"weights must be non-negative and not all zero: {weights}")
     total = float(sum(weights))
+    return [w / total for w in weights]
+
+
+def average(dirs: list[str | Path], weights: list[float] | None = None) -> tuple[Backbone, Tokenizer]:
+    """(model, tokenizer) whose floating-point tensors are the weighted mean of the checkpoints in ``dirs``
+    (``normalised`` weights). Integer tensors must agree exactly."""
+    if len(dirs) < 2:
+        raise ValueError("averaging needs at least two checkpoints")
+    weights = normalised(weights, len(dirs))
     base, tok = load_checkpoint(dirs[0])
-    acc = {k: (v.double() * (weights[0] / total) if v.is_floating_point() else v.clone())
-           for k, v in base.state_dict().items()}
+    base_sd = base.state_dict()
+    acc = {k: (v.double() * weights[0] if v.is_floating_point() else v.clone()) for k, v in base_sd.items()}
     for d, w in zip(dirs[1:], weights[1:]):
         model, other_tok = load_checkpoint(d)
         if model.cfg != base.cfg:
@@ -48,11 +54,10 @@ def average(dirs: list[str | Path], weights: list[float] | None = None) -> tuple
             raise ValueError(f"{d}: tokenizer differs from {dirs[0]}'s; embedding rows would mean other characters")
         for k, v in model.state_dict().items():
             if v.is_floating_point():
-                acc[k] += v.double() * (w / total)
+                acc[k] += v.double() * w
             elif not torch.equal(v, acc[k]):
                 raise ValueError(f"{d}: integer tensor {k} differs from {dirs[0]}'s")
-    dtypes = {k: v.dtype for k, v in base.state_dict().items()}
-    base.load_state_dict({k: v.to(dtypes[k]) for k, v in acc.items()}, strict=True)
+    base.load_state_dict({k: v.to(base_sd[k].dtype) for k, v in acc.items()}, strict=True)
     return base, tok
 
 
@@ -62,25 +67,25 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--weights", default=None, help="comma-separated weights, one per checkpoint (default: equal)")
     ap.add_argument("--out", required=True, help="directory for the averaged checkpoint")
     args = ap.parse_args(argv)
-    weights = [float(w) for w in args.weights.split(",")] if args.weights else None
     try:
+        weights = normalised([float(w) for w in args.weights.split(",")] if args.weights else None,
+                             len(args.checkpoints))
         model, tok = average(args.checkpoints, weights)
     except (ValueError, FileNotFoundError) as exc:
         ap.exit(2, f"soup: {exc}\n")
-    ws = weights or [1.0] * len(args.checkpoints)
     recipe = {
         "command": "python -m airspace.model.soup " + " ".join(args.checkpoints)
         + (f" --weights {args.weights}" if args.weights else "") + f" --out {args.out}",
         "arch": model.cfg.arch,
-        "soup": [{"checkpoint": str(d), "weight": w / sum(ws), "recipe": read_json(d, "recipe.json")}
-                 for d, w in zip(args.checkpoints, ws)],
+        "soup": [{"checkpoint": str(d), "weight": w, "recipe": read_json(d, "recipe.json")}
+                 for d, w in zip(args.checkpoints, weights)],
     }
     # the mean was never trained or validated itself: its metrics are its size and its parents' own
     metrics = {"params": model.num_params(),
                "soup": [{"checkpoint": str(d), "metrics": read_json(d, "metrics.json")} for d in args.checkpoints]}
     save_checkpoint(args.out, model, tok, recipe=recipe, metrics=metrics)
     print(json.dumps({"out": str(Path(args.out)), "parents": [str(d) for d in args.checkpoints],
-                      "weights": [w / sum(ws) for w in ws]}))
+                      "weights": weights}))
     return 0
 
 
