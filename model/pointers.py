@@ -9,8 +9,7 @@ tokens whatever its length. One zone is one block of ``2 + 2 * len(fields)`` slo
 * a pointer ``j`` is an index into the prompt ``message tokens + [SEP]``; spans are half-open token ranges
   ``[start, end)``, so ``end`` may be the SEP position (a value running to the end of the message);
 * ``NULL`` is the SEP position: a field the message does not state has ``start = end = NULL``;
-* ``anchor`` is where the zone's place (its first ``center`` / ``polygon`` / ``name`` value) starts, or its first
-  value where it has no place (``NULL`` in the first block: the message defines no zone);
+* ``anchor`` is where the zone's first value starts (``NULL`` in the first block: the message defines no zone);
 * ``next`` is the next zone's anchor, or ``NULL`` after the last zone.
 
 So a message with k zones is k blocks (one block of NULLs when it has none); Clover fills a block's slots in
@@ -331,11 +330,7 @@ def spans_to_slots(zone_spans: list[dict[str, tuple[int, int]]], offsets: Offset
                 s, e = spans[key]
                 slots[1 + 2 * fi] = offsets.char_to_tok[s]
                 slots[2 + 2 * fi] = offsets.char_to_tok[e]
-        # the zones of one notice mostly share their first value (the Q-line limits, B)), so an anchor at the first
-        # value would make ``next`` point where this block's anchor already does; at the place it points at where
-        # the next zone is written (the next area of a list), which the model can see
-        places = [slots[1 + 2 * fi] for fi, key in enumerate(fields) if key in PLACE_FIELDS and slots[1 + 2 * fi] != null]
-        starts = places or [s for s in slots[1:-1:2] if s != null]
+        starts = [s for s in slots[1:-1:2] if s != null]
         slots[0] = min(starts) if starts else null
         blocks.append(slots)
     for b, nxt in zip(blocks, blocks[1:]):
