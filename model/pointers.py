@@ -10,8 +10,7 @@ tokens whatever its length. One zone is one block of ``2 + 2 * len(fields)`` slo
   ``[start, end)``, so ``end`` may be the SEP position (a value running to the end of the message);
 * ``NULL`` is the SEP position: a field the message does not state has ``start = end = NULL``;
 * ``anchor`` is where the zone's first value starts (``NULL`` in the first block: the message defines no zone);
-* ``next`` is where the next zone's place (its first ``center`` / ``polygon`` / ``name`` value) starts, or its anchor
-  where it has no place; ``NULL`` after the last zone.
+* ``next`` is the next zone's anchor, or ``NULL`` after the last zone.
 
 So a message with k zones is k blocks (one block of NULLs when it has none); Clover fills a block's slots in
 parallel, the AR baseline one slot per forward. Pointer answers convert to and from the answer text of
@@ -335,9 +334,5 @@ def spans_to_slots(zone_spans: list[dict[str, tuple[int, int]]], offsets: Offset
         slots[0] = min(starts) if starts else null
         blocks.append(slots)
     for b, nxt in zip(blocks, blocks[1:]):
-        # the zones of one notice mostly share their first value (the Q-line limits, B)), so the next zone's anchor
-        # is mostly this block's own: pointing at the next zone's place instead says where the list goes on (the
-        # next area written), which the model can find in the message; decoding reads only NULL / not NULL here
-        places = [nxt[1 + 2 * fi] for fi, key in enumerate(fields) if key in PLACE_FIELDS and nxt[1 + 2 * fi] != null]
-        b[-1] = min(places) if places else nxt[0]
+        b[-1] = nxt[0]
     return [s for b in blocks for s in b]

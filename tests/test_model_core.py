@@ -665,28 +665,6 @@ def test_pointer_slots_follow_the_field_list():
     assert render_block(slots[:8], offs, fields) == "center=2231N11403E date=12 MAY radius=2NM"
 
 
-def test_next_points_at_where_the_next_zone_is_written_not_at_the_shared_first_value():
-    """Zones of one notice share their first value (B) here), so each block's anchor is the same position; ``next``
-    points at the next zone's place, the next area of the list, and at the next anchor only where that zone has no
-    place. Either way the decoded zones are the same."""
-    fields = ("center", "radius", "name", "start")
-    text = "B) 2604210100 AREA 1: PSN 2231N11403E R 2NM AREA 2: PSN 2301N11402E R 5NM AND ALSO 1NM"
-    _, offs = encode_message(TOK, text)
-    sp = lambda v, start=0: (text.index(v, start), text.index(v, start) + len(v))  # noqa: E731
-    start = sp("2604210100")
-    zones = [{"center": sp("2231N11403E"), "radius": sp("2NM"), "start": start},
-             {"center": sp("2301N11402E"), "radius": sp("5NM"), "start": start},
-             {"radius": sp("1NM"), "start": start}]
-    slots = spans_to_slots(zones, offs, fields)
-    n = len(slot_names(fields))
-    assert slots[0] == slots[n] == slots[2 * n] == offs.char_to_tok[start[0]]  # one anchor for all three
-    assert slots[n - 1] == offs.char_to_tok[text.index("2301N11402E")]  # next: the second area's centre
-    assert slots[2 * n - 1] == slots[2 * n]  # the third zone has no place: next is its anchor
-    assert slots[-1] == offs.null
-    assert [d.values.get("center") for d in slots_to_drafts(slots, offs, fields)] == ["2231N11403E", "2301N11402E",
-                                                                                      None]
-
-
 def test_one_blank_per_run_makes_two_layouts_one_prompt_and_keeps_each_ones_spans(tmp_path):
     """Under ``blank_runs="one"`` a notice stored on one line with double blanks and the same notice one item per
     line are the same prompt, and the same pointers come back as each text's own characters (the polygon's line
