@@ -1,8 +1,8 @@
 """Weight averaging of checkpoints of one lineage (a "model soup"): ``python -m airspace.model.soup``.
 
 Each training stage here continues the last from a fresh draw of the corpus, and on the real test set two stages
-from the same parent differ by several truth fields in either direction (data/checkpoints/README.md, "Stages 39 to
-41" to "Stages 52 to 55"): what a stage learns is real, but so is the noise of its draw. Checkpoints fine-tuned
+from the same parent differ by several truth fields in either direction (data/checkpoints/README.md, the sections
+after "Stage 38"): what a stage learns is real, but so is the noise of its draw. Checkpoints fine-tuned
 from one parent sit in one basin, so the mean of their weights is a model too, and it keeps what the draws agree
 on while their disagreements partly cancel. Only checkpoints that can
 be averaged are: the same architecture and config (every tensor the same name and shape) and the same tokenizer
