@@ -269,6 +269,62 @@ def test_a_shipped_checkpoint_grows_deeper_and_still_reads_as_before(arch, tmp_p
         old.grow_layers(1, "X")
 
 
+@pytest.mark.parametrize("arch", ["clover", "ar"])
+def test_a_shipped_checkpoint_grows_wider_and_still_reads_as_before(arch, tmp_path):
+    """``init_from(..., grow_ffn=(384, 320))`` on the shipped checkpoint: every routed expert and the shared expert
+    widen, the new units starting as no-ops, so a real message decodes to the same slots and the same
+    alternatives; one training step then moves the new units' zeroed down projections; the wider checkpoint saves
+    and loads with its new widths; narrowing is refused."""
+    from pathlib import Path
+
+    from airspace.model.checkpoint import load_checkpoint
+    from airspace.model.training import init_from
+
+    shipped = Path(__file__).resolve().parents[1] / "data" / "checkpoints" / arch
+    old, tok = load_checkpoint(shipped, dtype=torch.float32)
+    model, _ = init_from(shipped, arch, [], grow_ffn=(384, 320))
+    assert (model.cfg.expert_ff, model.cfg.shared_ff) == (384, 320)
+    ffn, old_ffn = model.layers[0].ffn, old.layers[0].ffn
+    assert ffn.w_gate.shape[2] == ffn.w_up.shape[2] == ffn.w_down.shape[1] == 384
+    assert ffn.shared.weight.shape[0] == 640 and ffn.shared_down.weight.shape[1] == 320
+    assert torch.equal(ffn.w_down[:, old.cfg.expert_ff:], torch.zeros_like(ffn.w_down[:, old.cfg.expert_ff:]))
+    # the shared expert's output splits as (gate, up): the old gate rows stay first, the old up rows follow the
+    # widened gate
+    assert torch.equal(ffn.shared.weight[320:320 + old.cfg.shared_ff], old_ffn.shared.weight[old.cfg.shared_ff:])
+    text = (Path(__file__).resolve().parents[1] / "data" / "samples" / "demo20.txt").read_text(encoding="utf-8")[:900]
+    prompt, _ = encode_message(tok, text)
+    model.eval()
+    a, b = old.decode([prompt]), model.decode([prompt])
+    assert a.slots == b.slots
+    assert all(abs(x[1] - y[1]) < 1e-3 for p, q in zip(a.alts[0], b.alts[0]) for x, y in zip(p, q))
+    model.train()
+    batch = model.training_batch([prompt], [a.slots[0]], pad_id=tok.pad_id, generator=torch.Generator().manual_seed(3))
+    model.loss(batch)[0].backward()
+    torch.optim.SGD(model.parameters(), lr=0.1).step()
+    assert torch.count_nonzero(model.layers[0].ffn.w_down[:, old.cfg.expert_ff:]) > 0
+    assert torch.count_nonzero(model.layers[0].ffn.shared_down.weight[:, old.cfg.shared_ff:]) > 0
+    save_checkpoint(tmp_path / "wide", model, tok)
+    loaded, _ = load_checkpoint(tmp_path / "wide")
+    assert (loaded.cfg.expert_ff, loaded.cfg.shared_ff) == (384, 320)
+    with pytest.raises(ValueError, match="cannot narrow"):
+        old.grow_ffn(old.cfg.expert_ff - 1, old.cfg.shared_ff)
+
+
+def test_grow_ffn_flag_reads_widths_and_needs_init():
+    import argparse
+
+    from airspace.model.training import parse_args, parse_grow_ffn
+
+    assert parse_grow_ffn("384:320") == (384, 320)
+    for bad in ("384", "x:1", "1:", ""):
+        with pytest.raises(argparse.ArgumentTypeError):
+            parse_grow_ffn(bad)
+    with pytest.raises(SystemExit):
+        parse_args(["--arch", "clover", "--out", "x", "--minutes", "1", "--grow-ffn", "384:384"])
+    args = parse_args(["--arch", "ar", "--out", "x", "--minutes", "1", "--init", "y", "--grow-ffn", "384:384"])
+    assert args.grow_ffn == (384, 384)
+
+
 # archive row (train split, Chinese area): five numbered polygons, a list the shipped Clover ends one zone early
 # when decoded greedily
 REAL_A0881 = ("A0881/26 NOTAMN  Q) ZSHA/QRACA/IV/NBO/W/000/999/  A) ZSHA B) 2603271600 C) 2605061559   E) RESERVED "
