@@ -203,32 +203,16 @@ class Backbone(nn.Module):
 
     def grow_ffn(self, expert_ff: int, shared_ff: int) -> None:
         """Widen every layer's feed-forward: each routed expert to ``expert_ff`` hidden units, the shared expert to
-        ``shared_ff``. A new unit's gate and up projections are drawn like a fresh model's and its down projection
-        is zero, so the model computes what it computed before; the down rows get gradient from the first step
-        (the new units are active), and training grows them in. Every other weight is unchanged."""
+        ``shared_ff``, the new units starting as no-ops (``MoEFFN.grow``), so the model computes what it computed
+        before and training grows them in. Every other weight is unchanged."""
         cfg = self.cfg
         if expert_ff < cfg.expert_ff or shared_ff < cfg.shared_ff:
             raise ValueError(f"cannot narrow the feed-forward from {cfg.expert_ff}/{cfg.shared_ff} to "
                              f"{expert_ff}/{shared_ff}")
         if shared_ff and not cfg.shared_ff:
             raise ValueError("the model has no shared expert to widen")
-        add_e, add_s = expert_ff - cfg.expert_ff, shared_ff - cfg.shared_ff
-        with torch.no_grad():
-            for layer in self.layers:
-                f = layer.ffn
-                E, D, _ = f.w_gate.shape
-                new_in = [f.w_gate.new_empty(E, D, add_e).normal_(std=INIT_STD) for _ in range(2)]
-                f.w_gate = nn.Parameter(torch.cat([f.w_gate, new_in[0]], dim=2))
-                f.w_up = nn.Parameter(torch.cat([f.w_up, new_in[1]], dim=2))
-                f.w_down = nn.Parameter(torch.cat([f.w_down, f.w_down.new_zeros(E, add_e, D)], dim=1))
-                if add_s:
-                    gate, up = f.shared.weight.chunk(2, dim=0)  # forward() splits the output as (gate, up)
-                    rows = [gate.new_empty(add_s, D).normal_(std=INIT_STD) for _ in range(2)]
-                    shared = nn.Linear(D, 2 * shared_ff, bias=False).to(gate)
-                    shared.weight.copy_(torch.cat([gate, rows[0], up, rows[1]]))
-                    down = nn.Linear(shared_ff, D, bias=False).to(gate)
-                    down.weight.copy_(torch.cat([f.shared_down.weight, gate.new_zeros(D, add_s)], dim=1))
-                    f.shared, f.shared_down = shared, down
+        for layer in self.layers:
+            layer.ffn.grow(expert_ff - cfg.expert_ff, shared_ff - cfg.shared_ff, INIT_STD)
         self.cfg = dataclasses.replace(cfg, expert_ff=expert_ff, shared_ff=shared_ff)
 
     # ------------------------------------------------------------------ pointers

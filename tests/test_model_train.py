@@ -298,7 +298,7 @@ def test_a_shipped_checkpoint_grows_wider_and_still_reads_as_before(arch, tmp_pa
     # widened gate
     assert torch.equal(ffn.shared.weight[320:320 + old.cfg.shared_ff], old_ffn.shared.weight[old.cfg.shared_ff:])
     # alternatives are kept to 4 decimals, so a sum in another order can move one by a rounding step
-    _reads_as_before_then_steps(old, model, tok, tol=1e-3)
+    _reads_as_before_then_steps(old, model, tok, tol=2e-4)
     assert torch.count_nonzero(model.layers[0].ffn.w_down[:, old.cfg.expert_ff:]) > 0
     assert torch.count_nonzero(model.layers[0].ffn.shared_down.weight[:, old.cfg.shared_ff:]) > 0
     save_checkpoint(tmp_path / "wide", model, tok)
