@@ -2,6 +2,8 @@
 
 Sets:
 - ``heldout``: the corpus's family-held-out test split (templates never seen in training), gold by construction;
+- ``generated_val`` (not in the default sets): the corpus's val split (``--heldout-n`` rows of ``--seed``), gold by
+  construction, per template; with ``archive_val`` the rows decoding choices are made on (``--go-on``);
 - ``dev``: ``shared/real-notams/dev.jsonl`` (25 real messages; the 6 with hand-derived truth are scored);
 - ``demo20``: the shipped 20-message demo batch with its expected records;
 - ``composite5``: the shipped five-zone ICAO composite (circles and polygons in one item E), with its records;
@@ -96,16 +98,17 @@ def _rss_mb() -> float:
 # the real test set as laid out and relaid: scored against its truth, read in one pass like the other big sets
 REAL_SETS = ("real", "real_relaid", "real_rewritten")
 ARCHIVE_SETS = {"archive": "test", "archive_val": "val"}
-ONE_PASS_SETS = ("heldout", *REAL_SETS, *ARCHIVE_SETS)
+ONE_PASS_SETS = ("heldout", "generated_val", *REAL_SETS, *ARCHIVE_SETS)
+GENERATED_SPLITS = {"heldout": "test", "generated_val": "val"}
 AGREEMENT_SETS = (*ARCHIVE_SETS, "dev")  # sets where each model engine is compared with the rules reader
 
 
 def load_set(name: str, n_heldout: int, seed: int) -> tuple[list[Message], list[list[dict] | None]]:
     """Messages and, per message, its gold zones (None = not scored)."""
-    if name == "heldout":
+    if name in GENERATED_SPLITS:
         from airspace.data.corpus import generate
 
-        rows = list(generate(n_heldout, seed, split="test"))
+        rows = list(generate(n_heldout, seed, split=GENERATED_SPLITS[name]))
         return [Message(i, r["text"]) for i, r in enumerate(rows)], [r["zones"] for r in rows]
     if name == "dev":
         from airspace.pipeline.split import read_jsonl
@@ -209,11 +212,13 @@ def _median(passes: list[dict]) -> dict:
 
 def run_engine(engine: str, messages: list[Message], golds, batch: int, groups: list[str] | None = None,
                repeats: int = 1, keep: dict | None = None, prompts_kept: bool = True,
-               checkpoints: str | None = None) -> dict:
+               checkpoints: str | None = None, go_on: str = "engine") -> dict:
     """An engine over a set: ``repeats`` timed passes after a warm-up batch; times are the median pass (every pass
     writes the same records: decoding is deterministic), with the fastest and slowest beside it."""
     ckpt = str(Path(checkpoints) / engine) if checkpoints and engine in ("clover", "ar") else None
     extractor = get_extractor(engine, ckpt)
+    if engine in ("clover", "ar") and go_on != "engine":
+        extractor.go_on = None if go_on == "none" else float(go_on)
     # warm-up on one batch of the set: lazy loads, the allocator, the prompt-reading worker threads' first ops
     process_batch(messages[:batch], extractor, cross_check=False)
     cuda = torch.cuda.is_available() and engine in ("clover", "ar")
@@ -310,6 +315,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="timed passes per engine over each set but held-out (one pass), the median reported")
     ap.add_argument("--checkpoints", default=None,
                     help="a directory holding clover/ and ar/ checkpoints (default: the shipped data/checkpoints)")
+    ap.add_argument("--go-on", default="engine", metavar="FLOOR",
+                    help="model engines: the log-prob floor at which a NULL next goes on (decoding.going_on); "
+                         "'engine': each engine's own (decoding.GO_ON), 'none': greedy")
     ap.add_argument("--out", default="bench-results/bench.json")
     args = ap.parse_args(argv)
     if args.threads:
@@ -325,15 +333,16 @@ def main(argv: list[str] | None = None) -> int:
             "device": torch.cuda.get_device_name(0) if torch.cuda.is_available() else "cpu",
         },
         "batch": args.batch,
+        "go_on": args.go_on,
         "sets": {},
     }
     for set_name in args.sets.split(","):
         messages, golds = load_set(set_name, args.heldout_n, args.seed)
         groups = None
-        if set_name == "heldout":  # accuracy per held-out template as well
+        if set_name in GENERATED_SPLITS:  # accuracy per template as well
             from airspace.data.corpus import generate
 
-            groups = [r["template"] for r in generate(args.heldout_n, args.seed, split="test")]
+            groups = [r["template"] for r in generate(args.heldout_n, args.seed, split=GENERATED_SPLITS[set_name])]
         per_engine = {}
         kept: dict[str, dict] = {}
         for engine in args.engines.split(","):
@@ -342,8 +351,9 @@ def main(argv: list[str] | None = None) -> int:
                 per_engine[engine] = run_engine(engine, messages, golds, args.batch, groups,
                                                 repeats=1 if set_name in ONE_PASS_SETS else args.repeats,
                                                 keep=kept[engine],
-                                                prompts_kept=set_name not in (*REAL_SETS, *ARCHIVE_SETS),
-                                                checkpoints=args.checkpoints)
+                                                prompts_kept=set_name not in (*REAL_SETS, *ARCHIVE_SETS,
+                                                                              "generated_val"),
+                                                checkpoints=args.checkpoints, go_on=args.go_on)
             except Exception as exc:  # an engine that cannot run is reported, the others still run
                 per_engine[engine] = {"error": f"{type(exc).__name__}: {exc}"}
             if set_name in REAL_SETS and "records" in kept[engine]:

@@ -112,9 +112,15 @@ class ARLM(Backbone):
         went_on = torch.zeros(n, dtype=torch.bool, device=dev)  # the block now being written follows a go-on
         for t in range(max_blocks(self.cfg, max_answer_tokens) * bs):
             logits = self.pointer_logits(last, mem)[:, 0]
+            s = t % bs
+            if bool(went_on.any()):  # a block gone on to is kept off the places the answer already has
+                for j in went_on.nonzero()[:, 0].tolist():
+                    o = int(mem.offset[j])
+                    ban = decoding.fresh_place_bans(res.slots[int(rows[j])][:t // bs * bs], int(null[j]) - o, o,
+                                                    logits.shape[-1], self.cfg.fields, dev)[s]
+                    logits[j] = logits[j].masked_fill(ban, float("-inf"))
             nxt = logits.argmax(-1)  # [rows] prompt columns
             ti, tv = top_alternatives(logits, mem.offset)
-            s = t % bs
             if s == bs - 1 and go_on is not None:
                 # a close-call NULL next goes on, or a block gone on to that places nothing new is taken back, its
                 # row ending as a NULL anchor would (``decoding.going_on``)

@@ -14,6 +14,7 @@ import resource
 import threading
 import time
 from pathlib import Path
+from typing import Literal
 
 import torch
 
@@ -42,7 +43,7 @@ class ModelExtractor:
     def __init__(self, name: str, model: Backbone, tok: Tokenizer, *, batch_size: int = 32, tau: float | None = None,
                  trace: bool = False, seed: int = 0, checkpoint: str | None = None, repair: bool = True,
                  read_cache: int = 0,  # bytes of prompt reads to keep (0: none)
-                 go_on: float | None = GO_ON):
+                 go_on: float | None | Literal["engine"] = "engine"):
         if name not in ("clover", "ar") or model.cfg.arch != name:
             raise ValueError(f"engine {name!r} does not match the checkpoint's arch {model.cfg.arch!r}")
         if tau is not None and name != "clover":
@@ -56,7 +57,9 @@ class ModelExtractor:
         self.seed = seed
         self.checkpoint = checkpoint
         self.repair = repair  # span-constrained choice among the model's alternatives (pointers.repair_slots)
-        self.go_on = go_on  # a close-call NULL next goes on to one more block (decoding.going_on); None: greedy
+        # a close-call NULL next goes on to one more block (decoding.going_on) at the engine's floor or at
+        # ``go_on``; None: greedy
+        self.go_on = GO_ON[name] if go_on == "engine" else go_on
         # prompt reads kept per message (reading.ReadCache), or None: a re-run or a batch read ahead before its
         # Run reads only the messages it has not read before
         self.keep_prompt_reads(read_cache)

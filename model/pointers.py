@@ -238,14 +238,24 @@ def repeats(draft: ZoneDraft, earlier: Sequence[ZoneDraft]) -> bool:
     return bool(earlier) and all((sp.start, sp.end) in said for sp in draft.spans.values())
 
 
+def placed_spans(earlier: Sequence[int], null: int, fields: Sequence[str] = DEFAULT_FIELDS) -> list[tuple[int, int, int]]:
+    """The place spans the blocks ``earlier`` (their slots, whole blocks) wrote: (field index, start, end) each."""
+    n = 2 + 2 * len(fields)
+    idx = [fi for fi, key in enumerate(fields) if key in PLACE_FIELDS]
+    return [(fi, earlier[b + 1 + 2 * fi], earlier[b + 2 + 2 * fi]) for b in range(0, len(earlier) - n + 1, n)
+            for fi in idx if earlier[b + 1 + 2 * fi] != null]
+
+
 def places_anew(block: Sequence[int], earlier: Sequence[int], null: int,
                 fields: Sequence[str] = DEFAULT_FIELDS) -> bool:
     """Whether a block (its slots; ``next`` may be missing) places a zone that no earlier block of the answer
-    (``earlier``: their slots, whole blocks) placed: a place field whose span overlaps no place span before it."""
-    n = 2 + 2 * len(fields)
+    (``earlier``: their slots, whole blocks) placed: a place field whose span overlaps no place span before it, and
+    an anchor outside those spans (an anchor inside one says the block reads that zone again, whatever other span
+    its place slots were kept on: ``decoding.fresh_place_bans``)."""
+    placed = [(a, e) for _, a, e in placed_spans(earlier, null, fields)]
+    if any(a <= block[0] < e for a, e in placed):
+        return False
     idx = [fi for fi, key in enumerate(fields) if key in PLACE_FIELDS]
-    placed = [(earlier[b + 1 + 2 * fi], earlier[b + 2 + 2 * fi]) for b in range(0, len(earlier) - n + 1, n)
-              for fi in idx if earlier[b + 1 + 2 * fi] != null]
     return any(block[1 + 2 * fi] != null and block[2 + 2 * fi] > block[1 + 2 * fi]
                and all(block[2 + 2 * fi] <= a or block[1 + 2 * fi] >= e for a, e in placed) for fi in idx)
 
@@ -253,12 +263,25 @@ def places_anew(block: Sequence[int], earlier: Sequence[int], null: int,
 def take_back(slots: list[int], went_on: Sequence[int], offsets: Offsets,
               fields: Sequence[str] = DEFAULT_FIELDS) -> list[int]:
     """A block the decoder went on to past a close-call NULL ``next`` (``decoding.going_on``; ``went_on``: their
-    indices) stays only if, as repaired, it still ``places_anew``; else the answer ends before it, as if ``next``
-    had been NULL. (The decoder asked the same of the block as written; the span repair may have moved its place
-    onto an earlier zone's or dropped it.)"""
+    indices) stays only if, as repaired, it still ``places_anew`` with a place that reads as its field where it
+    stands; else the answer ends before it, as if ``next`` had been NULL. (The decoder asked the same of the block
+    as written, without the text; the span repair may have moved its place onto an earlier zone's or dropped it, and
+    a centre kept off the centres already read (``decoding.fresh_place_bans``) may have found only words that no
+    alternative mends: ``04:59`` after the last of a list of circles; or the same centre where the message says it
+    again: a feed that repeats the last part of a notice.)"""
     n = 2 + 2 * len(fields)
     for b in sorted(went_on):
-        if (b + 1) * n <= len(slots) and not places_anew(slots[b * n:(b + 1) * n], slots[:b * n], offsets.null, fields):
+        if (b + 1) * n > len(slots):
+            continue
+        block = list(slots[b * n:(b + 1) * n])
+        said = {" ".join((offsets.value(a, e) or "").split()) for _, a, e in placed_spans(slots[:b * n], offsets.null,
+                                                                                          fields)}
+        for fi, key in enumerate(fields):
+            s, e = block[1 + 2 * fi], block[2 + 2 * fi]
+            if key in PLACE_FIELDS and s != offsets.null and (
+                    not _reads(key, offsets, s, e) or " ".join((offsets.value(s, e) or "").split()) in said):
+                block[1 + 2 * fi] = block[2 + 2 * fi] = offsets.null
+        if not places_anew(block, slots[:b * n], offsets.null, fields):
             return slots[:b * n] + [offsets.null] * n
     return slots
 

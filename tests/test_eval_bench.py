@@ -91,3 +91,26 @@ def test_bench_on_dev_reports_each_model_engines_agreement_with_the_rules_reader
     assert agree["messages"] == 25 and 15 <= agree["agree"] <= 25
     assert sum(agree["disagreements_by_kind"].values()) >= 25 - agree["agree"]
     assert "agreement_with_rules" not in dev["rules"]
+
+
+def test_generated_val_is_the_corpus_val_split_and_the_go_on_floor_reaches_the_model_engines(tmp_path):
+    """``generated_val`` is the generator's val split (gold by construction); ``--go-on`` sets the model engines'
+    floor for a run (``none``: greedy) and the JSON says which; by default each engine decodes at its own."""
+    from airspace.data.corpus import generate
+    from airspace.model.decoding import GO_ON
+
+    msgs, golds = bench.load_set("generated_val", 6, 7)
+    rows = list(generate(6, 7, split="val"))
+    assert [m.text for m in msgs] == [r["text"] for r in rows] and golds == [r["zones"] for r in rows]
+    assert all(r["split"] == "val" for r in rows)
+    for floor, want in (("none", None), ("-3", -3.0), ("engine", GO_ON["clover"])):
+        keep: dict = {}
+        bench.run_engine("clover", msgs, golds, 6, keep=keep, prompts_kept=False, go_on=floor)
+        assert keep["extractor"].go_on == want
+    out = tmp_path / "b.json"
+    assert bench.main(["--sets", "generated_val", "--heldout-n", "6", "--seed", "7", "--engines", "clover",
+                       "--go-on", "none", "--repeats", "1", "--out", str(out)]) == 0
+    res = json.loads(out.read_text())
+    assert res["go_on"] == "none"
+    got = res["sets"]["generated_val"]["clover"]
+    assert got["records_total"] == sum(len(g) for g in golds) and got["right_by_template"]

@@ -454,7 +454,9 @@ def reference_one_per_step(model, prompt, n_blocks):
     """Recompute everything each step; commit the single most confident masked slot (lowest on ties)."""
     bs = model.cfg.block_size
     null = len(prompt) - 1
-    asked = [i for i, name in enumerate(slot_names(model.cfg.fields)) if name.split(".")[0] in ("lower", "upper", "start", "end")]
+    names = slot_names(model.cfg.fields)
+    asked = [i for i, name in enumerate(names) if name.split(".")[0] in ("lower", "upper", "start", "end")]
+    ss, es = names.index("start.start"), names.index("end.start")
     blocks, steps = [], []
     for _ in range(n_blocks):
         x = [-1] * bs
@@ -475,6 +477,9 @@ def reference_one_per_step(model, prompt, n_blocks):
                     (last is None and x[0] != null and nulls == len(asked)) or (last is not None and 0 < nulls < last)):
                 x = [-1 if (v == null and 0 < i < bs - 1) else v for i, v in enumerate(x)]  # a bare zone: again
                 rounds, last = rounds + 1, nulls
+            elif -1 not in x and last is None and x[0] != null and x[ss] != null and x[es] == null:
+                x[es] = x[es + 1] = -1  # a zone that starts and never ends: its end again, once
+                rounds, last = rounds + 1, 0
         steps.append(n)
         blocks.append(list(x))
         if x[0] == null or x[-1] == null:
@@ -614,8 +619,10 @@ def test_a_block_that_only_repeats_earlier_zones_is_no_zone():
 def test_a_close_call_null_next_goes_on_only_to_a_zone_placed_anew():
     """``decoding.going_on``: a NULL ``next`` whose likeliest other column reaches the floor takes it (only where
     the block placed a zone anew), and a block gone on to that places nothing new is taken back (its ``next``
-    NULL); ``pointers.places_anew``: a block places a new zone when a place span overlaps none before it;
-    ``pointers.take_back``: a block gone on to that, as repaired, places nothing new ends the answer there."""
+    NULL); ``pointers.places_anew``: a block places a new zone when a place span overlaps none before it and its
+    anchor stands in none;
+    ``pointers.take_back``: a block gone on to that, as repaired, places nothing new that reads as a place ends the
+    answer there."""
     from airspace.model.decoding import going_on
     from airspace.model.pointers import places_anew, take_back
 
@@ -637,11 +644,47 @@ def test_a_close_call_null_next_goes_on_only_to_a_zone_placed_anew():
     assert places_anew(two[n:], two[:n], offs.null, fields)
     assert not places_anew(three[n:], three[:n], offs.null, fields)
     assert places_anew(three[n:], [], offs.null, fields)  # alone, any place is new
+    anchored = [two[1]] + two[n + 1:]  # its own place, anchored inside zone 1's centre: zone 1 read again
+    assert not places_anew(anchored, two[:n], offs.null, fields)
     assert take_back(two, [1], offs, fields) == two
     assert take_back(three, [1], offs, fields)[n:] == [offs.null] * n
     assert [d.values["center"] for d in slots_to_drafts(take_back(three, [1], offs, fields), offs, fields)] == [
         "2231N11403E"]
     assert take_back(three, [], offs, fields) == three and take_back(one, [1], offs, fields) == one
+    junk = spans_to_slots([z1, {"center": sp("TIME"), **times}], offs, fields)  # a new span, but no coordinate
+    assert places_anew(junk[n:], junk[:n], offs.null, fields)
+    assert take_back(junk, [1], offs, fields)[n:] == [offs.null] * n
+    said = "PSN 2231N11403E R 2NM PART 2 PSN 2231N11403E R 2NM"  # a feed that repeats a part: the same centre again
+    _, offs2 = encode_message(TOK, said)
+    at = lambda v, start=0: (said.index(v, start), said.index(v, start) + len(v))  # noqa: E731
+    again2 = spans_to_slots([{"center": at("2231N11403E")}, {"center": at("2231N11403E", 5)}], offs2, fields)
+    assert places_anew(again2[n:], again2[:n], offs2.null, fields)
+    assert take_back(again2, [1], offs2, fields)[n:] == [offs2.null] * n
+
+
+def test_a_block_gone_on_to_may_not_point_its_place_into_a_place_already_read():
+    """``decoding.fresh_place_bans``: the centre and boundary slots of a block gone on to are kept off the place spans
+    the blocks before it wrote (a start inside [a, e), an end inside (a, e]); the other slots (a name's too), and
+    columns outside, are free."""
+    from airspace.model.decoding import fresh_place_bans
+
+    _, text, offs, sp, times, z1, z2 = _psn_list()
+    fields = ("center", "name", "radius", "start", "end")
+    two = spans_to_slots([z1, z2], offs, fields)
+    n = 2 + 2 * len(fields)
+    names = slot_names(fields)
+    o, cols = 3, offs.null + 1 + 3  # the row's left padding: prompt index j is column j + 3
+    ban = fresh_place_bans(two, offs.null, o, cols, fields, torch.device("cpu"))
+    assert ban.shape == (n, cols)
+    spans = [(two[b + names.index("center.start")], two[b + names.index("center.end")]) for b in (0, n)]
+    for k, name in enumerate(names):
+        got = set((ban[k].nonzero()[:, 0] - o).tolist())
+        if name.split(".")[0] in ("center", "polygon"):  # a name is any words: left free
+            lo = 0 if name.endswith(".start") else 1
+            assert got == {j for a, e in spans for j in range(a + lo, e + lo)}, name
+        else:
+            assert not got, name
+    assert not fresh_place_bans([], offs.null, o, cols, fields, torch.device("cpu")).any()  # nothing placed yet
 
 
 def test_pointer_slots_follow_the_field_list():
@@ -724,3 +767,24 @@ def test_a_zone_placed_without_limits_or_times_is_asked_again_with_its_place_kno
     block.x[0] = torch.where(block.masked[0], null, block.x[0])
     block.masked[:] = False
     assert not bare.ask_again(block, nulls)  # nothing more: the block is written
+
+
+def test_a_zone_that_starts_and_never_ends_has_only_its_end_asked_again_once():
+    fields = ModelConfig().fields
+    names = slot_names(fields)
+    bs, null = len(names), 99
+    col = {n: i for i, n in enumerate(names)}
+    block = _Block(2, bs, torch.device("cpu"))
+    x = torch.full((2, bs), null)
+    x[:, col["anchor"]] = 10
+    x[:, [col["lower.start"], col["lower.end"], col["start.start"], col["start.end"]]] = torch.tensor([10, 13, 20, 25])
+    x[1, [col["end.start"], col["end.end"]]] = torch.tensor([30, 35])  # ends: written as it is
+    block.x, block.masked = x.clone(), torch.zeros(2, bs, dtype=torch.bool)
+    nulls = torch.full((2,), null)
+    bare = _BareZones(_BareZones.columns(fields))
+    assert bare.ask_again(block, nulls)
+    assert block.masked[0].nonzero()[:, 0].tolist() == [col["end.start"], col["end.end"]]  # not its other NULLs
+    assert not block.masked[1].any() and torch.equal(block.x[1], x[1])
+    block.x[0, [col["end.start"], col["end.end"]]] = null  # asked, it still reads no end: the block is written
+    block.masked[:] = False
+    assert not bare.ask_again(block, nulls)
