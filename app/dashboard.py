@@ -43,8 +43,8 @@ from airspace.pipeline.engines import get_extractor
 from airspace.pipeline.split import read_jsonl
 
 ENGINES = ("clover", "ar", "rules")
-# The page opens on the rules engine: on real messages it still reads more truth fields than Clover (README, "Which
-# engine is the default, and why"); the CLI takes the same default from the engine registry.
+# The page opens on the registry's default engine, as the CLI does (Clover: README, "Which engine is the default, and
+# why"), or on the rules reader where that engine cannot be loaded here.
 DEFAULT_ENGINE = DEFAULT_ENGINE_NAME
 UTC = timezone.utc
 ss = st.session_state
@@ -244,13 +244,16 @@ def input_section() -> None:
             key="engine",
             horizontal=True,
             format_func=lambda e: e if engines[e] is None else f"{e} (unavailable)",
-            help="clover: block-diffusion model; ar: same-size autoregressive baseline; rules: deterministic "
-            "extractor (the default while the shipped Clover checkpoint is below its accuracy bar; model records are "
-            "cross-checked against rules and disagreements come back as review).",
+            help="clover (default): block-diffusion model; ar: same-size autoregressive baseline; rules: "
+            "deterministic extractor. Model records are cross-checked against rules and disagreements come back as "
+            "review.",
         )
         for e in ENGINES:
             if engines[e] is not None and ss["engine"] == e:
                 c1.warning(md_literal(f"Engine {e} cannot be loaded here: {engines[e]}"))
+        if engines.get(DEFAULT_ENGINE) is not None and ss["engine"] != DEFAULT_ENGINE:
+            c1.info(md_literal(f"The default engine {DEFAULT_ENGINE} cannot be loaded here "
+                               f"({engines[DEFAULT_ENGINE]}), so the page reads with {ss['engine']}."))
         c2.button("Run", type="primary", key="run_button", on_click=_run, width="stretch")
         st.caption(f"Limit: {I.APP_MAX_BYTES:,} bytes per batch on this page (the CLI takes more).")
 

@@ -51,7 +51,8 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("files", nargs="*", metavar="FILE", help="input files; '-' or nothing reads stdin")
     ap.add_argument("--input", choices=("text", "jsonl"), default="text", help="pasted text (default) or JSONL with a 'text' field")
     ap.add_argument("--engine", choices=ENGINES, default=DEFAULT_ENGINE,
-                    help="rules (deterministic, default) or a model engine, cross-checked against the rules")
+                    help="clover (the block-diffusion model, default), ar (its autoregressive baseline) or rules "
+                         "(the deterministic reader); a model engine's records are cross-checked against the rules")
     ap.add_argument("--checkpoint", metavar="DIR", help="model checkpoint directory (clover/ar)")
     ap.add_argument("--format", choices=FORMATS, default="table")
     ap.add_argument("--at", metavar="ISO_TIME", help="mark which zones are active at this UTC time")

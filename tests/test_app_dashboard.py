@@ -81,6 +81,7 @@ def test_world_map_before_any_run():
 
     assert torch.get_num_threads() == torch_threads(os.environ.get("AIRSPACE_APP_THREADS"), os.cpu_count())
     assert at.expander[0].label == "Input batch" and at.expander[0].proto.expanded is True
+    assert at.radio(key="engine").value == "clover"  # the page opens on the CLI's default engine
     spec = _deck(at)
     # the same layer ids as after a Run (the browser swaps their data instead of building new layers)
     assert [layer["id"] for layer in spec["layers"]] == LAYER_IDS

@@ -79,6 +79,18 @@ def test_usage_errors_exit_2(tmp_path):
     assert code == 2 and "--at" in err
 
 
+def test_the_default_engine_is_clover_and_its_records_are_cross_checked(dev_by_id):
+    """Without --engine the CLI reads with Clover (README, "Which engine is the default, and why"), and every record
+    it writes says so; a record where the rules reading differs would come back review, never silently ok."""
+    code, out, err = run(["-", "--format", "jsonl"], stdin=dev_by_id["pynotam-readme-A1912-15"]["text"].encode())
+    assert code == 0, err
+    objs = [json.loads(line) for line in out.splitlines()]
+    assert [o["engine"] for o in objs] == ["clover"] and objs[0]["status"] == "ok"
+    assert objs[0]["upper"]["raw"] == "FL130" and "engine clover" in err
+    code, out, _ = run(["--help"])
+    assert "clover (the block-diffusion model, default)" in " ".join(out.split())
+
+
 def test_unavailable_engine_is_a_clear_error():
     code, out, err = run(["--engine", "ar", "--checkpoint", "/nonexistent"], stdin=b"A1/26 NOTAMN")
     if code == 2:
