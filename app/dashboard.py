@@ -117,7 +117,9 @@ def read_ahead(text: str, engine: str) -> None:
         texts = [m.text for m in I.live_messages(text)]
     except Exception:  # a batch that cannot be split is reported by its Run
         return
-    threading.Thread(target=extractor.read_ahead, args=(texts,), name="airspace-read-ahead", daemon=True).start()
+    # not a daemon: a process that ends (the server stopped, a script done) waits for the read rather than tearing
+    # down the interpreter under torch's running worker threads, which aborts the process
+    threading.Thread(target=extractor.read_ahead, args=(texts,), name="airspace-read-ahead", daemon=False).start()
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
