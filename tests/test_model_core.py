@@ -741,20 +741,25 @@ def test_one_blank_per_run_makes_two_layouts_one_prompt_and_keeps_each_ones_span
         Tokenizer(blank_runs="two")
 
 
-def test_a_zone_placed_without_limits_or_times_is_asked_again_with_its_place_known():
+def _written_block(rows: int, null: int = 99):
+    """A finished block of ``rows`` rows in the default fields' layout, every slot NULL and none masked -> (block,
+    slot column by name, the rows' NULL, a fresh ``_BareZones``)."""
     fields = ModelConfig().fields
     names = slot_names(fields)
-    bs, null = len(names), 99
-    col = {n: i for i, n in enumerate(names)}
-    block = _Block(3, bs, torch.device("cpu"))
-    x = torch.full((3, bs), null)
+    block = _Block(rows, len(names), torch.device("cpu"))
+    block.x, block.masked = torch.full((rows, len(names)), null), torch.zeros(rows, len(names), dtype=torch.bool)
+    return block, {n: i for i, n in enumerate(names)}, torch.full((rows,), null), _BareZones(_BareZones.columns(fields))
+
+
+def test_a_zone_placed_without_limits_or_times_is_asked_again_with_its_place_known():
+    block, col, nulls, bare = _written_block(3)
+    bs, null = block.x.shape[1], 99
+    x = block.x
     x[0, [col["anchor"], col["center.start"]]] = 10  # a place and nothing else: the "no zone" NULLs beside it
     x[0, [col["center.end"], col["radius.start"], col["radius.end"]]] = torch.tensor([21, 30, 33])
     x[1] = x[0]
     x[1, [col["upper.start"], col["upper.end"]]] = torch.tensor([40, 45])  # states a limit: written as it is
-    block.x, block.masked = x.clone(), torch.zeros(3, bs, dtype=torch.bool)
-    nulls = torch.full((3,), null)
-    bare = _BareZones(_BareZones.columns(fields))
+    x = x.clone()
     assert bare.ask_again(block, nulls)
     again = block.masked[0]
     assert again.tolist() == [bool(v == null) and 0 < i < bs - 1 for i, v in enumerate(x[0].tolist())]
@@ -770,21 +775,15 @@ def test_a_zone_placed_without_limits_or_times_is_asked_again_with_its_place_kno
 
 
 def test_a_zone_that_starts_and_never_ends_has_only_its_end_asked_again_once():
-    fields = ModelConfig().fields
-    names = slot_names(fields)
-    bs, null = len(names), 99
-    col = {n: i for i, n in enumerate(names)}
-    block = _Block(2, bs, torch.device("cpu"))
-    x = torch.full((2, bs), null)
+    block, col, nulls, bare = _written_block(2)
+    x = block.x
     x[:, col["anchor"]] = 10
     x[:, [col["lower.start"], col["lower.end"], col["start.start"], col["start.end"]]] = torch.tensor([10, 13, 20, 25])
     x[1, [col["end.start"], col["end.end"]]] = torch.tensor([30, 35])  # ends: written as it is
-    block.x, block.masked = x.clone(), torch.zeros(2, bs, dtype=torch.bool)
-    nulls = torch.full((2,), null)
-    bare = _BareZones(_BareZones.columns(fields))
+    x = x.clone()
     assert bare.ask_again(block, nulls)
     assert block.masked[0].nonzero()[:, 0].tolist() == [col["end.start"], col["end.end"]]  # not its other NULLs
     assert not block.masked[1].any() and torch.equal(block.x[1], x[1])
-    block.x[0, [col["end.start"], col["end.end"]]] = null  # asked, it still reads no end: the block is written
+    block.x[0, [col["end.start"], col["end.end"]]] = 99  # asked, it still reads no end: the block is written
     block.masked[:] = False
     assert not bare.ask_again(block, nulls)
