@@ -103,13 +103,14 @@ GENERATED_SPLITS = {"heldout": "test", "generated_val": "val"}
 AGREEMENT_SETS = (*ARCHIVE_SETS, "dev")  # sets where each model engine is compared with the rules reader
 
 
-def load_set(name: str, n_heldout: int, seed: int) -> tuple[list[Message], list[list[dict] | None]]:
-    """Messages and, per message, its gold zones (None = not scored)."""
+def load_set(name: str, n_heldout: int, seed: int) -> tuple[list[Message], list[list[dict] | None], list[str] | None]:
+    """Messages, per message its gold zones (None = not scored), and for the generated sets each message's template
+    (the accuracy is reported per template too; None for the others)."""
     if name in GENERATED_SPLITS:
         from airspace.data.corpus import generate
 
         rows = list(generate(n_heldout, seed, split=GENERATED_SPLITS[name]))
-        return [Message(i, r["text"]) for i, r in enumerate(rows)], [r["zones"] for r in rows]
+        return [Message(i, r["text"]) for i, r in enumerate(rows)], [r["zones"] for r in rows], [r["template"] for r in rows]
     if name == "dev":
         from airspace.pipeline.split import read_jsonl
 
@@ -117,18 +118,18 @@ def load_set(name: str, n_heldout: int, seed: int) -> tuple[list[Message], list[
         text = path.read_text(encoding="utf-8")
         rows = [json.loads(line) for line in text.splitlines() if line.strip()]
         golds = [[gold_from_dev_truth(r["truth"])] if r.get("truth") else None for r in rows]
-        return read_jsonl(text), golds
+        return read_jsonl(text), golds, None
     if name in REAL_SETS:
         from airspace.eval.realtest import load_real_test, relaid, rewritten
 
         view = {"real": list, "real_relaid": relaid, "real_rewritten": rewritten}[name]
         rows = view(load_real_test())
-        return [Message(i, r["text"]) for i, r in enumerate(rows)], [None] * len(rows)
+        return [Message(i, r["text"]) for i, r in enumerate(rows)], [None] * len(rows), None
     if name in ARCHIVE_SETS:
         from airspace.eval.realsplit import read_rows, rows_of_split
 
         rows = rows_of_split(read_rows(archive_path()), ARCHIVE_SETS[name])
-        return [Message(i, r["text"]) for i, r in enumerate(rows)], [None] * len(rows)
+        return [Message(i, r["text"]) for i, r in enumerate(rows)], [None] * len(rows), None
     if name in ("demo20", "composite5"):
         messages = split_batch((SAMPLES / f"{name}.txt").read_text(encoding="utf-8"))
         golds: dict[int, list[dict]] = defaultdict(list)
@@ -136,7 +137,7 @@ def load_set(name: str, n_heldout: int, seed: int) -> tuple[list[Message], list[
             if line.strip():
                 row = json.loads(line)
                 golds[row["message"]].append(row)
-        return messages, [sorted(golds[m.index], key=lambda g: g.get("zone", 0)) for m in messages]
+        return messages, [sorted(golds[m.index], key=lambda g: g.get("zone", 0)) for m in messages], None
     raise ValueError(f"unknown set {name!r}")
 
 
@@ -212,13 +213,13 @@ def _median(passes: list[dict]) -> dict:
 
 def run_engine(engine: str, messages: list[Message], golds, batch: int, groups: list[str] | None = None,
                repeats: int = 1, keep: dict | None = None, prompts_kept: bool = True,
-               checkpoints: str | None = None, go_on: str = "engine") -> dict:
+               checkpoints: str | None = None, go_on: float | None | str = "engine") -> dict:
     """An engine over a set: ``repeats`` timed passes after a warm-up batch; times are the median pass (every pass
     writes the same records: decoding is deterministic), with the fastest and slowest beside it."""
     ckpt = str(Path(checkpoints) / engine) if checkpoints and engine in ("clover", "ar") else None
     extractor = get_extractor(engine, ckpt)
-    if engine in ("clover", "ar") and go_on != "engine":
-        extractor.go_on = None if go_on == "none" else float(go_on)
+    if engine in ("clover", "ar") and go_on != "engine":  # ``go_on_floor``: a floor, None (greedy) or the engine's own
+        extractor.go_on = go_on
     # warm-up on one batch of the set: lazy loads, the allocator, the prompt-reading worker threads' first ops
     process_batch(messages[:batch], extractor, cross_check=False)
     cuda = torch.cuda.is_available() and engine in ("clover", "ar")
@@ -302,6 +303,16 @@ def _prompts_kept(extractor, messages: list[Message], batch: int, repeats: int, 
                              "prompts_cached": run["cached"], "records_as_cold": same}}
 
 
+def go_on_floor(text: str) -> float | None | str:
+    """``--go-on``: a log-prob floor, ``none`` (greedy) or ``engine`` (each engine's own, ``decoding.GO_ON``)."""
+    if text in ("engine", "none"):
+        return None if text == "none" else text
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a log-prob floor, 'none' or 'engine': {text!r}") from None
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m airspace.eval.bench", description=__doc__.split("\n\n")[0])
     ap.add_argument("--sets",
@@ -315,7 +326,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="timed passes per engine over each set but held-out (one pass), the median reported")
     ap.add_argument("--checkpoints", default=None,
                     help="a directory holding clover/ and ar/ checkpoints (default: the shipped data/checkpoints)")
-    ap.add_argument("--go-on", default="engine", metavar="FLOOR",
+    ap.add_argument("--go-on", default="engine", metavar="FLOOR", type=go_on_floor,
                     help="model engines: the log-prob floor at which a NULL next goes on (decoding.going_on); "
                          "'engine': each engine's own (decoding.GO_ON), 'none': greedy")
     ap.add_argument("--out", default="bench-results/bench.json")
@@ -333,16 +344,11 @@ def main(argv: list[str] | None = None) -> int:
             "device": torch.cuda.get_device_name(0) if torch.cuda.is_available() else "cpu",
         },
         "batch": args.batch,
-        "go_on": args.go_on,
+        "go_on": "none" if args.go_on is None else args.go_on,
         "sets": {},
     }
     for set_name in args.sets.split(","):
-        messages, golds = load_set(set_name, args.heldout_n, args.seed)
-        groups = None
-        if set_name in GENERATED_SPLITS:  # accuracy per template as well
-            from airspace.data.corpus import generate
-
-            groups = [r["template"] for r in generate(args.heldout_n, args.seed, split=GENERATED_SPLITS[set_name])]
+        messages, golds, groups = load_set(set_name, args.heldout_n, args.seed)
         per_engine = {}
         kept: dict[str, dict] = {}
         for engine in args.engines.split(","):

@@ -110,15 +110,17 @@ class ARLM(Backbone):
         mem, null, cache = read.memory, read.null, read.cache
         last = torch.cat(read.starts)  # the last prompt position needs no padding
         went_on = torch.zeros(n, dtype=torch.bool, device=dev)  # the block now being written follows a go-on
+        start_slots, end_slots = decoding.fresh_place_slots(self.cfg.fields)
         for t in range(max_blocks(self.cfg, max_answer_tokens) * bs):
             logits = self.pointer_logits(last, mem)[:, 0]
             s = t % bs
-            if bool(went_on.any()):  # a block gone on to is kept off the places the answer already has
+            if (s in start_slots or s in end_slots) and bool(went_on.any()):
+                # a block gone on to is kept off the places the answer already has
                 for j in went_on.nonzero()[:, 0].tolist():
                     o = int(mem.offset[j])
-                    ban = decoding.fresh_place_bans(res.slots[int(rows[j])][:t // bs * bs], int(null[j]) - o, o,
-                                                    logits.shape[-1], self.cfg.fields, dev)[s]
-                    logits[j] = logits[j].masked_fill(ban, float("-inf"))
+                    starts, ends = decoding.fresh_place_bans(res.slots[int(rows[j])][:t // bs * bs], int(null[j]) - o,
+                                                             o, logits.shape[-1], self.cfg.fields, dev)
+                    logits[j] = logits[j].masked_fill(starts if s in start_slots else ends, float("-inf"))
             nxt = logits.argmax(-1)  # [rows] prompt columns
             ti, tv = top_alternatives(logits, mem.offset)
             if s == bs - 1 and go_on is not None:

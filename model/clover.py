@@ -30,6 +30,7 @@ from airspace.model.decoding import (
     DecodeResult,
     alternatives,
     fresh_place_bans,
+    fresh_place_slots,
     going_on,
     max_blocks,
     since,
@@ -230,20 +231,18 @@ class _BareZones:
         if self.rounds >= self.ROUNDS or not self.cols:
             return False
         nulls = (block.x[:, self.cols] == null[:, None]).sum(1)
-        unended = torch.zeros_like(nulls, dtype=torch.bool)
+        again = torch.zeros_like(block.masked)
         if self.rows is None:
             rows = (block.x[:, 0] != null) & (nulls == len(self.cols))
-            if self.start is not None and self.end is not None:
+            if self.start is not None and self.end is not None:  # (a bare block has no start: never both)
                 unended = (block.x[:, 0] != null) & (block.x[:, self.start] != null) & (block.x[:, self.end] == null)
-                unended &= ~rows
+                again[:, self.end:self.end + 2] = unended[:, None]  # end.start, end.end
         else:
             rows = self.rows & (nulls > 0) & (nulls < self.nulls)
-        if not bool((rows | unended).any()):
-            return False
-        again = (block.x == null[:, None]) & rows[:, None]
+        again |= (block.x == null[:, None]) & rows[:, None]
         again[:, 0] = again[:, -1] = False
-        if self.end is not None:
-            again[:, self.end:self.end + 2] |= unended[:, None]
+        if not bool(again.any()):
+            return False
         block.x = torch.where(again, -1, block.x)
         block.masked |= again
         self.rounds, self.rows, self.nulls = self.rounds + 1, rows, nulls
@@ -274,6 +273,7 @@ class _Decoding:
         self.rows = torch.tensor(read.order, dtype=torch.long, device=dev)  # finished rows leave
         self.mem, self.null, self.cache = read.memory, read.null, read.cache
         self.went_on = torch.zeros(n, dtype=torch.bool, device=dev)  # the block now being written follows a go-on
+        self.bans: dict[tuple[int, int], tuple[torch.Tensor, torch.Tensor]] = {}  # (row, slots written): its bans
         # the committed block not yet in the cache (none before block 0)
         self.clean_valid = self.mem.valid[:, :0]
         self.clean_x = model.embed(self.mem.ids[:, :0])
@@ -306,18 +306,25 @@ class _Decoding:
 
     def fresh_places(self, logits: torch.Tensor, sub: torch.Tensor | None) -> torch.Tensor:
         """The pointer logits of the rows that ran (``sub``), a block gone on to kept off the places the answer
-        already has (``decoding.fresh_place_bans``)."""
+        already has (``decoding.fresh_place_bans``: computed at the block's first step, kept for its others)."""
         went = self.went_on if sub is None else self.went_on[sub]
         if not bool(went.any()):
             return logits
         rows = self.rows if sub is None else self.rows[sub]
         offs = self.mem.offset if sub is None else self.mem.offset[sub]
         nulls = self.null if sub is None else self.null[sub]
+        fields = self.model.cfg.fields
+        start_slots, end_slots = fresh_place_slots(fields)
         banned = torch.zeros_like(logits, dtype=torch.bool)
         for j in went.nonzero()[:, 0].tolist():
-            o = int(offs[j])
-            banned[j] = fresh_place_bans(self.res.slots[int(rows[j])], int(nulls[j]) - o, o, logits.shape[-1],
-                                         self.model.cfg.fields, logits.device)
+            i, o = int(rows[j]), int(offs[j])
+            key = (i, len(self.res.slots[i]))  # the row and the block it is writing
+            if key not in self.bans:
+                self.bans[key] = fresh_place_bans(self.res.slots[i], int(nulls[j]) - o, o, logits.shape[-1], fields,
+                                                  logits.device)
+            starts, ends = self.bans[key]
+            banned[j, start_slots] = starts
+            banned[j, end_slots] = ends
         return logits.masked_fill(banned, float("-inf"))
 
     def trace_step(self, block: _Block) -> None:

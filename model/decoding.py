@@ -94,9 +94,16 @@ def going_on(nxt: torch.Tensor, null: torch.Tensor, alt_cols: torch.Tensor, alt_
     return torch.where(back, null, torch.where(go, col, nxt)), go, back
 
 
+def fresh_place_slots(fields: tuple[str, ...]) -> tuple[list[int], list[int]]:
+    """The block's ``center`` and ``polygon`` slots that ``fresh_place_bans`` applies to: (start slots, end slots)."""
+    place = [fi for fi, key in enumerate(fields) if key in ("center", "polygon")]
+    return [1 + 2 * fi for fi in place], [2 + 2 * fi for fi in place]
+
+
 def fresh_place_bans(earlier: list[int], null: int, offset: int, n_cols: int, fields: tuple[str, ...],
-                     device: torch.device) -> torch.Tensor:
-    """The prompt columns each slot of a block gone on to (``going_on``) may not take: [slots, n_cols] bool.
+                     device: torch.device) -> tuple[torch.Tensor, torch.Tensor]:
+    """The prompt columns a block gone on to (``going_on``) may not take: (for its place starts, for its place
+    ends), [n_cols] bool each, for the slots of ``fresh_place_slots``.
 
     The decoder goes on past a NULL ``next`` only to place a zone the answer has not placed (a block that places
     nothing new is taken back), so that block's ``center`` and ``polygon`` slots may not point into a place span an
@@ -107,16 +114,13 @@ def fresh_place_bans(earlier: list[int], null: int, offset: int, n_cols: int, fi
     ``WITHIN TERRITORY AND AIRSPACE OF MALI`` after ``DAKAR FIR (GOOO) AND NIAMEY FIR (DRRR)``), where a centre or a
     boundary is coordinates, which few other spans of a message are. A block a non-NULL ``next`` led to is the model's
     own choice and may place an area again (one area, two time windows), so it is not constrained."""
-    n = 2 + 2 * len(fields)
-    ban = torch.zeros(n, n_cols, dtype=torch.bool, device=device)
     cols = torch.arange(n_cols, device=device) - offset
-    place = [fi for fi, key in enumerate(fields) if key in ("center", "polygon")]
+    starts = torch.zeros(n_cols, dtype=torch.bool, device=device)
+    ends = torch.zeros_like(starts)
     for _, a, e in placed_spans(earlier, null, fields):
-        starts, ends = (cols >= a) & (cols < e), (cols > a) & (cols <= e)  # half-open [a, e): an end may be e
-        for fi in place:
-            ban[1 + 2 * fi] |= starts
-            ban[2 + 2 * fi] |= ends
-    return ban
+        starts |= (cols >= a) & (cols < e)  # half-open [a, e): an end may be e
+        ends |= (cols > a) & (cols <= e)
+    return starts, ends
 
 
 def alternatives(cols: list, lps: list) -> list[tuple[int, float]]:

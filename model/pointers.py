@@ -270,16 +270,17 @@ def take_back(slots: list[int], went_on: Sequence[int], offsets: Offsets,
     alternative mends: ``04:59`` after the last of a list of circles; or the same centre where the message says it
     again: a feed that repeats the last part of a notice.)"""
     n = 2 + 2 * len(fields)
+
+    def text(s: int, e: int) -> str:  # a span's words, however the message spaces them
+        return " ".join((offsets.value(s, e) or "").split())
+
     for b in sorted(went_on):
         if (b + 1) * n > len(slots):
             continue
         block = list(slots[b * n:(b + 1) * n])
-        said = {" ".join((offsets.value(a, e) or "").split()) for _, a, e in placed_spans(slots[:b * n], offsets.null,
-                                                                                          fields)}
-        for fi, key in enumerate(fields):
-            s, e = block[1 + 2 * fi], block[2 + 2 * fi]
-            if key in PLACE_FIELDS and s != offsets.null and (
-                    not _reads(key, offsets, s, e) or " ".join((offsets.value(s, e) or "").split()) in said):
+        said = {text(a, e) for _, a, e in placed_spans(slots[:b * n], offsets.null, fields)}
+        for fi, a, e in placed_spans(block, offsets.null, fields):  # a place that does not read, or is said again
+            if not _reads(fields[fi], offsets, a, e) or text(a, e) in said:
                 block[1 + 2 * fi] = block[2 + 2 * fi] = offsets.null
         if not places_anew(block, slots[:b * n], offsets.null, fields):
             return slots[:b * n] + [offsets.null] * n

@@ -62,7 +62,7 @@ def test_the_dev_set_comes_from_AIRSPACE_DEV_SET_where_shared_does_not_travel(tm
     path = tmp_path / "dev.jsonl"
     path.write_text("\n".join(json.dumps(r) for r in dev_rows[:3]) + "\n", encoding="utf-8")
     monkeypatch.setenv("AIRSPACE_DEV_SET", str(path))
-    messages, golds = bench.load_set("dev", 0, 0)
+    messages, golds, _ = bench.load_set("dev", 0, 0)
     assert [m.text for m in messages] == [r["text"] for r in dev_rows[:3]]
     assert len(golds) == 3
     monkeypatch.setenv("AIRSPACE_DEV_SET", str(tmp_path / "missing.jsonl"))
@@ -73,8 +73,8 @@ def test_the_dev_set_comes_from_AIRSPACE_DEV_SET_where_shared_does_not_travel(tm
 def test_the_archive_sets_are_its_test_and_val_splits_and_never_share_a_row():
     from airspace.eval.realsplit import read_rows, split_of
 
-    test_msgs, _ = bench.load_set("archive", 0, 0)
-    val_msgs, _ = bench.load_set("archive_val", 0, 0)
+    test_msgs, _, _ = bench.load_set("archive", 0, 0)
+    val_msgs, _, _ = bench.load_set("archive_val", 0, 0)
     assert len(test_msgs) > 400 and len(val_msgs) > 400
     rows = {r["text"]: r["id"] for r in read_rows(bench.archive_path())}
     assert {split_of(rows[m.text]) for m in test_msgs} == {"test"}
@@ -99,18 +99,21 @@ def test_generated_val_is_the_corpus_val_split_and_the_go_on_floor_reaches_the_m
     from airspace.data.corpus import generate
     from airspace.model.decoding import GO_ON
 
-    msgs, golds = bench.load_set("generated_val", 6, 7)
+    msgs, golds, templates = bench.load_set("generated_val", 6, 7)
     rows = list(generate(6, 7, split="val"))
     assert [m.text for m in msgs] == [r["text"] for r in rows] and golds == [r["zones"] for r in rows]
+    assert templates == [r["template"] for r in rows]
     assert all(r["split"] == "val" for r in rows)
     for floor, want in (("none", None), ("-3", -3.0), ("engine", GO_ON["clover"])):
         keep: dict = {}
-        bench.run_engine("clover", msgs, golds, 6, keep=keep, prompts_kept=False, go_on=floor)
+        bench.run_engine("clover", msgs, golds, 6, keep=keep, prompts_kept=False, go_on=bench.go_on_floor(floor))
         assert keep["extractor"].go_on == want
     out = tmp_path / "b.json"
     assert bench.main(["--sets", "generated_val", "--heldout-n", "6", "--seed", "7", "--engines", "clover",
                        "--go-on", "none", "--repeats", "1", "--out", str(out)]) == 0
     res = json.loads(out.read_text())
     assert res["go_on"] == "none"
+    with pytest.raises(SystemExit):  # a floor that is no number is a usage error, before any engine runs
+        bench.main(["--sets", "generated_val", "--go-on", "low", "--out", str(out)])
     got = res["sets"]["generated_val"]["clover"]
     assert got["records_total"] == sum(len(g) for g in golds) and got["right_by_template"]

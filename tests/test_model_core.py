@@ -666,7 +666,7 @@ def test_a_block_gone_on_to_may_not_point_its_place_into_a_place_already_read():
     """``decoding.fresh_place_bans``: the centre and boundary slots of a block gone on to are kept off the place spans
     the blocks before it wrote (a start inside [a, e), an end inside (a, e]); the other slots (a name's too), and
     columns outside, are free."""
-    from airspace.model.decoding import fresh_place_bans
+    from airspace.model.decoding import fresh_place_bans, fresh_place_slots
 
     _, text, offs, sp, times, z1, z2 = _psn_list()
     fields = ("center", "name", "radius", "start", "end")
@@ -674,8 +674,11 @@ def test_a_block_gone_on_to_may_not_point_its_place_into_a_place_already_read():
     n = 2 + 2 * len(fields)
     names = slot_names(fields)
     o, cols = 3, offs.null + 1 + 3  # the row's left padding: prompt index j is column j + 3
-    ban = fresh_place_bans(two, offs.null, o, cols, fields, torch.device("cpu"))
-    assert ban.shape == (n, cols)
+    starts, ends = fresh_place_bans(two, offs.null, o, cols, fields, torch.device("cpu"))
+    assert starts.shape == ends.shape == (cols,)
+    ban = torch.zeros(n, cols, dtype=torch.bool)  # per slot of the block, as the decoders apply them
+    start_slots, end_slots = fresh_place_slots(fields)
+    ban[start_slots], ban[end_slots] = starts, ends
     spans = [(two[b + names.index("center.start")], two[b + names.index("center.end")]) for b in (0, n)]
     for k, name in enumerate(names):
         got = set((ban[k].nonzero()[:, 0] - o).tolist())
@@ -684,7 +687,7 @@ def test_a_block_gone_on_to_may_not_point_its_place_into_a_place_already_read():
             assert got == {j for a, e in spans for j in range(a + lo, e + lo)}, name
         else:
             assert not got, name
-    assert not fresh_place_bans([], offs.null, o, cols, fields, torch.device("cpu")).any()  # nothing placed yet
+    assert not any(b.any() for b in fresh_place_bans([], offs.null, o, cols, fields, torch.device("cpu")))  # none yet
 
 
 def test_pointer_slots_follow_the_field_list():
