@@ -58,14 +58,14 @@ fuzz: setup
 
 # What the rules reader could not read on the real archive (review reasons, unread values, silver agreement).
 triage: setup
-	$(BIN)/python -m airspace.eval.triage ../shared/real-notams/archive.jsonl --json bench-results/triage-archive.json
+	$(BIN)/python -m airspace.eval.triage data/real/archive.jsonl --json bench-results/triage-archive.json
 
 gpu-check: setup
 	$(BIN)/python -m airspace.kernels.gpu_check $(if $(DRY),--dry-run,)
 
 # For a lent GPU machine (docs/NOTES.md, "On a device"): what one run there carries in .device/ (git-ignored) —
-# the packages its image lacks, at the versions tested here, as wheels for its Python, and the real dev set (the
-# ../shared beside this checkout does not travel); then scripts/device-check.sh there.
+# the packages its image lacks, at the versions tested here, as wheels for its Python (the data travels with the
+# checkout); then scripts/device-check.sh there.
 DEVICE_PY       ?= 3.12
 DEVICE_KIT      ?= .device
 DEVICE_PACKAGES := pydantic pydantic-core annotated-types typing-inspection typing-extensions pyproj shapely airportsdata
@@ -76,7 +76,6 @@ device-kit: setup
 	  --platform any -d $(DEVICE_KIT)/wheels \
 	  $$($(BIN)/python -m pip list --format=freeze | sed 's/_/-/g' \
 	     | grep -iE '^($(shell echo $(DEVICE_PACKAGES) | tr ' ' '|'))==')
-	cp "$$($(BIN)/python -c 'from airspace.eval.bench import dev_set_path; print(dev_set_path())')" $(DEVICE_KIT)/dev.jsonl
 	@ls $(DEVICE_KIT) $(DEVICE_KIT)/wheels
 
 corpus: setup

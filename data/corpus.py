@@ -32,7 +32,7 @@ Conventions of the gold (shared with the normalisers, checked by ``tests/test_da
   azimuth steps of at most 3 degrees at the stated radius (``values.arc_vertices``).
 
 Splits are by template: ``airspace.data.gen.HELD_OUT`` names the template variants only the test split uses. Rows
-whose text shares a 40-character window with a real message (``shared/real-notams/dev.jsonl`` when present, or
+whose text shares a 40-character window with a real message (``data/real/dev.jsonl``, or
 ``AIRSPACE_CORPUS_EXCLUDE``) are re-drawn, so no split carries real text.
 """
 
@@ -53,6 +53,7 @@ from pathlib import Path
 from airspace.core.answer import FIELD_SEP, ZONE_SEP, format_answer
 from airspace.data import gen
 from airspace.data.gen import noise
+from airspace.data.paths import dev_set_path
 
 SPLITS = ("train", "val", "test")
 _SPLIT_CODE = {"train": 1, "val": 2, "test": 3}
@@ -76,14 +77,13 @@ def _windows(t: str, k: int = EXCLUDE_WINDOW) -> set[str]:
 
 
 def find_real_messages() -> Path | None:
-    """The real development messages beside the checkout (``shared/real-notams/dev.jsonl``), if present.
+    """The real development messages (``data/real/dev.jsonl``).
 
     ``AIRSPACE_CORPUS_EXCLUDE`` names another JSONL file (``text`` field), or ``none`` to disable."""
     env = os.environ.get("AIRSPACE_CORPUS_EXCLUDE")
     if env:
         return None if env.lower() == "none" else Path(env)
-    p = Path(__file__).resolve().parents[2] / "shared" / "real-notams" / "dev.jsonl"
-    return p if p.exists() else None
+    return dev_set_path()
 
 
 _HALF = EXCLUDE_WINDOW // 2

@@ -4,7 +4,7 @@ Sets:
 - ``heldout``: the corpus's family-held-out test split (templates never seen in training), gold by construction;
 - ``generated_val`` (not in the default sets): the corpus's val split (``--heldout-n`` rows of ``--seed``), gold by
   construction, per template; with ``archive_val`` the rows decoding choices are made on (``--go-on``);
-- ``dev``: ``shared/real-notams/dev.jsonl`` (25 real messages; the 6 with hand-derived truth are scored);
+- ``dev``: ``data/real/dev.jsonl`` (25 real messages; the 6 with hand-derived truth are scored);
 - ``demo20``: the shipped 20-message demo batch with its expected records;
 - ``composite5``: the shipped five-zone ICAO composite (circles and polygons in one item E), with its records;
 - ``real``: the team's real test set (``data/eval/real_test.jsonl``: 135 messages drawn from the archive's test
@@ -44,6 +44,7 @@ from pathlib import Path
 import torch
 
 from airspace.core.contract import ModelStats
+from airspace.data.paths import archive_path, dev_set_path
 from airspace.eval.compare import gold_from_dev_truth, records_right
 from airspace.pipeline.batch import process_batch
 from airspace.pipeline.engines import get_extractor
@@ -139,28 +140,6 @@ def load_set(name: str, n_heldout: int, seed: int) -> tuple[list[Message], list[
                 golds[row["message"]].append(row)
         return messages, [sorted(golds[m.index], key=lambda g: g.get("zone", 0)) for m in messages], None
     raise ValueError(f"unknown set {name!r}")
-
-
-def dev_set_path() -> Path:
-    """The real dev set: ``AIRSPACE_DEV_SET`` when set (a machine the checkout travels to without ../shared, such as
-    a lent GPU: scripts/device-check.sh), else shared/real-notams/dev.jsonl beside the checkout."""
-    env = os.environ.get("AIRSPACE_DEV_SET", "").strip()
-    if env:
-        if not Path(env).is_file():
-            raise FileNotFoundError(f"AIRSPACE_DEV_SET={env} is not a file")
-        return Path(env)
-    p = REPO.parent / "shared" / "real-notams" / "dev.jsonl"
-    if p.exists():
-        return p
-    raise FileNotFoundError(f"{p} not found: shared/ lies beside the checkout")
-
-
-def archive_path() -> Path:
-    """The real archive (shared/real-notams/archive.jsonl beside the checkout, or ``AIRSPACE_ARCHIVE``)."""
-    env = os.environ.get("AIRSPACE_ARCHIVE", "").strip()
-    if env:
-        return Path(env)
-    return dev_set_path().parent / "archive.jsonl"
 
 
 def score(records, golds, groups: list[str] | None = None) -> tuple[int, int, list[str], dict]:

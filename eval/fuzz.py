@@ -16,7 +16,7 @@ Counted (the first four must be 0):
   no message;
 - ``invalid_geometries``: an exported geometry that is not valid, not right-hand-rule (RFC 7946) or degenerate, an
   ED-269/ED-318 volume whose floor is not below its ceiling, an ED-318 document that fails the published schema
-  (when ``../shared/standards`` is there; every ``SCHEMA_EVERY``-th batch), or output that is not valid UTF-8 JSON;
+  (``data/standards/ED-318``; every ``SCHEMA_EVERY``-th batch), or output that is not valid UTF-8 JSON;
 - ``budget_overruns``: messages whose work or output ran over the per-message budget and became ``error`` records
   (allowed: that is what the budget is for; reported so that a regression shows);
 - and, for scale: messages, records by status, exported features, seconds.
@@ -36,8 +36,10 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
+from airspace.data.paths import ED318_SCHEMA, dev_set_path
+
 REPO = Path(__file__).resolve().parents[1]
-SCHEMA_DIR = REPO.parent / "shared" / "standards" / "ED-318" / "schema"
+SCHEMA_DIR = ED318_SCHEMA
 
 # pieces of the formats, spliced into messages or assembled into new ones
 FRAGMENTS = (
@@ -133,9 +135,8 @@ def grammar_message(rnd: random.Random) -> str:
 def _seeds() -> list[str]:
     """Real and shipped messages to mutate (whatever of them this checkout has)."""
     out: list[str] = []
-    dev = REPO.parent / "shared" / "real-notams" / "dev.jsonl"
-    if dev.exists():
-        out += [json.loads(line)["text"] for line in dev.read_text(encoding="utf-8").splitlines() if line.strip()]
+    dev = dev_set_path()
+    out += [json.loads(line)["text"] for line in dev.read_text(encoding="utf-8").splitlines() if line.strip()]
     demo = REPO / "data" / "samples" / "demo20.txt"
     if demo.exists():
         from airspace.pipeline.split import split_batch
@@ -214,8 +215,7 @@ def hostile_line(rnd: random.Random, msg: str) -> str:
 
 
 def _schema_validator():
-    if not (SCHEMA_DIR / "Schema_GeoZones.json").exists():
-        return None
+    """The published ED-318 schema (vendored in ``data/standards/ED-318``), its ``$ref``s resolved beside it."""
     import jsonschema
     import referencing
     import referencing.jsonschema

@@ -19,7 +19,7 @@ and in F)) points where the reader read it.
 
 Only ``train`` (and for validation ``val``) rows of ``airspace.eval.realsplit`` are ever written; test rows never.
 
-    python -m airspace.eval.silver --archive ../shared/real-notams/archive.jsonl --out runs/silver
+    python -m airspace.eval.silver --archive data/real/archive.jsonl --out runs/silver
     python -m airspace.eval.silver ... --layout-variants 2 --layout-seed 25   # + train_layout.jsonl
     python -m airspace.eval.silver ... --layout-variants 3 --layout-seed 30 --written-frac 0.5   # + other written forms
 """

@@ -17,7 +17,7 @@ For every message it runs the rules engine through the whole pipeline (``process
 Examples are never taken from rows of the archive's test split (``airspace.eval.realsplit.split_of``): the team's
 hand-checked acceptance set is drawn from them. Their counts are included.
 
-    python -m airspace.eval.triage ../shared/real-notams/archive.jsonl --json docs/results/triage.json
+    python -m airspace.eval.triage data/real/archive.jsonl --json docs/results/triage.json
 """
 
 from __future__ import annotations

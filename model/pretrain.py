@@ -34,8 +34,8 @@ rounding: Clover cuts it at the block size); in an attention layer the KV cache 
 each block's last position (where block-causal and causal see the same keys) equals the base's
 (``tests/test_pretrain.py``).
 
-    python -m airspace.model.pretrain --out runs/base --archive ../shared/real-notams/archive.jsonl \\
-        --dev ../shared/real-notams/dev.jsonl --generated 6000 --minutes 15 --threads 1 --seed 8
+    python -m airspace.model.pretrain --out runs/base --archive data/real/archive.jsonl \\
+        --dev data/real/dev.jsonl --generated 6000 --minutes 15 --threads 1 --seed 8
     python -m airspace.model.pretrain --convert runs/base --out runs/base-clover
     airspace-train --arch ar     --init runs/base        --corpus runs/corpus8 --minutes 40 --out runs/ar ...
     airspace-train --arch clover --init runs/base-clover --corpus runs/corpus8 --minutes 40 --out runs/clover ...

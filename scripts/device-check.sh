@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Prepared runs on a lent GPU machine (the `device` tool), from the repository root there:
-#   here:   make device-kit     (.device/, git-ignored: the wheels of what the device image lacks, and the dev set)
+#   here:   make device-kit     (.device/, git-ignored: the wheels of what the device image lacks)
 #   device: run(command="bash scripts/device-check.sh bench", carry=[".device"], timeout_s=540)
 #           run(command="bash scripts/device-check.sh train", carry=[".device"], timeout_s=600)
 # Both install the wheels and the project and record the GPU; results and a log per step land under $OUT (steps.txt,
@@ -27,8 +27,8 @@ export PYTHONUNBUFFERED=1
 
 case "$MODE" in bench|train) ;; *) echo "usage: $0 [bench|train]" >&2; exit 2 ;; esac
 
-if ! ls "$KIT"/wheels/*.whl >/dev/null 2>&1 || [ ! -f "$KIT/dev.jsonl" ]; then
-    echo "no wheels or dev set in $KIT: run 'make device-kit' first (and carry $KIT)" >&2
+if ! ls "$KIT"/wheels/*.whl >/dev/null 2>&1; then
+    echo "no wheels in $KIT: run 'make device-kit' first (and carry $KIT)" >&2
     exit 2
 fi
 mkdir -p "$OUT"
@@ -44,7 +44,7 @@ step() {  # step NAME LIMIT_S COMMAND...: run it, log to $OUT/NAME.log, record i
 
 # the wheels into $SITE, then the project's airspace.* mapping over the top-level folders (an editable install;
 # nothing is fetched)
-export PYTHONPATH="$SITE${PYTHONPATH:+:$PYTHONPATH}" AIRSPACE_DEV_SET="$KIT/dev.jsonl"
+export PYTHONPATH="$SITE${PYTHONPATH:+:$PYTHONPATH}"
 step setup 240 sh -c "'$PY' -m pip install --no-index --no-deps --no-compile --no-cache-dir --upgrade \
     --target '$SITE' '$KIT'/wheels/*.whl && '$PY' -m pip install --no-index --no-deps --no-build-isolation -e ." \
     || exit 1

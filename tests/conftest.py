@@ -15,16 +15,14 @@ import pytest  # noqa: E402
 REPO = Path(__file__).resolve().parents[1]
 
 
-SHARED = REPO.parent / "shared" / "real-notams"  # CI lays shared/ beside its clone, as the team's checkouts have it
-DEV_PATH = SHARED / "dev.jsonl" if (SHARED / "dev.jsonl").exists() else None
+from airspace.data.paths import archive_path as _archive_path  # noqa: E402
+from airspace.data.paths import dev_set_path  # noqa: E402
 
 
 @pytest.fixture(scope="session")
 def dev_rows() -> list[dict]:
-    """The 25 real messages of the development set."""
-    if DEV_PATH is None:
-        pytest.fail("shared/real-notams/dev.jsonl not found beside the checkout")
-    return [json.loads(line) for line in DEV_PATH.read_text(encoding="utf-8").splitlines() if line.strip()]
+    """The 25 real messages of the development set (data/real/dev.jsonl)."""
+    return [json.loads(line) for line in dev_set_path().read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
 @pytest.fixture(scope="session")
@@ -34,8 +32,5 @@ def dev_by_id(dev_rows) -> dict[str, dict]:
 
 @pytest.fixture(scope="session")
 def archive_path() -> Path:
-    """The real archive (4,378 messages without truth)."""
-    p = SHARED / "archive.jsonl"
-    if not p.exists():
-        pytest.fail("shared/real-notams/archive.jsonl not found beside the checkout")
-    return p
+    """The real archive (data/real/archive.jsonl: 4,378 messages without truth)."""
+    return _archive_path()

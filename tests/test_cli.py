@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import DEV_PATH
+from airspace.data.paths import dev_set_path
 
 CLI = [sys.executable, "-m", "airspace.pipeline.cli"]
 
@@ -24,7 +24,7 @@ def test_console_script_is_installed():
 
 
 def test_dev_jsonl_every_message_comes_back(dev_rows):
-    code, out, err = run([str(DEV_PATH), "--input", "jsonl", "--format", "jsonl"])
+    code, out, err = run([str(dev_set_path()), "--input", "jsonl", "--format", "jsonl"])
     assert code == 1  # some records are review (named place, obstacles, Q-line only)
     objs = [json.loads(line) for line in out.splitlines()]
     assert {o["message"] for o in objs} == set(range(len(dev_rows)))
@@ -65,7 +65,7 @@ def test_jsonl_active_flag_and_output_file(tmp_path, dev_by_id):
 @pytest.mark.parametrize("fmt", ["geojson", "ed269", "ed318"])
 def test_exports(fmt, tmp_path):
     out = tmp_path / f"o.{fmt}"
-    code, _, err = run([str(DEV_PATH), "--input", "jsonl", "--format", fmt, "-o", str(out)])
+    code, _, err = run([str(dev_set_path()), "--input", "jsonl", "--format", fmt, "-o", str(out)])
     assert code == 1, err
     doc = json.loads(out.read_text(encoding="utf-8"))
     assert isinstance(doc, dict) and doc

@@ -57,8 +57,8 @@ def test_device_script_says_what_to_run_first_when_no_kit_was_made(tmp_path):
     assert r.returncode == 2 and "usage" in r.stderr and "[bench|train]" in r.stderr
 
 
-def test_the_dev_set_comes_from_AIRSPACE_DEV_SET_where_shared_does_not_travel(tmp_path, monkeypatch, dev_rows):
-    """A lent GPU gets the checkout without ../shared: the bench then reads the dev set the device kit carried."""
+def test_the_dev_set_can_be_pointed_at_another_file_with_AIRSPACE_DEV_SET(tmp_path, monkeypatch, dev_rows):
+    """The bench reads the vendored dev set unless ``AIRSPACE_DEV_SET`` names another file of the same form."""
     path = tmp_path / "dev.jsonl"
     path.write_text("\n".join(json.dumps(r) for r in dev_rows[:3]) + "\n", encoding="utf-8")
     monkeypatch.setenv("AIRSPACE_DEV_SET", str(path))

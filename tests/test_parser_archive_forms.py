@@ -1,4 +1,4 @@
-"""Forms the real archive writes (``../shared/real-notams/archive.jsonl``), read as general forms.
+"""Forms the real archive writes (``data/real/archive.jsonl``), read as general forms.
 
 Every string is a real archive row (or a verbatim excerpt of one), cited by its id; all are from the train/val
 split of ``airspace.eval.realsplit`` (``test_the_cited_rows_are_not_test_rows`` checks). Expected values are
