@@ -49,6 +49,7 @@ lint: setup
 bench: setup
 	$(BIN)/python -m airspace.eval.bench --out bench-results/bench.json
 	$(BIN)/python -m airspace.eval.stress --out bench-results/stress.json
+	$(BIN)/python -m airspace.eval.throughput --ray --out bench-results/throughput.json
 
 # 10^5 generated hostile inputs through both input modes, the pipeline and every export; prints the counts
 # (internal errors, lost messages, invalid exported geometries: all must be 0; budget overruns). FUZZ_N to change.

@@ -58,6 +58,10 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--at", metavar="ISO_TIME", help="mark which zones are active at this UTC time")
     ap.add_argument("--no-cross-check", action="store_true", help="model engines: skip the rules cross-check")
     ap.add_argument("-o", "--output", metavar="OUT", help="write here instead of stdout")
+    ap.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
+                    help="read on a Ray cluster's actor pool (a local one without ADDRESS); same records")
+    ap.add_argument("--ray-workers", type=int, default=None, metavar="N",
+                    help="with --ray: engine actors (default: the cores this process may use)")
     return ap
 
 
@@ -227,7 +231,18 @@ def run(argv: list[str] | None = None) -> int:
     except (EngineUnavailable, ValueError) as exc:
         print(f"airspace-parse: error: {exc}", file=err)
         return EXIT_USAGE
-    records, stats = process_batch(messages, extractor, cross_check=not args.no_cross_check)
+    if args.ray is None:
+        records, stats = process_batch(messages, extractor, cross_check=not args.no_cross_check)
+    else:
+        from airspace.pipeline.ray_batch import RayUnavailable, read_with_ray
+
+        try:
+            records, stats = read_with_ray(messages, args.engine, checkpoint=args.checkpoint,
+                                           cross_check=not args.no_cross_check, address=args.ray or None,
+                                           workers=args.ray_workers)
+        except RayUnavailable as exc:
+            print(f"airspace-parse: error: {exc}", file=err)
+            return EXIT_USAGE
 
     name = args.output or "standard output"
     try:

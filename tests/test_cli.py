@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from airspace.data.paths import dev_set_path
 
 CLI = [sys.executable, "-m", "airspace.pipeline.cli"]
