@@ -27,6 +27,7 @@ from airspace.model.tokenizer import Tokenizer
 FILES = ("config.json", "model.safetensors", "tokenizer.json")
 MAX_CONFIG_BYTES = 64 * 1024  # the shipped config.json is ~1 kB
 MAX_TOKENIZER_BYTES = 16 * 1024 * 1024
+HALF_DTYPES = (torch.float16, torch.bfloat16)
 MAX_HEADER_BYTES = 16 * 1024 * 1024  # the safetensors JSON header (the shipped one: ~20 kB)
 # value bounds on the config's sizes: far above anything trained here, far below what would exhaust the machine
 CONFIG_BOUNDS = {
@@ -189,7 +190,8 @@ def _check_against_header(d: Path, cfg: ModelConfig, header: dict[str, tuple[str
 
 def load_checkpoint(ckpt_dir: str | Path, *, device: str | torch.device = "cpu",
                     dtype: torch.dtype | None = None) -> tuple[Backbone, Tokenizer]:
-    """(model in eval mode, tokenizer). Tensors keep their stored dtype unless ``dtype`` is given. Every check of
+    """(model in eval mode, tokenizer). Tensors keep their stored dtype unless ``dtype`` is given, except that a
+    half-precision checkpoint (the shipped form) is loaded as float32. Every check of
     the module doc runs before a model is built or a weight is read."""
     d = Path(ckpt_dir)
     if not d.is_dir():
@@ -209,8 +211,9 @@ def load_checkpoint(ckpt_dir: str | Path, *, device: str | torch.device = "cpu",
     stored = next(iter(sd.values())).dtype
     model.to(stored)
     model.load_state_dict(sd, strict=True)
-    if dtype is not None:
-        model.to(dtype)
+    # Shipped weights are stored in half precision, the smallest form that decodes the same records as float32
+    # (model/ship.py); they are computed, averaged and trained in float32 unless another dtype is asked for.
+    model.to(dtype if dtype is not None else torch.float32 if stored in HALF_DTYPES else stored)
     return model.to(device).eval(), tok
 
 
