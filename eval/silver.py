@@ -42,7 +42,7 @@ from airspace.eval.written import written
 from airspace.parser.coords import find_coords
 from airspace.parser.header import parse_header
 from airspace.parser.polygon import HULL_ORDER_NOTE
-from airspace.parser.rules import rules_drafts
+from airspace.parser.rules import RulesExtractor, rules_drafts
 from airspace.pipeline.batch import process_batch
 from airspace.pipeline.split import Message
 
@@ -120,7 +120,7 @@ def silver_reason(row: dict) -> tuple[str | None, list[ZoneDraft] | None]:
 def _silver_read(row: dict) -> tuple[str | None, list[ZoneDraft] | None, list[ZoneRecord]]:
     """``silver_reason`` and the rules reader's records it judged."""
     text = row["text"]
-    records, _ = process_batch([Message(0, text)], "rules", cross_check=False)
+    records, _ = process_batch([Message(0, text)], RulesExtractor(), cross_check=False)
     if not all(_trusted(r) for r in records):
         return "a record is in doubt", None, records
     drafts = rules_drafts(text)
@@ -190,7 +190,7 @@ def layout_rows(silver: list[dict], k: int, seed: int, written_frac: float = 0.0
                 for a, b in zip(new, spans))
             if same and forms:
                 if values is None:  # the row's own reading, once, for its written variants
-                    values = _values(process_batch([Message(0, r["text"])], "rules", cross_check=False)[0])
+                    values = _values(process_batch([Message(0, r["text"])], RulesExtractor(), cross_check=False)[0])
                 same = new == spans and _values(records) == values
             if not same:
                 why[(reason or "read otherwise") + (" (written)" if forms else "")] += 1

@@ -367,7 +367,7 @@ def test_real_archive_exports_are_valid_and_pass_the_ed318_schema(archive_path, 
 
     rows = read_rows(archive_path)
     rows = (rows_of_split(rows, "train") + rows_of_split(rows, "val"))[::8]
-    records, _ = process_batch([Message(index=i, text=r["text"]) for i, r in enumerate(rows)])
+    records, _ = process_batch([Message(index=i, text=r["text"]) for i, r in enumerate(rows)], "rules")
     assert len({r.message for r in records}) == len(rows)
     assert export_problems(records, schema) == []
     drawn = [f for f in to_geojson(records)["features"] if f["geometry"] is not None]

@@ -10,7 +10,7 @@ import pytest
 import torch
 
 from airspace.core.answer import format_answer, ground, parse_answer
-from airspace.core.contract import EngineError, Extractor
+from airspace.core.contract import Capabilities, EngineError, Extractor
 from airspace.model.build import build_model
 from airspace.model.checkpoint import save_checkpoint
 from airspace.model.config import ModelConfig
@@ -78,6 +78,8 @@ def test_tiny_model_overfits_32_examples(arch, steps, tmp_path):
     save_checkpoint(tmp_path / arch, model, tok, recipe={"test": True}, metrics={})
     ex = load_extractor(arch, str(tmp_path / arch), device="cpu")
     assert isinstance(ex, Extractor) and ex.name == arch
+    # a batch reader whose records the pipeline cross-checks; a trained model (the bench reports its forwards)
+    assert ex.capabilities == Capabilities(per_message=False, cross_checked=True, says_not_understood=False, model=True)
     msgs = [m for m, _ in examples()[:5]] + ["x" * (model.cfg.max_prompt_tokens + 5)]
     answers, stats = ex.extract(msgs)
     gold = [ground(m, parse_answer(a)) for m, a in examples()[:5]]

@@ -21,7 +21,7 @@ CITED = ["A1629/26", "A3406/23", "F0092/24", "U0405/26", "A0626/26", "A2527/26",
 
 
 def _records(text):
-    recs, _ = process_batch([Message(index=0, text=text)])
+    recs, _ = process_batch([Message(index=0, text=text)], "rules")
     return recs
 
 
