@@ -15,7 +15,7 @@ Sets:
 - ``real_rewritten``: the same 135 messages with their values written as other feeds write them
   (``realtest.rewritten``: ``451200N / 0013000E``, ``N451200 E0013000``, ``3,000 FT AMSL``, ``FL 120``), the same
   truth;
-- ``archive``: the archive's test split (``airspace.eval.realsplit``, no truth): how often each model engine reads
+- ``archive``: the archive's test split (``airspace.data.realsplit``, no truth): how often each model engine reads
   a message as the rules engine does, the disagreements counted by kind;
 - ``archive_val``: the same on the archive's val split, the rows stages are chosen on (the test split is only
   reported); ``dev`` reports that agreement too, over all 25 messages.
@@ -127,7 +127,7 @@ def load_set(name: str, n_heldout: int, seed: int) -> tuple[list[Message], list[
         rows = view(load_real_test())
         return [Message(i, r["text"]) for i, r in enumerate(rows)], [None] * len(rows), None
     if name in ARCHIVE_SETS:
-        from airspace.eval.realsplit import read_rows, rows_of_split
+        from airspace.data.realsplit import read_rows, rows_of_split
 
         rows = rows_of_split(read_rows(archive_path()), ARCHIVE_SETS[name])
         return [Message(i, r["text"]) for i, r in enumerate(rows)], [None] * len(rows), None

@@ -361,7 +361,7 @@ def schema():
 def test_real_archive_exports_are_valid_and_pass_the_ed318_schema(archive_path, schema):
     """The real archive (every eighth train/val row: never the test split) through the pipeline and the exports:
     every GeoJSON ring valid and counter-clockwise, no floor at or above its ceiling, ED-318 schema-valid."""
-    from airspace.eval.realsplit import read_rows, rows_of_split
+    from airspace.data.realsplit import read_rows, rows_of_split
     from airspace.pipeline.batch import process_batch
     from airspace.pipeline.split import Message
 
