@@ -5,8 +5,9 @@ zones, a cancellation record (NOTAMC), a ``review`` record when nothing could be
 with the reason (over a size limit, binary data, not a message at all, engine failure).
 
 Every engine hands over ``ZoneDraft`` s with exact spans, or an ``EngineError`` for a message it has no answer
-for (``airspace.core.contract``). For model engines the rules reader also runs on every message and each record is
-cross-checked against the rules record of the same zone (``validate``).
+for (``airspace.core.contract``). What the pipeline does with an engine follows its ``capabilities``, never its name:
+for an engine whose records are cross-checked (the model engines) the rules reader also runs on every message and
+each record is cross-checked against the rules record of the same zone (``validate``).
 
 Budgets (``MESSAGE_BUDGET_S``, ``MESSAGE_OUTPUT_BUDGET``): each message gets a time budget for the work done on it
 alone (header, rules reading, normalising, validating, the cross-check), counted in processor seconds of this
