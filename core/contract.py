@@ -13,7 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
-__all__ = ["FIELDS", "PLACE_FIELDS", "Span", "ZoneDraft", "EngineError", "ExtractStats", "ModelStats", "Extractor", "Answer"]
+__all__ = ["FIELDS", "PLACE_FIELDS", "Span", "ZoneDraft", "EngineError", "ExtractStats", "ModelStats", "Capabilities",
+           "capabilities_of", "Extractor", "Answer"]
 
 # The fields a zone may state, in the canonical order of the answer format (``airspace.core.answer``).
 FIELDS: tuple[str, ...] = (
@@ -97,9 +98,39 @@ class ModelStats(ExtractStats):
         return self.answer_tokens / self.forwards if self.forwards else 0.0
 
 
+@dataclass(frozen=True)
+class Capabilities:
+    """What an engine can do. The pipeline, the benchmark and the dashboard ask these, never the engine's name, so a
+    new engine is one entry in the registry (``airspace.pipeline.engines``) and the class that says what it does.
+
+    The defaults are the safe reading of an engine that says nothing of itself: it reads a batch at once, its
+    records are cross-checked, and it is not taken for a trained model. ``parser.rules.RulesExtractor`` and
+    ``model.engine.ModelExtractor`` state theirs."""
+
+    # reads one message per call: the pipeline hands it each message alone and counts the read in that message's
+    # time budget; else it gets the whole batch at once (and each message alone only when the batch call fails)
+    per_message: bool = False
+    # its records are cross-checked against the rules reading of the same zone (a disagreement is ``review``); the
+    # rules reader is that reading, so it is not checked against itself
+    cross_checked: bool = True
+    # a message with no header, Q-line, coordinates or times that it reads as no zone is one it did not understand
+    # (an ``error`` record); else its empty answer says the message has no zone (a ``review`` record)
+    says_not_understood: bool = False
+    # a trained model: it reads a checkpoint, reports ``ModelStats`` and decodes with a ``go_on`` floor
+    # (``airspace.model.decoding``), so the benchmark reports its forwards, repaired fields and kept prompt reads
+    model: bool = False
+
+
+def capabilities_of(extractor: object) -> Capabilities:
+    """The extractor's ``capabilities``, or the defaults for one that states none."""
+    caps = getattr(extractor, "capabilities", None)
+    return caps if isinstance(caps, Capabilities) else Capabilities()
+
+
 @runtime_checkable
 class Extractor(Protocol):
     name: str
+    capabilities: Capabilities
 
     def extract(self, messages: list[str]) -> tuple[list[Answer], ExtractStats]:
         """One answer per message, in order, and the cost of producing them."""

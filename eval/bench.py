@@ -15,7 +15,7 @@ Sets:
 - ``real_rewritten``: the same 135 messages with their values written as other feeds write them
   (``realtest.rewritten``: ``451200N / 0013000E``, ``N451200 E0013000``, ``3,000 FT AMSL``, ``FL 120``), the same
   truth;
-- ``archive``: the archive's test split (``airspace.eval.realsplit``, no truth): how often each model engine reads
+- ``archive``: the archive's test split (``airspace.data.realsplit``, no truth): how often each model engine reads
   a message as the rules engine does, the disagreements counted by kind;
 - ``archive_val``: the same on the archive's val split, the rows stages are chosen on (the test split is only
   reported); ``dev`` reports that agreement too, over all 25 messages.
@@ -43,11 +43,11 @@ from pathlib import Path
 
 import torch
 
-from airspace.core.contract import ModelStats
+from airspace.core.contract import ModelStats, capabilities_of
 from airspace.data.paths import archive_path, dev_set_path
 from airspace.eval.compare import gold_from_dev_truth, records_right
 from airspace.pipeline.batch import process_batch
-from airspace.pipeline.engines import get_extractor
+from airspace.pipeline.engines import ENGINES, get_extractor
 from airspace.pipeline.split import Message, split_batch
 
 REPO = Path(__file__).resolve().parents[1]
@@ -127,7 +127,7 @@ def load_set(name: str, n_heldout: int, seed: int) -> tuple[list[Message], list[
         rows = view(load_real_test())
         return [Message(i, r["text"]) for i, r in enumerate(rows)], [None] * len(rows), None
     if name in ARCHIVE_SETS:
-        from airspace.eval.realsplit import read_rows, rows_of_split
+        from airspace.data.realsplit import read_rows, rows_of_split
 
         rows = rows_of_split(read_rows(archive_path()), ARCHIVE_SETS[name])
         return [Message(i, r["text"]) for i, r in enumerate(rows)], [None] * len(rows), None
@@ -174,7 +174,7 @@ def _one_pass(extractor, messages: list[Message], batch: int) -> dict:
         t0 = time.perf_counter()
         recs, stats = process_batch(chunk, extractor, cross_check=False)
         out["wall"] += time.perf_counter() - t0
-        if isinstance(stats, ModelStats):  # the rules engine reports only its time
+        if isinstance(stats, ModelStats):  # an engine that is no model reports only its time
             out["prefill"] += stats.prefill_s
             out["forwards"] += stats.forwards
             out["tokens"] += stats.answer_tokens
@@ -195,13 +195,14 @@ def run_engine(engine: str, messages: list[Message], golds, batch: int, groups: 
                checkpoints: str | None = None, go_on: float | None | str = "engine") -> dict:
     """An engine over a set: ``repeats`` timed passes after a warm-up batch; times are the median pass (every pass
     writes the same records: decoding is deterministic), with the fastest and slowest beside it."""
-    ckpt = str(Path(checkpoints) / engine) if checkpoints and engine in ("clover", "ar") else None
+    ckpt = str(Path(checkpoints) / engine) if checkpoints else None  # an engine without weights ignores it
     extractor = get_extractor(engine, ckpt)
-    if engine in ("clover", "ar") and go_on != "engine":  # ``go_on_floor``: a floor, None (greedy) or the engine's own
+    model = capabilities_of(extractor).model
+    if model and go_on != "engine":  # ``go_on_floor``: a floor, None (greedy) or the engine's own
         extractor.go_on = go_on
     # warm-up on one batch of the set: lazy loads, the allocator, the prompt-reading worker threads' first ops
     process_batch(messages[:batch], extractor, cross_check=False)
-    cuda = torch.cuda.is_available() and engine in ("clover", "ar")
+    cuda = torch.cuda.is_available() and model
     if cuda:
         torch.cuda.reset_peak_memory_stats()
     with PeakRSS() as mem:
@@ -230,7 +231,7 @@ def run_engine(engine: str, messages: list[Message], golds, batch: int, groups: 
     }
     if cuda:  # the model's tensors live on the GPU: its allocator's high-water mark
         out["gpu_peak_mb"] = round(torch.cuda.max_memory_allocated() / 2**20, 1)
-    if engine in ("clover", "ar"):
+    if model:
         out["fields_repaired"] = run["repaired"]  # spans re-chosen among the model's alternatives so that they read
         if prompts_kept:
             out.update(_prompts_kept(extractor, messages, batch, repeats, records))
@@ -344,13 +345,17 @@ def main(argv: list[str] | None = None) -> int:
             if set_name in REAL_SETS and "records" in kept[engine]:
                 per_engine[engine].update(real_scores(kept[engine], messages, args.batch, set_name))
             print(f"[bench] {set_name:8s} {engine:6s} {json.dumps(per_engine[engine])[:300]}", file=sys.stderr)
-        if set_name in AGREEMENT_SETS and "records" in kept.get("rules", {}):
+        read = {e: k for e, k in kept.items() if "records" in k}
+        # the rules reading: the one engine whose records are not cross-checked (they are what the others are
+        # checked against)
+        rules = next((k for k in read.values() if not capabilities_of(k["extractor"]).cross_checked), None)
+        if set_name in AGREEMENT_SETS and rules is not None:
             from airspace.eval.realtest import agreement
 
-            for engine in ("clover", "ar"):
-                if "records" in kept.get(engine, {}):
-                    per_engine[engine]["agreement_with_rules"] = agreement(
-                        kept[engine]["records"], kept["rules"]["records"], len(messages))
+            for engine, k in read.items():
+                if capabilities_of(k["extractor"]).cross_checked:
+                    per_engine[engine]["agreement_with_rules"] = agreement(k["records"], rules["records"],
+                                                                           len(messages))
         result["sets"][set_name] = per_engine
         c, a = per_engine.get("clover", {}), per_engine.get("ar", {})
         if c.get("wall_s") and a.get("wall_s"):
@@ -369,7 +374,7 @@ def main(argv: list[str] | None = None) -> int:
                 result.setdefault("speedup_ceiling_at_this_prompt_read", {})[set_name] = round(
                     a["wall_s"] / c["prefill_s"], 3)
     training = {}
-    for arch in ("clover", "ar"):
+    for arch in ENGINES:  # each engine trained into a checkpoint has its training metrics beside its weights
         metrics = Path(args.checkpoints or REPO / "data" / "checkpoints") / arch / "metrics.json"
         if metrics.exists():
             m = json.loads(metrics.read_text())

@@ -1,7 +1,7 @@
 """The team's real test set: hand-derived truth for real messages, and the share of truth fields an engine gets.
 
 ``data/eval/real_test.jsonl`` holds a seeded, stratified draw from the archive's test split
-(``airspace.eval.realsplit``), each row with ``truth = {"zones": [...], "arith": ...}`` (schema:
+(``airspace.data.realsplit``), each row with ``truth = {"zones": [...], "arith": ...}`` (schema:
 ``data/eval/README.md``). A truth zone has up to five fields: geometry, lower, upper, start, end. A message with no
 zone (``"zones": []``) has one field: that no zone is drawn. An engine's records are matched to the truth zones
 greedily (each truth zone takes the unused record that gets most of its fields right), so the score does not
@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from airspace.core.records import NM_TO_M, ZoneRecord, iso_utc
-from airspace.eval.layout import variant
-from airspace.eval.written import written
+from airspace.data.layout import variant
+from airspace.data.written import written
 from airspace.parser.rules import rules_drafts
 
 REAL_TEST = Path(__file__).resolve().parents[1] / "data" / "eval" / "real_test.jsonl"
@@ -43,7 +43,7 @@ RELAID_SEED = "relaid-2026-12-04"
 
 
 def relaid(rows: list[dict], seed: str = RELAID_SEED) -> list[dict]:
-    """The same rows with each message laid out as another feed would (``airspace.eval.layout.variant``: one item
+    """The same rows with each message laid out as another feed would (``airspace.data.layout.variant``: one item
     a line or one line, item E wrapped, item letters tight or spaced, no feed tail; seeded per id). The truth is
     the notice's, not the layout's, so it scores them unchanged: the set asks whether an engine reads a notice
     the same however it is laid out, as messages from feeds the archive lacks will be. Evaluation only."""
@@ -58,7 +58,7 @@ REWRITTEN_SEED = "rewritten-2026-12-04"
 
 
 def rewritten(rows: list[dict], seed: str = REWRITTEN_SEED) -> list[dict]:
-    """The same rows with their values written as another feed writes them (``airspace.eval.written``: a
+    """The same rows with their values written as another feed writes them (``airspace.data.written``: a
     coordinate's halves parted by a blank, a slash or a dash, or its hemisphere letters first; a polygon's vertices
     parted otherwise; ``3,000 FT AMSL``, ``FL 120``), where the rules reader finds them; seeded per id. Only digits,
     hemisphere letters and units are regrouped, never a number recomputed, so the notice's truth scores them

@@ -115,7 +115,7 @@ def _message_stages(text: str, as_batch: bool, report: Callable[[str, float, int
     """Run every stage on ``text`` (one message; the splitter families: one batch, splitter stages only), calling
     ``report(stage, seconds, output_bytes)`` as each one returns."""
     from airspace.parser.header import parse_header
-    from airspace.parser.rules import rules_drafts
+    from airspace.parser.rules import RulesExtractor, rules_drafts
     from airspace.pipeline.batch import process_batch
     from airspace.pipeline.normalize import normalize
     from airspace.pipeline.split import read_jsonl, split_batch
@@ -135,7 +135,7 @@ def _message_stages(text: str, as_batch: bool, report: Callable[[str, float, int
     drafts = timed("rules", rules_drafts, text, header)
     recs = timed("normalize", lambda: [normalize(d, text=text, message=0, zone=z) for z, d in enumerate(drafts)])
     timed("validate", lambda: [validate(r, header) for r in recs])
-    records = timed("pipeline", lambda: process_batch(text)[0])
+    records = timed("pipeline", lambda: process_batch(text, RulesExtractor())[0])
     _export_stages(records, report)
 
 

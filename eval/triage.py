@@ -14,7 +14,7 @@ For every message it runs the rules engine through the whole pipeline (``process
 - ``silver``: for rows with ``silver_polygon`` (an independent tool's reading), how often a polygon the reader drew
   is that polygon, and the rows where it is not.
 
-Examples are never taken from rows of the archive's test split (``airspace.eval.realsplit.split_of``): the team's
+Examples are never taken from rows of the archive's test split (``airspace.data.realsplit.split_of``): the team's
 hand-checked acceptance set is drawn from them. Their counts are included.
 
     python -m airspace.eval.triage data/real/archive.jsonl --json docs/results/triage.json
@@ -31,10 +31,11 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 from airspace.core.records import ZoneRecord
-from airspace.eval.realsplit import split_of
+from airspace.data.realsplit import split_of
 from airspace.parser.coords import find_coords
 from airspace.parser.header import parse_header
 from airspace.parser.polygon import HULL_ORDER_NOTE
+from airspace.parser.rules import RulesExtractor
 from airspace.parser.rules.geometry import QLINE_IN_TEXT, route_point
 from airspace.parser.rules.patterns import DIST, ISO_DT, LIM, PROSE_DT
 from airspace.parser.rules.zone import body
@@ -211,7 +212,7 @@ def triage(rows: list[dict], examples: int = 3) -> dict:
     """The triage report of ``rows`` (``id``, ``text``, optional ``silver_polygon``) as a JSON-able dict."""
     t0 = time.perf_counter()
     msgs = [Message(index=i, text=r.get("text") or "") for i, r in enumerate(rows)]
-    records, _ = process_batch(msgs, "rules")
+    records, _ = process_batch(msgs, RulesExtractor())
     by_msg: dict[int, list[ZoneRecord]] = defaultdict(list)
     for r in records:
         by_msg[r.message].append(r)

@@ -13,7 +13,6 @@ causal) through its ``MIXERS``, ``BLOCK_CAUSAL`` and ``check_segment``.
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 import math
 from dataclasses import dataclass
@@ -174,46 +173,6 @@ class Backbone(nn.Module):
         zones = self.cfg.max_answer_tokens // self.cfg.block_size
         self.cfg = dataclasses.replace(self.cfg, fields=tuple(fields), block_size=len(new_names),
                                        max_answer_tokens=zones * len(new_names))
-
-    def grow_layers(self, at: int, pattern: str) -> None:
-        """Deepen the stack: layers of ``pattern`` inserted before layer ``at``, each a copy of the nearest layer
-        below it of the same kind, or the first above where none is below (its features are useful from the first
-        step), with the projections that write
-        into the residual stream zeroed (mixer ``out_proj``, the experts' and the shared expert's down projections),
-        so every new layer adds nothing and the model computes what it computed before; training then grows them
-        in. Every other weight is unchanged."""
-        kinds = self.cfg.layer_pattern
-        if not 0 <= at <= len(kinds) or any(k not in self.MIXERS for k in pattern):
-            raise ValueError(f"cannot insert {pattern!r} at {at} into {kinds!r}")
-        new = []
-        for k in pattern:
-            src = next((i for i in range(at - 1, -1, -1) if kinds[i] == k),
-                       next((i for i in range(len(kinds)) if kinds[i] == k), None))
-            if src is None:
-                raise ValueError(f"no {k!r} layer in {kinds!r} to copy")
-            layer = copy.deepcopy(self.layers[src])
-            with torch.no_grad():
-                layer.mixer.out_proj.weight.zero_()
-                layer.ffn.w_down.zero_()
-                layer.ffn.shared_down.weight.zero_()
-            new.append(layer)
-        layers = list(self.layers)
-        self.layers = nn.ModuleList(layers[:at] + new + layers[at:])
-        self.cfg = dataclasses.replace(self.cfg, layer_pattern=kinds[:at] + pattern + kinds[at:])
-
-    def grow_ffn(self, expert_ff: int, shared_ff: int) -> None:
-        """Widen every layer's feed-forward: each routed expert to ``expert_ff`` hidden units, the shared expert to
-        ``shared_ff``, the new units starting as no-ops (``MoEFFN.grow``), so the model computes what it computed
-        before and training grows them in. Every other weight is unchanged."""
-        cfg = self.cfg
-        if expert_ff < cfg.expert_ff or shared_ff < cfg.shared_ff:
-            raise ValueError(f"cannot narrow the feed-forward from {cfg.expert_ff}/{cfg.shared_ff} to "
-                             f"{expert_ff}/{shared_ff}")
-        if shared_ff and not cfg.shared_ff:
-            raise ValueError("the model has no shared expert to widen")
-        for layer in self.layers:
-            layer.ffn.grow(expert_ff - cfg.expert_ff, shared_ff - cfg.shared_ff, INIT_STD)
-        self.cfg = dataclasses.replace(cfg, expert_ff=expert_ff, shared_ff=shared_ff)
 
     # ------------------------------------------------------------------ pointers
     def answer_embed(self, mem: Memory, ptr: torch.Tensor, slot: torch.Tensor, mask_id: int) -> torch.Tensor:

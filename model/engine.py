@@ -19,7 +19,7 @@ from typing import Literal
 import torch
 
 from airspace.core.answer import ZONE_SEP
-from airspace.core.contract import Answer, EngineError, ModelStats
+from airspace.core.contract import Answer, Capabilities, EngineError, ModelStats
 from airspace.model.backbone import Backbone
 from airspace.model.checkpoint import load_checkpoint
 from airspace.model.decoding import GO_ON
@@ -39,6 +39,10 @@ def _peak_mb(device: torch.device) -> float:
 
 class ModelExtractor:
     """Clover or AR extraction over a trained checkpoint."""
+
+    # batches of messages of similar length; records cross-checked against the rules reading; an empty answer is
+    # "no zone", not "not understood"; a trained model with a checkpoint, ``ModelStats`` and a ``go_on`` floor
+    capabilities = Capabilities(per_message=False, cross_checked=True, says_not_understood=False, model=True)
 
     def __init__(self, name: str, model: Backbone, tok: Tokenizer, *, batch_size: int = 32, tau: float | None = None,
                  trace: bool = False, seed: int = 0, checkpoint: str | None = None, repair: bool = True,

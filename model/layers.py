@@ -410,25 +410,6 @@ class MoEFFN(nn.Module):
             y = y + torch.sigmoid(self.shared_gate(x)) * self.shared_down(F.silu(gs) * us)
         return y, load_balance_loss(logits, idx, self.E), logits, idx
 
-    @torch.no_grad()
-    def grow(self, add_expert: int, add_shared: int, std: float) -> None:
-        """``add_expert`` hidden units more in every routed expert, ``add_shared`` more in the shared one: each new
-        unit's gate and up weights drawn N(0, ``std``), its down weights zero, so the output is unchanged; the
-        down weights get gradient from the first step (the new units are active)."""
-        E, D, _ = self.w_gate.shape
-        self.w_gate = nn.Parameter(torch.cat([self.w_gate, self.w_gate.new_empty(E, D, add_expert).normal_(std=std)], 2))
-        self.w_up = nn.Parameter(torch.cat([self.w_up, self.w_up.new_empty(E, D, add_expert).normal_(std=std)], 2))
-        self.w_down = nn.Parameter(torch.cat([self.w_down, self.w_down.new_zeros(E, add_expert, D)], 1))
-        if not add_shared:
-            return
-        gate, up = self.shared.weight.chunk(2, dim=0)  # the (gate, up) halves forward() splits the output into
-        fs = gate.shape[0] + add_shared
-        shared, down = nn.Linear(D, 2 * fs, bias=False).to(gate), nn.Linear(fs, D, bias=False).to(gate)
-        shared.weight.copy_(torch.cat([gate, gate.new_empty(add_shared, D).normal_(std=std),
-                                       up, up.new_empty(add_shared, D).normal_(std=std)]))
-        down.weight.copy_(torch.cat([self.shared_down.weight, gate.new_zeros(D, add_shared)], 1))
-        self.shared, self.shared_down = shared, down
-
 
 def load_balance_loss(router_logits: torch.Tensor, topk_idx: torch.Tensor, E: int) -> torch.Tensor:
     """Switch-style E · Σ_e f_e P_e (1.0 when balanced); f_e = share of routed slots (no grad), P_e = mean prob."""

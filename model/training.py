@@ -100,14 +100,10 @@ def snapshot_corpus(out: str | Path, n_train: int, n_val: int, seed: int = 0) ->
     return info
 
 
-def init_from(ckpt_dir: str | Path, arch: str, texts, fields: list[str] | None = None,
-              grow_layers: tuple[int, str] | None = None,
-              grow_ffn: tuple[int, int] | None = None) -> tuple[Backbone, Tokenizer]:
+def init_from(ckpt_dir: str | Path, arch: str, texts, fields: list[str] | None = None) -> tuple[Backbone, Tokenizer]:
     """A checkpoint to continue training: its model (train mode, fp32) and its tokenizer with the characters of
     ``texts`` it lacks appended (old ids unchanged; new embedding rows drawn like a fresh model's). ``fields``: the
-    answer grows to these fields (every field the checkpoint writes among them; ``Backbone.grow_fields``);
-    ``grow_layers`` (at, pattern): the stack deepens by layers that start as no-ops (``Backbone.grow_layers``);
-    ``grow_ffn`` (expert, shared): every feed-forward widens by units that start as no-ops (``Backbone.grow_ffn``)."""
+    answer grows to these fields (every field the checkpoint writes among them; ``Backbone.grow_fields``)."""
     model, old_tok = load_checkpoint(ckpt_dir, dtype=torch.float32)
     if model.cfg.arch != arch:
         raise ValueError(f"{ckpt_dir} is a {model.cfg.arch} checkpoint, not {arch}")
@@ -116,10 +112,6 @@ def init_from(ckpt_dir: str | Path, arch: str, texts, fields: list[str] | None =
     model.grow_vocab(tok.vocab_size)
     if fields is not None and tuple(fields) != model.cfg.fields:
         model.grow_fields(fields)
-    if grow_layers is not None:
-        model.grow_layers(*grow_layers)
-    if grow_ffn is not None:
-        model.grow_ffn(*grow_ffn)
     return model.train(), tok
 
 
@@ -265,34 +257,7 @@ def parse_args(argv=None):
                     help="how the prompt writes a run of white space: 'keep' every character, or 'one' blank token "
                          "(every feed's layout of a notice is then one prompt); default: the --init checkpoint's, "
                          "else 'keep'")
-    ap.add_argument("--grow-layers", default=None, type=parse_grow_layers, metavar="AT:PATTERN",
-                    help="with --init: insert the layers of PATTERN (e.g. 'GA') before layer AT, each starting as a "
-                         "no-op copy of a layer below it, so the model grows deeper without forgetting")
-    ap.add_argument("--grow-ffn", default=None, type=parse_grow_ffn, metavar="EXPERT:SHARED",
-                    help="with --init: widen every routed expert to EXPERT hidden units and the shared expert to "
-                         "SHARED, the new units starting as no-ops, so the model grows wider without forgetting")
-    args = ap.parse_args(argv)
-    if args.grow_layers and not args.init:
-        ap.error("--grow-layers needs --init (a fresh model takes its depth from --preset or --config)")
-    if args.grow_ffn and not args.init:
-        ap.error("--grow-ffn needs --init (a fresh model takes its width from --preset or --config)")
-    return args
-
-
-def parse_grow_layers(text: str) -> tuple[int, str]:
-    """'2:GA' -> (2, 'GA')."""
-    at, sep, pattern = text.partition(":")
-    if not sep or not at.strip().isdigit() or not pattern.strip():
-        raise argparse.ArgumentTypeError(f"expected AT:PATTERN (e.g. 2:GA), got {text!r}")
-    return int(at), pattern.strip().upper()
-
-
-def parse_grow_ffn(text: str) -> tuple[int, int]:
-    """'384:384' -> (384, 384)."""
-    expert, sep, shared = text.partition(":")
-    if not sep or not expert.strip().isdigit() or not shared.strip().isdigit():
-        raise argparse.ArgumentTypeError(f"expected EXPERT:SHARED hidden units (e.g. 384:384), got {text!r}")
-    return int(expert), int(shared)
+    return ap.parse_args(argv)
 
 
 def parse_slot_weight(text: str) -> dict[str, float]:
@@ -344,8 +309,7 @@ def main(argv=None) -> int:
     vocab_rows = list(rows_from(args.corpus, "train", args.seed, args.vocab_rows))
     init_info = None
     if args.init:
-        model, tok = init_from(args.init, args.arch, (r["text"] for r in vocab_rows), args.fields, args.grow_layers,
-                               args.grow_ffn)
+        model, tok = init_from(args.init, args.arch, (r["text"] for r in vocab_rows), args.fields)
         cfg = model.cfg
         init_info = {"from": args.init, "vocab_grown_to": tok.vocab_size, "fields": list(cfg.fields),
                      "layer_pattern": cfg.layer_pattern, "expert_ff": cfg.expert_ff, "shared_ff": cfg.shared_ff,

@@ -5,8 +5,9 @@ zones, a cancellation record (NOTAMC), a ``review`` record when nothing could be
 with the reason (over a size limit, binary data, not a message at all, engine failure).
 
 Every engine hands over ``ZoneDraft`` s with exact spans, or an ``EngineError`` for a message it has no answer
-for (``airspace.core.contract``). For model engines the rules reader also runs on every message and each record is
-cross-checked against the rules record of the same zone (``validate``).
+for (``airspace.core.contract``). What the pipeline does with an engine follows its ``capabilities``, never its name:
+for an engine whose records are cross-checked (the model engines) the rules reader also runs on every message and
+each record is cross-checked against the rules record of the same zone (``validate``).
 
 Budgets (``MESSAGE_BUDGET_S``, ``MESSAGE_OUTPUT_BUDGET``): each message gets a time budget for the work done on it
 alone (header, rules reading, normalising, validating, the cross-check), counted in processor seconds of this
@@ -23,16 +24,16 @@ import re
 import time
 from collections.abc import Callable
 
-from airspace.core.contract import PLACE_FIELDS, EngineError, Extractor, ExtractStats, Span, ZoneDraft
+from airspace.core.contract import PLACE_FIELDS, EngineError, Extractor, ExtractStats, Span, ZoneDraft, capabilities_of
 from airspace.core.records import CircleGeometry, Limit, ZoneRecord
 from airspace.parser.coords import find_coords
 from airspace.parser.header import Header, parse_header
 from airspace.parser.places import AERODROME_RADIUS_M, aerodrome_name, resolve_icao
-from airspace.parser.rules import area_designator, message_times, rules_drafts
+from airspace.parser.rules import RulesExtractor, area_designator, message_times, rules_drafts
 from airspace.parser.rules.readers import location_indicator, qline_circle
 from airspace.parser.rules.zone import Message as ReaderMessage
 from airspace.parser.rules.zone import not_an_area
-from airspace.pipeline.engines import get_extractor
+from airspace.pipeline.engines import DEFAULT_ENGINE, get_extractor
 from airspace.pipeline.normalize import buffer_zone
 from airspace.pipeline.normalize import normalize as _normalize
 from airspace.pipeline.split import BatchTooLarge, Message, split_batch
@@ -187,6 +188,7 @@ def _records_for(
     engine: str,
     normalize: Callable[..., ZoneRecord],
     rules_recs: list[ZoneRecord] | None = None,
+    says_not_understood: bool = False,
 ) -> list[ZoneRecord]:
     if drafts is None:
         return [_error(msg, "the engine could not produce an answer for this message", engine, header)]
@@ -195,7 +197,7 @@ def _records_for(
         times = message_times(msg.text, header)
         # a fragment with coordinates that are not a zone (a substitute fix, an excluded area) was read, not "not
         # understood": it gets the "no zone found" review below
-        if header.kind == "other" and engine == "rules" and not times.values and not _body_coords(msg.text, header):
+        if header.kind == "other" and says_not_understood and not times.values and not _body_coords(msg.text, header):
             return [_error(msg, "not understood: no NOTAM header, Q-line, coordinates, times or zone found", engine,
                            header)]
         try:  # keep the message's own times on its record (a runway closure still says when)
@@ -307,7 +309,8 @@ def _rules_records(msg: Message, header: Header, normalize) -> list[ZoneRecord]:
     recs = []
     for z, d in enumerate(drafts):
         try:
-            recs.append(_post(normalize(d, text=msg.text, message=msg.index, zone=z, engine="rules"), d, header))
+            recs.append(_post(normalize(d, text=msg.text, message=msg.index, zone=z,
+                                         engine=RulesExtractor.name), d, header))
         except Exception:  # noqa: BLE001
             recs.append(ZoneRecord(message=msg.index, zone=z, status="error", text=msg.text))
     return recs
@@ -357,7 +360,7 @@ def _extract_alone(extractor: Extractor, name: str, msgs: list[Message]) -> tupl
 
 def process_batch(
     messages: list[Message] | str,
-    engine: str | Extractor = "rules",
+    engine: str | Extractor = DEFAULT_ENGINE,
     *,
     cross_check: bool = True,
     budget_s: float = MESSAGE_BUDGET_S,
@@ -375,7 +378,8 @@ def process_batch(
             return [err], ExtractStats(engine=str(engine), wall_s=time.perf_counter() - t0)
     extractor = get_extractor(engine) if isinstance(engine, str) else engine
     name = getattr(extractor, "name", "engine")
-    per_message = name == "rules"  # the rules reader reads one message at a time: each is timed on its own
+    caps = capabilities_of(extractor)
+    per_message = caps.per_message  # an engine that reads one message at a time: each is timed on its own
     normalize = _normalize
     live = [m for m in messages if not m.error]
 
@@ -410,8 +414,7 @@ def process_batch(
         drafts: list[ZoneDraft] | None = None
         error = None
         if isinstance(ans, EngineError):
-            if name != "rules":  # the rules reader's failures keep their own record (below)
-                error = ans.reason
+            error = ans.reason
         elif isinstance(ans, list) and all(isinstance(d, ZoneDraft) for d in ans):
             drafts = ans
         else:
@@ -419,9 +422,9 @@ def process_batch(
         if error:
             recs = [_error(m, error, name, h)]
         else:
-            rules_recs = _rules_records(m, h, normalize) if cross_check and name != "rules" else None
+            rules_recs = _rules_records(m, h, normalize) if cross_check and caps.cross_checked else None
             try:
-                recs = _records_for(m, drafts, h, name, normalize, rules_recs)
+                recs = _records_for(m, drafts, h, name, normalize, rules_recs, caps.says_not_understood)
                 for r in list(recs):  # a buffer stated around a circle zone is a zone of its own
                     if (b := buffer_zone(r, m.text, len(recs))) is not None:
                         recs.append(b)

@@ -146,8 +146,8 @@ def test_input_size_is_measured_as_given(tmp_path):
     assert len(data) < MAX_BATCH_BYTES < len(data.decode("utf-8", "replace").encode("utf-8"))
     src = tmp_path / "random.bin"
     src.write_bytes(data)
-    code, out, err = run([str(src), "--format", "table"], timeout=300)
+    code, out, err = run([str(src), "--format", "table", "--engine", "rules"], timeout=300)  # a splitter check
     assert code == 1 and "over the limit" not in err and "Traceback" not in err
     assert all(line.split("\t")[3] == "error" for line in out.splitlines()[1:])
-    code, _, err = run([str(src), str(src)], timeout=300)
+    code, _, err = run([str(src), str(src), "--engine", "rules"], timeout=300)
     assert code == 2 and "over the limit" in err

@@ -71,7 +71,7 @@ def test_the_dev_set_can_be_pointed_at_another_file_with_AIRSPACE_DEV_SET(tmp_pa
 
 
 def test_the_archive_sets_are_its_test_and_val_splits_and_never_share_a_row():
-    from airspace.eval.realsplit import read_rows, split_of
+    from airspace.data.realsplit import read_rows, split_of
 
     test_msgs, _, _ = bench.load_set("archive", 0, 0)
     val_msgs, _, _ = bench.load_set("archive_val", 0, 0)

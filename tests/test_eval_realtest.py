@@ -6,7 +6,7 @@ from collections import Counter
 import pytest
 
 from airspace.core.records import CircleGeometry, Limit, ZoneRecord
-from airspace.eval.realsplit import QUOTA, draw_test, read_rows, split_of
+from airspace.data.realsplit import QUOTA, draw_test, read_rows, split_of
 from airspace.eval.realtest import agreement, load_real_test, relaid, rewritten, score_real
 from airspace.pipeline.batch import process_batch
 from airspace.pipeline.split import Message

@@ -1,7 +1,7 @@
 """The triage tool: reasons counted together, unread values found, silver polygons compared, examples never from
 the archive's test split."""
 
-from airspace.eval.realsplit import split_of
+from airspace.data.realsplit import split_of
 from airspace.eval.triage import format_table, general_reason, triage
 
 # archive A0471/26 (train): only the Q-line circle locates it

@@ -361,13 +361,13 @@ def schema():
 def test_real_archive_exports_are_valid_and_pass_the_ed318_schema(archive_path, schema):
     """The real archive (every eighth train/val row: never the test split) through the pipeline and the exports:
     every GeoJSON ring valid and counter-clockwise, no floor at or above its ceiling, ED-318 schema-valid."""
-    from airspace.eval.realsplit import read_rows, rows_of_split
+    from airspace.data.realsplit import read_rows, rows_of_split
     from airspace.pipeline.batch import process_batch
     from airspace.pipeline.split import Message
 
     rows = read_rows(archive_path)
     rows = (rows_of_split(rows, "train") + rows_of_split(rows, "val"))[::8]
-    records, _ = process_batch([Message(index=i, text=r["text"]) for i, r in enumerate(rows)])
+    records, _ = process_batch([Message(index=i, text=r["text"]) for i, r in enumerate(rows)], "rules")
     assert len({r.message for r in records}) == len(rows)
     assert export_problems(records, schema) == []
     drawn = [f for f in to_geojson(records)["features"] if f["geometry"] is not None]

@@ -10,7 +10,7 @@ import pytest
 import torch
 
 from airspace.core.answer import format_answer, ground, parse_answer
-from airspace.core.contract import EngineError, Extractor
+from airspace.core.contract import Capabilities, EngineError, Extractor
 from airspace.model.build import build_model
 from airspace.model.checkpoint import save_checkpoint
 from airspace.model.config import ModelConfig
@@ -78,6 +78,8 @@ def test_tiny_model_overfits_32_examples(arch, steps, tmp_path):
     save_checkpoint(tmp_path / arch, model, tok, recipe={"test": True}, metrics={})
     ex = load_extractor(arch, str(tmp_path / arch), device="cpu")
     assert isinstance(ex, Extractor) and ex.name == arch
+    # a batch reader whose records the pipeline cross-checks; a trained model (the bench reports its forwards)
+    assert ex.capabilities == Capabilities(per_message=False, cross_checked=True, says_not_understood=False, model=True)
     msgs = [m for m, _ in examples()[:5]] + ["x" * (model.cfg.max_prompt_tokens + 5)]
     answers, stats = ex.extract(msgs)
     gold = [ground(m, parse_answer(a)) for m, a in examples()[:5]]
@@ -229,83 +231,6 @@ def test_a_checkpoint_grows_to_more_fields_keeping_every_weight(arch, tmp_path):
     assert len(res.slots[0]) % loaded.cfg.block_size == 0 and len(res.alts[0]) == len(res.slots[0])
     with pytest.raises(ValueError, match="cannot drop"):
         init_from(tmp_path / "a", arch, [], old.cfg.fields[1:])
-
-
-def _reads_as_before_then_steps(old, model, tok, *, tol: float) -> None:
-    """A grown copy (``model``) of a checkpoint (``old``) decodes a demo20 message to the same slots, each
-    alternative's log-prob within ``tol``; then one SGD step of the copy on that answer."""
-    from pathlib import Path
-
-    text = (Path(__file__).resolve().parents[1] / "data" / "samples" / "demo20.txt").read_text(encoding="utf-8")[:900]
-    prompt, _ = encode_message(tok, text)
-    model.eval()
-    a, b = old.decode([prompt]), model.decode([prompt])
-    assert a.slots == b.slots
-    assert all(abs(x[1] - y[1]) < tol for p, q in zip(a.alts[0], b.alts[0]) for x, y in zip(p, q))
-    model.train()
-    batch = model.training_batch([prompt], [a.slots[0]], pad_id=tok.pad_id, generator=torch.Generator().manual_seed(3))
-    model.loss(batch)[0].backward()
-    torch.optim.SGD(model.parameters(), lr=0.1).step()
-
-
-@pytest.mark.parametrize("arch", ["clover", "ar"])
-def test_a_shipped_checkpoint_grows_deeper_and_still_reads_as_before(arch, tmp_path):
-    """``init_from(..., grow_layers=(2, 'GA'))`` on the shipped checkpoint: two layers inserted in the middle, each
-    starting as a no-op, so a real message decodes to the same slots and the same alternatives; one training step
-    then moves the new layers' zeroed projections; the deeper checkpoint saves and loads with its new pattern; a
-    kind the model has no mixer for is refused."""
-    from pathlib import Path
-
-    from airspace.model.checkpoint import load_checkpoint
-    from airspace.model.training import init_from
-
-    shipped = Path(__file__).resolve().parents[1] / "data" / "checkpoints" / arch
-    old, tok = load_checkpoint(shipped, dtype=torch.float32)
-    model, tok2 = init_from(shipped, arch, [], grow_layers=(2, "GA"))
-    assert tok2.chars == tok.chars
-    assert model.cfg.layer_pattern == old.cfg.layer_pattern[:2] + "GA" + old.cfg.layer_pattern[2:]
-    assert len(model.layers) == len(old.layers) + 2
-    assert torch.count_nonzero(model.layers[2].mixer.out_proj.weight) == 0
-    _reads_as_before_then_steps(old, model, tok, tol=1e-4)
-    assert torch.count_nonzero(model.layers[2].mixer.out_proj.weight) > 0
-    save_checkpoint(tmp_path / "deep", model, tok)
-    loaded, _ = load_checkpoint(tmp_path / "deep")
-    assert loaded.cfg.layer_pattern == model.cfg.layer_pattern
-    with pytest.raises(ValueError, match="cannot insert"):
-        old.grow_layers(1, "X")
-
-
-@pytest.mark.parametrize("arch", ["clover", "ar"])
-def test_a_shipped_checkpoint_grows_wider_and_still_reads_as_before(arch, tmp_path):
-    """``init_from(..., grow_ffn=(384, 320))`` on the shipped checkpoint: every routed expert and the shared expert
-    widen, the new units starting as no-ops, so a real message decodes to the same slots and the same
-    alternatives; one training step then moves the new units' zeroed down projections; the wider checkpoint saves
-    and loads with its new widths; narrowing is refused."""
-    from pathlib import Path
-
-    from airspace.model.checkpoint import load_checkpoint
-    from airspace.model.training import init_from
-
-    shipped = Path(__file__).resolve().parents[1] / "data" / "checkpoints" / arch
-    old, tok = load_checkpoint(shipped, dtype=torch.float32)
-    model, _ = init_from(shipped, arch, [], grow_ffn=(384, 320))
-    assert (model.cfg.expert_ff, model.cfg.shared_ff) == (384, 320)
-    ffn, old_ffn = model.layers[0].ffn, old.layers[0].ffn
-    assert ffn.w_gate.shape[2] == ffn.w_up.shape[2] == ffn.w_down.shape[1] == 384
-    assert ffn.shared.weight.shape[0] == 640 and ffn.shared_down.weight.shape[1] == 320
-    assert torch.equal(ffn.w_down[:, old.cfg.expert_ff:], torch.zeros_like(ffn.w_down[:, old.cfg.expert_ff:]))
-    # the shared expert's output splits as (gate, up): the old gate rows stay first, the old up rows follow the
-    # widened gate
-    assert torch.equal(ffn.shared.weight[320:320 + old.cfg.shared_ff], old_ffn.shared.weight[old.cfg.shared_ff:])
-    # alternatives are kept to 4 decimals, so a sum in another order can move one by a rounding step
-    _reads_as_before_then_steps(old, model, tok, tol=2e-4)
-    assert torch.count_nonzero(model.layers[0].ffn.w_down[:, old.cfg.expert_ff:]) > 0
-    assert torch.count_nonzero(model.layers[0].ffn.shared_down.weight[:, old.cfg.shared_ff:]) > 0
-    save_checkpoint(tmp_path / "wide", model, tok)
-    loaded, _ = load_checkpoint(tmp_path / "wide")
-    assert (loaded.cfg.expert_ff, loaded.cfg.shared_ff) == (384, 320)
-    with pytest.raises(ValueError, match="cannot narrow"):
-        old.grow_ffn(old.cfg.expert_ff - 1, old.cfg.shared_ff)
 
 
 # archive row (train split, Chinese area): five numbered polygons, a list the shipped Clover ends one zone early
@@ -512,23 +437,3 @@ def test_slot_weight_flag_rejects_what_is_not_a_slot_weight():
     w = slot_weight_vector({"upper": 2.0, "upper.end": 3.0}, fields)  # a field weighs both its slots
     assert {n: v for n, v in zip(slot_names(fields), w.tolist()) if v != 1.0} == {"upper.start": 2.0,
                                                                                    "upper.end": 3.0}
-
-
-@pytest.mark.parametrize("flag, parser, text, value, bad, arg", [
-    ("--grow-layers", "parse_grow_layers", "2:ga", (2, "GA"), ("GA", "x:GA", "2:", ""), "4:A"),
-    ("--grow-ffn", "parse_grow_ffn", "384:320", (384, 320), ("384", "x:1", "1:", ""), "384:384"),
-])
-def test_a_grow_flag_reads_its_value_and_needs_init(flag, parser, text, value, bad, arg):
-    import argparse
-
-    from airspace.model import training
-
-    parse = getattr(training, parser)
-    assert parse(text) == value
-    for b in bad:
-        with pytest.raises(argparse.ArgumentTypeError):
-            parse(b)
-    with pytest.raises(SystemExit):
-        training.parse_args(["--arch", "clover", "--out", "x", "--minutes", "1", flag, arg])
-    args = training.parse_args(["--arch", "ar", "--out", "x", "--minutes", "1", "--init", "y", flag, arg])
-    assert getattr(args, flag[2:].replace("-", "_")) == parse(arg)

@@ -1,13 +1,13 @@
 """Forms the real archive writes (``data/real/archive.jsonl``), read as general forms.
 
 Every string is a real archive row (or a verbatim excerpt of one), cited by its id; all are from the train/val
-split of ``airspace.eval.realsplit`` (``test_the_cited_rows_are_not_test_rows`` checks). Expected values are
+split of ``airspace.data.realsplit`` (``test_the_cited_rows_are_not_test_rows`` checks). Expected values are
 worked out by hand from the text.
 """
 
 import pytest
 
-from airspace.eval.realsplit import split_of
+from airspace.data.realsplit import split_of
 from airspace.parser.header import parse_header
 from airspace.parser.polygon import area_points
 from airspace.parser.rules import rules_zones
@@ -21,7 +21,7 @@ CITED = ["A1629/26", "A3406/23", "F0092/24", "U0405/26", "A0626/26", "A2527/26",
 
 
 def _records(text):
-    recs, _ = process_batch([Message(index=0, text=text)])
+    recs, _ = process_batch([Message(index=0, text=text)], "rules")
     return recs
 
 

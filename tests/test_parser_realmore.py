@@ -17,7 +17,7 @@ NM = 1852.0
 
 
 def _records(text):
-    recs, _ = process_batch([Message(index=0, text=text)])
+    recs, _ = process_batch([Message(index=0, text=text)], "rules")
     return recs
 
 

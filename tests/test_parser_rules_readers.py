@@ -1,6 +1,6 @@
 """The fallback readers of ``airspace.parser.rules.readers``, each on its own, in the order ``FALLBACKS`` runs them.
 
-Archive rows are cited by id (all from the train/val split of ``airspace.eval.realsplit``); the other strings are
+Archive rows are cited by id (all from the train/val split of ``airspace.data.realsplit``); the other strings are
 the published forms the rules tests already quote.
 """
 

@@ -1,17 +1,18 @@
 """The spine on real messages: every message -> records, truth fields right, validation reasons, cross-check."""
 
+import inspect
 import json
 
 import pytest
 
 from airspace.core.answer import FIELD_SEP, AnswerFormatError, format_answer, ground, parse_answer
-from airspace.core.contract import ExtractStats
+from airspace.core.contract import Capabilities, EngineError, ExtractStats
 from airspace.core.records import Limit, ZoneRecord
 from airspace.eval.compare import gold_from_dev_truth, record_diffs
 from airspace.parser.header import parse_header
 from airspace.parser.rules import RulesExtractor, rules_zones
 from airspace.pipeline.batch import process_batch
-from airspace.pipeline.engines import EngineUnavailable, get_extractor
+from airspace.pipeline.engines import DEFAULT_ENGINE, ENGINES, LOADERS, EngineUnavailable, get_extractor
 from airspace.pipeline.split import Message, read_jsonl
 from airspace.pipeline.validate import haversine_m, validate
 
@@ -19,7 +20,7 @@ from airspace.pipeline.validate import haversine_m, validate
 @pytest.fixture(scope="module")
 def dev_records(dev_rows):
     text = "\n".join(json.dumps({"id": r["id"], "text": r["text"]}) for r in dev_rows)
-    recs, stats = process_batch(read_jsonl(text))
+    recs, stats = process_batch(read_jsonl(text), "rules")
     return recs
 
 
@@ -91,7 +92,7 @@ def test_fallback_geometries_are_approximate_and_reviewed(dev_rows, dev_records)
     a = by["whisper-SPIM-A0857-26"]  # birds at an aerodrome (Q-code QMRHX): a notice, not a zone
     assert a.geometry is None and a.status == "review" and a.start is not None
     recs, _ = process_batch("A0857/26 NOTAMN  Q) SPIM/QWULW/IV/BO/A/000/010/  A) SPJC B) 2603092200 C) 2605020000  "
-                            "E) UAS ACTIVITY IN THE VICINITY OF AD.  F) SFC G) 400FT AGL")
+                            "E) UAS ACTIVITY IN THE VICINITY OF AD.  F) SFC G) 400FT AGL", "rules")
     a = recs[0]  # A) SPJC only -> Lima airport, approximate
     assert a.geometry.type == "circle" and a.geometry.approximate and a.status == "review"
     assert abs(a.geometry.center[0] - -12.02) < 0.05 and any("SPJC" in x for x in a.reasons)
@@ -111,7 +112,7 @@ def test_named_points_in_polygon_go_to_review_naming_them(dev_rows, dev_records)
 def test_cancellation_and_unreadable_messages():
     recs, _ = process_batch(
         "A0006/26 NOTAMC A0005/26\nQ) LFFF/QRDXX/IV/BO/W/000/100/4850N00220E030\nA) LFFF B) 2603011000\n"
-        "E) REF NOTAM CANCELLED\n\nsome words that are not a message\n\n" + "\x00\x01\x02" * 50
+        "E) REF NOTAM CANCELLED\n\nsome words that are not a message\n\n" + "\x00\x01\x02" * 50, "rules"
     )
     assert [r.message for r in recs] == [0, 1, 2]
     assert (recs[0].status, recs[0].notam_type, recs[0].ref_id, recs[0].geometry) == ("ok", "C", "A0005/26", None)
@@ -121,7 +122,7 @@ def test_cancellation_and_unreadable_messages():
 
 def test_message_errors_are_kept_with_their_index():
     msgs = [Message(0, "A1/26 NOTAMN"), Message(7, "x", error="line 8: not valid JSON")]
-    recs, _ = process_batch(msgs)
+    recs, _ = process_batch(msgs, "rules")
     assert recs[-1].message == 7 and recs[-1].status == "error" and "JSON" in recs[-1].reasons[0]
 
 
@@ -153,10 +154,10 @@ def test_validation_reasons():
 def test_q_line_coarse_check_flags_far_geometry():
     text = ("A0001/26 NOTAMN\nQ) EGTT/QRDCA/IV/BO/W/000/050/5130N00007W005\nA) EGTT B) 2603010800 C) 2603011700\n"
             "E) CIRCLE RADIUS 2NM CENTRED ON 523000N 0000700W.\nF) SFC G) 2000FT AMSL")
-    recs, _ = process_batch(text)
+    recs, _ = process_batch(text, "rules")
     assert recs[0].status == "review" and any("outside its 5 NM circle" in x for x in recs[0].reasons)
     near = text.replace("523000N", "513100N")
-    recs, _ = process_batch(near)
+    recs, _ = process_batch(near, "rules")
     assert recs[0].status == "ok", recs[0].reasons
 
 
@@ -188,16 +189,17 @@ def test_model_engine_agreeing_with_rules_is_ok(dev_by_id):
     assert recs[0].status == "ok" and recs[0].engine == "test-engine"
 
 
-def test_model_engine_disagreeing_with_rules_goes_to_review(dev_by_id):
-    def wrong_radius(zones):
-        zones[0]["radius"] = "RADIUS"  # a verbatim span, but not a distance -> no radius
-        zones[0]["upper"] = "GND"
-        return format_answer(zones)
+def _wrong_radius(zones):
+    zones[0]["radius"] = "RADIUS"  # a verbatim span, but not a distance -> no radius
+    zones[0]["upper"] = "GND"
+    return format_answer(zones)
 
-    recs, _ = process_batch(dev_by_id["pynotam-readme-A1912-15"]["text"], _Engine(wrong_radius))
+
+def test_model_engine_disagreeing_with_rules_goes_to_review(dev_by_id):
+    recs, _ = process_batch(dev_by_id["pynotam-readme-A1912-15"]["text"], _Engine(_wrong_radius))
     assert recs[0].status == "review"
     assert "engine and rules disagree on upper" in recs[0].reasons
-    recs, _ = process_batch(dev_by_id["pynotam-readme-A1912-15"]["text"], _Engine(wrong_radius), cross_check=False)
+    recs, _ = process_batch(dev_by_id["pynotam-readme-A1912-15"]["text"], _Engine(_wrong_radius), cross_check=False)
     assert "engine and rules disagree on upper" not in recs[0].reasons
 
 
@@ -213,10 +215,62 @@ def test_get_extractor():
     assert isinstance(get_extractor("rules"), RulesExtractor)
     with pytest.raises(ValueError, match="unknown engine"):
         get_extractor("gpt")
-    try:
+    with pytest.raises(EngineUnavailable, match="clover"):
         get_extractor("clover", "/nonexistent/checkpoint")
-    except EngineUnavailable as exc:
-        assert "clover" in str(exc)
+
+
+def test_the_registry_is_one_table_and_the_pipeline_default_is_the_product_default():
+    assert ENGINES == tuple(LOADERS) and DEFAULT_ENGINE in LOADERS
+    assert inspect.signature(process_batch).parameters["engine"].default == DEFAULT_ENGINE
+    assert get_extractor("rules").capabilities == Capabilities(per_message=True, cross_checked=False,
+                                                               says_not_understood=True, model=False)
+
+
+class _Stated(_Engine):
+    """A stand-in engine that reads as the rules reader does, states its capabilities and counts its calls."""
+
+    def __init__(self, capabilities: Capabilities, alter=None, refuse: str | None = None):
+        super().__init__(alter)
+        self.capabilities, self.refuse, self.calls = capabilities, refuse, []
+
+    def extract(self, messages):
+        self.calls.append(len(messages))
+        answers, stats = super().extract(messages)
+        return [EngineError(f"this engine does not read {self.refuse}") if self.refuse and self.refuse in m else a
+                for m, a in zip(messages, answers)], stats
+
+
+def test_an_engine_that_reads_one_message_at_a_time_gets_each_message_alone(dev_rows):
+    msgs = [Message(i, r["text"]) for i, r in enumerate(dev_rows[:3])]
+    alone, batched = _Stated(Capabilities(per_message=True)), _Stated(Capabilities())
+    assert process_batch(msgs, alone)[0] == process_batch(msgs, batched)[0]
+    assert alone.calls == [1, 1, 1] and batched.calls == [3]
+
+
+def test_only_an_engine_stated_as_cross_checked_is_checked_against_the_rules_reading(dev_by_id):
+    text = dev_by_id["pynotam-readme-A1912-15"]["text"]
+    (checked,) = process_batch(text, _Stated(Capabilities(), _wrong_radius))[0]
+    (unchecked,) = process_batch(text, _Stated(Capabilities(cross_checked=False), _wrong_radius))[0]
+    assert checked.status == "review" and "engine and rules disagree on upper" in checked.reasons
+    assert not any("disagree" in r for r in unchecked.reasons)
+
+
+def test_words_read_as_no_zone_are_not_understood_only_by_an_engine_that_says_so():
+    text = "some words that are not a message"
+    (says,) = process_batch(text, _Stated(Capabilities(says_not_understood=True)))[0]
+    (quiet,) = process_batch(text, _Stated(Capabilities()))[0]
+    assert says.status == "error" and says.reasons[0].startswith("not understood")
+    assert quiet.status == "review" and quiet.reasons[0].startswith("no zone found")
+
+
+@pytest.mark.parametrize("per_message", [True, False])
+def test_a_message_an_engine_does_not_read_is_an_error_record_with_the_engines_reason(dev_rows, per_message):
+    msgs = [Message(i, r["text"]) for i, r in enumerate(dev_rows[:3])]
+    refused = msgs[1].text[:20]
+    recs, _ = process_batch(msgs, _Stated(Capabilities(per_message=per_message), refuse=refused))
+    by = {r.message: r for r in recs}
+    assert by[1].status == "error" and by[1].reasons == [f"this engine does not read {refused}"]
+    assert by[0].status != "error" and by[2].status != "error"
 
 
 def test_haversine():
@@ -227,7 +281,7 @@ def test_haversine():
 def test_faa_aerodrome_circle_and_zoneless_message_keep_their_times():
     recs, _ = process_batch(
         "!ATL 03/213 ATL AIRSPACE CONTROLLED BURN WI AN AREA DEFINED AS .5NM RADIUS OF ATL SFC-2000FT AGL "
-        "2603121638-2611191700\n!HNL 05/347 HNL RWY 04R/22L CHANGED TO 9002FT X 150FT. LDA 8937FT. 2505241947-PERM"
+        "2603121638-2611191700\n!HNL 05/347 HNL RWY 04R/22L CHANGED TO 9002FT X 150FT. LDA 8937FT. 2505241947-PERM", "rules"
     )
     atl, hnl = recs
     assert atl.geometry.type == "circle" and atl.geometry.approximate and atl.geometry.radius_m == 926
@@ -244,7 +298,7 @@ def test_q_line_review_names_the_area(dev_rows, dev_records):
 
 def test_chinese_notice_naming_districts_is_review_with_its_times():
     recs, _ = process_batch("兰州市公安局关于加强管控的通告\n二、管控时间和区域\n"
-                            "   2024年5月25日18时至2024年5月26日18时，兰州市城关区、七里河区、西固区、安宁区。")
+                            "   2024年5月25日18时至2024年5月26日18时，兰州市城关区、七里河区、西固区、安宁区。", "rules")
     assert len(recs) == 1 and recs[0].status == "review" and recs[0].geometry.type == "named"
     assert recs[0].geometry.name == "兰州市城关区、七里河区、西固区、安宁区"  # never geocoded
     assert recs[0].start.isoformat() == "2024-05-25T10:00:00+00:00"  # Beijing time -> UTC
@@ -304,7 +358,7 @@ _FDC_CHAIN = (
 
 
 def test_fdc_chain_with_navaid_fix_references_is_one_polygon():
-    recs, _ = process_batch([Message(0, _FDC_CHAIN)])
+    recs, _ = process_batch([Message(0, _FDC_CHAIN)], "rules")
     assert len(recs) == 1
     r = recs[0]
     assert r.status == "ok", r.reasons
@@ -315,7 +369,7 @@ def test_fdc_chain_with_navaid_fix_references_is_one_polygon():
 def test_counterclockwise_full_arc_to_point_of_origin_is_one_polygon():
     text = ("WI AN AREA DEFINED AS 301918N0812606W THEN COUNTERCLOCKWISE ON A 4.2 NM ARC CENTERED ON "
             "302329N0812528W (CRG058005) TO THE POINT OF ORIGIN SFC-2500FT")
-    recs, _ = process_batch([Message(0, text)])
+    recs, _ = process_batch([Message(0, text)], "rules")
     assert len(recs) == 1 and recs[0].geometry.type == "polygon"
 
 
@@ -325,7 +379,7 @@ def test_fdc_without_bang_effective_until_and_daily_schedule():
             "(HUP144055.3) TO 301152N1043828W \r\n(MRF250036.2) TO 295558N1043739W (MRF227041.3) TO THE POINT OF \r\n"
             "ORIGIN 10000FT MSL-13000FT MSL  \r\nEFFECTIVE 2402140200 UTC (2000 LOCAL 02/13/24) UNTIL 2402201400 UTC \r\n"
             "(0800 LOCAL 02/20/24) DLY 0200-1400 (2000-0800 LOCAL).  \r\nEND PART 1 OF 2")
-    recs, _ = process_batch([Message(0, text)])
+    recs, _ = process_batch([Message(0, text)], "rules")
     assert len(recs) == 1
     r = recs[0]
     assert r.id == "FDC 4/3473" and r.geometry.type == "polygon" and len(r.geometry.points) == 4
@@ -345,7 +399,7 @@ def test_tfr_page_areas_keep_their_own_dates_and_altitude():
     text = ("Sample XML Data Packet NOTAM Number : FDC 7/8363\nIssue Date : April 16, 2007 at 1901 UTC\n"
             "Beginning Date and Time : April 20, 2007 at 1610 UTC\nEnding Date and Time : April 20, 2007 at 1850 UTC\n"
             "Affected Area(s) Top\n" + areas)
-    recs, _ = process_batch([Message(0, text)])
+    recs, _ = process_batch([Message(0, text)], "rules")
     assert [r.id for r in recs] == ["FDC 7/8363"] * 2
     assert [r.end.strftime("%H%M") for r in recs] == ["1850", "1715"]
     assert all(r.upper is not None and r.upper.ref == "FL" and r.upper.ft == 18000 for r in recs)
@@ -358,31 +412,31 @@ def _icao(e, fg="F) SFC G) 3000FT AMSL", q="Q) EGTT/QRDCA/IV/BO/W/000/030/5130N0
 def test_exclusion_area_is_not_a_zone_and_is_cut_out_or_flagged():
     # an inner circle around the same centre: the zone is the ring between the radii
     recs, _ = process_batch([Message(0, _icao("DANGER AREA WI 2NM RADIUS OF 513000N 0001000W EXC AREA WI 1NM "
-                                              "RADIUS OF 513000N 0001000W"))])
+                                              "RADIUS OF 513000N 0001000W"))], "rules")
     assert len(recs) == 1 and recs[0].geometry.radius_m == 2 * 1852 and recs[0].geometry.inner_radius_m == 1852
     assert recs[0].status == "ok" and recs[0].spans["exclude"].text == "EXC AREA WI 1NM"
     # an excluded circle elsewhere is not cut out: review, saying so
     recs, _ = process_batch([Message(0, _icao("DANGER AREA WI 2NM RADIUS OF 513000N 0001000W EXC AREA WI 1NM "
-                                              "RADIUS OF 513100N 0001000W"))])
+                                              "RADIUS OF 513100N 0001000W"))], "rules")
     assert len(recs) == 1 and recs[0].geometry.radius_m == 2 * 1852 and recs[0].geometry.inner_radius_m is None
     assert recs[0].status == "review" and any("EXC" in r for r in recs[0].reasons)
 
 
 def test_missing_upper_limit_is_review_and_unlimited_word_is_read():
-    recs, _ = process_batch([Message(0, _icao("DANGER AREA WI 2NM RADIUS OF 513000N 0001000W", fg="", q=""))])
+    recs, _ = process_batch([Message(0, _icao("DANGER AREA WI 2NM RADIUS OF 513000N 0001000W", fg="", q=""))], "rules")
     assert recs[0].status == "review" and "no upper limit stated" in recs[0].reasons
     # no F)/G) but a Q-line: its upper field (FL030) is the only statement, rounded outwards by item Q: review
-    recs, _ = process_batch([Message(0, _icao("DANGER AREA WI 2NM RADIUS OF 513000N 0001000W", fg=""))])
+    recs, _ = process_batch([Message(0, _icao("DANGER AREA WI 2NM RADIUS OF 513000N 0001000W", fg=""))], "rules")
     assert (recs[0].upper.ref, recs[0].upper.ft, recs[0].status) == ("FL", 3000.0, "review")
     assert any(r.startswith("upper limit only from the Q-line (FL030)") for r in recs[0].reasons)
-    recs, _ = process_batch([Message(0, _icao("DANGER AREA WI 2NM RADIUS OF 513000N 0001000W SFC TO UNLIMITED", fg=""))])
+    recs, _ = process_batch([Message(0, _icao("DANGER AREA WI 2NM RADIUS OF 513000N 0001000W SFC TO UNLIMITED", fg=""))], "rules")
     assert recs[0].upper.ref == "UNL"
 
 
 def test_qline_radius_999_is_not_a_circle():
     text = ("A0224/26 NOTAMN  Q) OOMM/QRTCA/IV/NBO/W/000/999/2105N05736E999  A) OOMM B) 2604141700 C) 2607120230  "
             "E) TEMPORARY RESTRICTED AREA ACTIVE OVER MUSCAT FIR  F) SFC G) UNL")
-    recs, _ = process_batch([Message(0, text)])
+    recs, _ = process_batch([Message(0, text)], "rules")
     assert all(r.geometry is None or r.geometry.type != "circle" or r.geometry.radius_m < 999 * 1852 for r in recs)
     assert all(r.status == "review" for r in recs)
 
@@ -391,11 +445,11 @@ def test_route_coordinates_are_not_zones_and_duplicates_merge():
     text = ("A0134/26 NOTAMR A0130/26  Q) OPXX/QARLC/IV/NBO/E/000/999/2946N06816E100  A) OPKR OPLR  B) 2603030400 "
             "C) 2603311000  E) ATLN ATS RTE:  1) QT BIXIR DCT KADLA DCT DADLO DCT      3033N06939E DCT UPVAL  "
             "3) LUBNA DCT 2925N06959E DCT HILAL G202 ZB  F) GND G) UNL")
-    recs, _ = process_batch([Message(0, text)])
+    recs, _ = process_batch([Message(0, text)], "rules")
     assert all(r.geometry is None or r.geometry.type != "circle" or r.geometry.radius_m > 0 for r in recs)
     text = ("(A0816/15 NOTAMN\nQ) LLLL/QAPCH/I/NBO/E/000/999/3229N03410E050\nA) LLLL B) 1506172101 C) PERM\n"
             "E) COMPULSORY REP FOR ATS RTES CHG\nSUVAS, NEW PSN N321010E0335933, DESIGNATOR SUVAS,\nRDL278 46NM FM BGN.)")
-    recs, _ = process_batch([Message(0, text)])
+    recs, _ = process_batch([Message(0, text)], "rules")
     assert all(r.geometry is None or r.geometry.radius_m > 0 for r in recs)
     zones = rules_zones(_icao("OBST CRANE 513000N 0001000W 300FT AGL. OBST CRANE 513000N 0001000W 300FT AGL."))
     assert len(zones) == 1
@@ -407,7 +461,7 @@ def test_malformed_polygon_vertex_keeps_one_polygon_span_and_names_the_token():
             "           1006N 12000W     0856N 11825W     0645N 112000W     1006N 12000W     FIR MAZATLAN  F) SFC  G) UNL")
     zones = rules_zones(text)
     assert len(zones) == 1 and "0645N 112000W" in zones[0]["polygon"]
-    recs, _ = process_batch([Message(0, text)])
+    recs, _ = process_batch([Message(0, text)], "rules")
     assert recs[0].status == "review" and any("112000W" in r for r in recs[0].reasons)
 
 
@@ -415,7 +469,7 @@ def test_either_side_of_line_corridor_is_one_buffered_polygon():
     text = _icao("TEMPO RESTRICTED AREA ACT AS FLW: 1NM EITHER SIDE OF LINE 380836N1283554E-381033N1283630E")
     zones = rules_zones(text)
     assert len(zones) == 1 and zones[0]["polygon"].startswith("1NM EITHER SIDE OF LINE")
-    recs, _ = process_batch([Message(0, text)])
+    recs, _ = process_batch([Message(0, text)], "rules")
     r = recs[0]
     assert r.geometry.type == "polygon" and len(r.geometry.points) == 4  # flat ends at both line points
     a, b = (38 + 8 / 60 + 36 / 3600, 128 + 35 / 60 + 54 / 3600), (38 + 10 / 60 + 33 / 3600, 128 + 36 / 60 + 30 / 3600)
@@ -428,7 +482,7 @@ def test_prose_tfr_hyphenated_radius_around_a_named_place_wrapping_lines():
             "Section 91.137(a)(1) temporary flight restrictions are in\neffect. Only relief aircraft operations are "
             "authorized in the airspace at and below\n5,000 feet MSL within a 2\u2212nautical\u2212mile radius of Laser\n"
             "AFB, Matthews, Virginia.")
-    recs, _ = process_batch([Message(0, text)])
+    recs, _ = process_batch([Message(0, text)], "rules")
     r = recs[0]
     assert r.status == "review" and r.geometry.type == "named"
     assert (r.geometry.name, r.geometry.radius_m) == ("Laser AFB", 2 * 1852)
@@ -438,7 +492,7 @@ def test_prose_tfr_hyphenated_radius_around_a_named_place_wrapping_lines():
 def test_chinese_height_pair_shares_its_reference_word():
     text = ("关于2024年某市马拉松期间临时禁飞的通告\n2024年11月3日6时至14时，在马拉松赛道沿线两侧500米范围内，"
             "禁止无人机飞行，真高0米至120米。")
-    recs, _ = process_batch([Message(0, text)])
+    recs, _ = process_batch([Message(0, text)], "rules")
     r = recs[0]
     assert (r.lower.ref, r.upper.ref, r.upper.m) == ("AGL", "AGL", 120.0)
     assert r.geometry.type == "named" and r.geometry.radius_m == 500
@@ -446,7 +500,7 @@ def test_chinese_height_pair_shares_its_reference_word():
 
 
 def test_fragment_whose_coordinates_are_not_a_zone_is_review_not_error():
-    recs, _ = process_batch([Message(0, "E)SOT VORTAC U/S. USE 370500N1270100E INSTEAD OF SOT")])
+    recs, _ = process_batch([Message(0, "E)SOT VORTAC U/S. USE 370500N1270100E INSTEAD OF SOT")], "rules")
     assert len(recs) == 1 and recs[0].status == "review" and recs[0].geometry is None
     assert "navigation points" in recs[0].reasons[-1]
 
@@ -454,7 +508,7 @@ def test_fragment_whose_coordinates_are_not_a_zone_is_review_not_error():
 def test_malformed_vertex_keeps_the_readable_ring_when_it_is_still_an_area():
     text = _icao("DANGER AREA: 513000N 0001000W - 514000N 0001000W - 5140N 000000W - 514000N 0000000W - "
                  "513000N 0000000W")
-    recs, _ = process_batch([Message(0, text)])
+    recs, _ = process_batch([Message(0, text)], "rules")
     r = recs[0]
     assert r.status == "review" and r.geometry is not None and r.geometry.type == "polygon"
     assert len(r.geometry.points) == 4 and any("5140N 000000W" in x for x in r.reasons)
@@ -521,7 +575,7 @@ def test_areas_headed_by_their_own_dates_are_review_not_the_whole_period():
             "D) 21 APR 0100-0300, 22 APR 0200-0400  E) DANGER AREA BOUNDED BY:  APR 21  474700S 1310000W  480200S "
             "1300100W  503800S 1134600W  474700S 1310000W  APR 22  503000S 1310000W  504600S 1223900W  490400S "
             "1070900W  503000S 1310000W  F) SFC G) UNL")
-    recs, _ = process_batch([Message(0, text)])
+    recs, _ = process_batch([Message(0, text)], "rules")
     assert len(recs) == 2 and all(r.status == "review" for r in recs)
     assert [next(x for x in r.reasons if x.startswith("the area is headed by the date")) for r in recs] == [
         f"the area is headed by the date '{d}': only its own day of the D) item applies to it; the record keeps the "

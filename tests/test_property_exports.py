@@ -82,7 +82,7 @@ def test_exports_of_any_records_are_valid(records):
 @given(st.lists(st.tuples(st.randoms(use_true_random=False), st.booleans()), min_size=1, max_size=4))
 def test_exports_of_generated_and_mutated_messages_are_valid(seeds):
     texts = [mutate(grammar_message(rnd), rnd) if hostile else grammar_message(rnd) for rnd, hostile in seeds]
-    records, _ = process_batch("\n\n".join(texts))
+    records, _ = process_batch("\n\n".join(texts), "rules")
     _check(records)
 
 

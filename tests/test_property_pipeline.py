@@ -114,10 +114,10 @@ def test_pipeline_on_pasted_text_never_raises_or_loses_a_message(msgs):
         parsed = split_batch(text)
     except BatchTooLarge:
         return
-    records, _ = process_batch(parsed)
+    records, _ = process_batch(parsed, "rules")
     _check_records(records, {m.index for m in parsed})
     # the string form reads the same batch
-    again, _ = process_batch(text)
+    again, _ = process_batch(text, "rules")
     assert [(r.message, r.zone, r.status) for r in again] == [(r.message, r.zone, r.status) for r in records]
 
 
@@ -126,7 +126,7 @@ def test_pipeline_on_pasted_text_never_raises_or_loses_a_message(msgs):
 def test_pipeline_on_jsonl_never_raises_or_loses_a_line(rows):
     text = "\n".join(hostile_line(rnd, msg) for msg, rnd in rows)
     parsed = read_jsonl(text)
-    records, _ = process_batch(parsed)
+    records, _ = process_batch(parsed, "rules")
     _check_records(records, {i for i, line in enumerate(text.split("\n")) if line.strip()})
 
 

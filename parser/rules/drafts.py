@@ -12,7 +12,7 @@ import re
 import time
 from bisect import bisect_right
 
-from airspace.core.contract import Answer, EngineError, ExtractStats, Span, ZoneDraft
+from airspace.core.contract import Answer, Capabilities, EngineError, ExtractStats, Span, ZoneDraft
 from airspace.parser.header import Header, parse_header
 from airspace.parser.rules.chinese import cn_whole_area
 from airspace.parser.rules.geometry import read_geometry
@@ -188,6 +188,10 @@ class RulesExtractor:
     """The deterministic engine, under the same contract as the model engines: drafts with exact spans."""
 
     name = "rules"
+    # one message at a time (each read counts in its own message's time budget); the reading model engines are
+    # cross-checked against, so not checked itself; a message it finds nothing in that has no header, Q-line,
+    # coordinates or times is one it did not understand; no checkpoint, no model statistics
+    capabilities = Capabilities(per_message=True, cross_checked=False, says_not_understood=True, model=False)
 
     def extract(self, messages: list[str]) -> tuple[list[Answer], ExtractStats]:
         t0 = time.perf_counter()

@@ -9,7 +9,7 @@ The hand-checked set is a seeded draw from the test split, one row per id, strat
 Europe, Russia, Asia, the Middle East, the Americas, Africa/other and the Chinese-area rows all appear
 (``QUOTA``). It is a draw, not a choice: ``draw_test`` with the same archive and seed gives the same rows.
 
-    python -m airspace.eval.realsplit --archive data/real/archive.jsonl --out data/eval/drawn.jsonl
+    python -m airspace.data.realsplit --archive data/real/archive.jsonl --out data/eval/drawn.jsonl
 """
 
 from __future__ import annotations

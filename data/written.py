@@ -9,7 +9,7 @@ silver row is also written in another of these forms.
 ``written`` rewrites the values inside a row's spans (coordinates of a centre or a polygon and what parts a
 polygon's vertices, a radius, a limit) by rearranging the very same digits, hemisphere letters and units: a number
 is never recomputed, so the variant states exactly the values of the row. One form is drawn per message and used
-for every value of its kind (a feed is consistent). ``airspace.eval.silver`` keeps a variant only where the rules
+for every value of its kind (a feed is consistent). ``airspace.data.silver`` keeps a variant only where the rules
 reader reads it to the same records at the carried spans.
 
 Pure functions: nothing here reads a file or a model.
@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 import re
 
-from airspace.eval.layout import Edit, apply_edits, move
+from airspace.data.layout import Edit, apply_edits, move
 from airspace.parser.header import parse_header
 
 # a compact ICAO coordinate, the latitude's and the longitude's precision alike: DDMM[SS[.s]]N DDDMM[SS[.s]]E, the

@@ -17,11 +17,11 @@ Each row keeps the reader's character spans (``spans``: per zone, field -> [star
 gold pointers from them (``model.training.encode_row``), so a value written twice in a message (a limit in item E
 and in F)) points where the reader read it.
 
-Only ``train`` (and for validation ``val``) rows of ``airspace.eval.realsplit`` are ever written; test rows never.
+Only ``train`` (and for validation ``val``) rows of ``airspace.data.realsplit`` are ever written; test rows never.
 
-    python -m airspace.eval.silver --archive data/real/archive.jsonl --out runs/silver
-    python -m airspace.eval.silver ... --layout-variants 2 --layout-seed 25   # + train_layout.jsonl
-    python -m airspace.eval.silver ... --layout-variants 3 --layout-seed 30 --written-frac 0.5   # + other written forms
+    python -m airspace.data.silver --archive data/real/archive.jsonl --out runs/silver
+    python -m airspace.data.silver ... --layout-variants 2 --layout-seed 25   # + train_layout.jsonl
+    python -m airspace.data.silver ... --layout-variants 3 --layout-seed 30 --written-frac 0.5   # + other written forms
 """
 
 from __future__ import annotations
@@ -36,13 +36,13 @@ from pathlib import Path
 from airspace.core.answer import NO_ZONE, format_answer
 from airspace.core.contract import ZoneDraft
 from airspace.core.records import ZoneRecord
-from airspace.eval.layout import squash, variant
-from airspace.eval.realsplit import read_rows, split_of
-from airspace.eval.written import written
+from airspace.data.layout import squash, variant
+from airspace.data.realsplit import read_rows, split_of
+from airspace.data.written import written
 from airspace.parser.coords import find_coords
 from airspace.parser.header import parse_header
 from airspace.parser.polygon import HULL_ORDER_NOTE
-from airspace.parser.rules import rules_drafts
+from airspace.parser.rules import RulesExtractor, rules_drafts
 from airspace.pipeline.batch import process_batch
 from airspace.pipeline.split import Message
 
@@ -120,7 +120,7 @@ def silver_reason(row: dict) -> tuple[str | None, list[ZoneDraft] | None]:
 def _silver_read(row: dict) -> tuple[str | None, list[ZoneDraft] | None, list[ZoneRecord]]:
     """``silver_reason`` and the rules reader's records it judged."""
     text = row["text"]
-    records, _ = process_batch([Message(0, text)], "rules", cross_check=False)
+    records, _ = process_batch([Message(0, text)], RulesExtractor(), cross_check=False)
     if not all(_trusted(r) for r in records):
         return "a record is in doubt", None, records
     drafts = rules_drafts(text)
@@ -162,12 +162,12 @@ def _values(recs: list[ZoneRecord]) -> list[dict]:
 
 
 def layout_rows(silver: list[dict], k: int, seed: int, written_frac: float = 0.0) -> tuple[list[dict], Counter]:
-    """Up to ``k`` layout variants of each silver row (``airspace.eval.layout``), each kept only where the rules
+    """Up to ``k`` layout variants of each silver row (``airspace.data.layout``), each kept only where the rules
     reader reads the new text as silver again, to the same fields at the carried spans (their blank runs aside);
     the row then takes the reader's own spans. A variant that reads otherwise is dropped, never relabelled.
 
     With ``written_frac``, that share of the variants also writes its values in another feed's form
-    (``airspace.eval.written``); such a variant is kept only where the reader's spans are exactly the carried ones
+    (``airspace.data.written``); such a variant is kept only where the reader's spans are exactly the carried ones
     and its records state the same values as the row's."""
     out, why = [], Counter()
     for i, r in enumerate(silver):
@@ -190,7 +190,7 @@ def layout_rows(silver: list[dict], k: int, seed: int, written_frac: float = 0.0
                 for a, b in zip(new, spans))
             if same and forms:
                 if values is None:  # the row's own reading, once, for its written variants
-                    values = _values(process_batch([Message(0, r["text"])], "rules", cross_check=False)[0])
+                    values = _values(process_batch([Message(0, r["text"])], RulesExtractor(), cross_check=False)[0])
                 same = new == spans and _values(records) == values
             if not same:
                 why[(reason or "read otherwise") + (" (written)" if forms else "")] += 1
@@ -216,11 +216,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--archive", required=True)
     ap.add_argument("--out", required=True, help="directory: writes train.jsonl, val.jsonl, silver.json")
     ap.add_argument("--layout-variants", type=int, default=0,
-                    help="also write train_layout.jsonl: up to K layout variants of each train row (eval.layout)")
+                    help="also write train_layout.jsonl: up to K layout variants of each train row (data.layout)")
     ap.add_argument("--layout-seed", type=int, default=0)
     ap.add_argument("--written-frac", type=float, default=0.0,
                     help="share of the layout variants that also write their values in another feed's form "
-                         "(eval.written: 451200N / 0013000E, 3,000 FT AMSL, FL 120)")
+                         "(data.written: 451200N / 0013000E, 3,000 FT AMSL, FL 120)")
     args = ap.parse_args(argv)
     rows = read_rows(args.archive)
     out = Path(args.out)

@@ -5,7 +5,7 @@ Most of the archive's ICAO rows come from one feed that collapses each line brea
 item E at 60-80 columns, write ``B)2605250150`` without a blank, or carry no tail. The words and the values are
 the same, so a model should read them the same; it only does if it has seen them. ``variant`` lays a silver row
 out anew by whitespace edits alone (and by dropping the feed's tail, which holds no value) and carries its spans
-through the edits; ``airspace.eval.silver`` keeps a variant only where the rules reader reads it to the same spans.
+through the edits; ``airspace.data.silver`` keeps a variant only where the rules reader reads it to the same spans.
 
 Pure functions: nothing here reads a file or a model.
 """

@@ -5,7 +5,7 @@ import argparse
 
 import pytest
 
-from airspace.eval.mixcorpus import _weights, mix, row_weight, zone_forms
+from airspace.data.mixcorpus import _weights, mix, zone_forms
 
 ROWS = [
     {"id": "P1", "source": "silver:x", "spans": [{"polygon": [10, 40], "lower": [41, 44]}]},
@@ -57,13 +57,3 @@ def test_form_weight_argument_is_checked():
     for bad in ("fir=2", "name=0", "name=x", "name"):
         with pytest.raises(argparse.ArgumentTypeError):
             _weights(bad)
-
-
-def test_hard_rows_come_hard_weight_times_a_pass_and_a_form_weight_still_counts():
-    assert row_weight(ROWS[0], {}, {"P1"}, 4) == 4 and row_weight(ROWS[0], {}, set(), 4) == 1
-    # a hard row whose form already weighs more keeps the larger weight
-    assert row_weight(ROWS[3], {"name": 5}, {"N1"}, 4) == 5
-    rows = mix(ROWS, 100, 0.5, seed=3, split="train", hard={"C1"}, hard_weight=4)
-    # a pass is P1 C1 C1 C1 C1 T1 N1 Z1 (8 rows): 50 silver rows are six passes and two rows of a seventh
-    assert 24 <= sum(r.get("id") == "C1" for r in rows) <= 26 and sum(r.get("id") == "P1" for r in rows) in (6, 7)
-    assert sum(r.get("source") == "silver:x" for r in rows) == 50

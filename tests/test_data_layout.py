@@ -3,10 +3,10 @@ words, and a variant kept for training only where the rules reader reads it to t
 
 import random
 
-from airspace.eval.layout import ITEM, Edit, apply_edits, move, relayout, squash, variant
-from airspace.eval.mixcorpus import mix
-from airspace.eval.realsplit import split_of
-from airspace.eval.silver import layout_rows, silver_reason
+from airspace.data.layout import ITEM, Edit, apply_edits, move, relayout, squash, variant
+from airspace.data.mixcorpus import mix
+from airspace.data.realsplit import split_of
+from airspace.data.silver import layout_rows, silver_reason
 
 # archive G0136/26 (train): a polygon over the Atlantic, stored on one line with the feed's tail
 SOOO_G0136 = ("G0136/26 NOTAMN  Q) SOOO/QWMLW/IV/BO /W /000/999/0750N04313W276  A) SOOO B) 2604171015 C) 2604221441  "

@@ -1,8 +1,8 @@
 """Silver answers: the rules reader's reading of a real archive row is kept only where nothing doubts the reading;
 what the message itself says (an estimated end, a point without a radius) does not doubt it."""
 
-from airspace.eval.realsplit import split_of
-from airspace.eval.silver import silver_reason, silver_rows
+from airspace.data.realsplit import split_of
+from airspace.data.silver import silver_reason, silver_rows
 
 # archive G0130/26 (train): a whole FIR, its end estimated
 OAKX_G0130 = ("G0130/26 NOTAMR G0557/25  Q) OAKX/QAFXX/IV/NBO/E/000/999/  A) OAKX B) 2603200925 C) 2606142359 EST  "

@@ -1,13 +1,12 @@
-"""A frozen training corpus that mixes silver real rows (``airspace.eval.silver``) with generated rows.
+"""A frozen training corpus that mixes silver real rows (``airspace.data.silver``) with generated rows.
 
 Real rows teach the forms real traffic writes; generated rows keep the families real traffic lacks (Chinese
 notices, dispatcher free text, TFR pages) and the held-out generalisation. Silver rows are cycled (each pass in a
 new seeded order) to make up ``--real-frac`` of the train rows; the order of all rows is shuffled with the seed.
 
-    python -m airspace.eval.mixcorpus --silver runs/silver --n-train 24000 --real-frac 0.37 --seed 7 --out runs/corpus8
-    python -m airspace.eval.mixcorpus ... --form-weight name=4,point=3,multi=3   # rare real forms more often
-    python -m airspace.eval.mixcorpus ... --hard runs/silver6/hard_clover.json --hard-weight 4   # rows misread
-    python -m airspace.eval.mixcorpus ... --layout-frac 0.5   # half the silver rows as another feed lays them out
+    python -m airspace.data.mixcorpus --silver runs/silver --n-train 24000 --real-frac 0.37 --seed 7 --out runs/corpus8
+    python -m airspace.data.mixcorpus ... --form-weight name=4,point=3,multi=3   # rare real forms more often
+    python -m airspace.data.mixcorpus ... --layout-frac 0.5   # half the silver rows as another feed lays them out
 """
 
 from __future__ import annotations
@@ -59,25 +58,23 @@ def zone_forms(row: dict) -> set[str]:
     return forms or {"none"}
 
 
-def row_weight(row: dict, form_weight: dict[str, int], hard: frozenset[str] | set[str], hard_weight: int) -> int:
-    """How many times a pass a silver row comes: the largest weight of its zones' forms, and ``hard_weight`` for a
-    row some engine reads otherwise than the rules reader (``airspace.eval.hardrows``)."""
-    w = max([form_weight.get(f, 1) for f in zone_forms(row)])
-    return max(w, hard_weight) if row.get("id") in hard else w
+def row_weight(row: dict, form_weight: dict[str, int]) -> int:
+    """How many times a pass a silver row comes: the largest weight of its zones' forms."""
+    return max([form_weight.get(f, 1) for f in zone_forms(row)])
 
 
 def mix(silver: list[dict], n: int, real_frac: float, seed: int, split: str,
-        form_weight: dict[str, int] | None = None, hard: frozenset[str] | set[str] = frozenset(),
-        hard_weight: int = 1, layouts: dict[str, list[dict]] | None = None, layout_frac: float = 0.0) -> list[dict]:
+        form_weight: dict[str, int] | None = None, layouts: dict[str, list[dict]] | None = None,
+        layout_frac: float = 0.0) -> list[dict]:
     """``n`` rows: ``real_frac`` of them silver rows, cycled (each pass in a new seeded order; a row whose zones have
     a form in ``form_weight`` comes that many times a pass: the rare forms of real traffic, a whole FIR or a point,
-    are a few percent of the silver rows; a row in ``hard`` at least ``hard_weight`` times), the rest generated.
+    are a few percent of the silver rows), the rest generated.
     Each silver row drawn is, with probability ``layout_frac``, one of its layout variants from ``layouts`` (by id;
-    ``airspace.eval.layout``) instead: the same notice as another feed lays it out."""
+    ``airspace.data.layout``) instead: the same notice as another feed lays it out."""
     rng = random.Random(seed)
     n_real = round(n * real_frac) if silver else 0
     weight = form_weight or {}
-    one_pass = [r for r in silver for _ in range(row_weight(r, weight, hard, hard_weight))]
+    one_pass = [r for r in silver for _ in range(row_weight(r, weight))]
     real: list[dict] = []
     while len(real) < n_real:
         batch = list(one_pass)
@@ -112,34 +109,26 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--form-weight", default="", type=_weights,
                     help="train silver rows with a zone of these forms come k times a pass: 'name=4,point=3' "
                          f"(forms: {', '.join(FORMS)})")
-    ap.add_argument("--hard", action="append", default=[],
-                    help="a hardrows JSON (airspace.eval.hardrows); its rows come --hard-weight times a pass "
-                         "(repeat the flag to take the union of several engines' lists)")
-    ap.add_argument("--hard-weight", type=int, default=4)
     ap.add_argument("--layout-frac", type=float, default=0.0,
                     help="share of train silver rows drawn as a layout variant (the silver dir's train_layout.jsonl, "
-                         "airspace.eval.silver --layout-variants)")
+                         "airspace.data.silver --layout-variants)")
     ap.add_argument("--out", required=True)
     args = ap.parse_args(argv)
     layouts: dict[str, list[dict]] = {}
     if args.layout_frac > 0:
         for r in _read(Path(args.silver) / "train_layout.jsonl"):
             layouts.setdefault(r["id"], []).append(r)
-    hard: set[str] = set()
-    for f in args.hard:
-        hard |= set(json.loads(Path(f).read_text(encoding="utf-8"))["rows"])
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     info = {"seed": args.seed, "real_frac": args.real_frac, "silver": args.silver, "form_weight": args.form_weight,
-            "hard": args.hard, "hard_rows": len(hard), "hard_weight": args.hard_weight if hard else None,
             "layout_frac": args.layout_frac or None, "layout_rows": sum(map(len, layouts.values())) or None,
             "generator_commit": subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True,
                                                cwd=Path(__file__).resolve().parents[1]).stdout.strip()}
     for split, n in (("train", args.n_train), ("val", args.n_val)):
         silver = _read(Path(args.silver) / f"{split}.jsonl")
         rows = mix(silver, n, args.real_frac if split == "train" else 0.5, args.seed + (split == "val"), split,
-                   args.form_weight if split == "train" else None, hard if split == "train" else frozenset(),
-                   args.hard_weight, layouts if split == "train" else None, args.layout_frac)
+                   args.form_weight if split == "train" else None, layouts if split == "train" else None,
+                   args.layout_frac)
         with open(out / f"{split}.jsonl", "w", encoding="utf-8") as fh:
             for r in rows:
                 fh.write(json.dumps(r, ensure_ascii=False) + "\n")

@@ -7,9 +7,9 @@ import re
 
 import pytest
 
-from airspace.eval.realsplit import split_of
-from airspace.eval.silver import _values, layout_rows, silver_reason
-from airspace.eval.written import COORD_FORMS, MEASURE_FORMS, coord_text, written
+from airspace.data.realsplit import split_of
+from airspace.data.silver import _values, layout_rows, silver_reason
+from airspace.data.written import COORD_FORMS, MEASURE_FORMS, coord_text, written
 from airspace.pipeline.batch import process_batch
 from airspace.pipeline.split import Message
 
