@@ -19,6 +19,11 @@ Sets:
   a message as the rules engine does, the disagreements counted by kind;
 - ``archive_val``: the same on the archive's val split, the rows stages are chosen on (the test split is only
   reported); ``dev`` reports that agreement too, over all 25 messages.
+- ``world_test`` / ``world_val``: the world set (``airspace.data.world``: real messages from sources beyond the two
+  archive feeds, split by source) scored zone by zone (``airspace.eval.world``: fields right, zones right and ``ok``,
+  silently wrong records, ``ok`` zones on messages that define none), the records as the product ships them
+  (cross-checked). The test split is scored once per shipped change (its history: ``docs/world-test.md``); every
+  choice is made on val.
 
 For each engine (clover, ar, rules) on each set: wall seconds, forward passes, answer tokens, tokens per forward,
 records right / total, peak memory (resident-set growth during the run, sampled) — plus
@@ -99,7 +104,9 @@ def _rss_mb() -> float:
 # the real test set as laid out and relaid: scored against its truth, read in one pass like the other big sets
 REAL_SETS = ("real", "real_relaid", "real_rewritten")
 ARCHIVE_SETS = {"archive": "test", "archive_val": "val"}
-ONE_PASS_SETS = ("heldout", "generated_val", *REAL_SETS, *ARCHIVE_SETS)
+WORLD_SETS = {"world_test": "test", "world_val": "val"}  # the world set's splits, scored zone by zone
+ONE_PASS_SETS = ("heldout", "generated_val", *REAL_SETS, *ARCHIVE_SETS, *WORLD_SETS)
+DEFAULT_SETS = "heldout,dev,demo20,composite5,real,real_relaid,real_rewritten,archive,archive_val,world_test"
 GENERATED_SPLITS = {"heldout": "test", "generated_val": "val"}
 AGREEMENT_SETS = (*ARCHIVE_SETS, "dev")  # sets where each model engine is compared with the rules reader
 
@@ -131,6 +138,12 @@ def load_set(name: str, n_heldout: int, seed: int) -> tuple[list[Message], list[
 
         rows = rows_of_split(read_rows(archive_path()), ARCHIVE_SETS[name])
         return [Message(i, r["text"]) for i, r in enumerate(rows)], [None] * len(rows), None
+    if name in WORLD_SETS:
+        from airspace.data.world import read_world
+        from airspace.eval.world import world_messages
+
+        rows = read_world(WORLD_SETS[name])
+        return world_messages(rows), [None] * len(rows), None
     if name in ("demo20", "composite5"):
         messages = split_batch((SAMPLES / f"{name}.txt").read_text(encoding="utf-8"))
         golds: dict[int, list[dict]] = defaultdict(list)
@@ -295,8 +308,7 @@ def go_on_floor(text: str) -> float | None | str:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m airspace.eval.bench", description=__doc__.split("\n\n")[0])
-    ap.add_argument("--sets",
-                    default="heldout,dev,demo20,composite5,real,real_relaid,real_rewritten,archive,archive_val")
+    ap.add_argument("--sets", default=DEFAULT_SETS)
     ap.add_argument("--engines", default="clover,ar,rules")
     ap.add_argument("--heldout-n", type=int, default=200, help="messages drawn from the held-out test split")
     ap.add_argument("--seed", type=int, default=1234)
@@ -338,12 +350,18 @@ def main(argv: list[str] | None = None) -> int:
                                                 repeats=1 if set_name in ONE_PASS_SETS else args.repeats,
                                                 keep=kept[engine],
                                                 prompts_kept=set_name not in (*REAL_SETS, *ARCHIVE_SETS,
-                                                                              "generated_val"),
+                                                                              *WORLD_SETS, "generated_val"),
                                                 checkpoints=args.checkpoints, go_on=args.go_on)
             except Exception as exc:  # an engine that cannot run is reported, the others still run
                 per_engine[engine] = {"error": f"{type(exc).__name__}: {exc}"}
             if set_name in REAL_SETS and "records" in kept[engine]:
                 per_engine[engine].update(real_scores(kept[engine], messages, args.batch, set_name))
+            if set_name in WORLD_SETS and "records" in kept[engine]:
+                from airspace.data.world import read_world
+                from airspace.eval.world import bench_scores
+
+                per_engine[engine]["world"] = bench_scores(kept[engine]["extractor"], kept[engine]["records"],
+                                                           messages, args.batch, read_world(WORLD_SETS[set_name]))
             print(f"[bench] {set_name:8s} {engine:6s} {json.dumps(per_engine[engine])[:300]}", file=sys.stderr)
         read = {e: k for e, k in kept.items() if "records" in k}
         # the rules reading: the one engine whose records are not cross-checked (they are what the others are
