@@ -45,6 +45,8 @@ REAL_ROWS = {
     # 7. radii with words around them
     "radius_words": [("train", "in-deccanherald:kiadb-2024-01-19"), ("val", "uk-antidrone24:coronation-2023")],
     "radius_spelled": [("train", "hk-bau:kaitak-stadium-july")],
+    # 3. a weekday name for the day ("Sat 13th")
+    "weekday_date": [("val", "ie-iaa:galway-2018-10-13")],
 }
 FORM_OF = {  # every template (held-out variants included) and the form it writes
     "locfirst": "locfirst", "locfirst_oneline": "locfirst", "areas_limits": "areas_limits",
@@ -52,7 +54,7 @@ FORM_OF = {  # every template (held-out variants included) and the form it write
     "vip_rings": "vip_rings", "vip_rings_core": "vip_rings", "radius_words": "radius_words",
     "radius_spelled": "radius_spelled", "local_notz": "local_notz", "venues_days": "venues_days",
     "venues_table": "venues_days", "heading_days": "heading_days", "road_bounded": "road_bounded",
-    "road_bounded_zhi": "road_bounded", "publine_days": "publine_days",
+    "road_bounded_zhi": "road_bounded", "publine_days": "publine_days", "weekday_date": "weekday_date",
 }
 ROWS = 40
 
@@ -222,6 +224,19 @@ def test_form3_publication_line_days_gold_takes_year_and_month_from_that_line():
         bj_end = datetime.fromisoformat(g["end"].replace("Z", "+00:00")).astimezone(zhforms.BJT)
         assert (bj_start.year, bj_start.month, bj_start.day, bj_start.hour) == (y, m, a, 0)
         assert (bj_end - bj_start).days == b - a + 1 and bj_end.hour == 0
+
+
+def test_form3_a_weekday_name_is_the_first_such_day_after_the_issue_line():
+    for k in range(60):
+        ex = worldforms.generate(random.Random(k), "weekday_date")
+        text, z, g = ex.text(), ex.answer_zones()[0], ex.gold[0]
+        m = re.search(r"(\w+day) (\d{1,2}) (\w+) (\d{4})\.", text)
+        issued = datetime.strptime(" ".join(m.groups()[1:]), "%d %B %Y")
+        assert m.group(1) == issued.strftime("%A")
+        start = datetime.fromisoformat(g["start"].replace("Z", "+00:00"))
+        assert 1 <= (start.date() - issued.date()).days <= 6
+        assert start.strftime("%A")[:3].upper() == z["date"][:3].upper()
+        assert f"{start:%H%M}" == z["start"] and z["tz"] in ("UTC", "Z")
 
 
 NOT_A_PLACE = re.compile(r"至\d{1,2}月\d{1,2}日|，具有|以内|范围|区域|管控|通告|时间|[。；：\n]")

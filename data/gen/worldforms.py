@@ -23,7 +23,9 @@
   ``in-deccanherald:kiadb-2024-01-19`` (``within 5-km radius``).
 - pending a reader (``readiness``): ``local_notz`` (form 5: clock times in local time with no offset; gold UTC from
   the zone's IANA time zone, DST exact; real: world train ``hk-bau:kaitak-stadium-july``, clock times in Hong Kong
-  time with no offset written) and ``radius_spelled`` (``RADIUS OF TWO NM``; real: the same row's ``兩公里``).
+  time with no offset written), ``radius_spelled`` (``RADIUS OF TWO NM``; real: the same row's ``兩公里``) and
+  ``weekday_date`` (form 3: the day a weekday name, dated by the notice's issue line; real: world val
+  ``ie-iaa:galway-2018-10-13``, ``from Sat 13th to Sun 14th October``).
 - held out: ``locfirst_oneline`` (number first, every item on one line), ``launch_areas_named`` (ALPHA/BRAVO areas,
   ISO windows ``BETWEEN … AND …``), ``vip_rings_core`` (rings labelled inner core / outer ring in prose).
 """
@@ -50,7 +52,7 @@ BASE = {
     "launch_areas_named": "polygon",
     "vip_rings_core": "circle",
 }
-PENDING = {"local_notz": "circle", "radius_spelled": "circle"}
+PENDING = {"local_notz": "circle", "radius_spelled": "circle", "weekday_date": "circle"}
 
 TITLES = ("NAV WARNING", "AERODROME ENROUTE", "ENROUTE", "AIRSPACE", "NAVIGATION WARNING", "WARNINGS", "AIRSPACE RESTRICTION",
           "AERODROME")
@@ -416,6 +418,38 @@ def _local_notz(rng: random.Random) -> Example:
     return Example(d, [zone(circle(c_g, r_m), None, None, V.iso(start), V.iso(end))], "en")
 
 
+WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+
+
+def _weekday_date(rng: random.Random) -> Example:
+    """The day is a weekday name; the notice's own issue line dates it: the first such day after the issue day
+    (never the issue day's own weekday, which would leave today or next week open)."""
+    fir, ad, alat, alon, _, places = V.pick_aerodrome(rng)
+    lat, lon = V.near(rng, alat, alon, 30)
+    issued = V.sample_start(rng).date()
+    ahead = rng.randint(1, 6)
+    day = issued + timedelta(days=ahead)
+    wd = WEEKDAYS[day.weekday()]
+    wd_t = rng.choice((wd, wd.upper(), wd[:3].upper()))
+    mon = V.MONTH_NAMES[issued.month - 1]
+    a = rng.randint(0, 20) * 60 + rng.choice((0, 30))
+    b = a + rng.choice((60, 120, 180, 240))
+    if b >= 24 * 60:
+        a, b = a - 240, b - 240
+    s_t, e_t = f"{a // 60:02d}{a % 60:02d}", f"{b // 60:02d}{b % 60:02d}"
+    tz_t = rng.choice(("UTC", "Z", "UTC"))
+    c_t, c_g = V.fmt_coord(rng, lat, lon, rng.choice(("dms", "decimal_hemi", "dm")))
+    r_t, r_m = V.fmt_distance(rng, V.sample_radius_nm(rng, 0.3, 5), rng.choice(("nm", "km")))
+    d = Doc().add(rng.choice(("Issued ", "Bulletin of ", "Published "))).add(
+        f"{WEEKDAYS[issued.weekday()]} {issued.day} {mon} {issued.year}.\n")
+    d.add(rng.choice(("Drone flights prohibited on ", "No UAS operations ", "Airspace closed to drones "))).field(wd_t, 0, "date")
+    d.add(" ").field(s_t, 0, "start").add("-").field(e_t, 0, "end").add(" ").field(tz_t, 0, "tz")
+    d.add(" within ").field(r_t, 0, "radius").add(" of ").field(c_t, 0, "center").add(f" ({rng.choice(places)}).")
+    midnight = datetime(day.year, day.month, day.day, tzinfo=timezone.utc)
+    start, end = midnight + timedelta(minutes=a), midnight + timedelta(minutes=b)
+    return Example(d, [zone(circle(c_g, r_m), None, None, V.iso(start), V.iso(end))], "en")
+
+
 def generate(rng: random.Random, template: str) -> Example:
     if template in ("locfirst", "locfirst_oneline"):
         return _locfirst(rng, template == "locfirst_oneline")
@@ -431,6 +465,8 @@ def generate(rng: random.Random, template: str) -> Example:
         return _radius_words(rng, template == "radius_spelled")
     if template == "local_notz":
         return _local_notz(rng)
+    if template == "weekday_date":
+        return _weekday_date(rng)
     raise ValueError(f"unknown template {template!r}")
 
 
