@@ -167,6 +167,8 @@ def make_row(seed: int, split: str, i: int) -> dict:
             geo = g.get("geometry")
             if geo and geo.get("type") == "named":  # traditional-character noise renames the place verbatim
                 g["geometry"] = dict(geo, name=zv["name"])
+            if "traditional" in applied and g.get("schedule") is not None and "schedule" in zv:
+                g["schedule"] = " ".join(zv["schedule"].split())  # a Chinese daily window converts too (每日8時至18時)
         return {
             "id": f"{split}-{seed}-{i:07d}",
             "family": fam,

@@ -15,6 +15,11 @@ computes its gold, ``base`` assembles messages from tagged parts, ``noise`` pert
 - ``composite``: 2–8 zones in one message (dispatcher lists, FAA areas A–H, Chinese numbered areas).
 - ``navwarn``: navigational warnings (NAVAREA IV / XII, HYDROPAC, HYDROLANT): lettered areas of ``31-57.00N
   077-01.00W`` points under a hazard paragraph, answered as boundaries alone; cancellations (``NONE``).
+- ``worldforms`` / ``zhforms``: forms of other feeds (issue 44): location-first NOTAMs without Q)/A), several
+  areas each with its own limits or window, FAA 91.141 rings with VOR/DME alternates, area designators and radii
+  with words; Chinese notices listing venues each with its own day range and daily window, days without a month
+  under a dated heading, road-bounded areas and districts as the place. Forms the normalisers do not read yet are
+  ``PENDING`` in their module and join the corpus once they do (``readiness``).
 - ``mix``: compositional messages (random field phrasings, order, list markers, shared values; EN+ZH, 1–8 zones),
   train/val only: it teaches what a field looks like wherever it stands rather than one template's layout.
 
@@ -24,14 +29,14 @@ the family-held-out test split uses, so its score measures generalisation to phr
 
 from __future__ import annotations
 
-from . import chinese, composite, faa, freetext, icao, mix, navwarn, tfr
+from . import chinese, composite, faa, freetext, icao, mix, navwarn, tfr, worldforms, zhforms
 
 MODULES = {"icao": icao, "faa": faa, "tfr": tfr, "chinese": chinese, "freetext": freetext, "composite": composite, "mix": mix,
-           "navwarn": navwarn}
+           "navwarn": navwarn, "worldforms": worldforms, "zhforms": zhforms}
 
 # family weight (share of rows) and per-template relative weights (default 1.0)
 FAMILY_WEIGHTS = {"icao": 38, "faa": 12, "tfr": 6, "chinese": 16, "freetext": 16, "composite": 12, "mix": 30,
-                  "navwarn": 1.5}
+                  "navwarn": 1.5, "worldforms": 9, "zhforms": 7}
 TEMPLATE_WEIGHTS = {
     "icao.notamc": 0.5, "icao.aerodrome_none": 0.4, "icao.qline_only": 0.5, "faa.domestic_none": 0.4,
     "icao.fir_closure": 2.0, "icao.fir_info": 0.8, "icao.fir_advisory": 0.8,
@@ -41,6 +46,9 @@ TEMPLATE_WEIGHTS = {
 HELD_OUT = frozenset({
     "icao.circle_around", "icao.points_comma", "faa.fdc_stadium", "tfr.page_polygon", "chinese.venue_list",
     "freetext.en_police", "composite.zh_numbered",
+    # issue 44's world forms: one layout variant of each form held out
+    "worldforms.locfirst_oneline", "worldforms.launch_areas_named", "worldforms.vip_rings_core",
+    "zhforms.venues_table", "zhforms.road_bounded_zhi",
 })
 
 
