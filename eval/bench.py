@@ -139,10 +139,10 @@ def load_set(name: str, n_heldout: int, seed: int) -> tuple[list[Message], list[
         rows = rows_of_split(read_rows(archive_path()), ARCHIVE_SETS[name])
         return [Message(i, r["text"]) for i, r in enumerate(rows)], [None] * len(rows), None
     if name in WORLD_SETS:
-        from airspace.data.world import read_world
+        from airspace.data.world import scored_rows
         from airspace.eval.world import world_messages
 
-        rows = read_world(WORLD_SETS[name])
+        rows = scored_rows(WORLD_SETS[name])
         return world_messages(rows), [None] * len(rows), None
     if name in ("demo20", "composite5"):
         messages = split_batch((SAMPLES / f"{name}.txt").read_text(encoding="utf-8"))
@@ -357,11 +357,11 @@ def main(argv: list[str] | None = None) -> int:
             if set_name in REAL_SETS and "records" in kept[engine]:
                 per_engine[engine].update(real_scores(kept[engine], messages, args.batch, set_name))
             if set_name in WORLD_SETS and "records" in kept[engine]:
-                from airspace.data.world import read_world
+                from airspace.data.world import scored_rows
                 from airspace.eval.world import bench_scores
 
                 per_engine[engine]["world"] = bench_scores(kept[engine]["extractor"], kept[engine]["records"],
-                                                           messages, args.batch, read_world(WORLD_SETS[set_name]))
+                                                           messages, args.batch, scored_rows(WORLD_SETS[set_name]))
             print(f"[bench] {set_name:8s} {engine:6s} {json.dumps(per_engine[engine])[:300]}", file=sys.stderr)
         read = {e: k for e, k in kept.items() if "records" in k}
         # the rules reading: the one engine whose records are not cross-checked (they are what the others are

@@ -194,7 +194,7 @@ def gold_from_world_zone(zone: dict) -> dict:
                             "radius_m": 0.0 if r is None else r * NM_TO_M}
     elif zone.get("polygon"):
         gold["geometry"] = {"type": "polygon", "points": zone["polygon"]}
-        if zone.get("arc"):
+        if isinstance(zone.get("arc"), dict):  # one arc side; a polygon of several arcs is scored on its vertices
             gold["geometry"]["arc"] = zone["arc"]
     elif zone.get("center_name"):
         r = zone.get("radius_nm")

@@ -353,14 +353,14 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     from pathlib import Path
 
-    from airspace.data.world import read_world
+    from airspace.data.world import scored_rows
     from airspace.pipeline.engines import get_extractor
 
     if args.threads:
         import torch
 
         torch.set_num_threads(args.threads)
-    rows = read_world(args.split)
+    rows = scored_rows(args.split)
     messages = world_messages(rows)
     result: dict = {"split": args.split, "messages": len(rows), "sources": len({r["source_key"] for r in rows}),
                     "batch": args.batch, "engines": {}}

@@ -10,7 +10,7 @@ import pytest
 from pyproj import Geod
 
 from airspace.core.records import NM_TO_M, CircleGeometry, Limit, NamedGeometry, PolygonGeometry, ZoneRecord
-from airspace.data.world import read_world
+from airspace.data.world import read_world, scored_rows
 from airspace.eval.compare import gold_from_world_zone, world_field_diffs
 from airspace.eval.world import assignment, main, score_world
 
@@ -294,7 +294,7 @@ def _truth_as_records(rows):
             if z.get("center"):
                 g = CircleGeometry(center=(z["center"]["lat"], z["center"]["lon"]),
                                    radius_m=(z.get("radius_nm") or 0.0) * NM_TO_M)
-            elif z.get("arc"):
+            elif isinstance(z.get("arc"), dict):
                 g = PolygonGeometry(points=_arc_ring(z))
             elif z.get("polygon"):
                 g = PolygonGeometry(points=[tuple(p) for p in z["polygon"]])
@@ -333,9 +333,9 @@ def test_make_bench_scores_the_world_sets_with_this_scorer(tmp_path):
     from airspace.eval.world import read_records, world_messages
 
     messages, golds, _ = bench.load_set("world_val", 0, 0)
-    rows = read_world("val")
+    rows = scored_rows("val")
     assert [m.text for m in messages] == [r["text"] for r in rows] and golds == [None] * len(rows)
-    assert len(bench.load_set("world_test", 0, 0)[0]) == len(read_world("test"))
+    assert len(bench.load_set("world_test", 0, 0)[0]) == len(scored_rows("test"))
     out = tmp_path / "bench.json"
     assert bench.main(["--sets", "world_val", "--engines", "rules", "--repeats", "1", "--out", str(out)]) == 0
     got = json.loads(out.read_text(encoding="utf-8"))["sets"]["world_val"]["rules"]["world"]
