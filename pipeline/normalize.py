@@ -23,7 +23,9 @@ from airspace.core.records import (
     ZoneRecord,
 )
 from airspace.parser.coords import find_coords, parse_coord
+from airspace.parser.distwords import read_distance
 from airspace.parser.header import qline_limit_field
+from airspace.parser.partial_time import complete_time, is_partial
 from airspace.parser.places import named_kind, place_name
 from airspace.parser.polygon import (
     HULL_ORDER_NOTE,
@@ -62,7 +64,12 @@ def _geometry(rec: ZoneRecord, v: dict[str, str]) -> tuple[float, float] | None:
         try:
             radius_m = parse_distance_m(v["radius"])
         except ValueError as exc:
-            _fail(rec, "radius", v["radius"], exc)
+            try:  # a count in words, a bare "mile" (the warning's nautical mile, else the statute mile: inferred)
+                radius_m, how = read_distance(v["radius"], rec.text)
+                if how:
+                    _infer(rec, how, sure=False)  # which mile the message means is a reading, not a statement
+            except ValueError:
+                _fail(rec, "radius", v["radius"], exc)
     if v.get("polygon") is not None:
         try:
             pts = area_points(v["polygon"])  # a polygon, or "1NM EITHER SIDE OF LINE a-b" as the buffered line
@@ -242,6 +249,30 @@ def _clock_times(rec: ZoneRecord, v: dict[str, str]) -> None:
                        f"= {rec.start:%Y-%m-%d %H:%M}-{rec.end:%Y-%m-%d %H:%M} UTC")
 
 
+def _infer(rec: ZoneRecord, what: str, *, sure: bool = True) -> None:
+    """A value completed from outside its own span: said on the record (``inferred``) and to the operator, as a
+    note when the notice itself settles it (its own stamp, its own convention), else as a review reason."""
+    if what not in rec.inferred:
+        rec.inferred.append(what)
+    if sure:
+        rec.reasons.append(f"note: {what}")
+    else:
+        rec.review(what)
+
+
+def _partial(rec: ZoneRecord, v: dict[str, str], text: str, key: str, start: datetime | None) -> datetime | None:
+    """A start/end written without its month or year (``191218Z``, ``14 APR``) completed from the notice."""
+    span = rec.spans.get(key)
+    if span is None or not is_partial(v[key]):
+        return None
+    try:
+        dt, how = complete_time(v[key], text, span.end, is_end=key == "end", schedule=v.get("schedule"), start=start)
+    except ValueError:
+        return None
+    _infer(rec, how)
+    return dt
+
+
 def _times(rec: ZoneRecord, v: dict[str, str], text: str) -> None:
     if v.get("date") is not None:
         _clock_times(rec, v)
@@ -264,7 +295,10 @@ def _times(rec: ZoneRecord, v: dict[str, str], text: str) -> None:
             if tv.estimated:
                 rec.review(f"start '{_show(v['start'])}' is estimated (EST)")
         except ValueError as exc:
-            _fail(rec, "start", v["start"], exc)
+            if (dt := _partial(rec, v, text, "start", None)) is not None:
+                rec.start = start_ref = dt
+            else:
+                _fail(rec, "start", v["start"], exc)
     if v.get("end") is not None:
         try:
             tv = parse_time(v["end"], ref=start_ref, local_tz=local_tz)
@@ -274,7 +308,10 @@ def _times(rec: ZoneRecord, v: dict[str, str], text: str) -> None:
             if tv.until_further_notice:
                 rec.review(f"end '{_show(v['end'])}' is until further notice (UFN): open-ended, expanded like PERM")
         except ValueError as exc:
-            _fail(rec, "end", v["end"], exc)
+            if (dt := _partial(rec, v, text, "end", start_ref)) is not None:
+                rec.end = dt
+            else:
+                _fail(rec, "end", v["end"], exc)
 
 
 def _windows(rec: ZoneRecord, v: dict[str, str], pos: tuple[float, float] | None) -> None:

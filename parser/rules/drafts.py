@@ -17,6 +17,7 @@ from airspace.parser.header import Header, parse_header
 from airspace.parser.rules.chinese import cn_whole_area
 from airspace.parser.rules.geometry import read_geometry
 from airspace.parser.rules.limits import ALT_LINE, limits_in, line_end, message_limits, phrase_limits
+from airspace.parser.rules.navwarn import is_navwarning, zone_periods
 from airspace.parser.rules.patterns import CN_RANGE, ISO_PAIR, OBST_AGL, OBST_MSL, PROSE_DT, TIME_PAIR, TO_UPPER
 from airspace.parser.rules.readers import WHOLE_AREA_BEFORE, read_fallbacks
 from airspace.parser.rules.times import read_local_clock, read_schedule, read_times
@@ -135,6 +136,9 @@ def rules_drafts(text: str, header: Header | None = None) -> list[ZoneDraft]:
 
     drafts: list[ZoneDraft] = []
     heads = _area_heads(text)
+    # a navigational warning states each item's (or each lettered area's) period before its areas
+    periods = zone_periods(text, lo, hi, [z.anchor for z in zones]) if h.kind == "other" and is_navwarning(text) \
+        else [{} for _ in zones]
     for i, z in enumerate(zones):
         fields = dict(z.fields)
         local: dict[str, Span] = {}
@@ -154,6 +158,10 @@ def rules_drafts(text: str, header: Header | None = None) -> list[ZoneDraft]:
             m = TIME_PAIR.search(text, z.anchor_end, seg_end) or ISO_PAIR.search(text, z.anchor_end, seg_end)
             if m:
                 fields["start"], fields["end"] = sp(text, *m.span("s")), sp(text, *m.span("e"))
+        if periods[i]:
+            for k in ("start", "end", "schedule"):
+                fields.pop(k, None)
+            fields.update(periods[i])
         for k, v in _block_values(text, z.anchor, heads).items():  # a TFR page's own values per area
             fields[k] = v
         if z.kind == "named" and not h.item("B") and n_ranges > 1:
@@ -162,7 +170,7 @@ def rules_drafts(text: str, header: Header | None = None) -> list[ZoneDraft]:
             before = list(CN_RANGE.finditer(text, 0, z.anchor))
             if before:
                 fields["start"], fields["end"] = sp(text, *before[-1].span("s")), sp(text, *before[-1].span("e"))
-        if sched is not None:
+        if sched is not None and not periods[i]:
             fields["schedule"] = sched
         ordered = {k: fields[k] for k in ORDER if k in fields}
         values = {k: s.text for k, s in ordered.items()}

@@ -12,13 +12,16 @@ from airspace.parser.polygon import BORDER_EDGE
 
 DIST_UNITS = (
     # (NMR: "nautical mile radius", the FAA's "10 NMR OF 404500N0735800W")
-    r"NAUTICAL[\s\-−‐]+MILES?|STATUTE[\s\-−‐]+MILES?|KILOMET(?:ER|RE)S?|MET(?:ER|RE)S?|FEET|NMR|NM|KM|MTR|M|FT|SM|MI"
+    r"NAUTICAL[\s\-−‐]+MILES?|STATUTE[\s\-−‐]+MILES?|KILOMET(?:ER|RE)S?|MET(?:ER|RE)S?|FEET|NMR|NM|KM|MTR|M|FT|SM|MILES?|MI"
     r"|公里|千米|海里|米"
 )
 # (never starting inside a number: an unanchored distance would otherwise try every digit of a long digit run)
 # (a decimal comma too, "5,9NM": one or two digits after it; three digits after a comma are thousands, "RADIUS OF
 # 1,330M", and a distance never starts after one)
-DIST = rf"(?<![\d.])(?<!\d,)(?:\d{{1,3}}(?:,\d{{3}})+(?:\.\d+)?|\d+(?:\.\d+|,\d{{1,2}}(?!\d))?|\.\d+)(?:\s?|[\-−‐])(?:{DIST_UNITS})(?![A-Za-z])"  # "2−nautical−mile" too
+# a count written as a word ("RADIUS OF TWO NM", "within five kilometres of")
+NUM_WORDS = (r"(?i:ONE|TWO|THREE|FOUR|FIVE|SIX|SEVEN|EIGHT|NINE|TEN|ELEVEN|TWELVE|FIFTEEN|TWENTY(?:[\s\-]FIVE)?|THIRTY"
+             r"|FORTY|FIFTY|HUNDRED)")
+DIST = rf"(?:(?<![\d.])(?<!\d,)(?:\d{{1,3}}(?:,\d{{3}})+(?:\.\d+)?|\d+(?:\.\d+|,\d{{1,2}}(?!\d))?|\.\d+)|(?<![A-Za-z]){NUM_WORDS}(?=\s))(?:\s?|[\-−‐])(?:{DIST_UNITS})(?![A-Za-z])"  # "2−nautical−mile" too
 DIST_PAREN = rf"{DIST}(?:\s*\(\s*{DIST}\s*\))?"
 # (RDO: "radio", the radius in Spanish-speaking states' NOTAMs: "RDO 5NM CENTERED COORD: 2205N08102W")
 RADIUS_KW = r"(?:RADIUS|RADIUS\s+OF|RAD\b|RDO\b|半径|半徑|周围|周圍)"
@@ -56,7 +59,10 @@ PLURAL = re.compile(
     rf"(?:\s+(?:PSNS?|POSITIONS?|POINTS?|COORD(?:INATE)?S))?\s*:?",
     re.I,
 )
-SEP = r"[\s\-–—,;:.，、；/?]*"  # ('?': a lost non-ASCII blank in some feeds, "I.?1200N 08440E")
+# HTML line-break and emphasis tags a web feed leaves in its text (``…088-25.30W, <br>\n   15-59.83N …``) are
+# line breaks and blanks of the layout, never words
+MARKUP = r"</?(?:br|b|p|i|u|em|strong|span|div|font|pre)\b[^<>\n]{0,40}>"
+SEP = rf"(?:[\s\-–—,;:.，、；/?]|{MARKUP})*"  # ('?': a lost non-ASCII blank in some feeds, "I.?1200N 08440E")
 # separators between polygon vertices, optionally with a connective and a vertex label ("2)", "PSN", "POINT B:");
 # never a sentence ended at a point and a new line (or the blank run a feed collapsed it into) with a letter label:
 # that is the next lettered area of a list ("… 31-41.00N 076-43.00W.\n   B. 28-39.69N …", NAVAREA / HYDROPAC
