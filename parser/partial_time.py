@@ -38,7 +38,7 @@ _TAGS = re.compile(r"<[^<>\n]{0,40}>")
 def is_partial(value: str) -> bool:
     """Whether ``value`` is a day-time group or a day written without its year (one of this module's forms)."""
     s = _plain(value)
-    return bool(_DTG.match(s) or _DAY.match(s)) and not _has_year(s)
+    return bool(_DTG.match(s) or _DAY.match(s)) and not _has_year(s) or _CN_DAY.match(s) is not None
 
 
 def _plain(value: str) -> str:
@@ -120,3 +120,37 @@ def complete_time(value: str, text: str, span_end: int, *, is_end: bool, schedul
     if m["y"] is None:
         said.append(f"year {best.year} from the notice's stamp {where!r}")
     return best, f"{'end' if is_end else 'start'} {' '.join(value.split())!r}: " + ", ".join(said) + " (inferred)"
+
+
+# Chinese notices: "26日" (a day of the month the notice is dated in; Beijing time, whole days)
+_CN_DAY = re.compile(r"^(?P<d>\d{1,2})\s*[日号號]$")
+_CN_DATED = re.compile(r"(?P<y>(?:19|20)\d{2})\s*年\s*(?P<mo>\d{1,2})\s*月(?:\s*(?P<d>\d{1,2})\s*[日号號])?")
+BEIJING = timezone(timedelta(hours=8))
+
+
+def complete_cn_day(value: str, text: str, *, is_end: bool) -> tuple[datetime, str]:
+    """A Chinese day without its month (``26日``) -> UTC: the month and year of the notice's own date (the first
+    dated heading, else its dated signature line), the next month when that puts the day more than a week before the
+    notice's date; a start at 00:00, an end at 24:00 Beijing time (whole days, as ``6月6日至6月10日`` reads)."""
+    m = _CN_DAY.match(_plain(value))
+    if m is None:
+        raise ValueError(f"not a day of the month: {value.strip()[:40]!r}")
+    dated = list(_CN_DATED.finditer(text))
+    if not dated:
+        raise ValueError(f"day {value.strip()!r} has no month and the notice is not dated")
+    ref = dated[0]
+    y, mo = int(ref["y"]), int(ref["mo"])
+    ref_day = int(ref["d"]) if ref["d"] else 1
+    day = int(m["d"])
+    if day < ref_day - 7:
+        y, mo = (y + 1, 1) if mo == 12 else (y, mo + 1)
+    try:
+        dt = datetime(y, mo, day, tzinfo=BEIJING)
+    except ValueError as exc:
+        raise ValueError(f"day {value.strip()!r} is not in {y}-{mo:02d}") from exc
+    if is_end:
+        dt += timedelta(days=1)
+    how = (f"{'end' if is_end else 'start'} {' '.join(value.split())!r}: month and year {y}-{mo:02d} from the "
+           f"notice's date {' '.join(ref.group().split())!r}, whole day Beijing time (inferred)")
+    return dt.astimezone(UTC), how
+

@@ -25,8 +25,8 @@ from airspace.core.records import (
 from airspace.parser.coords import find_coords, parse_coord
 from airspace.parser.distwords import read_distance
 from airspace.parser.header import qline_limit_field
-from airspace.parser.partial_time import complete_time, is_partial
-from airspace.parser.places import named_kind, place_name
+from airspace.parser.partial_time import complete_cn_day, complete_time, is_partial
+from airspace.parser.places import clause_fragment, named_kind, place_name
 from airspace.parser.polygon import (
     HULL_ORDER_NOTE,
     MalformedVertex,
@@ -37,6 +37,7 @@ from airspace.parser.polygon import (
 )
 from airspace.parser.schedule import expand_schedule
 from airspace.parser.times import BEIJING, local_window, message_year, parse_date, parse_time
+from airspace.parser.tzplace import local_window_at
 from airspace.parser.units import parse_distance_m, parse_limit, parse_limit_range, parse_qline_limit
 
 
@@ -99,6 +100,8 @@ def _geometry(rec: ZoneRecord, v: dict[str, str]) -> tuple[float, float] | None:
     if name and rec.geometry is None:
         rec.geometry = NamedGeometry(name=name, radius_m=radius_m, kind=named_kind(name, rec.text))
         rec.review(rec.geometry.unresolved_reason())
+        if (why := clause_fragment(name)) is not None:
+            rec.review(f"name {name!r} is no place: {why}")
     return None
 
 
@@ -225,6 +228,16 @@ def _has_cjk(text: str) -> bool:
 _CJK_CHAR = re.compile("[\u4e00-\u9fff]")
 
 
+def _zone_points(rec: ZoneRecord) -> list[tuple[float, float]]:
+    """Where the zone is, for its time zone: its centre (a circle's, a polygon's mean) first, then its vertices."""
+    g = rec.geometry
+    if isinstance(g, CircleGeometry):
+        return [g.center]
+    if isinstance(g, PolygonGeometry) and g.points:
+        return [_centroid(g.points), *g.points]
+    return []
+
+
 def _clock_times(rec: ZoneRecord, v: dict[str, str]) -> None:
     """Clock-only start/end (``0930``, ``16:00``) on the ``date`` the message states apart, in its ``tz``: UTC by
     exact arithmetic (``parser.times.local_window``). Without a time zone the times cannot be placed: review."""
@@ -237,8 +250,15 @@ def _clock_times(rec: ZoneRecord, v: dict[str, str]) -> None:
         rec.review(f"date '{_show(v['date'])}' is stated but not both clock times of the period")
         return
     if v.get("tz") is None:
-        rec.review(f"times '{_show(v['start'])}'-'{_show(v['end'])}' on {day.isoformat()} are local clock times and "
-                   "the message states no time zone: not placed in UTC")
+        try:  # the time zone of the zone's own position (IANA, DST exact), said to be inferred
+            rec.start, rec.end, what, doubts = local_window_at(day, v["start"], v["end"], _zone_points(rec))
+        except ValueError:
+            rec.review(f"times '{_show(v['start'])}'-'{_show(v['end'])}' on {day.isoformat()} are local clock times "
+                       "and the message states no time zone: not placed in UTC")
+            return
+        _infer(rec, what)
+        for d in doubts:
+            rec.review(d)
         return
     try:
         rec.start, rec.end = local_window(day, v["start"], v["end"], v["tz"])
@@ -266,7 +286,11 @@ def _partial(rec: ZoneRecord, v: dict[str, str], text: str, key: str, start: dat
     if span is None or not is_partial(v[key]):
         return None
     try:
-        dt, how = complete_time(v[key], text, span.end, is_end=key == "end", schedule=v.get("schedule"), start=start)
+        if _has_cjk(text):
+            dt, how = complete_cn_day(v[key], text, is_end=key == "end")
+        else:
+            dt, how = complete_time(v[key], text, span.end, is_end=key == "end", schedule=v.get("schedule"),
+                                    start=start)
     except ValueError:
         return None
     _infer(rec, how)
@@ -291,7 +315,7 @@ def _times(rec: ZoneRecord, v: dict[str, str], text: str) -> None:
             rec.start = tv.dt
             start_ref = tv.dt
             if year is not None and not re.search(r"\d{4}\s*年", v["start"]):
-                rec.reasons.append(f"note: start '{_show(v['start'])}' has no year; {year} taken from the notice")
+                _infer(rec, f"start '{_show(v['start'])}' has no year; {year} taken from the notice")
             if tv.estimated:
                 rec.review(f"start '{_show(v['start'])}' is estimated (EST)")
         except ValueError as exc:

@@ -14,6 +14,7 @@ from bisect import bisect_right
 
 from airspace.core.contract import Answer, EngineError, ExtractStats, Span, ZoneDraft
 from airspace.parser.header import Header, parse_header
+from airspace.parser.rules.blocks import block_of, block_values, blocks
 from airspace.parser.rules.chinese import cn_whole_area
 from airspace.parser.rules.geometry import read_geometry
 from airspace.parser.rules.limits import ALT_LINE, limits_in, line_end, message_limits, phrase_limits
@@ -137,8 +138,18 @@ def rules_drafts(text: str, header: Header | None = None) -> list[ZoneDraft]:
     drafts: list[ZoneDraft] = []
     heads = _area_heads(text)
     # a navigational warning states each item's (or each lettered area's) period before its areas
-    periods = zone_periods(text, lo, hi, [z.anchor for z in zones]) if h.kind == "other" and is_navwarning(text) \
-        else [{} for _ in zones]
+    navwarn = h.kind == "other" and is_navwarning(text)
+    periods = zone_periods(text, lo, hi, [z.anchor for z in zones]) if navwarn else [{} for _ in zones]
+    # a notice listing its areas in blocks ("1. AREA 1 … 2. AREA 2 …", "（一）…；（二）…"), a zone in each: what a
+    # block states is its zone's own
+    bl = [] if navwarn else blocks(text, lo, hi)
+    in_block = [block_of(bl, z.anchor) for z in zones]
+    own_blocks = [
+        block_values(text, bl[k], [s for f, s in z.fields.items() if f in ("polygon", "center", "name", "radius")])
+        # (every block one zone: several zones in a block, or zones outside any, leave the block's values unclear)
+        if k is not None and None not in in_block and len(set(in_block)) == len(zones) >= 2 else {}
+        for z, k in zip(zones, in_block)
+    ]
     for i, z in enumerate(zones):
         fields = dict(z.fields)
         local: dict[str, Span] = {}
@@ -162,6 +173,7 @@ def rules_drafts(text: str, header: Header | None = None) -> list[ZoneDraft]:
             for k in ("start", "end", "schedule"):
                 fields.pop(k, None)
             fields.update(periods[i])
+        fields.update(own_blocks[i])
         for k, v in _block_values(text, z.anchor, heads).items():  # a TFR page's own values per area
             fields[k] = v
         if z.kind == "named" and not h.item("B") and n_ranges > 1:
@@ -170,7 +182,7 @@ def rules_drafts(text: str, header: Header | None = None) -> list[ZoneDraft]:
             before = list(CN_RANGE.finditer(text, 0, z.anchor))
             if before:
                 fields["start"], fields["end"] = sp(text, *before[-1].span("s")), sp(text, *before[-1].span("e"))
-        if sched is not None and not periods[i]:
+        if sched is not None and not periods[i] and "schedule" not in own_blocks[i]:
             fields["schedule"] = sched
         ordered = {k: fields[k] for k in ORDER if k in fields}
         values = {k: s.text for k, s in ordered.items()}

@@ -199,6 +199,12 @@ CN_DATE_RANGE = re.compile(
     r"(?P<s>(?:\d{4}\s*年\s*)?\d{1,2}\s*月\s*\d{1,2}\s*[日号號])\s*起?\s*(?:至|到|—|–|-|～|~)\s*"
     r"(?P<e>(?:\d{4}\s*年\s*)?(?:\d{1,2}\s*月\s*)?\d{1,2}\s*[日号號])(?!\s*(?:\d|[零〇一二两兩三四五六七八九十]+\s*[时時点點]))"
 )
+# days without their month ("26日至30日的每日8时至18时"): the month and year are the notice's own (its heading or its
+# dated signature line), completed by the normaliser and said to be inferred
+CN_DAY_RANGE = re.compile(
+    r"(?<![月\d])(?P<s>\d{1,2}\s*[日号號])\s*起?\s*(?:至|到|—|–|-|～|~)\s*(?P<e>\d{1,2}\s*[日号號])"
+    r"(?!\s*(?:\d|[零〇一二两兩三四五六七八九十]+\s*[时時点點]))"
+)
 # "自3月2日0时至全国两会闭幕次日12时期间": the start is a date, the end an event (no end stated)
 CN_FROM = re.compile(rf"(?:自|从|從)\s*(?P<s>{CN_DT})\s*起?\s*(?:至|到)")
 # a daily period in a Chinese notice (每日8时至18时, 每天08:00-18:00): the schedule (Beijing time)

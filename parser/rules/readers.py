@@ -14,7 +14,8 @@ from collections.abc import Callable
 
 from airspace.core.contract import Span
 from airspace.parser.header import Header, location_codes, parse_header
-from airspace.parser.places import resolve_icao
+from airspace.parser.places import resolve_icao, trim_place
+from airspace.parser.rules.blocks import chinese_items
 from airspace.parser.rules.chinese import cn_named
 from airspace.parser.rules.patterns import (
     CJK_RE,
@@ -62,10 +63,17 @@ def prose_place(m: Message) -> list[Zone]:
     if not name.split():
         return []
     ns = r.start("name")
-    ne = ns + len(name)
+    ns, ne = trim_place(text, ns, ns + len(name))  # "around Cork Airport. The GAA stadium …": the sentence ends
     if ne <= ns:
         return []
     return [Zone({"radius": sp(text, *r.span("d")), "name": sp(text, ns, ne)}, r.start(), r.end(), "named")]
+
+
+def cn_items(m: Message) -> list[Zone]:
+    """A Chinese list of venues, each item its own place with its own radius and period (``blocks``)."""
+    if not CJK_RE.search(m.text, m.lo, m.hi):
+        return []
+    return chinese_items(m.text, m.lo, m.hi, cn_named)
 
 
 def cn_periods(m: Message) -> list[Zone]:
@@ -179,6 +187,7 @@ def location_indicator(m: Message) -> list[Zone]:
 FALLBACKS: tuple[Reader, ...] = (
     aerodrome_radius,
     prose_place,
+    cn_items,
     cn_periods,
     cn_place,
     fir_list,

@@ -14,6 +14,7 @@ from airspace.parser.rules.patterns import (
     CJK_RE,
     CN_DAILY,
     CN_DATE_RANGE,
+    CN_DAY_RANGE,
     CN_FROM,
     CN_RANGE,
     FAA_SCHED,
@@ -81,6 +82,9 @@ def read_times(text: str, h: Header, lo: int, hi: int) -> dict[str, Span]:
     m = CN_FROM.search(text)
     if m:
         return {"start": sp(text, *m.span("s"))}
+    m = CN_DAY_RANGE.search(text)  # "26日至30日": days of the month the notice is dated in
+    if m:
+        return {"start": sp(text, *m.span("s")), "end": sp(text, *m.span("e"))}
     prose = list(PROSE_ANY.finditer(text))
     utc = [m for m in prose if re.search(r"(?:UTC|Z|GMT)$", m.group(), re.I)]
     if len(utc) >= 2:
