@@ -165,7 +165,9 @@ def rules_drafts(text: str, header: Header | None = None) -> list[ZoneDraft]:
         fields.update(times)
         if z.local_limits and not h.item("B"):  # a list of zones each with its own times ("…, 2311300800-2311301800")
             nxt = zones[i + 1].anchor if i + 1 < len(zones) else hi
-            seg_end = min(nxt, line_end(text, z.anchor_end, hi))
+            # (FAA text wraps its lines anywhere: a ring's sentence runs to the next ring, "… OR THE\nRIS136016.7 …
+            # EFFECTIVE … UNTIL …")
+            seg_end = nxt if h.kind == "faa" else min(nxt, line_end(text, z.anchor_end, hi))
             m = TIME_PAIR.search(text, z.anchor_end, seg_end) or ISO_PAIR.search(text, z.anchor_end, seg_end)
             if m:
                 fields["start"], fields["end"] = sp(text, *m.span("s")), sp(text, *m.span("e"))

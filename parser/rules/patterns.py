@@ -144,7 +144,9 @@ R_PLACE = re.compile(
 )
 # a named area switched on: "R5206 ACT", "SBR 217 (PIRANGI) ACT", "DANGER AREA ACT: UHD411"
 DESIGNATOR = re.compile(
-    r"\b(?P<name>[A-Z]{1,4}[- ]?\d{2,4}[A-Z]?)\s*(?:\([A-Z0-9 .,'/-]{1,40}\)\s*)?(?:ACT|ACTIVATED|ACTIVE|ACTIAVTED)\b"
+    # ("LRTRA111B": a state's temporary reserved area, five letters; "TRA806(A)": a sub-area letter in brackets)
+    r"\b(?P<name>[A-Z]{1,5}[- ]?\d{2,4}[A-Z]?(?:\([A-Z0-9]\))?)\s*(?:\([A-Z0-9 .,'/-]{1,40}\)\s*)?"
+    r"(?:ACT|ACTIVATED|ACTIVE|ACTIAVTED)\b"
     # "VAD 8 (BERCHHA) ACT", "VOD-188 CHENGALPATTU FRNG RANGE ACT", "VOD175(A) THUMBA-1 ROCKET FRNG RANGE ACT":
     # a danger/restricted/prohibited area designator (ICAO nationality letters + D/R/P) named before ACT
     r"|\b(?P<name3>[A-Z]{1,2}[DRP][- ]?\d{1,4}[A-Z]?)(?:\s*\([A-Z0-9 .,'/-]{1,40}\))?(?:\s+[A-Z][A-Z0-9'-]{1,20}){0,4}"

@@ -116,7 +116,8 @@ def named_area(m: Message) -> list[Zone]:
     """A named area switched on (``R5206 ACT``, ``VAD 8 (BERCHHA) ACT``), when the Q-line has no usable position
     (FAA notices have no Q-line)."""
     q = m.h.qline
-    if not (m.h.kind == "faa" or (q is not None and (q.coord is None or m.q999 or m.q_null))):
+    # (an item E copied alone, "TEMPORARY RESERVED AREA LRTRA111B ACTIVATED.", has no header: its area is its zone)
+    if not (m.h.kind in ("faa", "other") or (q is not None and (q.coord is None or m.q999 or m.q_null))):
         return []
     d = area_designator(m.text, m.h)
     return [Zone({"name": d}, d.start, d.end, "named")] if d is not None else []
