@@ -27,18 +27,21 @@ _MON_WORD = rf"(?:{_MON})[A-Z]*\.?"
 # "191218Z", "311400Z AUG", "041000 Z SEP", "251416Z APR 23"
 _DTG = re.compile(rf"^(?P<d>\d{{2}})(?P<h>\d{{2}})(?P<mi>\d{{2}})\s?Z(?:\s+(?P<mon>{_MON_WORD})(?:\s+(?P<y>\d{{2}}|\d{{4}}))?)?$")
 # "14 APR", "21", "20 SEP 18", "7 MAY 2023"
-_DAY = re.compile(rf"^(?P<d>\d{{1,2}})(?:\s+(?P<mon>{_MON_WORD})(?:\s+(?P<y>\d{{2}}|\d{{4}}))?)?$")
+_DAY = re.compile(rf"^(?P<d>\d{{1,2}})(?:ST|ND|RD|TH)?(?:\s+(?P<mon>{_MON_WORD})(?:\s+(?P<y>\d{{2}}|\d{{4}}))?)?$")
 _MONTH_AFTER = re.compile(rf"\b(?P<mon>{_MON})[A-Z]*\b")
 # the notice's own dated stamp: a day-time group with month and year ("251516Z APR 23", "160323Z AUG 18")
 _STAMP = re.compile(rf"(?<!\d)(?P<d>\d{{2}})(?P<h>\d{{2}})(?P<mi>\d{{2}})\s?Z\s+(?P<mon>{_MON})[A-Z]*\.?\s+(?P<y>\d{{2}}|\d{{4}})(?!\d)")
-_CLOCK_PAIR = re.compile(r"(?P<h1>[0-2]\d)(?P<m1>[0-5]\d)\s?Z?\s*(?:TO|-|–)\s*(?P<h2>[0-2]\d)(?P<m2>[0-5]\d)\s?Z?", re.I)
+_CLOCK_PAIR = re.compile(
+    r"(?P<h1>[0-2]\d)(?P<m1>[0-5]\d)\s?(?:Z|HRS?|H)?\s*(?:TO|-|–)\s*(?P<h2>[0-2]\d)(?P<m2>[0-5]\d)\s?(?:Z|HRS?|H)?"
+    r"(?P<utc>\s*(?:UTC|GMT))?", re.I)
+_NAVWARN = re.compile(r"\bCANCEL\s+THIS\s+MSG\b|\bNAVAREA\b|\bHYDRO(?:LANT|PAC|ARC)\b|\bNAVTEX\b", re.I)
 _TAGS = re.compile(r"<[^<>\n]{0,40}>")
 
 
 def is_partial(value: str) -> bool:
     """Whether ``value`` is a day-time group or a day written without its year (one of this module's forms)."""
     s = _plain(value)
-    return bool(_DTG.match(s) or _DAY.match(s)) and not _has_year(s) or _CN_DAY.match(s) is not None
+    return bool(_DTG.match(s) or _DAY.match(s)) or _CN_DAY.match(s) is not None
 
 
 def _plain(value: str) -> str:
@@ -66,8 +69,12 @@ def notice_stamp(text: str) -> tuple[datetime, str] | None:
 
 
 def complete_time(value: str, text: str, span_end: int, *, is_end: bool, schedule: str | None = None,
-                  start: datetime | None = None) -> tuple[datetime, str]:
-    """``value`` (at ``text[...:span_end]``) completed to a UTC time, and the note that says how."""
+                  start: datetime | None = None) -> tuple[datetime, str, bool]:
+    """``value`` (at ``text[...:span_end]``) completed to a UTC time, the note that says how, and whether the notice
+    settles it: a navigational warning's times are UTC by convention, and so is a window marked Z/UTC; whole days or a
+    window without either in other prose are read as UTC and left for review."""
+    warning = _NAVWARN.search(text) is not None
+    sure = True
     s = _plain(value)
     m = _DTG.match(s)
     clock: tuple[int, int] | None = None
@@ -82,10 +89,14 @@ def complete_time(value: str, text: str, span_end: int, *, is_end: bool, schedul
             clock = (int(c["h2"]), int(c["m2"])) if is_end else (int(c["h1"]), int(c["m1"]))
             crosses = (int(c["h2"]), int(c["m2"])) <= (int(c["h1"]), int(c["m1"]))
             said.append(f"the clock {clock[0]:02d}{clock[1]:02d}Z from the daily window")
+            sure = warning or bool(c["utc"]) or "Z" in c.group().upper()
         else:
             crosses = False
             clock = (23, 59) if is_end else (0, 0)
             said.append("the whole day")
+            sure = warning
+        if not sure:
+            said.append("read as UTC: the message states no time zone")
     mon = m["mon"]
     if mon is None:
         after = _MONTH_AFTER.search(text.upper(), span_end, min(len(text), span_end + 80))
@@ -119,7 +130,7 @@ def complete_time(value: str, text: str, span_end: int, *, is_end: bool, schedul
         raise ValueError(f"time {value.strip()[:40]!r} is not a calendar date")
     if m["y"] is None:
         said.append(f"year {best.year} from the notice's stamp {where!r}")
-    return best, f"{'end' if is_end else 'start'} {' '.join(value.split())!r}: " + ", ".join(said) + " (inferred)"
+    return best, f"{'end' if is_end else 'start'} {' '.join(value.split())!r}: " + ", ".join(said) + " (inferred)", sure
 
 
 # Chinese notices: "26日" (a day of the month the notice is dated in; Beijing time, whole days)

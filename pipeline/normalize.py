@@ -287,13 +287,13 @@ def _partial(rec: ZoneRecord, v: dict[str, str], text: str, key: str, start: dat
         return None
     try:
         if _has_cjk(text):
-            dt, how = complete_cn_day(v[key], text, is_end=key == "end")
+            (dt, how), sure = complete_cn_day(v[key], text, is_end=key == "end"), True
         else:
-            dt, how = complete_time(v[key], text, span.end, is_end=key == "end", schedule=v.get("schedule"),
-                                    start=start)
+            dt, how, sure = complete_time(v[key], text, span.end, is_end=key == "end", schedule=v.get("schedule"),
+                                          start=start)
     except ValueError:
         return None
-    _infer(rec, how)
+    _infer(rec, how, sure=sure)
     return dt
 
 

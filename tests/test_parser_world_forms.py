@@ -335,3 +335,36 @@ def test_a_bare_mile_in_prose_is_the_statute_mile_and_review():
 def test_chinese_radius_in_km():
     (z,) = rules_zones("2024年5月1日8时至18时，以北纬36°17′ 东经120°17′为中心，半径5公里范围内禁止无人机飞行。")
     assert z["radius"] == "5公里"
+
+
+# --- form 3 in prose: a heading's period of whole days, a daily window in UTC --------------------------------------
+
+
+def test_a_tra_notice_with_its_days_in_the_heading_and_a_utc_daily_window():
+    """val ``ie-iaa:galway-2018-10-13``: heading ``13 Oct 2018 - 14 Oct 2018``, ``Duration: 1100hrs to 1500hrs UTC
+    daily``: two windows, every field stated or settled by the notice, so ``ok``."""
+    (r,) = _records(_world("ie-iaa:galway-2018-10-13"))
+    assert (r.start, r.end) == (_t("2018-10-13T11:00Z"), _t("2018-10-14T15:00Z"))
+    assert [(w.start, w.end) for w in r.windows] == [(_t("2018-10-13T11:00Z"), _t("2018-10-13T15:00Z")),
+                                                    (_t("2018-10-14T11:00Z"), _t("2018-10-14T15:00Z"))]
+    assert len(r.geometry.points) == 4 and (r.lower.ref, r.upper.ref, r.upper.ft) == ("SFC", "AMSL", 3500.0)
+    assert r.status == "ok" and len(r.inferred) == 2
+
+
+def test_whole_days_without_a_time_zone_are_read_as_utc_and_left_for_review():
+    """val ``ie-iaa:blackrock-2017-03``: ``24 Mar 2017 - 31 Mar 2017`` and no clock or zone: whole UTC days, review."""
+    (r,) = _records(_world("ie-iaa:blackrock-2017-03"))
+    assert (r.start, r.end) == (_t("2017-03-24T00:00Z"), _t("2017-03-31T23:59Z"))
+    assert r.geometry.radius_m == 10 * NM_TO_M
+    assert r.status == "review" and any("read as UTC" in x and not x.startswith("note:") for x in r.reasons)
+    (r,) = _records("24th March 2017 to 31st March 2017\nRestriction: circle 2NM radius centred on 5404N01019W, "
+                    "SFC to 5000FT AMSL, 0900 to 1700 daily.")
+    assert (r.start, r.end) == (_t("2017-03-24T09:00Z"), _t("2017-03-31T17:00Z")) and r.status == "review"
+
+
+def test_several_places_each_with_its_own_distance_in_prose():
+    """val ``ie-thejournal:pope-visit-2018``: ``within 10km of Dublin Airport, 8km from the Phoenix Park, or 24km from
+    Ireland West Airport Knock``: three named zones, each with its radius."""
+    recs = _records(_world("ie-thejournal:pope-visit-2018"))
+    assert [(r.geometry.name, r.geometry.radius_m) for r in recs] == [
+        ("Dublin Airport", 10000.0), ("Phoenix Park", 8000.0), ("Ireland West Airport Knock", 24000.0)]

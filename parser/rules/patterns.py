@@ -207,6 +207,20 @@ CN_DAY_RANGE = re.compile(
     r"(?<![月\d])(?P<s>\d{1,2}\s*[日号號])\s*起?\s*(?:至|到|—|–|-|～|~)\s*(?P<e>\d{1,2}\s*[日号號])"
     r"(?!\s*(?:\d|[零〇一二两兩三四五六七八九十]+\s*[时時点點]))"
 )
+# a period of whole days in prose ("13 Oct 2018 - 14 Oct 2018", "24th March 2017 to 31st March 2017"), and a daily
+# window in it ("1100hrs to 1500hrs UTC daily"): the days are completed to times by the normaliser (said inferred)
+_ORD_DAY = r"\d{1,2}(?:st|nd|rd|th)?"
+_MON_NAME = r"(?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)[A-Z]*\.?"
+PROSE_DAY_RANGE = re.compile(
+    rf"(?<![\d/])(?P<s>{_ORD_DAY}\s+{_MON_NAME}\s+\d{{4}})\s*(?:-|–|—|\bto\b|\buntil\b|\bthru\b)\s*"
+    rf"(?P<e>{_ORD_DAY}\s+{_MON_NAME}\s+\d{{4}})(?![\d/])",
+    re.I,
+)
+PROSE_DAILY = re.compile(
+    r"(?<![\d/:.])(?P<clock>[0-2]\d[0-5]\d\s?(?:hrs?|h|Z)?\s*(?:-|–|to)\s*[0-2]\d[0-5]\d\s?(?:hrs?|h|Z)?"
+    r"(?:\s*(?:UTC|GMT|Z))?)\s*(?:daily|each\s+day|every\s+day)\b",
+    re.I,
+)
 # "自3月2日0时至全国两会闭幕次日12时期间": the start is a date, the end an event (no end stated)
 CN_FROM = re.compile(rf"(?:自|从|從)\s*(?P<s>{CN_DT})\s*起?\s*(?:至|到)")
 # a daily period in a Chinese notice (每日8时至18时, 每天08:00-18:00): the schedule (Beijing time)

@@ -47,13 +47,22 @@ def aerodrome_radius(m: Message) -> list[Zone]:
 
 
 def prose_place(m: Message) -> list[Zone]:
-    """A Title-Case place in prose with a distance: ``within 0.4NM of Wembley Stadium`` (free text only)."""
+    """Title-Case places in prose, each with its own distance: ``within 0.4NM of Wembley Stadium``; ``within 10km of
+    Dublin Airport, 8km from the Phoenix Park, or 24km from Ireland West Airport Knock`` (free text only)."""
     if m.h.kind != "other":
         return []
     text = m.text
-    r = R_PLACE.search(text, m.lo, m.hi)
-    if not r:
-        return []
+    zones: list[Zone] = []
+    for r in R_PLACE.finditer(text, m.lo, m.hi):
+        z = _prose_place_zone(text, r)
+        if z is not None and all(z.fields["name"].text != o.fields["name"].text for o in zones):
+            zones.append(z)
+        if len(zones) >= 20:
+            break
+    return zones
+
+
+def _prose_place_zone(text: str, r: re.Match) -> Zone | None:
     name = r.group("name")
     while True:  # trailing punctuation and function words are not part of the name (it may wrap lines)
         cut = re.sub(r"(?:[\s.,'’]+|\s+(?:of|de|du|la|the|and|&))$", "", name)
@@ -61,12 +70,12 @@ def prose_place(m: Message) -> list[Zone]:
             break
         name = cut
     if not name.split():
-        return []
+        return None
     ns = r.start("name")
     ns, ne = trim_place(text, ns, ns + len(name))  # "around Cork Airport. The GAA stadium …": the sentence ends
     if ne <= ns:
-        return []
-    return [Zone({"radius": sp(text, *r.span("d")), "name": sp(text, ns, ne)}, r.start(), r.end(), "named")]
+        return None
+    return Zone({"radius": sp(text, *r.span("d")), "name": sp(text, ns, ne)}, r.start(), r.end(), "named")
 
 
 def cn_items(m: Message) -> list[Zone]:
