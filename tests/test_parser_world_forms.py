@@ -368,3 +368,16 @@ def test_several_places_each_with_its_own_distance_in_prose():
     recs = _records(_world("ie-thejournal:pope-visit-2018"))
     assert [(r.geometry.name, r.geometry.radius_m) for r in recs] == [
         ("Dublin Airport", 10000.0), ("Phoenix Park", 8000.0), ("Ireland West Airport Knock", 24000.0)]
+
+
+def test_a_berth_around_a_lone_position_is_its_radius():
+    """val ``marlin-nga:NAVAREA IV 404/23``: ``UNDERWATER OPERATIONS 12 THRU 25 APR … IN 10-15.89N 060-33.25W.
+    500 METER BERTH REQUESTED.``; ``WIDE BERTH`` states no distance."""
+    (r,) = _records(_world("marlin-nga:NAVAREA IV 404/23"))
+    assert r.geometry.radius_m == 500.0 and r.geometry.center == pytest.approx((10 + 15.89 / 60, -(60 + 33.25 / 60)))
+    assert (r.start, r.end) == (_t("2023-04-12T00:00Z"), _t("2023-04-25T23:59Z"))
+    text = "ANGUILLA.\nVESSEL AGROUND IN 18-10.07N 063-09.81W.\nWIDE BERTH REQUESTED.\nCANCEL THIS MSG 010000Z MAY 23."
+    (z,) = rules_zones(text)
+    assert "radius" not in z
+    (z,) = rules_zones(text.replace("WIDE BERTH", "TWO MILE BERTH"))
+    assert z["radius"] == "TWO MILE"

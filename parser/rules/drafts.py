@@ -18,7 +18,7 @@ from airspace.parser.rules.blocks import block_of, block_values, blocks
 from airspace.parser.rules.chinese import cn_whole_area
 from airspace.parser.rules.geometry import read_geometry
 from airspace.parser.rules.limits import ALT_LINE, limits_in, line_end, message_limits, phrase_limits
-from airspace.parser.rules.navwarn import is_navwarning, zone_periods
+from airspace.parser.rules.navwarn import berth_radius, is_navwarning, zone_periods
 from airspace.parser.rules.patterns import CN_RANGE, ISO_PAIR, OBST_AGL, OBST_MSL, PROSE_DT, TIME_PAIR, TO_UPPER
 from airspace.parser.rules.readers import WHOLE_AREA_BEFORE, read_fallbacks
 from airspace.parser.rules.times import read_local_clock, read_schedule, read_times
@@ -155,6 +155,8 @@ def rules_drafts(text: str, header: Header | None = None) -> list[ZoneDraft]:
         local: dict[str, Span] = {}
         if z.kind == "point":
             local = _point_height(text, zones, i, lo, hi)
+            if navwarn and len(zones) == 1 and (berth := berth_radius(text, z.anchor_end, hi)) is not None:
+                fields["radius"] = berth
         elif z.local_limits:
             local = _own_limits(text, zones, i, hi)
         for k in ("lower", "upper"):

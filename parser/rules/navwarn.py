@@ -20,7 +20,7 @@ import re
 from bisect import bisect_right
 
 from airspace.core.contract import Span
-from airspace.parser.rules.patterns import MARKUP
+from airspace.parser.rules.patterns import DIST, MARKUP
 from airspace.parser.rules.zone import sp
 
 _W = rf"(?:\s|{MARKUP})+"
@@ -86,3 +86,16 @@ def zone_periods(text: str, lo: int, hi: int, anchors: list[int]) -> list[dict[s
         own = [p for p in phrases if item_lo <= p[0] and p[1] <= a]
         out.append(dict(own[-1][2]) if own else {})
     return out
+
+
+# "… IN 10-15.89N 060-33.25W.\n   500 METER BERTH REQUESTED.": the distance ships are asked to keep from a position
+# is the zone around it (a lone position has no extent otherwise); "WIDE BERTH" states no distance
+_BERTH = re.compile(rf"(?P<d>{DIST})\s+BERTH\b", re.I)
+
+
+def berth_radius(text: str, start: int, hi: int) -> Span | None:
+    """The berth distance a warning asks for after a position, within the position's own numbered item."""
+    nxt = _ITEM.search(text, start, hi)
+    m = _BERTH.search(text, start, nxt.start() if nxt else hi)
+    return sp(text, *m.span("d")) if m else None
+
