@@ -1,8 +1,9 @@
 """Rules reader on the world set's **val** split: truth zones whose geometry, limits and times the records match.
 
-Each truth zone is matched to the record of its message that agrees with it on the most fields (each record used
-once). A zone is *right* when geometry, lower, upper, start and end all match (``eval.compare``); it is *right and
-ok* when that record is also ``ok``. Usage: ``python scripts/world_val_rules.py [--split val] [--show]``.
+Each truth zone is matched to the record of its message that agrees with it on the most fields (a record that is
+right is used once). A zone is *right* when geometry, lower, upper, start and end all match (``eval.compare``); *right
+and ok* when that record is also ``ok``. ``ok_not_right``: ``ok`` records that match no truth zone exactly (silently
+wrong, or a zone the truth does not have). Usage: ``python scripts/world_val_rules.py [--split val] [--show]``.
 Only ``train``/``val`` are accepted: the test split is scored by the bench, never here.
 """
 
@@ -62,7 +63,7 @@ def score(rows: list[dict], show: bool = False) -> dict:
         if rec.geometry is not None:
             by_msg.setdefault(rec.message, []).append(rec)
     tot = {"zones": 0, "fields": 0, "fields_right": 0, "zones_right": 0, "zones_right_ok": 0,
-           "ok_on_no_zone": 0}
+           "ok_on_no_zone": 0, "ok_not_right": 0}
     for i, r in enumerate(rows):
         golds = [gold_zone(z) for z in r["truth"].get("zones", [])]
         recs = list(by_msg.get(i, []))
@@ -87,6 +88,9 @@ def score(rows: list[dict], show: bool = False) -> dict:
                 miss = [f for f in FIELDS if f in g and not best_hits.get(f)]
                 print(f"{r['id']}: missed {miss}"
                       + (f" got {best.geometry.type if best.geometry else None} {best.reasons[:2]}" if best else ""))
+        # an ``ok`` record left over: it matched no truth zone exactly (wrong, or a zone the truth does not have)
+        if golds:
+            tot["ok_not_right"] += sum(rec.status == "ok" for rec in recs)
     return tot
 
 
