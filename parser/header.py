@@ -31,7 +31,7 @@ _HEADERLESS_RE = re.compile(r"(?:^|\s|\()A\)\s*[A-Z]{4}\b")
 # an AIS feed's own layout: location and number first, then a title line, then items from B) on, with no Q) and
 # no A) ("VIDF - A0212/16\nNAV WARNING\nB) 1602150230 C) …"): the location stands for item A)
 _LOC_ID_RE = re.compile(
-    r"^[ \t(]*(?P<loc>[A-Z]{4})[ \t]*[-–/:][ \t]*(?P<id>[A-Z]{1,2}\d{1,5}/\d{2,4})(?![\d/])"
+    r"^[ \t(]*(?P<loc>[A-Z]{4})(?:[ \t]*[-–/:][ \t]*|[ \t]+)(?P<id>[A-Z]{1,2}\d{1,5}/\d{2,4})(?![\d/])"
     r"(?:[ \t]+NOTAM(?P<type>[NRC])(?:[ \t]+(?P<ref>[A-Z]{0,2}\d{1,5}/\d{2,5}))?)?",
     re.M,
 )
@@ -219,8 +219,10 @@ def parse_header(text: str) -> Header:
         if m.group("ref") and h.notam_type in "RC":
             h.ref_id = m.group("ref")
         body_from = m.end()
-    lead = _LOC_ID_RE.search(text, 0, 200) if not m else None
-    if lead is not None and (m is None or lead.start("loc") < m.start("id")):
+    lead = _LOC_ID_RE.search(text, 0, 200)
+    if lead is not None and m is not None and lead.start("id") != m.start("id"):
+        lead = None  # a location-like word before some other number: not this layout
+    if lead is not None and m is None:
         h.kind = "icao"
         h.id, h.notam_type = lead.group("id"), lead.group("type") or "N"
         h.id_span = _span(text, *lead.span("id"))

@@ -172,6 +172,7 @@ F) GND G) FL250"""
     AIS_LAYOUT,
     AIS_LAYOUT.replace("NAV WARNING", "AERODROME ENROUTE").replace(" - ", "-"),
     AIS_LAYOUT.replace("\n", "  "),  # a feed that collapsed the line breaks
+    AIS_LAYOUT.replace("VIDF - A0212/16", "VIDF A0212/16 NOTAMN"),
     AIS_LAYOUT.replace("B) 1602150230 C) 1602151130\n", "B) 1602150230\nC) 1602151130\nD) 0230-1130\n"),
 ])
 def test_location_and_number_first_without_q_or_a(text):
