@@ -128,6 +128,9 @@ class ZoneRecord(BaseModel):
     permanent: bool = False
     schedule: str | None = None
     windows: list[Window] = Field(default_factory=list)
+    # values the message does not write in full, completed from elsewhere (a year from the notice's own stamp, a time
+    # zone from the zone's position): one sentence each saying what and from where; also given as a ``note:`` reason
+    inferred: list[str] = Field(default_factory=list)
     spans: dict[str, SpanModel] = Field(default_factory=dict)
     text: str = ""  # the original message, verbatim
     engine: str = "rules"

@@ -28,6 +28,13 @@ _QLINE_RE = re.compile(r"(?:(?<=\s)|^|(?<=\())Q\)[ \t]*(?P<body>.*?)[ \t]*(?=\n|
 _QCOORD_RE = re.compile(r"(?P<coord>\d{4}[NS]\s?\d{5}[EW])(?P<radius>\d{3})?")
 _ITEM_MARK_RE = r"(?:(?<=\s)|^|(?<=\())({letter})\)"
 _HEADERLESS_RE = re.compile(r"(?:^|\s|\()A\)\s*[A-Z]{4}\b")
+# an AIS feed's own layout: location and number first, then a title line, then items from B) on, with no Q) and
+# no A) ("VIDF - A0212/16\nNAV WARNING\nB) 1602150230 C) …"): the location stands for item A)
+_LOC_ID_RE = re.compile(
+    r"^[ \t(]*(?P<loc>[A-Z]{4})(?:[ \t]*[-–/:][ \t]*|[ \t]+)(?P<id>[A-Z]{1,2}\d{1,5}/\d{2,4})(?![\d/])"
+    r"(?:[ \t]+NOTAM(?P<type>[NRC])(?:[ \t]+(?P<ref>[A-Z]{0,2}\d{1,5}/\d{2,5}))?)?",
+    re.M,
+)
 _TAIL_RE = re.compile(r"\s{2,}CREATED:|\s{2,}SOURCE:|\n\s*CREATED:")
 
 
@@ -212,12 +219,24 @@ def parse_header(text: str) -> Header:
         if m.group("ref") and h.notam_type in "RC":
             h.ref_id = m.group("ref")
         body_from = m.end()
+    lead = _LOC_ID_RE.search(text, 0, 200)
+    if lead is not None and m is not None and lead.start("id") != m.start("id"):
+        lead = None  # a location-like word before some other number: not this layout
+    if lead is not None and m is None:
+        h.kind = "icao"
+        h.id, h.notam_type = lead.group("id"), lead.group("type") or "N"
+        h.id_span = _span(text, *lead.span("id"))
+        if lead.group("ref") and h.notam_type in "RC":
+            h.ref_id = lead.group("ref")
+        body_from = lead.end()
     h.qline = _parse_qline(text)
     if h.qline:
         h.kind = "icao"
         body_from = max(body_from, h.qline.raw.end)
     if h.kind == "icao":
         h.items = _find_items(text, body_from)
+        if lead is not None and "A" not in h.items:
+            h.items["A"] = Item("A", _span(text, *lead.span("loc")))  # the location written before the number
     elif _HEADERLESS_RE.search(text, 0, 400) and re.search(r"(?:^|\s)E\)", text):
         h.kind = "icao"  # items without header or Q-line ("A) LFML B) 2707142030 C) … E) …")
         h.items = _find_items(text, 0)

@@ -99,3 +99,46 @@ def named_kind(name: str, text: str) -> str:
     if _DESIGNATOR.match(n):
         return "area"
     return "place"
+
+
+# What a place name is not: a piece of the sentence around it. Chinese notices put the place inside a clause
+# ("2月1日0时至2月11日24时，在X上空", "南至G6高速以内的区域", "，具有航拍功能的"); a name that starts with a connective or a
+# punctuation mark, or holds a date or a clock time, is such a piece.
+_CN_NUM = "[0-9０-９零〇一二两兩三四五六七八九十]"
+_FRAGMENT = re.compile(
+    rf"^[\s，,、。；;：:（(）)]|{_CN_NUM}+\s*(?:月|日|号|號|时|時|点|點)(?!\S*?(?:路|街|道|桥|橋|站|广场|廣場|中学|小学|学校|大学))"
+    r"|^(?:至|到|起|止|及|和|或|并|並|且|具有|具备|具備|禁止|严禁|嚴禁|以内|以內|的)"
+)
+_SIDE = re.compile(r"[东西南北東][\s]*(?:起|至|到|临|臨|邻|鄰|抵)")
+_FUNCTION_WORDS = {"THE", "OF", "AND", "WITHIN", "AROUND", "FROM", "TO", "IN", "AT", "NEAR"}
+_TAIL_CLAUSE = re.compile(r"(?:以内|以內|范围内|範圍內|之内|之內)?的?[\s，,。；;：:]*$")
+_SENTENCE_END = re.compile(r"[.!?。！？]\s+(?=\S)")
+
+
+def clause_fragment(name: str) -> str | None:
+    """Why ``name`` is a fragment of a sentence rather than a place (``None`` when it reads as a place)."""
+    n = " ".join(name.split())
+    if not n:
+        return "it is empty"
+    if _SENTENCE_END.search(n):
+        return "it runs across the end of a sentence"
+    if _SIDE.match(n) and len(_SIDE.findall(n)) < 3:
+        return "it is one side of a bounded area (东起…西至…北起…南至…), not the area"
+    if _FRAGMENT.search(n) or n.upper().rstrip(".") in _FUNCTION_WORDS:
+        return "it holds a date, a time or a connective of the sentence around it"
+    return None
+
+
+def trim_place(text: str, start: int, end: int) -> tuple[int, int]:
+    """A place span without what the clause adds around it: a sentence after it (``Cork Airport. The GAA``) and a
+    trailing ``以内的`` / ``的`` / punctuation (``…南至G6高速以内的``)."""
+    if (m := _SENTENCE_END.search(text, start, end)) is not None:
+        end = m.start()
+    seg = text[start:end]
+    cut = _TAIL_CLAUSE.search(seg)
+    if cut is not None and cut.start() > 0:
+        end = start + cut.start()
+    while end > start and text[end - 1] in " \t\n.,;:":
+        end -= 1
+    return start, end
+

@@ -611,6 +611,8 @@ def parse_corridor(text: str) -> tuple[list[tuple[float, float]], float]:
     return line, width
 
 
+# a web feed's HTML tags inside a vertex list (``…088-25.30W, <br>\n   15-59.83N …``) are layout: blanked, same length
+_MARKUP = re.compile(r"</?(?:br|b|p|i|u|em|strong|span|div|font|pre)\b[^<>\n]{0,40}>", re.IGNORECASE)
 _IS_CORRIDOR = re.compile(r"\b(?:EITHER|EACH|BOTH)\s+SIDES?\s+OF\b", re.IGNORECASE)
 
 
@@ -626,5 +628,5 @@ def area_points(text: str) -> list[tuple[float, float]]:
     if is_corridor(text):
         line, half_width = parse_corridor(text)
         return corridor_polygon(line, half_width)
-    return parse_polygon(text)
+    return parse_polygon(_MARKUP.sub(lambda m: " " * len(m.group()), text))
 

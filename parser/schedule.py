@@ -566,6 +566,8 @@ def expand_schedule(
         raise ValueError("schedule period ends before it starts")
     if text is not None:
         text = re.sub(r"^\s*D\)\s*", "", text)  # the item letter, if it was copied along
+        # "1100hrs to 1500hrs": the hours word prose writes after a clock time says nothing more than the clock
+        text = re.sub(r"(?<=\d{4})\s?HRS?\b", "", text, flags=re.I)
     if text is None or not text.strip():
         return [Window(start=start, end=horizon)]
     if (horizon - start).days > MAX_EXPAND_DAYS:

@@ -23,8 +23,10 @@ from airspace.core.records import (
     ZoneRecord,
 )
 from airspace.parser.coords import find_coords, parse_coord
+from airspace.parser.distwords import read_distance
 from airspace.parser.header import qline_limit_field
-from airspace.parser.places import named_kind, place_name
+from airspace.parser.partial_time import complete_cn_day, complete_time, is_partial
+from airspace.parser.places import clause_fragment, named_kind, place_name
 from airspace.parser.polygon import (
     HULL_ORDER_NOTE,
     MalformedVertex,
@@ -35,6 +37,7 @@ from airspace.parser.polygon import (
 )
 from airspace.parser.schedule import expand_schedule
 from airspace.parser.times import BEIJING, local_window, message_year, parse_date, parse_time
+from airspace.parser.tzplace import local_window_at
 from airspace.parser.units import parse_distance_m, parse_limit, parse_limit_range, parse_qline_limit
 
 
@@ -62,7 +65,12 @@ def _geometry(rec: ZoneRecord, v: dict[str, str]) -> tuple[float, float] | None:
         try:
             radius_m = parse_distance_m(v["radius"])
         except ValueError as exc:
-            _fail(rec, "radius", v["radius"], exc)
+            try:  # a count in words, a bare "mile" (the warning's nautical mile, else the statute mile: inferred)
+                radius_m, how = read_distance(v["radius"], rec.text)
+                if how:
+                    _infer(rec, how, sure=False)  # which mile the message means is a reading, not a statement
+            except ValueError:
+                _fail(rec, "radius", v["radius"], exc)
     if v.get("polygon") is not None:
         try:
             pts = area_points(v["polygon"])  # a polygon, or "1NM EITHER SIDE OF LINE a-b" as the buffered line
@@ -92,6 +100,8 @@ def _geometry(rec: ZoneRecord, v: dict[str, str]) -> tuple[float, float] | None:
     if name and rec.geometry is None:
         rec.geometry = NamedGeometry(name=name, radius_m=radius_m, kind=named_kind(name, rec.text))
         rec.review(rec.geometry.unresolved_reason())
+        if (why := clause_fragment(name)) is not None:
+            rec.review(f"name {name!r} is no place: {why}")
     return None
 
 
@@ -218,6 +228,16 @@ def _has_cjk(text: str) -> bool:
 _CJK_CHAR = re.compile("[\u4e00-\u9fff]")
 
 
+def _zone_points(rec: ZoneRecord) -> list[tuple[float, float]]:
+    """Where the zone is, for its time zone: its centre (a circle's, a polygon's mean) first, then its vertices."""
+    g = rec.geometry
+    if isinstance(g, CircleGeometry):
+        return [g.center]
+    if isinstance(g, PolygonGeometry) and g.points:
+        return [_centroid(g.points), *g.points]
+    return []
+
+
 def _clock_times(rec: ZoneRecord, v: dict[str, str]) -> None:
     """Clock-only start/end (``0930``, ``16:00``) on the ``date`` the message states apart, in its ``tz``: UTC by
     exact arithmetic (``parser.times.local_window``). Without a time zone the times cannot be placed: review."""
@@ -230,8 +250,15 @@ def _clock_times(rec: ZoneRecord, v: dict[str, str]) -> None:
         rec.review(f"date '{_show(v['date'])}' is stated but not both clock times of the period")
         return
     if v.get("tz") is None:
-        rec.review(f"times '{_show(v['start'])}'-'{_show(v['end'])}' on {day.isoformat()} are local clock times and "
-                   "the message states no time zone: not placed in UTC")
+        try:  # the time zone of the zone's own position (IANA, DST exact), said to be inferred
+            rec.start, rec.end, what, doubts = local_window_at(day, v["start"], v["end"], _zone_points(rec))
+        except ValueError:
+            rec.review(f"times '{_show(v['start'])}'-'{_show(v['end'])}' on {day.isoformat()} are local clock times "
+                       "and the message states no time zone: not placed in UTC")
+            return
+        _infer(rec, what)
+        for d in doubts:
+            rec.review(d)
         return
     try:
         rec.start, rec.end = local_window(day, v["start"], v["end"], v["tz"])
@@ -240,6 +267,34 @@ def _clock_times(rec: ZoneRecord, v: dict[str, str]) -> None:
         return
     rec.reasons.append(f"note: {_show(v['start'])}-{_show(v['end'])} local ({_show(v['tz'])}) on {day.isoformat()} "
                        f"= {rec.start:%Y-%m-%d %H:%M}-{rec.end:%Y-%m-%d %H:%M} UTC")
+
+
+def _infer(rec: ZoneRecord, what: str, *, sure: bool = True) -> None:
+    """A value completed from outside its own span: said on the record (``inferred``) and to the operator, as a
+    note when the notice itself settles it (its own stamp, its own convention), else as a review reason."""
+    if what not in rec.inferred:
+        rec.inferred.append(what)
+    if sure:
+        rec.reasons.append(f"note: {what}")
+    else:
+        rec.review(what)
+
+
+def _partial(rec: ZoneRecord, v: dict[str, str], text: str, key: str, start: datetime | None) -> datetime | None:
+    """A start/end written without its month or year (``191218Z``, ``14 APR``) completed from the notice."""
+    span = rec.spans.get(key)
+    if span is None or not is_partial(v[key]):
+        return None
+    try:
+        if _has_cjk(text):
+            (dt, how), sure = complete_cn_day(v[key], text, is_end=key == "end"), True
+        else:
+            dt, how, sure = complete_time(v[key], text, span.end, is_end=key == "end", schedule=v.get("schedule"),
+                                          start=start)
+    except ValueError:
+        return None
+    _infer(rec, how, sure=sure)
+    return dt
 
 
 def _times(rec: ZoneRecord, v: dict[str, str], text: str) -> None:
@@ -260,11 +315,14 @@ def _times(rec: ZoneRecord, v: dict[str, str], text: str) -> None:
             rec.start = tv.dt
             start_ref = tv.dt
             if year is not None and not re.search(r"\d{4}\s*年", v["start"]):
-                rec.reasons.append(f"note: start '{_show(v['start'])}' has no year; {year} taken from the notice")
+                _infer(rec, f"start '{_show(v['start'])}' has no year; {year} taken from the notice")
             if tv.estimated:
                 rec.review(f"start '{_show(v['start'])}' is estimated (EST)")
         except ValueError as exc:
-            _fail(rec, "start", v["start"], exc)
+            if (dt := _partial(rec, v, text, "start", None)) is not None:
+                rec.start = start_ref = dt
+            else:
+                _fail(rec, "start", v["start"], exc)
     if v.get("end") is not None:
         try:
             tv = parse_time(v["end"], ref=start_ref, local_tz=local_tz)
@@ -274,7 +332,10 @@ def _times(rec: ZoneRecord, v: dict[str, str], text: str) -> None:
             if tv.until_further_notice:
                 rec.review(f"end '{_show(v['end'])}' is until further notice (UFN): open-ended, expanded like PERM")
         except ValueError as exc:
-            _fail(rec, "end", v["end"], exc)
+            if (dt := _partial(rec, v, text, "end", start_ref)) is not None:
+                rec.end = dt
+            else:
+                _fail(rec, "end", v["end"], exc)
 
 
 def _windows(rec: ZoneRecord, v: dict[str, str], pos: tuple[float, float] | None) -> None:

@@ -439,10 +439,16 @@ def test_clock_times_across_midnight_and_negative_offsets():
     assert rec.start.isoformat() == "2027-01-15T03:30:00+00:00" and rec.end.isoformat() == "2027-01-15T07:00:00+00:00"
 
 
-def test_clock_times_without_a_time_zone_are_not_guessed():
+def test_clock_times_without_a_time_zone_take_the_zones_own_and_say_so():
+    """Local times with no offset: the IANA zone at the zone's own position (issue 44, form 5), said as inferred;
+    a zone with no position to take it from is still not placed in UTC."""
     text = "Ops note 14 Jan 2027\nDrones grounded 0930-1600 local within 2 km of 22.3080N 113.9185E."
     d = _clock_draft(text, center="22.3080N 113.9185E", start="0930", end="1600", date="14 Jan 2027")
     rec = normalize(d, text=text, message=0)
+    assert rec.start.isoformat() == "2027-01-14T01:30:00+00:00" and rec.end.isoformat() == "2027-01-14T08:00:00+00:00"
+    assert any("Asia/Hong_Kong" in w for w in rec.inferred) and any("Asia/Hong_Kong" in r for r in rec.reasons)
+    nowhere = _clock_draft(text, start="0930", end="1600", date="14 Jan 2027")
+    rec = normalize(nowhere, text=text, message=0)
     assert rec.start is None and rec.end is None and rec.status == "review"
     assert any("states no time zone" in r for r in rec.reasons)
     bad = _clock_draft(text, center="22.3080N 113.9185E", start="0930", end="1600", date="14 Jan 2027", tz="Drones")

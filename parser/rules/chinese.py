@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from airspace.parser.places import clause_fragment
 from airspace.parser.rules.patterns import (
     CJK_RE,
     CN_ADMIN_ANCHOR,
@@ -34,8 +35,34 @@ def clause_start(text: str, pos: int, floor: int, window: int, delims: str) -> i
     return lo
 
 
+# an area bounded by roads or landmarks on its sides: "东起人民路，西至解放路，北起滨河大道，南至G6高速以内的区域" (three or
+# four sides, each a short clause): the whole description is the place's name
+_SIDE = r"[东西南北東]\s*(?:起|至|到|临|臨|邻|鄰|抵)\s*[^，,。；;、\n]{1,30}?"
+CN_BOUNDED = re.compile(
+    rf"{_SIDE}(?:\s*[，,、；;]\s*{_SIDE}){{2,3}}(?=\s*(?:以内|以內|范围内|範圍內|之间|之間|围合|圍合|的|区域|區域|范围|範圍|[，,。；;、\n]|$))"
+    r"(?:\s*(?:以内|以內|范围内|範圍內|之间|之間|围合|圍合))?(?:的)?(?:区域|區域|范围|範圍|空域)?"
+)
+
+
+_ENUM_AT = re.compile(r"\s*(?:[（(][一二三四五六七八九十\d]{1,3}[）)]|[一二三四五六七八九十]{1,3}、|\d{1,2}[.、．])\s*")
+
+
+def _after_enumerator(text: str, ns: int, ne: int) -> int:
+    """A clause's start past a list enumerator (``（一）``, ``一、``, ``1.``): the enumerator is no part of a place."""
+    m = _ENUM_AT.match(text, ns, ne)
+    return m.end() if m else ns
+
+
+def cn_bounded(text: str, lo: int, hi: int) -> Zone | None:
+    """An area a Chinese notice bounds by what lies on its sides (``东起…西至…北起…南至…``): a named zone."""
+    m = CN_BOUNDED.search(text, lo, hi)
+    return Zone({"name": sp(text, *m.span())}, m.start(), m.end(), "named") if m else None
+
+
 def cn_named(text: str, lo: int, hi: int) -> Zone | None:
-    """A Chinese named place: 以<名>为中心(，半径2公里) / <名>及周边500米 / <名>，半径3公里 / <名>周边 / <名>上空."""
+    """A Chinese named place: 以<名>为中心(，半径2公里) / <名>及周边500米 / <名>，半径3公里 / <名>周边 / <名>上空 / an
+    area bounded on its sides (``cn_bounded``). A candidate that is a piece of its sentence (a date, a connective, one
+    side of a bounded area: ``places.clause_fragment``) is no place."""
     for m in CN_CENTRE_ANCHOR.finditer(text, lo, hi):
         k = text.rfind("以", max(0, m.start() - 61), m.start())
         if k < 0:
@@ -52,18 +79,23 @@ def cn_named(text: str, lo: int, hi: int) -> Zone | None:
             return Zone(f, k, m.end(), "named")
     if not CJK_RE.search(text, lo, hi):
         return None
+    if (z := cn_bounded(text, lo, hi)) is not None:
+        return z
     m = CN_BUFFER_ANCHOR.search(text, lo, hi)
     if m:
         ns, ne = clause_start(text, m.start(), lo, 200, "，,。；;：:\n"), m.start()
+        ns = _after_enumerator(text, ns, ne)
         ns += len(text[ns:ne]) - len(text[ns:ne].lstrip("在于於 \t"))
-        if ne - ns >= 2 and CJK_RE.search(text, ns, ne):
+        if ne - ns >= 2 and CJK_RE.search(text, ns, ne) and clause_fragment(text[ns:ne]) is None:
             d = m.span(next(g for g in ("d", "d2", "d3") if m.group(g)))
             return Zone({"name": sp(text, ns, ne), "radius": sp(text, *d)}, ns, ne, "named")
     for m in CN_AREA_ANCHOR.finditer(text, lo, hi):
         ns, ne = clause_start(text, m.start(), lo, 60, "，,。；;：:、\n"), m.start()
+        ns = _after_enumerator(text, ns, ne)
         ns += len(text[ns:ne]) - len(text[ns:ne].lstrip("在于於对對 \t"))
         ne -= len(text[ns:ne]) - len(text[ns:ne].rstrip())
-        if ne - ns >= 2 and not CN_NOT_PLACE.search(text, ns, ne) and CJK_RE.search(text, ns, ne):
+        if ne - ns >= 2 and not CN_NOT_PLACE.search(text, ns, ne) and CJK_RE.search(text, ns, ne) \
+                and clause_fragment(text[ns:ne]) is None:
             return Zone({"name": sp(text, ns, ne)}, ns, ne, "named")
     # "…至…18时,兰州市城关区、七里河区、西固区、安宁区。" / "禁飞区域：朝阳区、海淀区": a list of districts right after a
     # period or an area label (bounded windows: a few anchors, 200 characters each)

@@ -14,9 +14,11 @@ from bisect import bisect_right
 
 from airspace.core.contract import Answer, Capabilities, EngineError, ExtractStats, Span, ZoneDraft
 from airspace.parser.header import Header, parse_header
+from airspace.parser.rules.blocks import block_of, block_values, blocks
 from airspace.parser.rules.chinese import cn_whole_area
 from airspace.parser.rules.geometry import read_geometry
 from airspace.parser.rules.limits import ALT_LINE, limits_in, line_end, message_limits, phrase_limits
+from airspace.parser.rules.navwarn import berth_radius, is_navwarning, zone_periods
 from airspace.parser.rules.patterns import CN_RANGE, ISO_PAIR, OBST_AGL, OBST_MSL, PROSE_DT, TIME_PAIR, TO_UPPER
 from airspace.parser.rules.readers import WHOLE_AREA_BEFORE, read_fallbacks
 from airspace.parser.rules.times import read_local_clock, read_schedule, read_times
@@ -135,11 +137,26 @@ def rules_drafts(text: str, header: Header | None = None) -> list[ZoneDraft]:
 
     drafts: list[ZoneDraft] = []
     heads = _area_heads(text)
+    # a navigational warning states each item's (or each lettered area's) period before its areas
+    navwarn = h.kind == "other" and is_navwarning(text)
+    periods = zone_periods(text, lo, hi, [z.anchor for z in zones]) if navwarn else [{} for _ in zones]
+    # a notice listing its areas in blocks ("1. AREA 1 … 2. AREA 2 …", "（一）…；（二）…"), a zone in each: what a
+    # block states is its zone's own
+    bl = [] if navwarn else blocks(text, lo, hi)
+    in_block = [block_of(bl, z.anchor) for z in zones]
+    own_blocks = [
+        block_values(text, bl[k], [s for f, s in z.fields.items() if f in ("polygon", "center", "name", "radius")])
+        # (every block one zone: several zones in a block, or zones outside any, leave the block's values unclear)
+        if k is not None and None not in in_block and len(set(in_block)) == len(zones) >= 2 else {}
+        for z, k in zip(zones, in_block)
+    ]
     for i, z in enumerate(zones):
         fields = dict(z.fields)
         local: dict[str, Span] = {}
         if z.kind == "point":
             local = _point_height(text, zones, i, lo, hi)
+            if navwarn and len(zones) == 1 and (berth := berth_radius(text, z.anchor_end, hi)) is not None:
+                fields["radius"] = berth
         elif z.local_limits:
             local = _own_limits(text, zones, i, hi)
         for k in ("lower", "upper"):
@@ -150,10 +167,17 @@ def rules_drafts(text: str, header: Header | None = None) -> list[ZoneDraft]:
         fields.update(times)
         if z.local_limits and not h.item("B"):  # a list of zones each with its own times ("…, 2311300800-2311301800")
             nxt = zones[i + 1].anchor if i + 1 < len(zones) else hi
-            seg_end = min(nxt, line_end(text, z.anchor_end, hi))
+            # (FAA text wraps its lines anywhere: a ring's sentence runs to the next ring, "… OR THE\nRIS136016.7 …
+            # EFFECTIVE … UNTIL …")
+            seg_end = nxt if h.kind == "faa" else min(nxt, line_end(text, z.anchor_end, hi))
             m = TIME_PAIR.search(text, z.anchor_end, seg_end) or ISO_PAIR.search(text, z.anchor_end, seg_end)
             if m:
                 fields["start"], fields["end"] = sp(text, *m.span("s")), sp(text, *m.span("e"))
+        if periods[i]:
+            for k in ("start", "end", "schedule"):
+                fields.pop(k, None)
+            fields.update(periods[i])
+        fields.update(own_blocks[i])
         for k, v in _block_values(text, z.anchor, heads).items():  # a TFR page's own values per area
             fields[k] = v
         if z.kind == "named" and not h.item("B") and n_ranges > 1:
@@ -162,7 +186,7 @@ def rules_drafts(text: str, header: Header | None = None) -> list[ZoneDraft]:
             before = list(CN_RANGE.finditer(text, 0, z.anchor))
             if before:
                 fields["start"], fields["end"] = sp(text, *before[-1].span("s")), sp(text, *before[-1].span("e"))
-        if sched is not None:
+        if sched is not None and not periods[i] and "schedule" not in own_blocks[i]:
             fields["schedule"] = sched
         ordered = {k: fields[k] for k in ORDER if k in fields}
         values = {k: s.text for k, s in ordered.items()}

@@ -12,13 +12,16 @@ from airspace.parser.polygon import BORDER_EDGE
 
 DIST_UNITS = (
     # (NMR: "nautical mile radius", the FAA's "10 NMR OF 404500N0735800W")
-    r"NAUTICAL[\s\-−‐]+MILES?|STATUTE[\s\-−‐]+MILES?|KILOMET(?:ER|RE)S?|MET(?:ER|RE)S?|FEET|NMR|NM|KM|MTR|M|FT|SM|MI"
+    r"NAUTICAL[\s\-−‐]+MILES?|STATUTE[\s\-−‐]+MILES?|KILOMET(?:ER|RE)S?|MET(?:ER|RE)S?|FEET|NMR|NM|KM|MTR|M|FT|SM|MILES?|MI"
     r"|公里|千米|海里|米"
 )
 # (never starting inside a number: an unanchored distance would otherwise try every digit of a long digit run)
 # (a decimal comma too, "5,9NM": one or two digits after it; three digits after a comma are thousands, "RADIUS OF
 # 1,330M", and a distance never starts after one)
-DIST = rf"(?<![\d.])(?<!\d,)(?:\d{{1,3}}(?:,\d{{3}})+(?:\.\d+)?|\d+(?:\.\d+|,\d{{1,2}}(?!\d))?|\.\d+)(?:\s?|[\-−‐])(?:{DIST_UNITS})(?![A-Za-z])"  # "2−nautical−mile" too
+# a count written as a word ("RADIUS OF TWO NM", "within five kilometres of")
+NUM_WORDS = (r"(?i:ONE|TWO|THREE|FOUR|FIVE|SIX|SEVEN|EIGHT|NINE|TEN|ELEVEN|TWELVE|FIFTEEN|TWENTY(?:[\s\-]FIVE)?|THIRTY"
+             r"|FORTY|FIFTY|HUNDRED)")
+DIST = rf"(?:(?<![\d.])(?<!\d,)(?:\d{{1,3}}(?:,\d{{3}})+(?:\.\d+)?|\d+(?:\.\d+|,\d{{1,2}}(?!\d))?|\.\d+)|(?<![A-Za-z]){NUM_WORDS}(?=\s))(?:\s?|[\-−‐])(?:{DIST_UNITS})(?![A-Za-z])"  # "2−nautical−mile" too
 DIST_PAREN = rf"{DIST}(?:\s*\(\s*{DIST}\s*\))?"
 # (RDO: "radio", the radius in Spanish-speaking states' NOTAMs: "RDO 5NM CENTERED COORD: 2205N08102W")
 RADIUS_KW = r"(?:RADIUS|RADIUS\s+OF|RAD\b|RDO\b|半径|半徑|周围|周圍)"
@@ -56,7 +59,10 @@ PLURAL = re.compile(
     rf"(?:\s+(?:PSNS?|POSITIONS?|POINTS?|COORD(?:INATE)?S))?\s*:?",
     re.I,
 )
-SEP = r"[\s\-–—,;:.，、；/?]*"  # ('?': a lost non-ASCII blank in some feeds, "I.?1200N 08440E")
+# HTML line-break and emphasis tags a web feed leaves in its text (``…088-25.30W, <br>\n   15-59.83N …``) are
+# line breaks and blanks of the layout, never words
+MARKUP = r"</?(?:br|b|p|i|u|em|strong|span|div|font|pre)\b[^<>\n]{0,40}>"
+SEP = rf"(?:[\s\-–—,;:.，、；/?]|{MARKUP})*"  # ('?': a lost non-ASCII blank in some feeds, "I.?1200N 08440E")
 # separators between polygon vertices, optionally with a connective and a vertex label ("2)", "PSN", "POINT B:");
 # never a sentence ended at a point and a new line (or the blank run a feed collapsed it into) with a letter label:
 # that is the next lettered area of a list ("… 31-41.00N 076-43.00W.\n   B. 28-39.69N …", NAVAREA / HYDROPAC
@@ -138,7 +144,9 @@ R_PLACE = re.compile(
 )
 # a named area switched on: "R5206 ACT", "SBR 217 (PIRANGI) ACT", "DANGER AREA ACT: UHD411"
 DESIGNATOR = re.compile(
-    r"\b(?P<name>[A-Z]{1,4}[- ]?\d{2,4}[A-Z]?)\s*(?:\([A-Z0-9 .,'/-]{1,40}\)\s*)?(?:ACT|ACTIVATED|ACTIVE|ACTIAVTED)\b"
+    # ("LRTRA111B": a state's temporary reserved area, five letters; "TRA806(A)": a sub-area letter in brackets)
+    r"\b(?P<name>[A-Z]{1,5}[- ]?\d{2,4}[A-Z]?(?:\([A-Z0-9]\))?)\s*(?:\([A-Z0-9 .,'/-]{1,40}\)\s*)?"
+    r"(?:ACT|ACTIVATED|ACTIVE|ACTIAVTED)\b"
     # "VAD 8 (BERCHHA) ACT", "VOD-188 CHENGALPATTU FRNG RANGE ACT", "VOD175(A) THUMBA-1 ROCKET FRNG RANGE ACT":
     # a danger/restricted/prohibited area designator (ICAO nationality letters + D/R/P) named before ACT
     r"|\b(?P<name3>[A-Z]{1,2}[DRP][- ]?\d{1,4}[A-Z]?)(?:\s*\([A-Z0-9 .,'/-]{1,40}\))?(?:\s+[A-Z][A-Z0-9'-]{1,20}){0,4}"
@@ -192,6 +200,26 @@ CN_RANGE = re.compile(rf"(?P<s>{CN_DT})\s*起?\s*(?:至|到|—|–|-|～|~)\s*(
 CN_DATE_RANGE = re.compile(
     r"(?P<s>(?:\d{4}\s*年\s*)?\d{1,2}\s*月\s*\d{1,2}\s*[日号號])\s*起?\s*(?:至|到|—|–|-|～|~)\s*"
     r"(?P<e>(?:\d{4}\s*年\s*)?(?:\d{1,2}\s*月\s*)?\d{1,2}\s*[日号號])(?!\s*(?:\d|[零〇一二两兩三四五六七八九十]+\s*[时時点點]))"
+)
+# days without their month ("26日至30日的每日8时至18时"): the month and year are the notice's own (its heading or its
+# dated signature line), completed by the normaliser and said to be inferred
+CN_DAY_RANGE = re.compile(
+    r"(?<![月\d])(?P<s>\d{1,2}\s*[日号號])\s*起?\s*(?:至|到|—|–|-|～|~)\s*(?P<e>\d{1,2}\s*[日号號])"
+    r"(?!\s*(?:\d|[零〇一二两兩三四五六七八九十]+\s*[时時点點]))"
+)
+# a period of whole days in prose ("13 Oct 2018 - 14 Oct 2018", "24th March 2017 to 31st March 2017"), and a daily
+# window in it ("1100hrs to 1500hrs UTC daily"): the days are completed to times by the normaliser (said inferred)
+_ORD_DAY = r"\d{1,2}(?:st|nd|rd|th)?"
+_MON_NAME = r"(?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)[A-Z]*\.?"
+PROSE_DAY_RANGE = re.compile(
+    rf"(?<![\d/])(?P<s>{_ORD_DAY}\s+{_MON_NAME}\s+\d{{4}})\s*(?:-|–|—|\bto\b|\buntil\b|\bthru\b)\s*"
+    rf"(?P<e>{_ORD_DAY}\s+{_MON_NAME}\s+\d{{4}})(?![\d/])",
+    re.I,
+)
+PROSE_DAILY = re.compile(
+    r"(?<![\d/:.])(?P<clock>[0-2]\d[0-5]\d\s?(?:hrs?|h|Z)?\s*(?:-|–|to)\s*[0-2]\d[0-5]\d\s?(?:hrs?|h|Z)?"
+    r"(?:\s*(?:UTC|GMT|Z))?)\s*(?:daily|each\s+day|every\s+day)\b",
+    re.I,
 )
 # "自3月2日0时至全国两会闭幕次日12时期间": the start is a date, the end an event (no end stated)
 CN_FROM = re.compile(rf"(?:自|从|從)\s*(?P<s>{CN_DT})\s*起?\s*(?:至|到)")

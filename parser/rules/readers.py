@@ -14,7 +14,8 @@ from collections.abc import Callable
 
 from airspace.core.contract import Span
 from airspace.parser.header import Header, location_codes, parse_header
-from airspace.parser.places import resolve_icao
+from airspace.parser.places import resolve_icao, trim_place
+from airspace.parser.rules.blocks import chinese_items
 from airspace.parser.rules.chinese import cn_named
 from airspace.parser.rules.patterns import (
     CJK_RE,
@@ -46,13 +47,22 @@ def aerodrome_radius(m: Message) -> list[Zone]:
 
 
 def prose_place(m: Message) -> list[Zone]:
-    """A Title-Case place in prose with a distance: ``within 0.4NM of Wembley Stadium`` (free text only)."""
+    """Title-Case places in prose, each with its own distance: ``within 0.4NM of Wembley Stadium``; ``within 10km of
+    Dublin Airport, 8km from the Phoenix Park, or 24km from Ireland West Airport Knock`` (free text only)."""
     if m.h.kind != "other":
         return []
     text = m.text
-    r = R_PLACE.search(text, m.lo, m.hi)
-    if not r:
-        return []
+    zones: list[Zone] = []
+    for r in R_PLACE.finditer(text, m.lo, m.hi):
+        z = _prose_place_zone(text, r)
+        if z is not None and all(z.fields["name"].text != o.fields["name"].text for o in zones):
+            zones.append(z)
+        if len(zones) >= 20:
+            break
+    return zones
+
+
+def _prose_place_zone(text: str, r: re.Match) -> Zone | None:
     name = r.group("name")
     while True:  # trailing punctuation and function words are not part of the name (it may wrap lines)
         cut = re.sub(r"(?:[\s.,'’]+|\s+(?:of|de|du|la|the|and|&))$", "", name)
@@ -60,12 +70,19 @@ def prose_place(m: Message) -> list[Zone]:
             break
         name = cut
     if not name.split():
-        return []
+        return None
     ns = r.start("name")
-    ne = ns + len(name)
+    ns, ne = trim_place(text, ns, ns + len(name))  # "around Cork Airport. The GAA stadium …": the sentence ends
     if ne <= ns:
+        return None
+    return Zone({"radius": sp(text, *r.span("d")), "name": sp(text, ns, ne)}, r.start(), r.end(), "named")
+
+
+def cn_items(m: Message) -> list[Zone]:
+    """A Chinese list of venues, each item its own place with its own radius and period (``blocks``)."""
+    if not CJK_RE.search(m.text, m.lo, m.hi):
         return []
-    return [Zone({"radius": sp(text, *r.span("d")), "name": sp(text, ns, ne)}, r.start(), r.end(), "named")]
+    return chinese_items(m.text, m.lo, m.hi, cn_named)
 
 
 def cn_periods(m: Message) -> list[Zone]:
@@ -108,7 +125,8 @@ def named_area(m: Message) -> list[Zone]:
     """A named area switched on (``R5206 ACT``, ``VAD 8 (BERCHHA) ACT``), when the Q-line has no usable position
     (FAA notices have no Q-line)."""
     q = m.h.qline
-    if not (m.h.kind == "faa" or (q is not None and (q.coord is None or m.q999 or m.q_null))):
+    # (an item E copied alone, "TEMPORARY RESERVED AREA LRTRA111B ACTIVATED.", has no header: its area is its zone)
+    if not (m.h.kind in ("faa", "other") or (q is not None and (q.coord is None or m.q999 or m.q_null))):
         return []
     d = area_designator(m.text, m.h)
     return [Zone({"name": d}, d.start, d.end, "named")] if d is not None else []
@@ -179,6 +197,7 @@ def location_indicator(m: Message) -> list[Zone]:
 FALLBACKS: tuple[Reader, ...] = (
     aerodrome_radius,
     prose_place,
+    cn_items,
     cn_periods,
     cn_place,
     fir_list,

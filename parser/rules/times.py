@@ -14,6 +14,7 @@ from airspace.parser.rules.patterns import (
     CJK_RE,
     CN_DAILY,
     CN_DATE_RANGE,
+    CN_DAY_RANGE,
     CN_FROM,
     CN_RANGE,
     FAA_SCHED,
@@ -21,6 +22,8 @@ from airspace.parser.rules.patterns import (
     ICAO_TIME,
     ISO_PAIR,
     PROSE_ANY,
+    PROSE_DAILY,
+    PROSE_DAY_RANGE,
     PROSE_SCHED,
     TFR_BEGIN,
     TFR_END,
@@ -81,6 +84,15 @@ def read_times(text: str, h: Header, lo: int, hi: int) -> dict[str, Span]:
     m = CN_FROM.search(text)
     if m:
         return {"start": sp(text, *m.span("s"))}
+    m = CN_DAY_RANGE.search(text)  # "26日至30日": days of the month the notice is dated in
+    if m:
+        return {"start": sp(text, *m.span("s")), "end": sp(text, *m.span("e"))}
+    m = PROSE_DAY_RANGE.search(text, lo, hi) or PROSE_DAY_RANGE.search(text)  # whole days (a heading's period)
+    if m:
+        out = {"start": sp(text, *m.span("s")), "end": sp(text, *m.span("e"))}
+        if (d := PROSE_DAILY.search(text, lo, hi)) is not None:  # "1100hrs to 1500hrs UTC daily"
+            out["schedule"] = sp(text, *d.span("clock"))
+        return out
     prose = list(PROSE_ANY.finditer(text))
     utc = [m for m in prose if re.search(r"(?:UTC|Z|GMT)$", m.group(), re.I)]
     if len(utc) >= 2:

@@ -1,0 +1,101 @@
+"""The period of each area of a navigational warning (NAVAREA, HYDROLANT/HYDROPAC, NAVTEX and their web copies).
+
+A warning is numbered items (``1. HAZARDOUS OPERATIONS …``, ``2. CANCEL …``); an item states its period before its
+areas, and in a list of lettered areas each area may state its own (``A. 2110Z TO 2151Z DAILY 21 AUG THRU 20 SEP
+IN AREA …  B. 2020Z TO …``). The period of a zone is the last one written before it in its own item. Three forms:
+
+- day-time groups, alternates and all: ``191218Z TO 191647Z APR, ALTERNATE 201153Z TO 201622Z, … 251416Z APR`` ->
+  start the first group, end the last;
+- a daily window over days: ``0030Z TO 1000Z DAILY 14 APR THRU 07 MAY`` (``COMMENCING DAILY``, ``17 THRU 21 APR``,
+  ``18 AND 19 APR``) -> start the first day, end the last, the window the schedule;
+- days alone: ``UNDERWATER OPERATIONS 12 THRU 25 APR`` -> whole days.
+
+The month and year these leave out are completed by the normaliser from the phrase and the warning's own stamps
+(``parser.partial_time``). Web copies keep HTML line breaks (``<br>``) inside a phrase: they are blanks here.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+
+from airspace.core.contract import Span
+from airspace.parser.rules.patterns import DIST, MARKUP
+from airspace.parser.rules.zone import sp
+
+_W = rf"(?:\s|{MARKUP})+"
+_MON = r"(?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)[A-Z]*\.?"
+_DTG = rf"(?<![\d/])\d{{6}}\s?Z(?:{_W}{_MON}(?:{_W}\d{{2}}(?![\d-]))?)?(?![A-Z\d])"
+_DAY = rf"(?<![\d/.-])\d{{1,2}}(?:{_W}{_MON}(?:{_W}\d{{2}}(?![\d-]))?)?"
+_DAY_END = rf"(?<![\d/.-])\d{{1,2}}{_W}{_MON}(?:{_W}\d{{2}}(?![\d-]))?"
+_THRU = rf"{_W}(?:THRU|THROUGH|TO|AND|-){_W}"
+
+DTG_RANGE = re.compile(rf"(?P<s>{_DTG}){_W}TO{_W}(?P<e>{_DTG})", re.I)
+_MORE = re.compile(rf"[\s,]*(?:{MARKUP}[\s,]*)*(?:(?:ALTERNATE|AND|OR){_W})?(?P<s>{_DTG}){_W}TO{_W}(?P<e>{_DTG})",
+                   re.I)
+DAILY = re.compile(
+    rf"(?P<clock>(?<!\d)\d{{4}}\s?Z{_W}TO{_W}\d{{4}}\s?Z)(?:{_W}COMMENCING)?{_W}DAILY{_W}(?P<s>{_DAY}){_THRU}(?P<e>{_DAY_END})",
+    re.I,
+)
+DAYS = re.compile(rf"(?P<s>{_DAY}){_W}(?:THRU|THROUGH){_W}(?P<e>{_DAY_END})", re.I)
+_ITEM = re.compile(rf"^(?:[ \t]|{MARKUP})*\d{{1,2}}\.[ \t]", re.M)
+_SIGNS = re.compile(r"\bCANCEL\s+THIS\s+MSG\b|\bNAVAREA\b|\bHYDRO(?:LANT|PAC|ARC)\b|\bNAVTEX\b", re.I)
+
+
+def is_navwarning(text: str) -> bool:
+    """A navigational warning's own words (its cancellation line, its series name)."""
+    return _SIGNS.search(text) is not None
+
+
+def _phrases(text: str, lo: int, hi: int) -> list[tuple[int, int, dict[str, Span]]]:
+    """(start, end, fields) of every period phrase in ``[lo, hi)``, in text order."""
+    out: list[tuple[int, int, dict[str, Span]]] = []
+    taken: list[tuple[int, int]] = []
+    for m in DAILY.finditer(text, lo, hi):
+        out.append((m.start(), m.end(), {"start": sp(text, *m.span("s")), "end": sp(text, *m.span("e")),
+                                         "schedule": sp(text, *m.span("clock"))}))
+        taken.append(m.span())
+    pos = lo
+    while (m := DTG_RANGE.search(text, pos, hi)) is not None:
+        pos = m.end()
+        if any(a <= m.start() < b for a, b in taken):
+            continue
+        end, e_span = m.end(), m.span("e")
+        while (more := _MORE.match(text, end, hi)) is not None:  # alternates: the period runs to the last one
+            end, e_span = more.end(), more.span("e")
+        out.append((m.start(), end, {"start": sp(text, *m.span("s")), "end": sp(text, *e_span)}))
+        taken.append((m.start(), end))
+        pos = end
+    for m in DAYS.finditer(text, lo, hi):
+        if any(a <= m.start() < b for a, b in taken):
+            continue
+        out.append((m.start(), m.end(), {"start": sp(text, *m.span("s")), "end": sp(text, *m.span("e"))}))
+    return sorted(out, key=lambda p: p[0])
+
+
+def zone_periods(text: str, lo: int, hi: int, anchors: list[int]) -> list[dict[str, Span]]:
+    """For each zone anchor, the period fields its warning states for it (``{}`` when none)."""
+    phrases = _phrases(text, lo, hi)
+    if not phrases:
+        return [{} for _ in anchors]
+    items = [m.start() for m in _ITEM.finditer(text, lo, hi)]
+    out = []
+    for a in anchors:
+        k = bisect_right(items, a) - 1
+        item_lo = items[k] if k >= 0 else lo
+        own = [p for p in phrases if item_lo <= p[0] and p[1] <= a]
+        out.append(dict(own[-1][2]) if own else {})
+    return out
+
+
+# "… IN 10-15.89N 060-33.25W.\n   500 METER BERTH REQUESTED.": the distance ships are asked to keep from a position
+# is the zone around it (a lone position has no extent otherwise); "WIDE BERTH" states no distance
+_BERTH = re.compile(rf"(?P<d>{DIST})\s+BERTH\b", re.I)
+
+
+def berth_radius(text: str, start: int, hi: int) -> Span | None:
+    """The berth distance a warning asks for after a position, within the position's own numbered item."""
+    nxt = _ITEM.search(text, start, hi)
+    m = _BERTH.search(text, start, nxt.start() if nxt else hi)
+    return sp(text, *m.span("d")) if m else None
+

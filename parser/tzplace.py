@@ -1,0 +1,86 @@
+"""Local clock times without an offset, placed in UTC by the time zone of the zone's own position.
+
+A note in free text writes ``drones grounded 0930-1600 local`` with its day and no offset. Where the zone has
+coordinates, the IANA time zone at them (``timezonefinder``, offline polygons of the tz database's zones) and the
+database's rules for that day (``zoneinfo``; DST exact) give the offset. What is said with the result:
+
+- the zone name and the offsets used, always (the zone was inferred, not written);
+- a review when the reading is not certain: the zone's points lie in different time zones, the position is at sea
+  (``Etc/GMT±n``: nautical time, which ships keep, not a legal zone), or a clock time does not exist or happens twice
+  on that day (the DST change).
+
+Pure but for the lookup table, loaded once.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime, timedelta, timezone
+from functools import lru_cache
+from zoneinfo import ZoneInfo
+
+from airspace.parser.times import parse_clock
+
+UTC = timezone.utc
+
+
+@lru_cache(maxsize=1)
+def _finder():
+    from timezonefinder import TimezoneFinder
+
+    return TimezoneFinder()
+
+
+@lru_cache(maxsize=4096)
+def zone_at(lat: float, lon: float) -> str | None:
+    """The IANA time zone at a position (``Europe/Dublin``; ``Etc/GMT+3`` at sea), ``None`` off the map."""
+    return _finder().timezone_at(lat=lat, lng=lon)
+
+
+def _offset(t: datetime) -> str:
+    z = t.strftime("%z")
+    return f"UTC{z[:3]}:{z[3:]}"
+
+
+def _to_utc(day: date, minutes: int, zone: ZoneInfo) -> tuple[datetime, str | None]:
+    """A wall-clock time on ``day`` in ``zone`` -> UTC, and why it is uncertain (a DST gap or overlap) or None."""
+    wall = datetime(day.year, day.month, day.day, tzinfo=zone) + timedelta(minutes=minutes)
+    wall = datetime(wall.year, wall.month, wall.day, wall.hour, wall.minute, tzinfo=zone)  # the wall time, not +elapsed
+    early, late = wall.replace(fold=0), wall.replace(fold=1)
+    utc = early.astimezone(UTC)
+    if early.utcoffset() != late.utcoffset():
+        back = utc.astimezone(zone)
+        if (back.hour, back.minute) != (wall.hour, wall.minute):
+            return utc, f"{wall:%H:%M} does not exist on {wall:%Y-%m-%d} in {zone.key} (clocks go forward)"
+        return utc, f"{wall:%H:%M} happens twice on {wall:%Y-%m-%d} in {zone.key} (clocks go back): the first is taken"
+    return utc, None
+
+
+def local_window_at(day: date, start: str, end: str, points: list[tuple[float, float]]
+                    ) -> tuple[datetime, datetime, str, list[str]]:
+    """Clock-only ``start``/``end`` on ``day`` at the zone's ``points`` (its centre first) -> UTC start, end, the
+    sentence saying which time zone was inferred, and the reasons for review (empty when certain). An end not after
+    the start is on the next day. ``ValueError`` when no time zone is known at the centre."""
+    if not points:
+        raise ValueError("the zone has no position to take a time zone from")
+    name = zone_at(*points[0])
+    if name is None:
+        raise ValueError(f"no time zone is known at {points[0]}")
+    zone = ZoneInfo(name)
+    doubts: list[str] = []
+    others = sorted({z for p in points[1:] if (z := zone_at(*p)) is not None and z != name})
+    if others:
+        doubts.append(f"the zone lies in the time zones {', '.join([name, *others])}: its local times are read in "
+                      f"{name}, the zone at its centre")
+    if name.startswith("Etc/"):
+        doubts.append(f"the zone is at sea ({name}: nautical time); the message does not say whose local time")
+    a, why_a = _to_utc(day, parse_clock(start), zone)
+    end_day = day
+    b, why_b = _to_utc(end_day, parse_clock(end), zone)
+    if b <= a:
+        end_day = day + timedelta(days=1)
+        b, why_b = _to_utc(end_day, parse_clock(end), zone)
+    doubts += [w for w in (why_a, why_b) if w]
+    offs = sorted({_offset(t.astimezone(zone)) for t in (a, b)})
+    what = (f"time zone {name} ({' / '.join(offs)}) taken from the zone's position for the local times "
+            f"{start.strip()}-{end.strip()} on {day.isoformat()}")
+    return a, b, what, doubts

@@ -1,0 +1,384 @@
+"""The general forms of issue 44 in the rules reader, on real rows of ``data/real/`` (train/val rows of the world set,
+archive rows) cited by id, each beside synthetic variants so that the reader is tested as a grammar of the layout and
+not as a lookup of one message. Test rows of the world set are never read here.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timezone
+
+import pytest
+
+from airspace.core.records import NM_TO_M
+from airspace.data.paths import REAL
+from airspace.data.world import read_world
+from airspace.parser.header import parse_header
+from airspace.parser.places import clause_fragment
+from airspace.parser.rules import rules_zones
+from airspace.pipeline.batch import process_batch
+from airspace.pipeline.split import Message
+
+UTC = timezone.utc
+
+
+def _world(row_id: str) -> str:
+    for split in ("train", "val"):
+        for r in read_world(split):
+            if r["id"] == row_id:
+                return r["text"]
+    raise KeyError(row_id)
+
+
+def _archive(row_id: str) -> str:
+    for line in (REAL / "archive.jsonl").read_text(encoding="utf-8").splitlines():
+        r = json.loads(line)
+        if r["id"] == row_id:
+            return r["text"]
+    raise KeyError(row_id)
+
+
+def _records(text: str):
+    recs, _ = process_batch([Message(0, text)])
+    return [r for r in recs if r.geometry is not None]
+
+
+def _t(s: str) -> datetime:
+    return datetime.fromisoformat(s.replace("Z", "+00:00"))
+
+
+# --- form 2 + 3: several areas, each with its own period; month and year from the warning's own stamp ----------
+
+
+def test_navwarn_lettered_areas_share_the_items_period_with_alternates():
+    """val ``marlin-nga:NAVAREA IV 418/23``: ``191218Z TO 191647Z APR, ALTERNATE … 250947Z TO 251416Z APR IN AREAS
+    BOUND BY: A. … B. …``: both areas run from the first group to the last alternate; the year is the stamp's."""
+    recs = _records(_world("marlin-nga:NAVAREA IV 418/23"))
+    assert [len(r.geometry.points) for r in recs] == [6, 6]
+    assert recs[0].geometry.points[0] == pytest.approx((28 + 38.47 / 60, -(80 + 37.31 / 60)))
+    assert recs[1].geometry.points[0] == pytest.approx((26 + 26 / 60, -76.0))
+    for r in recs:
+        assert (r.start, r.end) == (_t("2023-04-19T12:18Z"), _t("2023-04-25T14:16Z"))
+        assert any("year 2023 from the notice's stamp '251516Z APR 23'" in w for w in r.inferred)
+        assert any(x.startswith("note: start '191218Z': month APR from the period") for x in r.reasons)
+
+
+def test_navwarn_each_lettered_area_with_its_own_daily_window_in_a_web_copy():
+    """val ``jx-nga:NAVAREA IV 656/18`` (HTML ``<br>`` between vertices): areas B and C each state their own window
+    (``2020Z TO 2151Z DAILY 21 AUG THRU 20 SEP``, ``2110Z TO …``)."""
+    recs = _records(_world("jx-nga:NAVAREA IV 656/18"))
+    assert [len(r.geometry.points) for r in recs] == [4, 4]
+    assert recs[0].geometry.points[0] == pytest.approx((19 + 20 / 60, -(53 + 39 / 60)))
+    assert recs[1].geometry.points[-1] == pytest.approx((5 + 12.6 / 60, -(52 + 40.98 / 60)))
+    assert [(r.start, r.end, r.schedule) for r in recs] == [
+        (_t("2018-08-21T20:20Z"), _t("2018-09-20T21:51Z"), "2020Z TO 2151Z"),
+        (_t("2018-08-21T21:10Z"), _t("2018-09-20T21:51Z"), "2110Z TO 2151Z"),
+    ]
+    assert len(recs[0].windows) == 31 and recs[0].windows[0].end == _t("2018-08-21T21:51Z")
+
+
+def test_navwarn_numbered_items_each_with_their_own_window():
+    """val ``marlin-nga:NAVAREA IV 387/23``: item 1 (rocket launching, 1025Z) and item 2 (space debris, 1155Z)
+    ``DAILY 17 THRU 21 APR``: the day's month comes from the end of the phrase."""
+    recs = _records(_world("marlin-nga:NAVAREA IV 387/23"))
+    assert [len(r.geometry.points) for r in recs] == [11, 19]
+    assert [r.start for r in recs] == [_t("2023-04-17T10:25Z"), _t("2023-04-17T11:55Z")]
+    assert [r.end for r in recs] == [_t("2023-04-21T16:10Z")] * 2
+
+
+def test_navwarn_window_across_midnight_ends_the_next_day():
+    """val ``jx-nga:HYDROPAC 2998/18``: ``2326Z TO 0043Z COMMENCING DAILY 21 AUG THRU 20 SEP``."""
+    (r,) = _records(_world("jx-nga:HYDROPAC 2998/18"))
+    assert (r.start, r.end) == (_t("2018-08-21T23:26Z"), _t("2018-09-21T00:43Z"))
+
+
+def test_navwarn_item_period_before_its_lettered_areas_in_the_archive():
+    """archive ``HYDROPAC 838/26(76)``: ``0700Z TO 1100Z\\n DAILY 24 MAR THRU 06 APR: A. … B. …``, year from
+    ``190050Z MAR 26``; ``NAVAREA IV 268/26``: ``261122Z … 011536Z APR`` across the month end."""
+    recs = _records(_archive("HYDROPAC 838/26(76)"))
+    assert [len(r.geometry.points) for r in recs] == [7, 4]
+    assert {(r.start, r.end) for r in recs} == {(_t("2026-03-24T07:00Z"), _t("2026-04-06T11:00Z"))}
+    recs = _records(_archive("NAVAREA IV 268/26"))
+    assert {(r.start, r.end) for r in recs} == {(_t("2026-03-26T11:22Z"), _t("2026-04-01T15:36Z"))}
+
+
+def test_navwarn_days_alone_are_whole_days_and_a_year_turns_over():
+    """Synthetic: days alone (whole days), and a warning stamped in late December for early January."""
+    text = ("CARIBBEAN SEA.\n1. UNDERWATER OPERATIONS 30 DEC THRU 03 JAN\n   IN AREA BOUND BY\n"
+            "   10-00.00N 060-00.00W, 10-00.00N 061-00.00W,\n   11-00.00N 061-00.00W.\n"
+            "2. CANCEL THIS MSG 040001Z JAN 25.\n")
+    (r,) = _records(text)
+    assert (r.start, r.end) == (_t("2024-12-30T00:00Z"), _t("2025-01-03T23:59Z"))
+    assert any("the whole day" in w for w in r.inferred)
+    # the same period with no stamp anywhere: no year to take, so no time is made up
+    (r,) = _records(text.replace("2. CANCEL THIS MSG 040001Z JAN 25.\n", ""))
+    assert r.start is None and r.status == "review"
+
+
+def test_numbered_area_blocks_with_limits_before_their_boundaries():
+    """Synthetic ICAO item E: ``1. AREA 1 / LOWER/UPPER LIMITS: FL060 / FL170 / LATERAL LIMITS: …``: each area keeps
+    its own limits even when they are written before its boundary (the next area's are not its own)."""
+    text = ("(A0124/24 NOTAMN\nQ) VABF/QRTCA/IV/BO/W/000/170/1900N07300E050\nA) VABF B) 2403010330 C) 2403011130\n"
+            "E) TEMPORARY RESTRICTED AREAS ACTIVATED:\n1. AREA 1\nLOWER/UPPER LIMITS: FL060 / FL170\n"
+            "LATERAL LIMITS: 185000N0724500E 190500N0731000E 184000N0732000E 185000N0724500E\n2. AREA 2\n"
+            "LOWER/UPPER LIMITS: GND / FL090\n"
+            "LATERAL LIMITS: 191000N0725000E 192000N0731500E 190000N0732500E 191000N0725000E\nF) GND G) FL170)")
+    assert [(z["lower"], z["upper"]) for z in rules_zones(text)] == [("FL060", "FL170"), ("GND", "FL090")]
+    after = text.replace("1. AREA 1\nLOWER/UPPER LIMITS: FL060 / FL170\nLATERAL LIMITS: 185000N0724500E "
+                         "190500N0731000E 184000N0732000E 185000N0724500E",
+                         "AREA A: 185000N0724500E 190500N0731000E 184000N0732000E 185000N0724500E FL060-FL170")
+    after = after.replace("2. AREA 2", "AREA B:")
+    assert [(z["lower"], z["upper"]) for z in rules_zones(after)] == [("FL060", "FL170"), ("GND", "FL090")]
+
+
+def test_chinese_list_of_venues_each_with_its_own_days_and_daily_window():
+    """Synthetic: ``（一）X周边3公里，6月7日至9日每日8时至18时；（二）…``: one zone per venue with its own radius, days and
+    window (the year from the heading)."""
+    text = ("关于2024年全民运动会期间无人机临时禁飞的通告\n运动会期间，对以下场馆实施临时管控：\n"
+            "（一）体育中心周边3公里，6月7日至9日每日8时至18时；\n（二）会展中心周边2公里，6月10日至12日每日9时至17时；\n"
+            "（三）奥体公园周边1公里，6月13日至14日每日7时至20时。\n某市公安局 2024年6月1日")
+    recs = _records(text)
+    assert [(r.geometry.name, r.geometry.radius_m, r.schedule) for r in recs] == [
+        ("体育中心", 3000.0, "每日8时至18时"), ("会展中心", 2000.0, "每日9时至17时"), ("奥体公园", 1000.0, "每日7时至20时")]
+    assert [(r.start, r.end) for r in recs] == [
+        (_t("2024-06-06T16:00Z"), _t("2024-06-09T16:00Z")), (_t("2024-06-09T16:00Z"), _t("2024-06-12T16:00Z")),
+        (_t("2024-06-12T16:00Z"), _t("2024-06-14T16:00Z"))]
+    assert all(any("2024 taken from the notice" in w for w in r.inferred) for r in recs)
+
+
+def test_chinese_days_without_a_month_take_the_notices_own_date():
+    """Synthetic: ``26日至30日的每日8时至18时`` in a notice dated ``2024年9月20日``: September 2024, said as inferred;
+    dated after the days (``2024年9月28日`` for ``5日至8日``): the next month."""
+    text = ("关于无人机临时禁飞的通告\n26日至30日的每日8时至18时，在体育中心周边3公里范围内禁止无人机飞行。\n"
+            "某市公安局\n2024年9月20日")
+    (r,) = _records(text)
+    assert (r.start, r.end) == (_t("2024-09-25T16:00Z"), _t("2024-09-30T16:00Z"))
+    assert any("2024-09 from the notice's date '2024年9月20日'" in w for w in r.inferred)
+    (r,) = _records(text.replace("26日至30日", "5日至8日").replace("9月20日", "9月28日"))
+    assert (r.start, r.end) == (_t("2024-10-04T16:00Z"), _t("2024-10-08T16:00Z"))
+
+
+# --- form 1: location and number first, a title line, items from B) on ------------------------------------------
+
+
+AIS_LAYOUT = """VIDF - A0212/16
+NAV WARNING
+B) 1602150230 C) 1602151130
+E) AIR EXERCISE WILL TAKE PLACE WI AREA BOUNDED BY 2830N07700E 2845N07730E 2800N07745E 2830N07700E
+F) GND G) FL250"""
+
+
+@pytest.mark.parametrize("text", [
+    AIS_LAYOUT,
+    AIS_LAYOUT.replace("NAV WARNING", "AERODROME ENROUTE").replace(" - ", "-"),
+    AIS_LAYOUT.replace("\n", "  "),  # a feed that collapsed the line breaks
+    AIS_LAYOUT.replace("VIDF - A0212/16", "VIDF A0212/16 NOTAMN"),
+    AIS_LAYOUT.replace("B) 1602150230 C) 1602151130\n", "B) 1602150230\nC) 1602151130\nD) 0230-1130\n"),
+])
+def test_location_and_number_first_without_q_or_a(text):
+    h = parse_header(text)
+    assert (h.kind, h.id, h.item("A").text) == ("icao", "A0212/16", "VIDF")
+    (r,) = _records(text)
+    assert r.id == "A0212/16" and r.geometry.type == "polygon" and len(r.geometry.points) == 3
+    assert (r.start, r.end) == (_t("2016-02-15T02:30Z"), _t("2016-02-15T11:30Z"))
+    assert (r.lower.ref, r.upper.ref, r.upper.ft) == ("GND", "FL", 25000.0)
+
+
+def test_an_ordinary_icao_notam_keeps_its_own_header():
+    text = "A1136/25 NOTAMN\nQ) VIDF/QRTCA/IV/BO/W/000/250/2830N07700E005\nA) VIDF B) 2501010000 C) 2501020000\nE) X"
+    h = parse_header(text)
+    assert (h.id, h.qline.fir, h.item("A").text) == ("A1136/25", "VIDF", "VIDF")
+
+
+# --- form 4: names are the place itself --------------------------------------------------------------------------
+
+
+def test_a_name_stops_at_the_end_of_its_sentence():
+    """val ``ie-irishexaminer:cork-airport-uas-zone``: ``a 4.5km radius around Cork Airport. The GAA stadium …``."""
+    (r,) = _records(_world("ie-irishexaminer:cork-airport-uas-zone"))
+    assert (r.geometry.name, r.geometry.radius_m) == ("Cork Airport", 4500.0)
+
+
+@pytest.mark.parametrize("row_id, name", [("ro-lrbb-sample:920", "LRTRA111B"), ("ro-lrbb-sample:1061", "LRTRA85G")])
+def test_an_item_e_alone_names_its_activated_area(row_id, name):
+    """train ``ro-lrbb-sample`` rows: ``TEMPORARY RESERVED AREA LRTRA111B ACTIVATED.``: the designator is the place."""
+    (r,) = _records(_world(row_id))
+    assert (r.geometry.type, r.geometry.name, r.geometry.kind) == ("named", name, "area")
+
+
+@pytest.mark.parametrize("text, name", [
+    ("TRA806(A) ACTIVATED 0800-1200", "TRA806(A)"),
+    ("AREA VAD 218 ACTIVATED.", "VAD 218"),
+    ("R-2508 ACTIVE SFC-FL180", "R-2508"),
+])
+def test_area_designators(text, name):
+    assert [z["name"] for z in rules_zones(text)] == [name]
+    assert rules_zones(f"DANGER AREA {name} DEACTIVATED") == []
+
+
+def test_a_road_bounded_area_is_one_place():
+    text = ("为保障活动安全，2024年5月1日8时至18时，东起人民路，西至解放路，北起滨河大道，南至G6高速以内的区域禁止一切无人机飞行。")
+    (z,) = rules_zones(text)
+    assert z["name"] == "东起人民路，西至解放路，北起滨河大道，南至G6高速以内的区域"
+    three = text.replace("，北起滨河大道", "")
+    assert rules_zones(three)[0]["name"] == "东起人民路，西至解放路，南至G6高速以内的区域"
+
+
+@pytest.mark.parametrize("fragment", ["至2月11日", "，具有", "南至G6高速以内的", "Cork Airport. The GAA", "the"])
+def test_clause_fragments_are_no_place(fragment):
+    assert clause_fragment(fragment) is not None
+
+
+@pytest.mark.parametrize("place", ["体育中心", "全市各高考考点", "3号路口", "VAD 218", "TRA806(A)", "Cork Airport",
+                                   "东起人民路，西至解放路，北起滨河大道，南至G6高速以内的区域"])
+def test_places_are_places(place):
+    assert clause_fragment(place) is None
+
+
+def test_an_engines_fragment_name_is_flagged():
+    from airspace.core.answer import ground
+    from airspace.pipeline.normalize import normalize
+
+    text = "2024年2月1日0时至2月11日24时，禁止无人机飞行。"
+    (d,) = ground(text, [{"name": "至2月11日"}])
+    rec = normalize(d, text=text, message=0)
+    assert rec.status == "review" and any("is no place" in x for x in rec.reasons)
+
+
+# --- form 5: local time without an offset: the zone's own time zone ------------------------------------------------
+
+
+@pytest.mark.parametrize("date, clock, zone, start, end", [
+    ("14 Jan 2027", "0930-1600", "Europe/Dublin", "2027-01-14T09:30Z", "2027-01-14T16:00Z"),  # GMT
+    ("14 Jul 2027", "0930-1600", "Europe/Dublin", "2027-07-14T08:30Z", "2027-07-14T15:00Z"),  # IST, UTC+1
+])
+def test_local_clock_times_take_the_time_zone_at_the_zone(date, clock, zone, start, end):
+    text = f"Ops note {date}: drones grounded {clock} local within 2 NM of 5321N00616W."
+    (r,) = _records(text)
+    assert (r.start, r.end) == (_t(start), _t(end))
+    assert any(zone in w for w in r.inferred)
+
+
+def test_local_clock_times_across_a_dst_change_are_exact_and_a_missing_hour_is_review():
+    """America/Chicago goes to CDT on 14 Mar 2027 at 02:00: 01:30 is CST, 03:00 CDT; 02:30 does not exist."""
+    (r,) = _records("Ops note 14 Mar 2027: drones grounded 0130-0300 local within 2 NM of 3907N09436W.")
+    assert (r.start, r.end) == (_t("2027-03-14T07:30Z"), _t("2027-03-14T08:00Z"))
+    (r,) = _records("Ops note 14 Mar 2027: drones grounded 0230-0400 local within 2 NM of 3907N09436W.")
+    assert r.status == "review" and any("does not exist" in x for x in r.reasons)
+
+
+def test_a_stated_offset_wins_over_the_position():
+    (r,) = _records("Ops note 14 Jul 2027: drones grounded 0930-1600 local, UTC+8, within 2 NM of 5321N00616W.")
+    assert (r.start, r.inferred) == (_t("2027-07-14T01:30Z"), [])
+
+
+# --- form 6: FAA VIP rings and VOR/DME alternates ----------------------------------------------------------------
+
+VIP = ("!FDC 4/6543 ZKC MO..AIRSPACE KANSAS CITY, MO..TEMPORARY FLIGHT RESTRICTIONS. PURSUANT TO 14 CFR SECTION "
+       "91.141 AIRCRAFT FLIGHT OPERATIONS ARE PROHIBITED WITHIN AN AREA DEFINED AS 10 NM RADIUS OF 390713N/0943548W "
+       "OR THE RIS136016.7 SFC-17999FT MSL EFFECTIVE 2404021500 UTC (1000 LOCAL 04/02/24) UNTIL 2404022130 UTC "
+       "(1630 LOCAL 04/02/24). WITHIN AN AREA DEFINED AS 30 NM RADIUS OF 390713N/0943548W OR THE RIS136016.7 "
+       "SFC-17999FT MSL EXCLUDING THE AIRSPACE WITHIN 10 NM RADIUS OF 390713N/0943548W OR THE RIS136016.7 EFFECTIVE "
+       "2404021400 UTC (0900 LOCAL 04/02/24) UNTIL 2404022230 UTC (1730 LOCAL 04/02/24).")
+
+
+@pytest.mark.parametrize("text", [VIP, VIP.replace(" OR THE RIS136016.7", " (RIS136016.7)"),
+                                  VIP.replace("390713N/0943548W OR THE", "390713N0943548W OR THE\n")])
+def test_vip_rings_with_vor_dme_alternates(text):
+    recs = _records(text)
+    centre = (39 + 7 / 60 + 13 / 3600, -(94 + 35 / 60 + 48 / 3600))
+    assert [(r.geometry.radius_m, r.geometry.inner_radius_m) for r in recs] == [(10 * NM_TO_M, None),
+                                                                             (30 * NM_TO_M, 10 * NM_TO_M)]
+    assert all(r.geometry.center == pytest.approx(centre) for r in recs)
+    assert [(r.start, r.end) for r in recs] == [(_t("2024-04-02T15:00Z"), _t("2024-04-02T21:30Z")),
+                                                (_t("2024-04-02T14:00Z"), _t("2024-04-02T22:30Z"))]
+
+
+def test_tfr_page_fix_references_are_not_vertices():
+    """archive ``FDC 6/7491`` (TFR web page): ``From: 255600N 0971000W BRO078011.3 To: …``: six vertices, the FRD
+    of each vertex the same point again."""
+    (r,) = _records(_archive("FDC 6/7491"))
+    assert len(r.geometry.points) == 6 and r.geometry.points[0] == pytest.approx((25 + 56 / 60, -(97 + 10 / 60)))
+    assert (r.lower.ref, r.upper.ref) == ("SFC", "UNL")
+
+
+# --- form 7: radii with words around them ------------------------------------------------------------------------
+
+
+def test_navwarn_miles_are_nautical():
+    """val ``marlin-nga:NAVAREA IV 396/23`` ``IN AREA WITHIN 150 MILES OF 37-35.15N 045-40.37W`` and
+    ``jx-nga:NAVAREA XII 365/18`` ``WITHIN 13 MILES OF 33-40N 119-32W``: maritime miles are nautical."""
+    (r,) = _records(_world("marlin-nga:NAVAREA IV 396/23"))
+    assert r.geometry.radius_m == 150 * NM_TO_M
+    assert r.geometry.center == pytest.approx((37 + 35.15 / 60, -(45 + 40.37 / 60)))
+    assert (r.start, r.end) == (_t("2023-04-14T00:30Z"), _t("2023-05-07T10:00Z"))
+    (r,) = _records(_world("jx-nga:NAVAREA XII 365/18"))
+    assert r.geometry.radius_m == 13 * NM_TO_M and (r.start, r.end) == (_t("2018-08-31T14:00Z"), _t("2018-09-05T02:00Z"))
+
+
+@pytest.mark.parametrize("phrase, metres", [
+    ("WITHIN A RADIUS OF TWO NM OF 5321N00616W", 2 * NM_TO_M),
+    ("within a radius of 2 nautical miles of 5321N00616W", 2 * NM_TO_M),
+    ("5 KM RADIUS OF 5321N00616W", 5000.0),
+    ("RADIUS OF FIVE KILOMETRES CENTRED ON 5321N00616W", 5000.0),
+])
+def test_radii_in_words(phrase, metres):
+    (r,) = _records(f"Drone restriction 14 Jan 2027: {phrase}, SFC-400FT AGL.")
+    assert r.geometry.radius_m == pytest.approx(metres)
+
+
+def test_a_bare_mile_in_prose_is_the_statute_mile_and_review():
+    (r,) = _records("Drones are banned within 2.5 miles of 5130N00007W up to 2,500FT AMSL.")
+    assert r.geometry.radius_m == pytest.approx(2.5 * 1609.344)
+    assert r.status == "review" and any("statute mile" in w for w in r.inferred)
+
+
+def test_chinese_radius_in_km():
+    (z,) = rules_zones("2024年5月1日8时至18时，以北纬36°17′ 东经120°17′为中心，半径5公里范围内禁止无人机飞行。")
+    assert z["radius"] == "5公里"
+
+
+# --- form 3 in prose: a heading's period of whole days, a daily window in UTC --------------------------------------
+
+
+def test_a_tra_notice_with_its_days_in_the_heading_and_a_utc_daily_window():
+    """val ``ie-iaa:galway-2018-10-13``: heading ``13 Oct 2018 - 14 Oct 2018``, ``Duration: 1100hrs to 1500hrs UTC
+    daily``: two windows, every field stated or settled by the notice, so ``ok``."""
+    (r,) = _records(_world("ie-iaa:galway-2018-10-13"))
+    assert (r.start, r.end) == (_t("2018-10-13T11:00Z"), _t("2018-10-14T15:00Z"))
+    assert [(w.start, w.end) for w in r.windows] == [(_t("2018-10-13T11:00Z"), _t("2018-10-13T15:00Z")),
+                                                    (_t("2018-10-14T11:00Z"), _t("2018-10-14T15:00Z"))]
+    assert len(r.geometry.points) == 4 and (r.lower.ref, r.upper.ref, r.upper.ft) == ("SFC", "AMSL", 3500.0)
+    assert r.status == "ok" and len(r.inferred) == 2
+
+
+def test_whole_days_without_a_time_zone_are_read_as_utc_and_left_for_review():
+    """val ``ie-iaa:blackrock-2017-03``: ``24 Mar 2017 - 31 Mar 2017`` and no clock or zone: whole UTC days, review."""
+    (r,) = _records(_world("ie-iaa:blackrock-2017-03"))
+    assert (r.start, r.end) == (_t("2017-03-24T00:00Z"), _t("2017-03-31T23:59Z"))
+    assert r.geometry.radius_m == 10 * NM_TO_M
+    assert r.status == "review" and any("read as UTC" in x and not x.startswith("note:") for x in r.reasons)
+    (r,) = _records("24th March 2017 to 31st March 2017\nRestriction: circle 2NM radius centred on 5404N01019W, "
+                    "SFC to 5000FT AMSL, 0900 to 1700 daily.")
+    assert (r.start, r.end) == (_t("2017-03-24T09:00Z"), _t("2017-03-31T17:00Z")) and r.status == "review"
+
+
+def test_several_places_each_with_its_own_distance_in_prose():
+    """val ``ie-thejournal:pope-visit-2018``: ``within 10km of Dublin Airport, 8km from the Phoenix Park, or 24km from
+    Ireland West Airport Knock``: three named zones, each with its radius."""
+    recs = _records(_world("ie-thejournal:pope-visit-2018"))
+    assert [(r.geometry.name, r.geometry.radius_m) for r in recs] == [
+        ("Dublin Airport", 10000.0), ("Phoenix Park", 8000.0), ("Ireland West Airport Knock", 24000.0)]
+
+
+def test_a_berth_around_a_lone_position_is_its_radius():
+    """val ``marlin-nga:NAVAREA IV 404/23``: ``UNDERWATER OPERATIONS 12 THRU 25 APR … IN 10-15.89N 060-33.25W.
+    500 METER BERTH REQUESTED.``; ``WIDE BERTH`` states no distance."""
+    (r,) = _records(_world("marlin-nga:NAVAREA IV 404/23"))
+    assert r.geometry.radius_m == 500.0 and r.geometry.center == pytest.approx((10 + 15.89 / 60, -(60 + 33.25 / 60)))
+    assert (r.start, r.end) == (_t("2023-04-12T00:00Z"), _t("2023-04-25T23:59Z"))
+    text = "ANGUILLA.\nVESSEL AGROUND IN 18-10.07N 063-09.81W.\nWIDE BERTH REQUESTED.\nCANCEL THIS MSG 010000Z MAY 23."
+    (z,) = rules_zones(text)
+    assert "radius" not in z
+    (z,) = rules_zones(text.replace("WIDE BERTH", "TWO MILE BERTH"))
+    assert z["radius"] == "TWO MILE"
