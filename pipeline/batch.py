@@ -35,8 +35,9 @@ from airspace.parser.rules.zone import not_an_area
 from airspace.pipeline.engines import get_extractor
 from airspace.pipeline.normalize import buffer_zone
 from airspace.pipeline.normalize import normalize as _normalize
+from airspace.pipeline.notam_graph import link_batch
 from airspace.pipeline.split import BatchTooLarge, Message, split_batch
-from airspace.pipeline.validate import validate
+from airspace.pipeline.validate import note_damage, validate
 
 __all__ = ["process_batch", "MESSAGE_BUDGET_S", "MESSAGE_OUTPUT_BUDGET"]
 
@@ -217,6 +218,7 @@ def _records_for(
             rec.review("no zone found in the message (no coordinates, area or location)")
         if unfounded:
             rec.review(unfounded)
+        note_damage(rec)
         return [rec]
     out = []
     for z, draft in enumerate(drafts):
@@ -433,4 +435,4 @@ def process_batch(
     if per_message:
         stats.wall_s = extract_s
     stats.wall_s = max(stats.wall_s, 0.0)
-    return records, stats
+    return link_batch(records), stats
