@@ -8,10 +8,11 @@ batch's references as a graph, once the records are built:
   id that does it) and a note: it is no longer in force, so it is not active (``is_active``), whatever its times;
 - a NOTAMR or NOTAMC naming its own id, or replacements that lead back to where they started (A replaces B, B
   replaces A), cannot be resolved: every record of such a message is ``review``, the chain named;
-- the same NOTAM id in two messages is said on both: ``review`` when the texts differ (which one is in force?),
-  a note when the text is the same message twice.
+- the same NOTAM id in two messages is said on both: a note when they read alike (the same text twice, or two
+  feeds' layouts of it), ``review`` when their zones, limits or times differ (which one is in force?).
 
-References to NOTAMs outside the batch are left as they are (``ref_id`` keeps them). Pure: the records are changed
+A NOTAM is known by its id and the office that issued it (the Q-line's FIR, else item A)): series numbers repeat
+from one office to the next. References to NOTAMs outside the batch are left as they are (``ref_id`` keeps them). Pure: the records are changed
 in place, nothing is read from elsewhere.
 """
 
@@ -21,16 +22,33 @@ import re
 from collections import defaultdict
 
 from airspace.core.records import ZoneRecord
+from airspace.parser.header import parse_header
 
 __all__ = ["link_batch", "in_force"]
 
 
-def _key(notam_id: str | None) -> str | None:
-    """A NOTAM id as a key: blanks dropped, upper case (``A0129/26``, ``A 0129/26`` and ``a0129/26`` are one)."""
+def _key(notam_id: str | None, office: str = "") -> str | None:
+    """A NOTAM id as a key: blanks dropped, upper case (``A0129/26``, ``A 0129/26`` and ``a0129/26`` are one), with
+    the office that issued it: an ICAO series number is unique only within one office's series (``A1116/26`` of
+    DAAA and of WSJC are two NOTAMs)."""
     if not notam_id:
         return None
     k = re.sub(r"\s+", "", notam_id).upper()
-    return k or None
+    return f"{office}:{k}" if k else None
+
+
+def _office(text: str) -> str:
+    """Who issued a message: the FIR of its Q-line, else the first location of item A); '' where neither is
+    stated (an FAA id names its location itself: ``BOS 01/502``)."""
+    try:
+        h = parse_header(text)
+    except Exception:  # noqa: BLE001 - a header that cannot be read names no office
+        return ""
+    if h.qline is not None and h.qline.fir:
+        return h.qline.fir.strip().upper()
+    a = h.item("A")
+    codes = re.findall(r"\b[A-Z]{4}\b", a.text) if a is not None else []
+    return codes[0] if codes else ""
 
 
 def in_force(rec: ZoneRecord) -> bool:
@@ -48,7 +66,8 @@ def link_batch(records: list[ZoneRecord]) -> list[ZoneRecord]:
     msgs: dict[int, tuple[str | None, str | None, str | None]] = {}
     for m, recs in by_msg.items():
         head = next((r for r in recs if r.id), recs[0])
-        msgs[m] = (_key(head.id), head.notam_type, _key(head.ref_id))
+        office = _office(head.text) if head.id else ""
+        msgs[m] = (_key(head.id, office), head.notam_type, _key(head.ref_id, office))
     owners: dict[str, list[int]] = defaultdict(list)
     for m, (k, _, _) in msgs.items():
         if k is not None:
@@ -58,15 +77,19 @@ def link_batch(records: list[ZoneRecord]) -> list[ZoneRecord]:
         if len(ms) < 2:
             continue
         texts = {by_msg[m][0].text.strip() for m in ms}
+        readings = {_reading(by_msg[m]) for m in ms}
         where = ", ".join(str(m + 1) for m in ms)
         for m in ms:
             for r in by_msg[m]:
                 if len(texts) == 1:
                     _note(r, f"note: NOTAM {by_msg[m][0].id} appears {len(ms)} times in this batch (messages {where}), "
                              "the same text each time")
+                elif len(readings) == 1:
+                    _note(r, f"note: NOTAM {by_msg[m][0].id} appears {len(ms)} times in this batch (messages {where}), "
+                             "written differently, read alike")
                 else:
                     r.review(f"NOTAM {by_msg[m][0].id} appears {len(ms)} times in this batch (messages {where}) with "
-                             "different texts: which one is in force is not known")
+                             "different zones, limits or times: which one is in force is not known")
 
     for m, (k, typ, ref) in msgs.items():
         if typ not in ("R", "C") or ref is None:
@@ -114,6 +137,12 @@ def _cycle(start: int, msgs: dict, owners: dict[str, list[int]]) -> list[str] | 
         ids.append(msgs[nxt][0] or "?")
         cur = nxt
     return None
+
+
+def _reading(recs: list[ZoneRecord]) -> str:
+    """What a message's records say (zones, limits, times, schedule), to tell a repeat from a different NOTAM."""
+    keep = {"geometry", "lower", "upper", "start", "end", "schedule", "permanent"}
+    return repr([r.model_dump(mode="json", include=keep) for r in recs])
 
 
 def _note(rec: ZoneRecord, note: str) -> None:

@@ -394,16 +394,18 @@ def _in_item(header: Header, letters: str, sp) -> bool:
 
 
 def _check_qline_limits(rec: ZoneRecord, header: Header | None) -> None:
-    """Item Q's lower/upper flight levels against the limits F) and G) state: the Q-line rounds outwards, so its
-    lower is at or below the floor and its upper at or above the ceiling; a difference beyond that rounding
-    (``000/010`` against ``FL200``-``FL300``) is the message contradicting itself."""
+    """Item Q's lower/upper flight levels against the limits the message states (F) and G), or item E)): the Q-line
+    rounds outwards and spans every area of the notice, so its lower is at or below each floor and its upper at or
+    above each ceiling; a difference beyond that rounding (``000/010`` against ``FL200``-``FL300``) is the message
+    contradicting itself."""
     q = header.qline if header else None
-    if q is None or not header.item("F") and not header.item("G"):
+    if q is None:
         return
     for key, field, sign in (("lower", q.lower, 1), ("upper", q.upper, -1)):
         lim, sp = getattr(rec, key), rec.spans.get(key)
-        if lim is None or field is None or not re.fullmatch(r"\d{3}", field) or not _in_item(header, "FG", sp):
-            continue
+        if lim is None or field is None or not re.fullmatch(r"\d{3}", field) or sp is None \
+                or q.raw.start <= sp.start < q.raw.end:
+            continue  # (a limit read from the Q-line itself is item Q's own reading)
         qft = int(field) * 100.0
         if key == "upper" and field == "999":
             continue  # unlimited
@@ -411,14 +413,14 @@ def _check_qline_limits(rec: ZoneRecord, header: Header | None) -> None:
         if ft is None and lim.ref in ("SFC", "GND", "AGL") and key == "upper" and lim.ft is not None:
             ft = lim.ft - _DEPTH_FT  # a ceiling above ground is at least this high above sea level
             if qft < ft - QLINE_SLACK_FT:
-                rec.review(f"the Q-line's upper limit {field} (FL{field}) is below the {key} limit {_fmt(lim)} of item "
-                           "G) over any ground: the message contradicts itself")
+                rec.review(f"the Q-line's upper limit {field} (FL{field}) is below the upper limit {_fmt(lim)} the "
+                           "message states, over any ground: the message contradicts itself")
             continue
         if ft is None:
             continue
         if sign * (qft - ft) > QLINE_SLACK_FT:
-            rec.review(f"the Q-line's {key} limit {field} (FL{field}, {qft:,.0f} ft) contradicts item "
-                       f"{'F' if key == 'lower' else 'G'})'s {_fmt(lim)} ({ft:,.0f} ft)")
+            rec.review(f"the Q-line's {key} limit {field} (FL{field}, {qft:,.0f} ft) contradicts the {key} limit "
+                       f"{_fmt(lim)} ({ft:,.0f} ft) the message states")
 
 
 _E_LIMIT = (r"(?:SFC|GND|FL\s?\d{2,3}|\d{1,3}(?:,\d{3})+\s?(?:FT|M)\b(?:\s?(?:AMSL|MSL|AGL))?|"
