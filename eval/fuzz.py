@@ -465,6 +465,8 @@ def semantic_check(records, cases: list[dict], *, through: str = "") -> dict:
                      for z in case["zones"]]
             if not any(not record_diffs(r, g) for g in golds):
                 c["semantic_wrong_ok"] += 1
+                key = f"semantic_wrong_ok_{'clean' if case['op'] == 'clean' else 'altered'}"
+                c[key] = c.get(key, 0) + 1
                 diffs = record_diffs(r, golds[min(r.zone, len(golds) - 1)]) if golds else ["no generated zone"]
                 c["semantic_problems"].append(f"{through}{case['template']}/{case['op']} zone {r.zone}: "
                                               f"{'; '.join(diffs)[:200]} in {case['text'][:160]!r}")
