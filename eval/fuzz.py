@@ -21,7 +21,18 @@ Counted (the first four must be 0):
   (allowed: that is what the budget is for; reported so that a regression shows);
 - and, for scale: messages, records by status, exported features, seconds.
 
+The semantic oracle (``--semantic N`` through the rules reader, ``--semantic-clover N`` through Clover; every
+``--cli-every``-th batch through ``airspace-parse`` as a subprocess, the rest in-process) checks what the counts above
+cannot: whether an ``ok`` record is right. Each case is a message generated from known values (``data/gen`` through
+``airspace.data.corpus.make_row``, the corpus's validation split), then left clean, given a damaged character inside
+one of its numbers (``DAMAGE_CHARS``), or, for a one-zone message, made to contradict itself (a later ``RADIUS
+INCREASED TO``, ``-2NM``, an AGL floor over an AMSL ceiling, ``FL999``, item E) against G), the Q-line against G),
+hours marked ``LOCAL`` the record would not apply). Counted, each to be 0: ``semantic_wrong_ok`` (an ok record whose
+geometry, limits or times are not those of any generated zone of its message; split into ``_clean`` and
+``_altered``), ``semantic_ok_on_contradiction``, ``semantic_lost``, ``semantic_internal_errors``.
+
     python -m airspace.eval.fuzz --n 100000 --workers 16
+    python -m airspace.eval.fuzz --n 0 --semantic 100000 --semantic-clover 5000 --workers 16
 """
 
 from __future__ import annotations
