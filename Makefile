@@ -53,9 +53,14 @@ bench: setup
 
 # 10^5 generated hostile inputs through both input modes, the pipeline and every export; prints the counts
 # (internal errors, lost messages, invalid exported geometries: all must be 0; budget overruns). FUZZ_N to change.
+# The semantic oracle: FUZZ_SEMANTIC_N messages generated from known values, damaged or contradicted, through the
+# rules reader and FUZZ_CLOVER_N through Clover (every tenth batch through the CLI): no ok record with other values.
 FUZZ_N ?= 100000
+FUZZ_SEMANTIC_N ?= 100000
+FUZZ_CLOVER_N ?= 5000
 fuzz: setup
-	$(BIN)/python -m airspace.eval.fuzz --n $(FUZZ_N) --out bench-results/fuzz.json
+	$(BIN)/python -m airspace.eval.fuzz --n $(FUZZ_N) --semantic $(FUZZ_SEMANTIC_N) \
+	  --semantic-clover $(FUZZ_CLOVER_N) --out bench-results/fuzz.json
 
 # What the rules reader could not read on the real archive (review reasons, unread values, silver agreement).
 triage: setup

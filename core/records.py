@@ -134,6 +134,10 @@ class ZoneRecord(BaseModel):
     spans: dict[str, SpanModel] = Field(default_factory=dict)
     text: str = ""  # the original message, verbatim
     engine: str = "rules"
+    # the id of the NOTAM of the same batch that replaced (NOTAMR) or cancelled (NOTAMC) this one: no longer in force
+    # (``pipeline.notam_graph``)
+    replaced_by: str | None = None
+    cancelled_by: str | None = None
 
     @field_serializer("start", "end")
     def _ser_time(self, t: datetime | None) -> str | None:
@@ -149,3 +153,38 @@ class ZoneRecord(BaseModel):
     def to_json(self) -> dict:
         """The CLI's ``--format jsonl`` object."""
         return self.model_dump(mode="json")
+
+
+_GROUND_REFS = ("SFC", "GND", "AGL")
+_SEA_REFS = ("AMSL", "FL")
+
+
+def limits_conflict(lower: Limit | None, upper: Limit | None) -> str | None:
+    """Why a floor and a ceiling cannot bound a volume, or None. One rule for the validator and every export, so
+    that a record and what is written of it always agree.
+
+    Limits of one reference family (above ground: SFC, GND, AGL; above sea level: AMSL and FL, FL taken as its
+    pressure-altitude feet) are compared directly. Limits of different families depend on the terrain, which is
+    unknown here; they are compared where the terrain is at sea level: a floor above ground at or above a ceiling
+    above sea level (``5000FT AGL`` to ``1000FT AMSL``) is above it over any ground at or above sea level, and a
+    floor above sea level over a ceiling above ground (``3000FT AMSL`` to ``400FT AGL``) leaves a volume only
+    where the ground is higher than their difference. Either is a pair no known terrain reconciles."""
+    if lower is None or upper is None or upper.ref == "UNL":
+        return None
+    if lower.ref == "UNL":
+        return f"the floor {lower.raw or 'UNL'} is unlimited"
+    lo = 0.0 if lower.ref in ("SFC", "GND") else lower.ft
+    hi = upper.ft
+    if lo is None or hi is None or lo != lo or hi != hi:
+        return None
+    lo_ground, hi_ground = lower.ref in _GROUND_REFS, upper.ref in _GROUND_REFS
+    lo_raw, hi_raw = lower.raw or lower.ref, upper.raw or upper.ref
+    if lo_ground == hi_ground:
+        return f"lower limit {lo_raw} is not below the upper limit {hi_raw}" if lo >= hi else None
+    if lo < hi:
+        return None
+    if lo_ground:
+        return (f"lower limit {lo_raw} (above ground) is not below the upper limit {hi_raw} (above sea level) over any "
+                "ground at or above sea level: no terrain reconciles the two")
+    return (f"lower limit {lo_raw} (above sea level) is not below the upper limit {hi_raw} (above ground) unless the "
+            f"ground is higher than {lo - hi:,.0f} ft; the terrain is not known here")

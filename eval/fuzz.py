@@ -21,7 +21,18 @@ Counted (the first four must be 0):
   (allowed: that is what the budget is for; reported so that a regression shows);
 - and, for scale: messages, records by status, exported features, seconds.
 
+The semantic oracle (``--semantic N`` through the rules reader, ``--semantic-clover N`` through Clover; every
+``--cli-every``-th batch through ``airspace-parse`` as a subprocess, the rest in-process) checks what the counts above
+cannot: whether an ``ok`` record is right. Each case is a message generated from known values (``data/gen`` through
+``airspace.data.corpus.make_row``, the corpus's validation split), then left clean, given a damaged character inside
+one of its numbers (``DAMAGE_CHARS``), or, for a one-zone message, made to contradict itself (a later ``RADIUS
+INCREASED TO``, ``-2NM``, an AGL floor over an AMSL ceiling, ``FL999``, item E) against G), the Q-line against G),
+hours marked ``LOCAL`` the record would not apply). Counted, each to be 0: ``semantic_wrong_ok`` (an ok record whose
+geometry, limits or times are not those of any generated zone of its message; split into ``_clean`` and
+``_altered``), ``semantic_ok_on_contradiction``, ``semantic_lost``, ``semantic_internal_errors``.
+
     python -m airspace.eval.fuzz --n 100000 --workers 16
+    python -m airspace.eval.fuzz --n 0 --semantic 100000 --semantic-clover 5000 --workers 16
 """
 
 from __future__ import annotations
@@ -351,6 +362,231 @@ def run_batch(seed: int, size: int) -> dict:
     return c
 
 
+# --------------------------------------------------------------------------------------------------------------
+# the semantic oracle: messages generated from known values, damaged or contradicted in known ways
+# --------------------------------------------------------------------------------------------------------------
+
+DAMAGE_CHARS = ("\x00", "\ufffd", "\x07", "\x1b", "\x85", "\x7f", "\u200b")
+SEMANTIC_SPLIT = "val"  # the corpus's validation split: rows the model did not train on, never the test split
+SEMANTIC_SEED = 45
+_NUM_RUN = r"\d{2,}"
+
+
+def _damage_number(text: str, rnd: random.Random) -> str | None:
+    """A damaged character put between two digits of a number of the message (any number: a coordinate, a
+    radius, a limit, a time, an id): the values it belonged to can only become unreadable, never other values."""
+    import re
+
+    runs = list(re.finditer(_NUM_RUN, text))
+    if not runs:
+        return None
+    m = rnd.choice(runs)
+    k = rnd.randint(m.start() + 1, m.end() - 1)
+    return text[:k] + rnd.choice(DAMAGE_CHARS) * rnd.choice((1, 1, 2)) + text[k:]
+
+
+def _contradictions(text: str, gold: list[dict], rnd: random.Random) -> list[tuple[str, str]]:
+    """(name, contradicted text) for every contradiction this one-zone message admits; after any of them the message
+    no longer has one reading, so no record of it may be ``ok``."""
+    import re
+
+    out: list[tuple[str, str]] = []
+    z = gold[0]
+    g = z.get("geometry") or {}
+    if g.get("type") == "circle":
+        r_nm = g["radius_m"] / 1852
+        other = next(x for x in (5, 7, 9, 12) if abs(x - r_nm) > 0.01)
+        out.append(("radius_amended", text.rstrip(" )") + f" RADIUS INCREASED TO {other}NM." + (
+            ")" if text.rstrip().endswith(")") else "")))
+        m = re.search(r"(?<=\s)((?:\d+(?:\.\d+)?|\.\d+)\s?(?:NM|KM))(?=\s+RADIUS)", text)
+        if m:
+            out.append(("negative_radius", text[: m.start()] + "-" + text[m.start():]))
+    f, gg = re.search(r"(?:^|\s)F\)\s*", text), re.search(r"(?:^|\s)G\)\s*(\S+(?:\s?FT|\s?M)?(?:\s(?:AMSL|MSL|AGL))?)", text)
+    up = z.get("upper") or {}
+    if gg and f:
+        out.append(("agl_amsl", text[: f.end()] + "5000FT AGL G) 1000FT AMSL" + text[gg.end():]))
+        if up.get("ref") in ("AMSL", "FL") and (up.get("ft") or 0) >= 3000:
+            out.append(("fl999_or_e", text[: gg.start(1)] + "FL999" + text[gg.end(1):]))
+        e = re.search(r"(?:^|\s)E\)\s*", text)
+        if e and up.get("ref") in ("AMSL", "FL") and up.get("ft"):
+            x = int(up["ft"]) + 2000
+            out.append(("e_vs_g", text[: e.end()] + f"ACTIVE SFC-{x}FT AMSL. " + text[e.end():]))
+    q = re.search(r"Q\)\s*[^\n]*?/(\d{3})/(\d{3})/", text)
+    if q and up.get("ref") in ("AMSL", "FL") and (up.get("ft") or 0) >= 5000:
+        out.append(("qline_vs_g", text[: q.start(2)] + "001" + text[q.end(2):]))
+    if text.lstrip().startswith("!") and z.get("start"):
+        lim = re.search(r"\d+\s?FT(?:\s(?:AGL|AMSL|MSL))?(?=\s)", text)
+        if lim:
+            out.append(("local_times", text[: lim.end()] + " 1800-2200 LOCAL" + text[lim.end():]))
+    return out
+
+
+def semantic_case(seed: int, i: int) -> dict:
+    """Generated row ``i`` of ``seed`` (``data/gen`` through ``airspace.data.corpus.make_row``) and what is done to
+    it: ``clean``, ``damaged`` (a damaged character inside a number) or a named contradiction. ``expect`` is
+    ``values`` (every ``ok`` record must carry one generated zone's values exactly) or ``no_ok`` (the message
+    contradicts itself: no zone of it may be ``ok``)."""
+    from airspace.data.corpus import CorpusError, make_row
+
+    try:
+        row = make_row(seed, SEMANTIC_SPLIT, i)
+    except CorpusError:
+        return {"text": "", "zones": [], "op": "none", "expect": "values", "template": "none"}
+    rnd = random.Random(seed * 7_919 + i)
+    text, zones = row["text"], row["zones"]
+    op, expect = "clean", "values"
+    r = rnd.random()
+    if r < 0.45:
+        damaged = _damage_number(text, rnd)
+        if damaged is not None:
+            text, op = damaged, "damaged"
+    elif r < 0.85 and len(zones) == 1:
+        options = _contradictions(text, zones, rnd)
+        if options:
+            op, text = rnd.choice(options)
+            expect = "no_ok"
+    return {"text": text, "zones": zones, "op": op, "expect": expect, "template": row["template"]}
+
+
+def semantic_check(records, cases: list[dict], *, through: str = "") -> dict:
+    """The oracle over one batch: ``records`` as read from ``cases`` (message ``i`` is case ``i``)."""
+    from airspace.eval.compare import record_diffs
+
+    c = {"semantic_messages": len(cases), "semantic_ok": 0, "semantic_wrong_ok": 0, "semantic_ok_on_contradiction": 0,
+         "semantic_lost": 0, "semantic_problems": []}
+    by_msg: dict[int, list] = {}
+    for r in records:
+        by_msg.setdefault(r.message, []).append(r)
+    for i, case in enumerate(cases):
+        recs = by_msg.get(i)
+        if not recs:
+            c["semantic_lost"] += 1
+            c["semantic_problems"].append(f"{through}{case['template']}/{case['op']}: no record")
+            continue
+        for r in recs:
+            if r.status != "ok" or r.geometry is None:
+                continue
+            c["semantic_ok"] += 1
+            if case["expect"] == "no_ok":
+                c["semantic_ok_on_contradiction"] += 1
+                c["semantic_problems"].append(f"{through}{case['template']}/{case['op']}: ok record of a message that "
+                                              f"contradicts itself: {case['text'][:160]!r}")
+                continue
+            golds = [{k: v for k, v in z.items() if k in ("geometry", "lower", "upper", "start", "end")}
+                     for z in case["zones"]]
+            if not any(not record_diffs(r, g) for g in golds):
+                c["semantic_wrong_ok"] += 1
+                key = f"semantic_wrong_ok_{'clean' if case['op'] == 'clean' else 'altered'}"
+                c[key] = c.get(key, 0) + 1
+                diffs = record_diffs(r, golds[min(r.zone, len(golds) - 1)]) if golds else ["no generated zone"]
+                c["semantic_problems"].append(f"{through}{case['template']}/{case['op']} zone {r.zone}: "
+                                              f"{'; '.join(diffs)[:200]} in {case['text'][:160]!r}")
+    return c
+
+
+def _cli_records(cases: list[dict], engine: str) -> list:
+    """The cases through ``airspace-parse --input jsonl --format jsonl`` (a subprocess: the real entry point)."""
+    import subprocess
+
+    from airspace.core.records import ZoneRecord
+
+    lines = "\n".join(json.dumps({"text": c["text"]}) for c in cases) + "\n"
+    p = subprocess.run([sys.executable, "-m", "airspace.pipeline.cli", "--engine", engine, "--input", "jsonl",
+                        "--format", "jsonl", "-"], input=lines.encode("utf-8"), capture_output=True, timeout=3600)
+    if p.returncode not in (0, 1):
+        raise RuntimeError(f"airspace-parse exited {p.returncode}: {p.stderr.decode('utf-8', 'replace')[-200:]}")
+    return [ZoneRecord.model_validate(json.loads(x)) for x in p.stdout.decode("utf-8").splitlines() if x.strip()]
+
+
+def _messages_of(cases: list[dict]):
+    from airspace.pipeline.split import Message, _check
+
+    return [_check(Message(index=i, text=c["text"])) for i, c in enumerate(cases)]
+
+
+_EXTRACTORS: dict = {}
+
+
+def run_semantic(start: int, size: int, engine: str = "rules", cli: bool = False, seed: int = SEMANTIC_SEED) -> dict:
+    """One batch of the oracle: generated cases ``start .. start+size-1``, read in-process (``process_batch``) or
+    through the CLI; the counts of ``semantic_check``, by operation."""
+    from airspace.pipeline.batch import process_batch
+
+    cases = [semantic_case(seed, i) for i in range(start, start + size)]
+    cases = [c for c in cases if c["text"].strip()]
+    through = f"[{engine}{' cli' if cli else ''}] "
+    t0 = time.perf_counter()
+    try:
+        if cli:
+            records = _cli_records(cases, engine)
+        else:
+            if engine not in _EXTRACTORS:
+                from airspace.pipeline.engines import get_extractor
+
+                _EXTRACTORS[engine] = get_extractor(engine)
+            records, _ = process_batch(_messages_of(cases), _EXTRACTORS[engine])
+        c = semantic_check(records, cases, through=through)
+        c["semantic_internal_errors"] = sum(any(k in " ".join(r.reasons) for k in _INTERNAL) for r in records)
+    except Exception as exc:  # noqa: BLE001 - exactly what this counts
+        c = {"semantic_messages": len(cases), "semantic_internal_errors": 1,
+             "semantic_problems": [f"{through}batch {start}: {type(exc).__name__}: {str(exc)[:160]}"]}
+    c["semantic_seconds"] = time.perf_counter() - t0
+    ops: dict[str, int] = {}
+    for case in cases:
+        ops[case["op"]] = ops.get(case["op"], 0) + 1
+    c["semantic_ops"] = ops
+    return c
+
+
+def _merge_semantic(total: dict, c: dict) -> None:
+    for k, v in c.items():
+        if k == "semantic_problems":
+            total.setdefault(k, []).extend(v[: max(0, 50 - len(total.get(k, [])))])
+        elif k == "semantic_ops":
+            for op, n in v.items():
+                total.setdefault(k, {})[op] = total.get(k, {}).get(op, 0) + n
+        else:
+            total[k] = total.get(k, 0) + v
+
+
+def semantic(n: int, engine: str, *, batch: int = 50, cli_every: int = 10, workers: int = 1,
+             seed: int = SEMANTIC_SEED) -> dict:
+    """``n`` generated cases through ``engine``: every ``cli_every``-th batch through the CLI, the rest in-process."""
+    starts = list(range(0, n, batch))
+    sizes = [min(batch, n - s) for s in starts]
+    clis = [cli_every > 0 and k % cli_every == 0 for k in range(len(starts))]
+    total: dict = {"engine": engine}
+    t0 = time.perf_counter()
+    args = (starts, sizes, [engine] * len(starts), clis, [seed] * len(starts))
+    if workers <= 1:
+        for c in map(run_semantic, *args):
+            _merge_semantic(total, c)
+    else:
+        with ProcessPoolExecutor(workers, initializer=_one_thread) as pool:
+            for c in pool.map(run_semantic, *args):
+                _merge_semantic(total, c)
+    total["semantic_cli_messages"] = sum(sz for sz, cl in zip(sizes, clis) if cl)
+    total["semantic_wall_s"] = round(time.perf_counter() - t0, 1)
+    total["semantic_seconds"] = round(total.get("semantic_seconds", 0.0), 1)
+    return total
+
+
+def _one_thread() -> None:
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
+    try:
+        import torch
+
+        torch.set_num_threads(1)
+    except ImportError:
+        pass
+
+
+def semantic_bad(total: dict) -> int:
+    """What must be 0: internal errors, lost messages, ok records with other values or of a contradiction."""
+    return sum(total.get(k, 0) for k in ("semantic_internal_errors", "semantic_lost", "semantic_wrong_ok",
+                                         "semantic_ok_on_contradiction"))
+
+
 _SEEDS: list[str] = []
 _VALIDATOR = None
 
@@ -371,13 +607,18 @@ def _merge(total: dict, c: dict) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description="hostile inputs through the pipeline and the exports; prints the counts")
-    ap.add_argument("--n", type=int, default=100_000, help="messages in all")
+    ap.add_argument("--n", type=int, default=100_000, help="hostile messages in all (0: none)")
     ap.add_argument("--batch", type=int, default=50, help="messages per batch")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--out", help="also write the counts here as JSON")
+    ap.add_argument("--semantic", type=int, default=0, metavar="N",
+                    help="also N generated messages, damaged or contradicted in known ways, through the rules reader "
+                         "(the semantic oracle)")
+    ap.add_argument("--semantic-clover", type=int, default=0, metavar="N", help="the same for N through Clover")
+    ap.add_argument("--cli-every", type=int, default=10, help="every k-th semantic batch goes through the CLI")
     args = ap.parse_args(argv)
-    n_batches = max(1, math.ceil(args.n / args.batch))
+    n_batches = max(0, math.ceil(args.n / args.batch))
     seeds = [args.seed * 1_000_003 + i for i in range(n_batches)]
     total: dict = {}
     t0 = time.perf_counter()
@@ -392,13 +633,22 @@ def main(argv: list[str] | None = None) -> int:
     total["wall_s"] = round(time.perf_counter() - t0, 1)
     total["seconds"] = round(total.get("seconds", 0.0), 1)
     problems = total.pop("problems", [])
+    sem = {}
+    for engine, n in (("rules", args.semantic), ("clover", args.semantic_clover)):
+        if n > 0:
+            sem[engine] = semantic(n, engine, batch=args.batch, cli_every=args.cli_every, seed=SEMANTIC_SEED + args.seed,
+                                   workers=args.workers)
+            problems += sem[engine].get("semantic_problems", [])[:20]
+    if sem:
+        total["semantic"] = {e: {k: v for k, v in t.items() if k != "semantic_problems"} for e, t in sem.items()}
     print(json.dumps(total, indent=1))
-    for p in problems[:20]:
+    for p in problems[:40]:
         print("  ", p)
     if args.out:
         Path(args.out).parent.mkdir(parents=True, exist_ok=True)
         Path(args.out).write_text(json.dumps({**total, "problems": problems}, indent=1) + "\n")
     bad = total.get("internal_errors", 0) + total.get("lost_messages", 0) + total.get("invalid_geometries", 0)
+    bad += sum(semantic_bad(t) for t in sem.values())
     return 1 if bad else 0
 
 

@@ -69,7 +69,15 @@ import shapely
 from shapely.geometry import MultiPolygon, Polygon, mapping
 from shapely.geometry.polygon import orient
 
-from airspace.core.records import CircleGeometry, Limit, NamedGeometry, PolygonGeometry, ZoneRecord, iso_utc
+from airspace.core.records import (
+    CircleGeometry,
+    Limit,
+    NamedGeometry,
+    PolygonGeometry,
+    ZoneRecord,
+    iso_utc,
+    limits_conflict,
+)
 from airspace.geo.volumes import Volume, _polygons_of, volume_from_record
 
 COORD_DECIMALS = 7
@@ -154,7 +162,7 @@ def _try_volume(rec: ZoneRecord) -> tuple[Volume | None, dict | None, str | None
     except Exception:  # noqa: BLE001 - a geometry-library failure costs this record's shape, never the export
         return None, None, "shape could not be built (the geometry library refused it)"
     if vol is not None:
-        why = _vertical_problem(vol)
+        why = _vertical_problem(vol) or limits_conflict(rec.lower, rec.upper)
         if why is not None:
             return None, None, why
         try:
@@ -177,7 +185,7 @@ def _vertical_problem(vol: Volume) -> str | None:
     for name, m in (("floor", vol.floor_m), ("ceiling", vol.ceil_m)):
         if m is not None and not (math.isfinite(m) and abs(m) <= MAX_LIMIT_M):
             return f"{name} {m:.4g} m is beyond the {MAX_LIMIT_M:,.0f} m (1,000,000 ft) the exports write: no volume"
-    if vol.ceil_m is not None and vol.floor_m >= vol.ceil_m:
+    if vol.ceil_m is not None and vol.floor_m >= vol.ceil_m and (vol.floor_ref == "AGL") == (vol.ceil_ref == "AGL"):
         return (f"floor {vol.floor_m:.1f} m {vol.floor_ref} is not below ceiling {vol.ceil_m:.1f} m {vol.ceil_ref}: "
                 "no volume")
     if vol.ceil_m is None and vol.floor_m >= UNL_SENTINEL * 0.3048:
@@ -283,6 +291,8 @@ def to_geojson(records: Iterable[ZoneRecord], *, at: datetime | None = None) -> 
             "schedule": rec.schedule,
             "windows": _windows_json(rec),
             "engine": rec.engine,
+            "replaced_by": rec.replaced_by,
+            "cancelled_by": rec.cancelled_by,
         }
         g = rec.geometry
         if isinstance(g, CircleGeometry):
@@ -294,7 +304,7 @@ def to_geojson(records: Iterable[ZoneRecord], *, at: datetime | None = None) -> 
         if vol is not None:
             props.update(floor_m=vol.floor_m, floor_ref=vol.floor_ref, ceil_m=vol.ceil_m, ceil_ref=vol.ceil_ref)
             if at is not None:
-                props["active"] = vol.active_at(at)
+                props["active"] = vol.active_at(at) and not (rec.replaced_by or rec.cancelled_by)
             geometry = geom
         else:
             props["no_shape"] = why
@@ -344,12 +354,16 @@ def _shaped(records: Iterable[ZoneRecord]) -> tuple[list[tuple], list[str]]:
     shaped: list[tuple] = []
     skipped: list[str] = []
     for rec in records:
+        if rec.replaced_by or rec.cancelled_by:  # (GeoJSON keeps its feature, marked; a zone file holds what is in force)
+            skipped.append(f"{_label(rec)}: {'replaced' if rec.replaced_by else 'cancelled'} by NOTAM "
+                           f"{rec.replaced_by or rec.cancelled_by} of the same batch: no longer in force")
+            continue
         vol, geom, why = _try_volume(rec)
         if vol is None:
             skipped.append(f"{_label(rec)}: {why}")
             continue
         vert, notes = _vertical(rec)
-        if vert["upper"] <= vert["lower"]:  # (never written, whatever the references)
+        if vert["upper"] <= vert["lower"] and vert["upperRef"] == vert["lowerRef"]:  # (never written)
             skipped.append(f"{_label(rec)}: floor {vert['lower']} {vert['uom']} is not below ceiling {vert['upper']} "
                            f"{vert['uom']}: no volume")
             continue

@@ -5,13 +5,16 @@ A checkpoint directory may come from anyone, so loading checks before it spends:
 inside the directory (a symbolic link pointing out of it is refused), the JSON files are bounded in size
 (``MAX_CONFIG_BYTES``, ``MAX_TOKENIZER_BYTES``) and the config's sizes in value (``CONFIG_BOUNDS``), and the
 tensors the config implies (names, shapes) are compared with the safetensors header — read alone, bounded — before
-any model is built or any weight read. Each refusal is a ``ValueError`` (``FileNotFoundError`` for a missing file)
-that says what is wrong with the checkpoint.
+any model is built or any weight read. A checkpoint that would load and then fail on every message is refused too:
+config numbers of the wrong type, not finite or out of range (``REAL_BOUNDS``), and weights of mixed or non-float
+types, NaN or infinite values, or mostly all-zero matrices (``_check_weights``). Each refusal is a ``ValueError``
+(``FileNotFoundError`` for a missing file) that says what is wrong with the checkpoint.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import struct
 from dataclasses import replace
 from pathlib import Path
@@ -37,6 +40,13 @@ CONFIG_BOUNDS = {
     "block_size": (1, 4096), "max_prompt_tokens": (1, 1 << 20), "max_answer_tokens": (1, 1 << 16),
 }
 MAX_LAYERS = 128
+# the config's real numbers: (lowest, highest, lowest excluded). A value of another type, not finite or out of range
+# (``tau: "x"``, ``norm_eps: NaN``, ``rope_theta: 0``) builds a model that loads and then fails on every message
+REAL_BOUNDS = {
+    "tau": (0.0, 1.0, True), "norm_eps": (0.0, 1.0, True), "rope_theta": (0.0, 1e12, True),
+    "aux_loss_coef": (0.0, 1e6, False), "mask_lo": (0.0, 1.0, False), "mask_hi": (0.0, 1.0, False),
+    "calib_init_c": (-1e6, 1e6, False),
+}
 
 
 def save_checkpoint(out_dir: str | Path, model: Backbone, tok: Tokenizer, *, recipe: dict | None = None,
@@ -92,6 +102,12 @@ def _config(p: Path) -> ModelConfig:
         v = d.get(key)
         if key in d and not (isinstance(v, int) and not isinstance(v, bool) and lo <= v <= hi):
             raise ValueError(f"{p}: {key} = {str(v)[:40]} is not an integer in [{lo}, {hi}]")
+    for key, (lo, hi, lo_open) in REAL_BOUNDS.items():
+        v = d.get(key)
+        if key in d and not (isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+                             and (lo < v if lo_open else lo <= v) and v <= hi):
+            raise ValueError(f"{p}: {key} = {str(v)[:40]} is not a finite number in {'(' if lo_open else '['}{lo:g}, "
+                             f"{hi:g}]")
     pattern = d.get("layer_pattern")
     if pattern is not None and not (isinstance(pattern, str) and 1 <= len(pattern) <= MAX_LAYERS):
         raise ValueError(f"{p}: layer_pattern must be a string of 1 to {MAX_LAYERS} layers")
@@ -188,6 +204,33 @@ def _check_against_header(d: Path, cfg: ModelConfig, header: dict[str, tuple[str
         raise ValueError(f"{d}: config.json does not describe model.safetensors: " + "; ".join(parts))
 
 
+def _check_weights(d: Path, sd: dict[str, torch.Tensor]) -> None:
+    """Weights that load but cannot work: every tensor of one floating dtype (one int8 tensor among float32 ones
+    is a damaged or foreign file), every value finite (a NaN or an infinity spreads to every answer), and not most of
+    the matrices all zeros (a model that passes nothing on writes no answer at all)."""
+    dtypes = {}
+    for name, t in sd.items():
+        dtypes.setdefault(t.dtype, name)
+    bad = [dt for dt in dtypes if not dt.is_floating_point]
+    if bad or len(dtypes) > 1:
+        listed = ", ".join(f"{str(dt).replace('torch.', '')} (e.g. {n[:60]})" for dt, n in dtypes.items())
+        raise ValueError(f"{d}: model.safetensors mixes tensor types or holds non-float weights: {listed}; "
+                         "a checkpoint's weights are all of one floating type")
+    zero, matrices = [], 0
+    for name, t in sd.items():
+        if not bool(torch.isfinite(t).all()):
+            n = int((~torch.isfinite(t)).sum())
+            raise ValueError(f"{d}: tensor {name[:60]} holds {n:,} values that are NaN or infinite; refused")
+        if t.dim() >= 2 and t.numel():
+            matrices += 1
+            if not bool(t.any()):
+                zero.append(name)
+    # (a few matrices start at zero by design, a residual convolution's; most at zero is a model that does nothing)
+    if matrices and 2 * len(zero) > matrices:
+        raise ValueError(f"{d}: {len(zero)} of the {matrices} weight matrices are all zeros (e.g. {zero[0][:60]}): "
+                         "the model passes nothing on; refused")
+
+
 def load_checkpoint(ckpt_dir: str | Path, *, device: str | torch.device = "cpu",
                     dtype: torch.dtype | None = None) -> tuple[Backbone, Tokenizer]:
     """(model in eval mode, tokenizer). Tensors keep their stored dtype unless ``dtype`` is given, except that a
@@ -207,6 +250,7 @@ def load_checkpoint(ckpt_dir: str | Path, *, device: str | torch.device = "cpu",
         sd = load_file(str(paths["model.safetensors"]), device="cpu")
     except Exception as exc:  # noqa: BLE001 - the library's own refusal, said as what is wrong with the file
         raise ValueError(f"{d}: model.safetensors cannot be read as safetensors ({str(exc)[:120]})") from exc
+    _check_weights(d, sd)
     model = build_model(cfg)
     stored = next(iter(sd.values())).dtype
     model.to(stored)

@@ -24,7 +24,7 @@ from airspace.model.backbone import Backbone
 from airspace.model.checkpoint import load_checkpoint
 from airspace.model.decoding import GO_ON
 from airspace.model.pointers import encode_message, render_block, repair_slots, slots_to_drafts, take_back
-from airspace.model.reading import ReadCache, read_ahead
+from airspace.model.reading import ReadCache, cpu_threads, read_ahead
 from airspace.model.tokenizer import Tokenizer
 
 REPO = Path(__file__).resolve().parents[1]
@@ -183,6 +183,10 @@ def load_extractor(name: str, checkpoint: str | None = None, *, device: str | No
     ckpt = Path(checkpoint) if checkpoint else DEFAULT_CHECKPOINTS[name]
     dev = torch.device(device or ("cuda" if torch.cuda.is_available() else "cpu"))
     dtype = torch.bfloat16 if dev.type == "cuda" else torch.float32
+    if dev.type == "cpu" and torch.get_num_threads() > cpu_threads():
+        # the decoding runs beside the read workers' threads: never more torch threads than the cores allow
+        # (``reading.cpu_threads``); a lower count set before (OMP_NUM_THREADS, the dashboard's) is kept
+        torch.set_num_threads(cpu_threads())
     model, tok = load_checkpoint(ckpt, device=dev, dtype=dtype)
     return ModelExtractor(name, model, tok, batch_size=batch_size, tau=tau, trace=trace, checkpoint=str(ckpt),
                           read_cache=read_cache)

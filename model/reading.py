@@ -93,18 +93,36 @@ def length_buckets(lengths: list[int], multiple: int, overhead: int | None = Non
 MAX_READ_WORKERS = 8
 
 
+def usable_cores() -> int:
+    """The cores this process may run on (its affinity mask: a container's or ``taskset``'s share, not the
+    machine's count)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
 def read_workers(device: torch.device, n_groups: int) -> int:
-    """How many prompt groups to read at once: 1 on CUDA (one stream does it), else one per core (at most
-    ``MAX_READ_WORKERS``) and never more than there are groups. ``AIRSPACE_READ_WORKERS`` overrides (1 = in turn)."""
+    """How many prompt groups to read at once: 1 on CUDA (one stream does it), else one per usable core (at most
+    ``MAX_READ_WORKERS``) and never more than there are groups. ``AIRSPACE_READ_WORKERS`` overrides (1 = in turn),
+    up to the usable cores: more workers than cores only wait on each other."""
     env = os.environ.get("AIRSPACE_READ_WORKERS", "").strip()
     if env:
         try:
             n = int(env)
         except ValueError:
             raise ValueError(f"AIRSPACE_READ_WORKERS must be a whole number, got {env!r}") from None
+        n = min(n, usable_cores()) if device.type != "cuda" else n
     else:
-        n = 1 if device.type == "cuda" else min(os.cpu_count() or 1, MAX_READ_WORKERS)
+        n = 1 if device.type == "cuda" else min(usable_cores(), MAX_READ_WORKERS)
     return max(1, min(n, n_groups))
+
+
+def cpu_threads() -> int:
+    """Torch threads per read worker on a CPU, so that workers x threads never exceed the usable cores. With more
+    threads than that, every OpenMP barrier waits on a thread the OS has parked for another process: on 2 busy
+    cores, 225 messages took ~4x the time of one thread per worker (``python -m airspace.eval.threads``)."""
+    return max(1, usable_cores() // read_workers(torch.device("cpu"), MAX_READ_WORKERS))
 
 
 _pools: dict[tuple[int, int], ThreadPoolExecutor] = {}
@@ -129,7 +147,7 @@ def read_groups(read, groups: list[list[int]], cost: list[int], device: torch.de
     if workers == 1:
         return [read(g) for g in groups]
     before = torch.get_num_threads()
-    threads = max(1, before // workers)
+    threads = max(1, min(before, usable_cores()) // workers)
     order = sorted(range(len(groups)), key=lambda i: -cost[i])
     try:
         futures = {i: _pool(workers, threads).submit(_no_grad_call, read, groups[i]) for i in order}

@@ -19,6 +19,9 @@ Each latitude half is paired with the longitude half right after it (only blanks
 single hyphen: ``370712N-0372046E``);
 Chinese/symbol forms may also give the longitude first.
 
+A coordinate with a damaged character in it (a control character, U+FFFD: ``textnorm.damaged_numbers``) is not
+read: the character stands for something lost, so neither side of it is a coordinate.
+
 A compact coordinate broken by a line wrap (``36242\n4N1262847E``, RKRR) is read through the break when neither
 piece is a coordinate on its own and the joined token is a whole compact pair; its span then covers the break.
 """
@@ -29,7 +32,7 @@ import re
 from fractions import Fraction
 from typing import NamedTuple
 
-from airspace.parser.textnorm import clean_with_map
+from airspace.parser.textnorm import clean_with_map, damaged_numbers
 
 
 class CoordMatch(NamedTuple):
@@ -210,6 +213,10 @@ def find_coords(text: str) -> list[CoordMatch]:
         s, e = starts[a.start], ends[b.end - 1]
         out.append(CoordMatch(float(pair[0]), float(pair[1]), s, e, text[s:e]))
         i += 2
+    if damaged := damaged_numbers(text):
+        # a damaged character inside a coordinate ("42\x002100N") is a lost digit or sign, not a separator: what
+        # reads on either side of it is part of a number that cannot be read, never a coordinate of its own
+        out = [c for c in out if not any(s <= c.end and c.start <= e for s, e in damaged)]
     return out
 
 

@@ -15,25 +15,12 @@ Pure but for the lookup table, loaded once.
 from __future__ import annotations
 
 from datetime import date, datetime, timedelta, timezone
-from functools import lru_cache
 from zoneinfo import ZoneInfo
 
+from airspace.parser.localtime import zone_at
 from airspace.parser.times import parse_clock
 
 UTC = timezone.utc
-
-
-@lru_cache(maxsize=1)
-def _finder():
-    from timezonefinder import TimezoneFinder
-
-    return TimezoneFinder()
-
-
-@lru_cache(maxsize=4096)
-def zone_at(lat: float, lon: float) -> str | None:
-    """The IANA time zone at a position (``Europe/Dublin``; ``Etc/GMT+3`` at sea), ``None`` off the map."""
-    return _finder().timezone_at(lat=lat, lng=lon)
 
 
 def _offset(t: datetime) -> str:
@@ -62,12 +49,12 @@ def local_window_at(day: date, start: str, end: str, points: list[tuple[float, f
     the start is on the next day. ``ValueError`` when no time zone is known at the centre."""
     if not points:
         raise ValueError("the zone has no position to take a time zone from")
-    name = zone_at(*points[0])
-    if name is None:
+    zone = zone_at(*points[0])
+    if zone is None:
         raise ValueError(f"no time zone is known at {points[0]}")
-    zone = ZoneInfo(name)
+    name = zone.key
     doubts: list[str] = []
-    others = sorted({z for p in points[1:] if (z := zone_at(*p)) is not None and z != name})
+    others = sorted({z.key for p in points[1:] if (z := zone_at(*p)) is not None and z.key != name})
     if others:
         doubts.append(f"the zone lies in the time zones {', '.join([name, *others])}: its local times are read in "
                       f"{name}, the zone at its centre")

@@ -1,7 +1,8 @@
 """Distances and vertical limits as written in notices -> metres/feet, exactly.
 
 Distances: NM (``1NM``, ``.5NM``, ``2.2NM``), KM, M/MTR, FT, statute miles (SM), Chinese 公里/千米/米/海里; a bare
-number is NM (the Q-line radius ``021``). Limits: SFC, GND, UNL, ``FL130``, ``3000FT AMSL``, ``500FT MSL`` (MSL is
+number is NM (the Q-line radius ``021``); a distance with a minus sign on it (``-2NM``) is refused. ``FL999`` is
+read as unlimited (the code for no upper limit), not 99,900 ft. Limits: SFC, GND, UNL, ``FL130``, ``3000FT AMSL``, ``500FT MSL`` (MSL is
 AMSL), ``400FT AGL``, ``900M AMSL``, ``真高120米`` (true height = AGL), thousands separators (``1,500FT``,
 ``12 200 m``), ``FL(180)`` / ``FLIGHT LEVEL 180``, ``MSL`` alone (= 0 ft AMSL), ``无限高`` (UNL), qualifiers such as
 ``(含)`` and ``UP TO BUT NOT INCLUDING``. ``parse_limit_range`` reads a lower-upper pair (``SFC-FL180``,
@@ -93,11 +94,22 @@ def _unit_factor(unit: str) -> Fraction:
     raise ValueError(f"unknown unit {unit!r}")
 
 
+_NEGATIVE = re.compile(r"^[\s:=]*-\d")  # "-2NM": a minus sign on the number, not a separator ("RADIUS - 2NM")
+
+
+def negative_before(text: str, start: int) -> bool:
+    """Whether the number at ``text[start]`` carries a minus sign written against it (``WI -2NM RADIUS``): a
+    ``-`` or ``\u2212`` right before it, with a blank, an opening bracket or the start of the text before that."""
+    return start >= 1 and text[start - 1] in "-\u2212" and (start < 2 or text[start - 2] in " \t\n(:")
+
+
 def parse_distance_m_exact(text: str) -> Fraction:
     """Like ``parse_distance_m`` but returns the exact rational number of metres."""
     if not isinstance(text, str):
         raise ValueError(f"not a distance: {text!r}")
     s = clean(text).strip()
+    if _NEGATIVE.match(s):
+        raise ValueError(f"a distance cannot be negative: {text.strip()[:40]!r}")
     m = _DIST.match(s)
     if not m or not _REST_OK.match(m.group("rest")):
         raise ValueError(f"not a distance: {text.strip()[:40]!r}")
@@ -173,6 +185,8 @@ def parse_limit(text: str) -> Limit:
     if _MSL.match(s):
         return Limit(ref="AMSL", ft=0.0, m=0.0, raw=raw)  # "F) MSL": mean sea level itself
     if (m := _FL.match(s)) is not None:
+        if int(m.group("num")) == 999:  # FL999 is the code for "no upper limit", as 999 is in item Q
+            return Limit(ref="UNL", ft=None, m=None, raw=raw)
         return _limit("FL", Fraction(int(m.group("num")) * 100), False, raw)
     if (m := _CN.match(s)) is not None:
         words = (m.group("pre") or "") + (m.group("post") or "")

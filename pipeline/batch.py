@@ -36,8 +36,9 @@ from airspace.parser.rules.zone import not_an_area
 from airspace.pipeline.engines import DEFAULT_ENGINE, get_extractor
 from airspace.pipeline.normalize import buffer_zone
 from airspace.pipeline.normalize import normalize as _normalize
+from airspace.pipeline.notam_graph import link_batch
 from airspace.pipeline.split import BatchTooLarge, Message, split_batch
-from airspace.pipeline.validate import validate
+from airspace.pipeline.validate import note_damage, validate
 
 __all__ = ["process_batch", "MESSAGE_BUDGET_S", "MESSAGE_OUTPUT_BUDGET"]
 
@@ -219,6 +220,7 @@ def _records_for(
             rec.review("no zone found in the message (no coordinates, area or location)")
         if unfounded:
             rec.review(unfounded)
+        note_damage(rec)
         return [rec]
     out = []
     for z, draft in enumerate(drafts):
@@ -365,10 +367,13 @@ def process_batch(
     cross_check: bool = True,
     budget_s: float = MESSAGE_BUDGET_S,
     output_budget: int = MESSAGE_OUTPUT_BUDGET,
+    link: bool = True,
 ) -> tuple[list[ZoneRecord], ExtractStats]:
     """Every message -> >=1 record (zones, cancellation, review or error), in message order; never raises on input.
 
-    ``budget_s`` / ``output_budget``: the per-message time and output budgets (module doc)."""
+    ``budget_s`` / ``output_budget``: the per-message time and output budgets (module doc). ``link``: read the
+    batch's replacements and cancellations as a graph (``notam_graph.link_batch``); a caller that reads one batch in
+    shards (``ray_batch``) links the whole batch once, after its shards."""
     t0 = time.perf_counter()
     if isinstance(messages, str):
         try:
@@ -436,4 +441,4 @@ def process_batch(
     if per_message:
         stats.wall_s = extract_s
     stats.wall_s = max(stats.wall_s, 0.0)
-    return records, stats
+    return (link_batch(records) if link else records), stats

@@ -1,8 +1,14 @@
 """``airspace-parse``: air-traffic messages in, validated zone records (or GeoJSON / ED-269 / ED-318) out.
 
 Exit status: 0 every message gave ``ok`` records; 1 some records are ``review`` or ``error`` (they are still in the
-output); 2 usage or I/O error (bad option, unreadable input, unwritable output, input over the size limit); 3 an
-internal failure (a bug: one line on stderr, never a traceback). Diagnostics go to stderr.
+output); 2 usage or I/O error (bad option, unreadable input, unwritable or closed output, input over the size
+limit); 3 an internal failure (a bug: one line on stderr, never a traceback); 130 interrupted (Ctrl-C, SIGINT). A
+reader that goes away (``| head``) ends the run quietly with 0. Diagnostics go to stderr; an input without any
+message says so there.
+
+Input files are UTF-8 (a byte-order mark is dropped) or UTF-16 with its byte-order mark. In the table every
+control character of a message (ESC, BEL, OSC sequences, C1 controls) is shown as its escape (``\x1b``), never
+passed to the terminal.
 
 In the table, messages and zones are numbered from 1 (as a person counts them); the JSON fields ``message`` and
 ``zone`` are 0-based indices.
@@ -19,6 +25,7 @@ from datetime import datetime, timezone
 from typing import TextIO
 
 from airspace.core.records import ZoneRecord, iso_utc
+from airspace.parser.textnorm import shown
 from airspace.pipeline.engines import DEFAULT_ENGINE, ENGINES
 from airspace.pipeline.split import LIMITS, MAX_BATCH_BYTES, BatchTooLarge, read_jsonl, split_batch
 
@@ -44,7 +51,8 @@ def _parser() -> argparse.ArgumentParser:
             "limits: "
             + ", ".join(f"{k}={v}" for k, v in LIMITS.items())
             + ". Exit 0 all ok, 1 some review/error records, 2 usage or I/O error (bad option, unreadable input, "
-            "unwritable output, input over the size limit), 3 internal failure (a bug; one line on stderr). "
+            "unwritable or closed output, input over the size limit), 3 internal failure (a bug; one line on stderr), "
+            "130 interrupted (Ctrl-C). "
             "The table numbers messages and zones from 1; the JSON fields 'message' and 'zone' are 0-based indices."
         ),
     )
@@ -84,7 +92,19 @@ def _read_inputs(files: list[str]) -> tuple[str, int]:
         if total > MAX_BATCH_BYTES:
             raise BatchTooLarge(f"input is over the limit of {MAX_BATCH_BYTES} bytes; split it into smaller batches")
         chunks.append(data)
-    return "\n\n".join(c.decode("utf-8", errors="replace") for c in chunks), total
+    return "\n\n".join(decode_input(c) for c in chunks), total
+
+
+_UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
+
+
+def decode_input(data: bytes) -> str:
+    """Bytes of one input -> text: UTF-16 when it starts with a UTF-16 byte-order mark, else UTF-8 with a leading
+    byte-order mark dropped (an editor's, which would otherwise be part of the first message or JSONL line);
+    undecodable bytes become U+FFFD, which the readers treat as damage."""
+    if data.startswith(_UTF16_BOMS) and not data.startswith(b"\xff\xfe\x00\x00"):
+        return data.decode("utf-16", errors="replace")
+    return data.decode("utf-8-sig", errors="replace")
 
 
 def _parse_at(s: str | None) -> datetime | None:
@@ -100,10 +120,13 @@ def _parse_at(s: str | None) -> datetime | None:
 
 
 def is_active(rec: ZoneRecord, t: datetime) -> bool:
-    """Same rule as ``geo.volumes.Volume.active_at``: inside a window; else within [start, end)."""
+    """Same rule as ``geo.volumes.Volume.active_at``: inside a window; else within [start, end); never once a NOTAM
+    of the batch replaced or cancelled it."""
     def utc(x: datetime) -> datetime:
         return x.replace(tzinfo=timezone.utc) if x.tzinfo is None else x
 
+    if rec.replaced_by or rec.cancelled_by:
+        return False  # a later NOTAM of the batch replaced or cancelled it
     if rec.windows:
         return any(utc(w.start) <= t < utc(w.end) for w in rec.windows)
     if rec.start is not None and t < utc(rec.start):
@@ -169,8 +192,10 @@ def _table(records: list[ZoneRecord], at: datetime | None, out: TextIO) -> None:
         ]
         if at is not None:
             row.append("yes" if is_active(r, at) else "no")
-        row.append("; ".join(r.reasons).replace("\n", " ") or "-")
-        out.write("\t".join(x.replace("\t", " ") for x in row) + "\n")
+        row.append("; ".join(r.reasons) or "-")
+        # text from a message is data: its control characters (ESC, OSC, BEL, C1) are shown escaped, never sent to the
+        # terminal; a tab or line break would break the row
+        out.write("\t".join(shown(x) for x in row) + "\n")
 
 
 def _export(fmt: str, records: list[ZoneRecord], at: datetime | None) -> dict:
@@ -185,7 +210,8 @@ def _export(fmt: str, records: list[ZoneRecord], at: datetime | None) -> dict:
     return export.to_ed318(records)
 
 
-def _write(args, records: list[ZoneRecord], at: datetime | None, out: TextIO) -> None:
+def _write(args, records: list[ZoneRecord], at: datetime | None, out: TextIO) -> int | None:
+    """Write the output; -> how many zones an export wrote (None for the table and JSONL: every record)."""
     if args.format == "table":
         _table(records, at, out)
     elif args.format == "jsonl":
@@ -195,13 +221,21 @@ def _write(args, records: list[ZoneRecord], at: datetime | None, out: TextIO) ->
                 obj["active"] = is_active(r, at)
             out.write(_dumps(obj) + "\n")
     else:
-        out.write(_dumps(_export(args.format, records, at)) + "\n")
+        doc = _export(args.format, records, at)
+        out.write(_dumps(doc) + "\n")
+        feats = doc.get("features") or []
+        if args.format == "geojson":
+            return sum(1 for f in feats if f.get("geometry") is not None)
+        return len(feats)
+    return None
 
 
 def _open_output(path: str | None) -> TextIO:
     """The output stream: UTF-8 always (whatever the locale); a character UTF-8 cannot hold (an unpaired surrogate,
     which the readers never let into a record) is written as its ``\\uXXXX`` escape, still valid JSON."""
     if path is None:
+        if sys.stdout is None:  # started with its standard output closed (">&-")
+            raise WriteError("standard output is closed; give -o FILE or an open standard output")
         return io.TextIOWrapper(sys.stdout.buffer, encoding="utf-8", errors="backslashreplace", newline="\n",
                                 write_through=False) if hasattr(sys.stdout, "buffer") else sys.stdout
     try:
@@ -248,7 +282,7 @@ def run(argv: list[str] | None = None) -> int:
     try:
         out = _open_output(args.output)
         try:
-            _write(args, records, at, out)
+            written = _write(args, records, at, out)
             out.flush()
         finally:
             try:
@@ -273,10 +307,13 @@ def run(argv: list[str] | None = None) -> int:
         return EXIT_USAGE
 
     n_msg = len({r.message for r in records})
+    if not messages:
+        print("airspace-parse: no messages: the input is empty or blank", file=err)
     counts = {s: sum(r.status == s for r in records) for s in ("ok", "review", "error")}
+    shapes = "" if written is None else f"; {written} zone{'s' if written != 1 else ''} written as {args.format}"
     print(
         f"airspace-parse: {n_msg} messages -> {len(records)} records "
-        f"({counts['ok']} ok, {counts['review']} review, {counts['error']} error); engine {stats.engine}, "
+        f"({counts['ok']} ok, {counts['review']} review, {counts['error']} error){shapes}; engine {stats.engine}, "
         f"{stats.wall_s:.3f}s",
         file=err,
     )

@@ -25,6 +25,7 @@ from airspace.core.records import (
 from airspace.parser.coords import find_coords, parse_coord
 from airspace.parser.distwords import read_distance
 from airspace.parser.header import qline_limit_field
+from airspace.parser.localtime import LOCAL_MARK, MARK_AFTER, fixed_offset, zone_at
 from airspace.parser.partial_time import complete_cn_day, complete_time, is_partial
 from airspace.parser.places import clause_fragment, named_kind, place_name
 from airspace.parser.polygon import (
@@ -36,9 +37,16 @@ from airspace.parser.polygon import (
     seen_points,
 )
 from airspace.parser.schedule import expand_schedule
+from airspace.parser.textnorm import damaged_number_at, shown
 from airspace.parser.times import BEIJING, local_window, message_year, parse_date, parse_time
 from airspace.parser.tzplace import local_window_at
-from airspace.parser.units import parse_distance_m, parse_limit, parse_limit_range, parse_qline_limit
+from airspace.parser.units import (
+    negative_before,
+    parse_distance_m,
+    parse_limit,
+    parse_limit_range,
+    parse_qline_limit,
+)
 
 
 def _show(raw: str, limit: int = 60) -> str:
@@ -62,7 +70,11 @@ def _geometry(rec: ZoneRecord, v: dict[str, str]) -> tuple[float, float] | None:
     """Fill ``rec.geometry``; return a representative position (for SR/SS) or None."""
     radius_m: float | None = None
     if v.get("radius") is not None:
+        sp = rec.spans.get("radius")
         try:
+            if sp is not None and negative_before(rec.text, sp.start):
+                raise ValueError(f"the radius is written with a minus sign ('-{_show(v['radius'])}'): a negative "
+                                 f"distance, not {_show(v['radius'])}")
             radius_m = parse_distance_m(v["radius"])
         except ValueError as exc:
             try:  # a count in words, a bare "mile" (the warning's nautical mile, else the statute mile: inferred)
@@ -338,6 +350,29 @@ def _times(rec: ZoneRecord, v: dict[str, str], text: str) -> None:
                 _fail(rec, "end", v["end"], exc)
 
 
+def _local_offset(rec: ZoneRecord, pos: tuple[float, float] | None) -> timedelta | None:
+    """The UTC offset of a schedule marked LOCAL (``DLY 1800-2200 LOCAL``): the time zone at the zone's position,
+    where one offset holds for the whole period (``parser.localtime``); the record says it was inferred. None, with
+    the record ``review``, where it cannot be."""
+    what = f"schedule '{_show(rec.schedule or '')}' is in local time"
+    if pos is None:
+        rec.review(f"{what} and the zone has no position to find its time zone from: its hours are not placed in UTC")
+        return None
+    tz = zone_at(*pos)
+    if tz is None:
+        rec.review(f"{what} and no time zone is known at the zone's position: its hours are not placed in UTC")
+        return None
+    off = fixed_offset(tz, rec.start, rec.end)
+    if off is None:
+        rec.review(f"{what} and the UTC offset of {tz.key} changes within the period (daylight saving): its hours "
+                   "are not placed in UTC")
+        return None
+    hours = off.total_seconds() / 3600
+    rec.reasons.append(f"note: {what}: placed in UTC with the time zone {tz.key} (UTC{hours:+g}) inferred from the "
+                       "zone's position")
+    return off
+
+
 def _windows(rec: ZoneRecord, v: dict[str, str], pos: tuple[float, float] | None) -> None:
     sched = v.get("schedule")
     if sched is not None and sched.strip():
@@ -354,10 +389,31 @@ def _windows(rec: ZoneRecord, v: dict[str, str], pos: tuple[float, float] | None
         lat, lon = pos if pos is not None else (None, None)
         # a schedule written in Chinese (每日8时至18时) is in Beijing time, like the notice's dates
         offset = timedelta(hours=8) if rec.schedule and _has_cjk(rec.schedule) else None
+        sp = rec.spans.get("schedule")
+        if offset is None and rec.schedule and sp is not None and (
+                MARK_AFTER.match(rec.text, sp.end) or LOCAL_MARK.search(sp.text)):
+            offset = _local_offset(rec, pos)
+            if offset is None:  # review said why; the whole period stands in for the unplaced hours
+                rec.windows = [Window(start=rec.start, end=rec.end)] if rec.end is not None else []
+                return
         rec.windows = expand_schedule(rec.schedule, rec.start, rec.end, lat, lon, local_offset=offset)
     except ValueError as exc:
         _fail(rec, "schedule", rec.schedule or "", exc)
         rec.windows = [Window(start=rec.start, end=rec.end)] if rec.end is not None else []
+
+
+def _drop_damaged(rec: ZoneRecord, v: dict[str, str], text: str) -> None:
+    """A value whose number has a damaged character in it or against it (``1\ufffd5NM`` read as ``5NM``,
+    ``42\x002100N`` as ``2100N``) is unreadable: it is left out of the record, with a reason that names it."""
+    for key, sp in rec.spans.items():
+        if key not in v:
+            continue
+        token = damaged_number_at(text, sp.start, sp.end)
+        if token is None:
+            continue
+        del v[key]
+        rec.review(f"{key} '{shown(_show(token))}': a character in this number is damaged (a control or "
+                   "undecodable character stands for a lost digit or sign); the value is not read")
 
 
 def _limit_of(rec: ZoneRecord, key: str, value: str, span, text: str):
@@ -382,6 +438,7 @@ def normalize(
     rec = ZoneRecord(message=message, zone=zone, text=text, engine=engine)
     rec.spans = {k: SpanModel(start=s.start, end=s.end, text=s.text) for k, s in draft.spans.items()}
     v = {k: val for k, val in draft.values.items() if isinstance(val, str)}
+    _drop_damaged(rec, v, text)
     pos = _geometry(rec, v)
     _excluded_inner_circle(rec, text)
     if rec.geometry is None and not any((v.get(k) or "").strip() for k in PLACE_FIELDS):

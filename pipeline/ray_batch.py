@@ -6,7 +6,8 @@ a message keeps its ``error`` record); Ray Data cuts the messages into shards of
 of ``workers`` runs ``process_batch`` over each shard with the engine it loaded once. A shard's records travel
 back as their JSON and are put in message order. Nothing in a record depends on which shard read it: the model
 engines read every message on its own (a prompt's padding is masked, and length groups are formed inside the
-engine), and the cross-check, validation and budgets are per message.
+engine), and the cross-check, validation and budgets are per message. What messages say about each other (a NOTAMR or
+NOTAMC of the batch) is read once over the whole batch on the driver (``notam_graph.link_batch``), not per shard.
 
 Actors take one CPU each (and one GPU where the cluster has GPUs: the model engines then run in bf16 on it), with
 ``threads`` torch threads, so workers x threads never asks for more cores than Ray was given. ``address`` is a Ray
@@ -19,6 +20,7 @@ import os
 
 from airspace.core.contract import ExtractStats
 from airspace.core.records import ZoneRecord
+from airspace.pipeline.notam_graph import link_batch
 from airspace.pipeline.split import Message
 
 __all__ = ["RayUnavailable", "read_with_ray", "usable_cores"]
@@ -55,7 +57,7 @@ class _ShardReader:
 
         messages = [Message(int(i), str(t), str(e) or None) for i, t, e in
                     zip(shard["index"], shard["text"], shard["error"])]
-        records, _ = process_batch(messages, self.extractor, cross_check=self.cross_check)
+        records, _ = process_batch(messages, self.extractor, cross_check=self.cross_check, link=False)
         by_message: dict[int, list[str]] = {m.index: [] for m in messages}
         for r in records:
             by_message[r.message].append(r.model_dump_json())
@@ -129,5 +131,5 @@ def read_with_ray(messages: list[Message], engine: str, *, checkpoint: str | Non
     missing = [m.index for m in messages if m.index not in read]
     if missing:  # a shard that never came back is said for each of its messages: nothing is lost silently
         raise RayUnavailable(f"{len(missing)} messages came back from no worker (first: {missing[0]})")
-    records = [ZoneRecord.model_validate_json(j) for m in messages for j in read[m.index]]
+    records = link_batch([ZoneRecord.model_validate_json(j) for m in messages for j in read[m.index]])
     return records, ExtractStats(engine=engine, messages=len(messages), wall_s=time.perf_counter() - t0)

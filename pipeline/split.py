@@ -274,9 +274,23 @@ def _int_or_digits(digits: str) -> int | _BigInteger:
     return int(digits) if len(digits) <= 4000 else _BigInteger(digits)
 
 
+class _DuplicateText(ValueError):
+    pass
+
+
+def _pairs(pairs: list[tuple[str, object]]) -> dict:
+    """A JSON object's members; a ``text`` key given twice is refused (which one is the message is not known)."""
+    if sum(1 for k, _ in pairs if k == "text") > 1:
+        raise _DuplicateText
+    return dict(pairs)
+
+
 def _json_line(i: int, line: str) -> Message:
     try:
-        obj = json.loads(line, parse_int=_int_or_digits)
+        obj = json.loads(line, parse_int=_int_or_digits, object_pairs_hook=_pairs)
+    except _DuplicateText:
+        return Message(index=i, text=line, error=f"line {i + 1}: the object has the key 'text' more than once; which "
+                                                 "one is the message is not known, so the line is not parsed")
     except json.JSONDecodeError as exc:
         return Message(index=i, text=line, error=f"line {i + 1}: not valid JSON ({exc.msg} at character {exc.pos + 1})")
     except RecursionError:
@@ -300,6 +314,7 @@ def read_jsonl(text: str, *, input_bytes: int | None = None) -> list[Message]:
     (its raw line as text). ``input_bytes`` as for ``split_batch``.
     """
     check_batch_size(text, input_bytes)
+    text = text.removeprefix("\ufeff")  # a byte-order mark an editor put before the first line
     lines = text.split("\n")
     if sum(1 for line in lines if line.strip()) > HARD_MAX_MESSAGES:
         raise _too_many(HARD_MAX_MESSAGES)

@@ -27,11 +27,13 @@ from bisect import bisect_left
 from dataclasses import dataclass
 from functools import lru_cache
 
-from airspace.core.records import NM_TO_M, Limit, ZoneRecord
+from airspace.core.records import NM_TO_M, CircleGeometry, Limit, ZoneRecord, limits_conflict
 from airspace.parser.fieldcheck import cut_number
 from airspace.parser.header import Header
+from airspace.parser.localtime import LOCAL_MARK
 from airspace.parser.polygon import is_sector, sector_notes
 from airspace.parser.schedule import holiday_note
+from airspace.parser.textnorm import damaged_numbers, shown
 
 EARTH_R_M = 6_371_008.8
 CROSS_CHECK_CENTRE_M = 100.0  # model and rules centres further apart than this disagree
@@ -179,6 +181,9 @@ def _check_limits(rec: ZoneRecord) -> None:
         rec.review("no upper limit stated")
     if lo is not None and lo.ref == "UNL":
         rec.review(f"lower limit is unlimited ({_fmt(lo)})")
+    if hi is not None and hi.ref == "UNL" and re.search(r"F(?:L|LIGHT\s+LEVEL)?\s*\(?\s*999\b", hi.raw, re.I):
+        rec.review(f"upper limit {_short(_fmt(hi))}: read as unlimited (999 is the code for no upper limit), not as "
+                   "flight level 999 (99,900 ft)")
     lo_ft, hi_ft = PLAUSIBLE_LIMIT_FT
     for name, lim in (("lower", lo), ("upper", hi)):
         if lim is None or lim.ft is None:
@@ -194,12 +199,13 @@ def _check_limits(rec: ZoneRecord) -> None:
         if hi.ft <= 0:
             rec.review(f"upper limit {_fmt(hi)} is not above the lower limit {_fmt(lo)}")
         return
+    if (why := limits_conflict(lo, hi)) is not None:
+        rec.review(why)
+        return
     same = (lo.ref in _AGL_FAMILY and hi.ref in _AGL_FAMILY) or (lo.ref in _MSL_FAMILY and hi.ref in _MSL_FAMILY)
     if not same:
-        rec.reasons.append(f"note: lower {_fmt(lo)} and upper {_fmt(hi)} use different references; not compared")
-        return
-    if lo.ft >= hi.ft:
-        rec.review(f"lower limit {_fmt(lo)} is not below the upper limit {_fmt(hi)}")
+        rec.reasons.append(f"note: lower {_fmt(lo)} and upper {_fmt(hi)} use different references; compared only "
+                           "where the ground is at sea level")
 
 
 @lru_cache(maxsize=4096)
@@ -368,6 +374,155 @@ def _cross_check(rec: ZoneRecord, rules: ZoneRecord) -> None:
         rec.review(f"engine and rules disagree on {f}")
 
 
+# ---------------------------------------------------------------------------------------------------------------
+# a message that contradicts itself: each is review, both readings named
+
+QLINE_SLACK_FT = 1_000.0  # item Q rounds its limits outwards to whole flight levels; beyond this it contradicts
+_DEPTH_FT = 1_400.0  # the lowest ground (the Dead Sea shore): a height above ground is at least this far above sea
+
+
+def _sea_ft(lim: Limit | None) -> float | None:
+    """A limit's feet above sea level (FL as its pressure-altitude feet), or None where the terrain decides."""
+    if lim is None or lim.ft is None or lim.ref not in ("AMSL", "FL"):
+        return None
+    return lim.ft
+
+
+def _in_item(header: Header, letters: str, sp) -> bool:
+    return sp is not None and any((it := header.item(x)) is not None and it.span.start <= sp.start < it.span.end + 1
+                                  for x in letters)
+
+
+def _check_qline_limits(rec: ZoneRecord, header: Header | None) -> None:
+    """Item Q's lower/upper flight levels against the limits the message states (F) and G), or item E)): the Q-line
+    rounds outwards and spans every area of the notice, so its lower is at or below each floor and its upper at or
+    above each ceiling; a difference beyond that rounding (``000/010`` against ``FL200``-``FL300``) is the message
+    contradicting itself."""
+    q = header.qline if header else None
+    if q is None:
+        return
+    for key, field, sign in (("lower", q.lower, 1), ("upper", q.upper, -1)):
+        lim, sp = getattr(rec, key), rec.spans.get(key)
+        if lim is None or field is None or not re.fullmatch(r"\d{3}", field) or sp is None \
+                or q.raw.start <= sp.start < q.raw.end:
+            continue  # (a limit read from the Q-line itself is item Q's own reading)
+        qft = int(field) * 100.0
+        if key == "upper" and field == "999":
+            continue  # unlimited
+        ft = _sea_ft(lim)
+        if ft is None and lim.ref in ("SFC", "GND", "AGL") and key == "upper" and lim.ft is not None:
+            ft = lim.ft - _DEPTH_FT  # a ceiling above ground is at least this high above sea level
+            if qft < ft - QLINE_SLACK_FT:
+                rec.review(f"the Q-line's upper limit {field} (FL{field}) is below the upper limit {_fmt(lim)} the "
+                           "message states, over any ground: the message contradicts itself")
+            continue
+        if ft is None:
+            continue
+        if sign * (qft - ft) > QLINE_SLACK_FT:
+            rec.review(f"the Q-line's {key} limit {field} (FL{field}, {qft:,.0f} ft) contradicts the {key} limit "
+                       f"{_fmt(lim)} ({ft:,.0f} ft) the message states")
+
+
+_E_LIMIT = (r"(?:SFC|GND|FL\s?\d{2,3}|\d{1,3}(?:,\d{3})+\s?(?:FT|M)\b(?:\s?(?:AMSL|MSL|AGL))?|"
+            r"\d+\s?(?:FT|M)\b(?:\s?(?:AMSL|MSL|AGL))?)")
+_E_RANGE = re.compile(rf"(?<![\w/]){_E_LIMIT}\s*(?:-|TO|UP\s+TO)\s*(?:{_E_LIMIT}|UNL\b)", re.I)
+
+
+def _check_e_limits(rec: ZoneRecord, header: Header | None) -> None:
+    """Limits stated in item E) as pairs (``SFC-5000FT AMSL``) that the F)/G) items the record was read from
+    contradict (``G) 1000FT AMSL``). F) and G) are the envelope of every pair E) states (a notice activating
+    several areas gives each its own pair), so the record's lower is compared with the lowest E) lower and its
+    upper with the highest E) upper, each within one reference family: a restatement in the other reference
+    (``400FT AGL`` in E, ``1500FT AMSL`` in G) is not a contradiction."""
+    e = header.item("E") if header else None
+    if e is None:
+        return
+    from airspace.parser.units import parse_limit_range
+
+    pairs = []
+    for m in _E_RANGE.finditer(rec.text, e.span.start, e.span.end):
+        try:
+            pairs.append((" ".join(m.group().split()), *parse_limit_range(m.group())))
+        except ValueError:
+            continue
+    for key, item in (("lower", "F"), ("upper", "G")):
+        mine = getattr(rec, key)
+        if mine is None or mine.ref == "UNL" or not _in_item(header, item, rec.spans.get(key)):
+            continue
+        fam = _FAMILY_OF.get(mine.ref)
+        said = [(txt, lim) for txt, lo, hi in pairs for lim in [lo if key == "lower" else hi]
+                if _FAMILY_OF.get(lim.ref) == fam or (key == "upper" and "unl" in (fam, _FAMILY_OF.get(lim.ref)))]
+        if not said:
+            continue
+        def feet(lim: Limit) -> float:
+            return math.inf if lim.ref == "UNL" else (0.0 if lim.ref in ("SFC", "GND") else (lim.ft or 0.0))
+        txt, edge = (min if key == "lower" else max)(said, key=lambda x: feet(x[1]))
+        if abs(feet(edge) - feet(mine)) > 0.5 and not (math.isinf(feet(edge)) and math.isinf(feet(mine))):
+            rec.review(f"item E) states the {key} limit as {edge.raw or edge.ref} ('{txt}') while item {item}) "
+                       f"states {_fmt(mine)}: the message contradicts itself")
+
+
+_FAMILY_OF = {"SFC": "ground", "GND": "ground", "AGL": "ground", "AMSL": "sea", "FL": "sea", "UNL": "unl"}
+
+_DIST_TEXT = r"(?:\d+(?:\.\d+)?|\.\d+)\s?(?:NM|KM|M|SM)\b"
+_AMENDED = re.compile(
+    r"\b(?P<what>RADIUS|RAD|UPPER\s+LIMIT|CEILING|LOWER\s+LIMIT|FLOOR)\s+(?:IS\s+|HAS\s+BEEN\s+|WILL\s+BE\s+)?"
+    r"(?:INCREASED|DECREASED|REDUCED|EXTENDED|ENLARGED|EXPANDED|AMENDED|CHANGED|REVISED|RAISED|LOWERED|CORRECTED)\s+"
+    r"TO\s+(?P<v>" + _DIST_TEXT + "|" + _E_LIMIT + r"|UNL\b)", re.I)
+
+
+def _check_amendments(rec: ZoneRecord) -> None:
+    """A message that changes its own value further on (``... 2NM RADIUS ... RADIUS INCREASED TO 5NM``): the
+    record keeps the reading it was built from, review with both readings."""
+    from airspace.parser.units import parse_distance_m, parse_limit
+
+    for m in _AMENDED.finditer(rec.text):
+        what = " ".join(m.group("what").upper().split())
+        said = " ".join(m.group("v").split())
+        g = rec.geometry
+        try:
+            if what in ("RADIUS", "RAD"):
+                if not isinstance(g, CircleGeometry):
+                    continue
+                if abs(parse_distance_m(said) - g.radius_m) > 0.5:
+                    rec.review(f"the message says '{' '.join(m.group().split())}' after the zone's radius "
+                               f"{_short(rec.spans['radius'].text) if 'radius' in rec.spans else f'{g.radius_m:g} m'}"
+                               f" ({g.radius_m / NM_TO_M:g} NM): two readings of the radius")
+                continue
+            key = "upper" if what in ("UPPER LIMIT", "CEILING") else "lower"
+            mine = getattr(rec, key)
+            if not _same_limit(mine, parse_limit(said)):
+                rec.review(f"the message says '{' '.join(m.group().split())}' while the zone's {key} limit is "
+                           f"{_fmt(mine) if mine else 'not stated'}: two readings of the {key} limit")
+        except ValueError:
+            continue
+
+
+def _check_local_times(rec: ZoneRecord) -> None:
+    """Times the message marks as local (``1800-2200 LOCAL``) that the record did not place in UTC with the zone's
+    time zone (``normalize._local_offset`` does that for the schedule): read as UTC they would be hours off."""
+    if rec.geometry is None or not re.search(r"\b(?:LOCAL|LCL|LT)\b", rec.text, re.I):
+        return
+    sp = rec.spans.get("schedule")
+    for m in LOCAL_MARK.finditer(rec.text):
+        if sp is not None and sp.start <= m.start("times") and m.end("times") <= sp.end:
+            continue  # the schedule: placed with the zone's time zone, or review already
+        rec.review(f"the message gives the times '{' '.join(m.group().split())}' in local time, which this record "
+                   "does not apply: its times are UTC")
+
+
+def note_damage(rec: ZoneRecord) -> None:
+    """A number of the message with a damaged character in it (``textnorm.damaged_numbers``) that no value of the
+    record was read from may still be one of its values (a coordinate the reader could not find, a limit left
+    out): the record is review, the number named."""
+    for s, e in damaged_numbers(rec.text)[:3]:
+        token = shown(rec.text[s:e])[:60]
+        if not any(f"'{token}'" in r for r in rec.reasons):
+            rec.review(f"the message has a number with a damaged character in it, '{token}' (a control or "
+                       "undecodable character stands for a lost digit or sign): unreadable, and it may be one of "
+                       "this zone's values")
+
+
 def validate(rec: ZoneRecord, header: Header | None, *, rules_rec: ZoneRecord | None = None) -> ZoneRecord:
     """Run every check on ``rec`` (in place) and return it. Error records are returned unchanged."""
     if rec.status == "error":
@@ -381,6 +536,11 @@ def validate(rec: ZoneRecord, header: Header | None, *, rules_rec: ZoneRecord | 
     _check_subject(rec, header)
     _check_times(rec, header)
     _check_dated_area(rec, header)
+    _check_qline_limits(rec, header)
+    _check_e_limits(rec, header)
+    _check_amendments(rec)
+    _check_local_times(rec)
+    note_damage(rec)
     if rules_rec is not None and rules_rec.status != "error":
         _cross_check(rec, rules_rec)
     return rec

@@ -22,11 +22,36 @@ def _parse(args: list[str], stdin: str) -> tuple[int, str, str]:
     return p.returncode, p.stdout.decode("utf-8"), p.stderr.decode("utf-8")
 
 
+# a NOTAM, its replacement and the replacement's cancellation, in shards of their own: what they say about each
+# other is read over the whole batch, as in one process
+CHAIN = [
+    "A0129/26 NOTAMN Q) LFFF/QRTCA/IV/BO/W/000/040/4850N00220E005 A) LFFF B) 2607010800 C) 2607011800 "
+    "E) TEMPO RESTRICTED AREA PSN 485000N 0022000E RADIUS 5NM F) SFC G) 4000FT AMSL",
+    "A0130/26 NOTAMR A0129/26 Q) LFFF/QRTCA/IV/BO/W/000/040/4850N00220E005 A) LFFF B) 2607010800 "
+    "C) 2607012000 E) TEMPO RESTRICTED AREA PSN 485000N 0022000E RADIUS 5NM F) SFC G) 4000FT AMSL",
+    "A0131/26 NOTAMC A0130/26 Q) LFFF/QRTCA/IV/BO/W/000/040/4850N00220E005 A) LFFF B) 2607011200 E) CANCELLED",
+]
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("engine", ["rules", "clover"])
-def test_ray_records_are_the_one_process_records(engine):
+def test_ray_shards_give_the_one_process_records_and_link_the_whole_batch():
+    from airspace.pipeline.batch import process_batch
+    from airspace.pipeline.ray_batch import read_with_ray
+    from airspace.pipeline.split import Message, read_jsonl
+
+    messages = read_jsonl(dev_set_path().read_text(encoding="utf-8") + BAD_LINES)
+    messages += [Message(len(messages) + i, t) for i, t in enumerate(CHAIN)]
+    one, _ = process_batch(messages, "rules")
+    many, _ = read_with_ray(messages, "rules", workers=2, shard_size=4)
+    assert [r.model_dump_json() for r in many] == [r.model_dump_json() for r in one]
+    first = next(r for r in many if r.id == "A0129/26")
+    assert first.replaced_by == "A0130/26"  # its replacement was read in another shard
+
+
+@pytest.mark.slow
+def test_ray_from_the_cli_gives_the_one_process_records_with_clover():
     text = dev_set_path().read_text(encoding="utf-8") + BAD_LINES
-    args = ["-", "--input", "jsonl", "--format", "jsonl", "--engine", engine]
+    args = ["-", "--input", "jsonl", "--format", "jsonl", "--engine", "clover"]
     code1, one, err1 = _parse(args, text)
     code2, many, err2 = _parse(args + ["--ray", "--ray-workers", "2"], text)
     assert code1 == code2 == 1, (err1[-500:], err2[-500:])
