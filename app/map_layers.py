@@ -600,10 +600,22 @@ def view_for_bounds(
     return pdk.ViewState(latitude=lat, longitude=lon, zoom=round(zoom, 2), pitch=pitch if zoom > 4 else 0.0, bearing=0.0, **extra)
 
 
-def fit_view(bounds: tuple[float, float, float, float] | None, *, selected: bool = False) -> pdk.ViewState:
+def fit_view(bounds: tuple[float, float, float, float] | None, *, selected: bool = False,
+             pitch: float = 45.0) -> pdk.ViewState:
     """The view the map opens on: a selected zone with its surroundings (3x its size, flown to), or all zones
-    fitted snugly (a world view when there are none)."""
-    return view_for_bounds(bounds, fly=selected, margin=3.0 if selected else 1.6)
+    fitted snugly (a world view when there are none); ``pitch`` 0 looks straight down (the page's 2D)."""
+    return view_for_bounds(bounds, fly=selected, margin=3.0 if selected else 1.6, pitch=pitch)
+
+
+HERE_COLOR = [0, 230, 255, 255]
+
+
+def here_layer(lat: float, lon: float, tip: str) -> pdk.Layer:
+    """The point asked about in "Can I fly here?": a ringed dot drawn over the zones."""
+    return pdk.Layer("ScatterplotLayer", data=[{"position": [round(lon, 6), round(lat, 6)], "tip": tip}], id="here",
+                     get_position="position", get_fill_color=[255, 255, 255, 255], get_line_color=HERE_COLOR,
+                     stroked=True, line_width_min_pixels=3, get_radius=1, radius_min_pixels=7, radius_max_pixels=8,
+                     pickable=False, parameters=FLAT)
 
 
 # With no zones yet (the page before the first Run) the zone layers get one invisible object each, so the browser
@@ -651,6 +663,7 @@ def build_deck(
     pick_gen: int = 0,
     scroll_zoom: bool = False,
     scale_bounds: tuple[float, float, float, float] | None = None,
+    here: tuple[float, float, str] | None = None,
 ) -> pdk.Deck:
     """The whole map: basemap (land, coast, borders), scale bar, volumes, the selected volume's edges, markers,
     labels (zones, airports, places; decluttered at ``label_zoom``, default the view's zoom), optional route;
@@ -678,6 +691,8 @@ def build_deck(
     layers.append(label_layer(bar_labels + labels or [{"position": [-179.85, -84.85], "text": " ", "kind": "scale"}]))
     if route:
         layers.extend(route_layers(route, conflict_points, vscale=vscale, gen=pick_gen))
+    if here is not None:  # (lat, lon, tip): the "Can I fly here?" point
+        layers.append(here_layer(*here))
     for layer in layers:  # every string of every row: never a deck.gl expression (safe_text)
         if isinstance(layer.data, list):
             layer.data = deck_safe(layer.data)
