@@ -32,6 +32,7 @@ from airspace.app import batch_input as I
 from airspace.app import engine_loader as EL
 from airspace.app import local_time as LT
 from airspace.app import map_layers as L
+from airspace.app import resolve as R
 from airspace.app import tables as T
 from airspace.app import timeline as TL
 from airspace.app import zone_list as ZL
@@ -41,6 +42,7 @@ from airspace.app.place_lookup import NotAPlace, locate
 from airspace.app.route_panel import route_result, route_section
 from airspace.app.run_summary import reading_summary, stats_dict, torch_threads
 from airspace.app.safe_text import escaped, highlight_html, md_literal
+from airspace.core.records import ZoneRecord
 from airspace.geo import flycheck as F
 from airspace.geo import zonetime as Z
 
@@ -411,6 +413,7 @@ def load_results(where) -> RunResult | None:
             with st.spinner(f"Reading with {engine}…"):
                 records, stats, wall = parse_with_progress(text, engine, bar)
             bar.empty()
+        records = R.apply(records, resolutions(text, engine))
         feed = apply_feed(records)
         volumes = volumes_of_records(feed.live)
     except Exception as exc:  # a broken engine must not take the page down
@@ -418,6 +421,41 @@ def load_results(where) -> RunResult | None:
         return None
     return RunResult(text=text, engine=engine, records=records, wall_s=wall, volumes=volumes, stats=stats, feed=feed,
                      note=run.get("why"))
+
+
+def resolutions(text: str, engine: str) -> dict[str, dict]:
+    """The operator's resolutions of this batch as read by this engine (key -> the resolved record's JSON); a new
+    batch or engine starts with none."""
+    held = ss.get("resolved")
+    if not held or held.get("run") != (text, engine):
+        return {}
+    return held["recs"]
+
+
+def _resolve(key: str, rec_json: dict) -> None:
+    run = ss.get("run") or {}
+    held = ss.get("resolved")
+    if not held or held.get("run") != (run.get("text"), run.get("engine")):
+        held = {"run": (run.get("text"), run.get("engine")), "recs": {}}
+    held["recs"][key] = rec_json
+    ss["resolved"] = held
+    ss["resolve_error"] = None
+
+
+def _choose(key: str, chosen_json: dict, original_json: dict, source: str) -> None:
+    rec = R.choose(ZoneRecord.model_validate(original_json), ZoneRecord.model_validate(chosen_json), source,
+                   datetime.now(UTC))
+    _resolve(key, rec.model_dump(mode="json"))
+
+
+def _edit(key: str, original_json: dict) -> None:
+    original = R.ResolvedRecord.model_validate(original_json)
+    try:
+        rec = R.edit(original, ss.get("edit_field", "end"), ss.get("edit_value", ""), datetime.now(UTC))
+    except ValueError as exc:
+        ss["resolve_error"] = str(exc)
+        return
+    _resolve(key, rec.model_dump(mode="json"))
 
 
 # ------------------------------------------------------------------------------------------------------------------
@@ -551,7 +589,11 @@ def _focus_from_box() -> None:
 
 
 def _ask_fly() -> None:
-    """The point typed in the box, located (``place_lookup``); the answer is computed with the page."""
+    """The point typed in the box, located (``place_lookup``); the answer is computed with the page. An emptied
+    box takes the question (and its point on the map) away."""
+    if not ss.get("fly_where", "").strip():
+        ss["fly_point"], ss["fly_error"] = None, None
+        return
     try:
         lat, lon, what = locate(ss.get("fly_where", ""))
     except NotAPlace as exc:
@@ -695,8 +737,58 @@ def details_panel(res: RunResult, by_key: dict, focus: str | None) -> None:
             f"{rec.message + 1}, zone {rec.zone + 1}: <code>{escaped(rec.status)}</code>"
             + (f" · {escaped(gone)}" if gone else "")
             + (f'<ul style="margin:0.2rem 0 0 1rem;padding:0">{reasons}</ul>' if reasons else "") + "</div>")
+    prov = getattr(rec, "provenance", None)
+    if prov:
+        st.html(f'<div class="provenance" data-testid="provenance">Resolved by {escaped(prov["by"])} at '
+                f'{escaped(prov["when"])}: {escaped(prov["action"])} (fields: {escaped(", ".join(prov["fields"]) or "none")}'
+                f"). It settled: {escaped('; '.join(prov['reasons_resolved']) or 'nothing stated')}.</div>")
+    if rec.status == "review":
+        resolve_panel(res, rec, focus)
+        return
     st.html(highlight_html(rec.text, rec.spans))
     st.caption(md_literal("Highlighted: " + ", ".join(sorted(rec.spans))) if rec.spans else "No spans recorded for this record.")
+
+
+READING_FIELDS = ["centre / polygon", "radius", "lower", "upper", "start (UTC)", "end (UTC)", "schedule"]
+
+
+def _reading(col, title: str, rec, button_key: str, source: str, original) -> None:
+    """One reading of the zone: its fields, its message with their spans highlighted, and "use this reading"."""
+    col.markdown(f"**{md_literal(title)}**")
+    row = T.records_frame([rec]).iloc[0]
+    col.dataframe([{"field": f, "value": row[f]} for f in READING_FIELDS], hide_index=True, width="stretch",
+                  key=f"{button_key}_fields")
+    col.html(highlight_html(rec.text, rec.spans))
+    col.button("Use this reading", key=button_key, on_click=_choose,
+               args=(T.record_key(original), rec.model_dump(mode="json"), original.model_dump(mode="json"), source),
+               width="stretch")
+
+
+def resolve_panel(res: RunResult, rec, key: str) -> None:
+    """A review settled on the page: the run's reading and the rules reader's reading of the same zone side by
+    side (their spans highlighted, as escaped text), pick one, or correct one field. The record becomes ok with its
+    provenance, and the exports carry it."""
+    st.markdown("**Resolve this review**")
+    other = None
+    if res.engine != RULES:
+        try:
+            other = {T.record_key(r): r for r in parse(res.text, RULES)[0]}.get(key)
+        except Exception:  # the rules reader's failure leaves the operator the edit
+            other = None
+    if other is not None:
+        cols = st.columns(2)
+        _reading(cols[0], f"{res.engine}'s reading", rec, "use_engine", res.engine, rec)
+        _reading(cols[1], "the rules reader's reading", other, "use_rules", RULES, rec)
+    else:
+        _reading(st.container(), f"{res.engine}'s reading", rec, "use_engine", res.engine, rec)
+        st.caption("No second reading of this zone: accept it as read, or correct a field.")
+    c = st.columns([1, 2, 1])
+    c[0].selectbox("Field", R.EDITABLE, key="edit_field")
+    c[1].text_input("Value", key="edit_value", placeholder="2026-11-30 12:00 · 120M AGL · 1000FT AMSL · 1NM")
+    c[2].button("Apply edit", key="edit_apply", on_click=_edit, args=(key, rec.model_dump(mode="json")),
+                width="stretch")
+    if ss.get("resolve_error"):
+        st.error(md_literal(ss["resolve_error"]))
 
 
 # wide enough for a whole UTC date and time, and for the reasons

@@ -508,3 +508,37 @@ def test_a_notamc_removes_its_zone_and_copies_are_counted():
     assert list(zl["zone"]) == ["A2231/26 ×2"]
     # nothing lost: every record is in the records table and the exports
     assert len(at.dataframe[-1].value) == 4
+
+
+def test_a_review_is_resolved_on_the_page_and_exported_ok_with_provenance(demo):
+    demo.selectbox(key="focus").set_value("7:0").run()  # A2243/26: review, its end estimated
+    assert any(m.value.startswith("**Resolve this review**") for m in demo.markdown)
+    demo.selectbox(key="edit_field").set_value("end")
+    demo.text_input(key="edit_value").set_value("2026-11-30 15:00")
+    demo.button(key="edit_apply").click().run()
+    assert not demo.exception and demo.session_state["resolve_error"] is None
+    prov = next(h for h in _html(demo) if 'data-testid="provenance"' in h)
+    assert "Resolved by operator at " in prov and "edited end (fields: end)" in prov
+    head = next(h for h in _html(demo) if 'data-testid="head-line"' in h)
+    assert "20 ok" in head and "1 review" in head  # 19 + the resolved one; the named place is still review
+    df = demo.dataframe[-1].value
+    row = df[df["key"] == "7:0"].iloc[0]
+    assert row["status"] == "ok" and row["end (UTC)"] == "2026-11-30 15:00Z"
+    # the exports carry the record as ok with its provenance
+    from airspace.app.resolve import ResolvedRecord, with_provenance
+    from airspace.app.tables import records_jsonl
+    from airspace.geo.export import to_geojson
+
+    held = demo.session_state["resolved"]["recs"]["7:0"]
+    rec = ResolvedRecord.model_validate(held)
+    line = json.loads(records_jsonl([rec]))
+    assert line["status"] == "ok" and line["provenance"]["by"] == "operator" and line["provenance"]["fields"] == ["end"]
+    gj = with_provenance(to_geojson([rec]), [rec])
+    assert gj["features"][0]["properties"]["provenance"]["was"] == "review"
+    # a value that does not read is said, and the record stays as it was
+    demo.selectbox(key="focus").set_value("10:0").run()
+    demo.selectbox(key="edit_field").set_value("upper")
+    demo.text_input(key="edit_value").set_value("quite high")
+    demo.button(key="edit_apply").click().run()
+    assert any("is not a height" in _plain(e.value) for e in demo.error)
+    demo.selectbox(key="focus").set_value("all").run()

@@ -222,3 +222,41 @@ def test_engine_loader_loads_behind_and_says_why_not():
 
 def test_upcoming_window_is_three_hours():
     assert Z.UPCOMING == timedelta(hours=3)
+
+
+def test_a_review_resolved_by_choice_or_edit_carries_its_provenance(demo):
+    from airspace.app import resolve as R
+    from airspace.geo.export import to_ed269, to_ed318, to_geojson
+
+    records, _ = demo
+    est = next(r for r in records if r.id == "A2243/26")  # review: its end is estimated
+    assert est.status == "review" and est.end_estimated
+    when = datetime(2026, 12, 5, 21, 0, tzinfo=UTC)
+    fixed = R.edit(est, "end", "2026-11-30 16:00", when)
+    assert fixed.status == "ok" and not fixed.reasons and not fixed.end_estimated
+    assert fixed.end == datetime(2026, 11, 30, 16, tzinfo=UTC)
+    assert fixed.provenance == {"by": "operator", "when": "2026-12-05T21:00:00Z", "action": "edited end",
+                                "fields": ["end"], "was": "review", "reasons_resolved": est.reasons}
+    # a second edit keeps what the first settled and adds its field
+    twice = R.edit(fixed, "upper", "2000FT AMSL", when)
+    assert twice.provenance["fields"] == ["end", "upper"] and twice.provenance["reasons_resolved"] == est.reasons
+    assert twice.upper.m == pytest.approx(609.6)
+    # values that do not read are errors, never an ok record
+    for field, bad in (("end", "soonish"), ("upper", "quite high"), ("radius", "2NM"), ("end", "2026-11-29 00:00")):
+        with pytest.raises(ValueError):
+            R.edit(est, field, bad, when)
+    # choosing another reading of the same zone: ok, with the fields that differ
+    other = est.model_copy(update={"end": datetime(2026, 11, 30, 18, tzinfo=UTC), "end_estimated": False})
+    chose = R.choose(est, other, "rules", when)
+    assert chose.status == "ok" and chose.provenance["action"] == "chose the rules reading"
+    assert "end" in chose.provenance["fields"] and chose.message == est.message
+    # the exports carry it: JSONL (the record's JSON), GeoJSON properties, ED-269 / ED-318 extendedProperties
+    out = R.apply(records, {f"{est.message}:{est.zone}": fixed.model_dump(mode="json")})
+    assert next(r for r in out if r.id == "A2243/26").to_json()["provenance"]["by"] == "operator"
+    gj = R.with_provenance(to_geojson(out), out)
+    props = next(f["properties"] for f in gj["features"] if f["properties"].get("id") == "A2243/26")
+    assert props["provenance"]["fields"] == ["end"] and props["status"] == "ok"
+    e269 = R.with_provenance(to_ed269(out), out)
+    assert sum("provenance" in f["extendedProperties"] for f in e269["features"]) == 1
+    e318 = R.with_provenance(to_ed318(out), out)
+    assert sum("provenance" in f["properties"]["extendedProperties"] for f in e318["features"]) == 1
