@@ -806,8 +806,9 @@ def head_line(res: RunResult | None, t: datetime | None, tz: str | None) -> str:
     bits = ['<span class="app-name">Clover Airspace</span>']
     if res:
         counts = T.status_counts(res.records)
-        bits += [f"{len({r.message for r in res.records})} messages", f"{len(res.records)} records",
-                 f"{len(res.volumes)} zones on the map", f"{counts['ok']} ok", f"{counts['review']} review",
+        n_msg = len({r.message for r in res.records})
+        bits += [f"{n_msg} message{'s' if n_msg != 1 else ''}", f"{len(res.records)} records",
+                 f"{len(res.volumes)} zone{'s' if len(res.volumes) != 1 else ''} on the map", f"{counts['ok']} ok", f"{counts['review']} review",
                  f"{counts['error']} error", f"{res.engine} {res.wall_s:.2f} s"]
         if t is not None:
             bits.append("map time " + LT.both_text(t, tz))
@@ -892,6 +893,11 @@ def page() -> None:
         if pending is not None:
             st.caption("The map shows where the batch's zones lie (located by the rules reader); Run draws them."
                        + (" The zones drawn now are the last run's." if res else ""))
+        if res:
+            st.caption(f"{len(shown)} of {len(volumes)} volumes drawn from their floor to their ceiling"
+                       + ("" if ss.get("f_expired", False) else " (expired zones hidden)")
+                       + f"; UNL ceilings at {L.UNL_CAP_M:,.0f} m (FL600). Hover a volume for its details; click it "
+                       "to select its record.")
     with c2:
         if res and t is not None:
             zone_panel(res, shown, t)

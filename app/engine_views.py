@@ -12,6 +12,7 @@ from airspace.app import tables as T
 from airspace.app.resolve import with_provenance
 from airspace.app.safe_text import md_literal, trace_html
 from airspace.geo.export import to_ed269, to_ed318, to_geojson
+from airspace.geo.kml import to_kml
 
 ss = st.session_state
 
@@ -103,14 +104,16 @@ def _json(export, records) -> str:
 
 
 def downloads(records) -> None:
-    cols = st.columns(4)
+    cols = st.columns(5)
     exports = {
         "GeoJSON": ("zones.geojson", "application/geo+json", lambda: _json(to_geojson, records)),
         "ED-269": ("zones.ed269.json", "application/json", lambda: _json(to_ed269, records)),
         "ED-318": ("zones.ed318.json", "application/json", lambda: _json(to_ed318, records)),
         "JSONL": ("records.jsonl", "application/jsonl", lambda: T.records_jsonl(records)),
+        "KML": ("zones.kml", "application/vnd.google-earth.kml+xml", lambda: to_kml(records)),
     }
     # the files are built when a button is clicked (a callable), not on every rerun of the page
     for col, (label, (fname, mime, make)) in zip(cols, exports.items()):
         col.download_button(label, make, file_name=fname, mime=mime, key=f"dl_{label}")
-    st.caption(f"{len(records)} records; GeoJSON (RFC 7946), EUROCAE ED-269 and ED-318 zone formats, and the CLI's JSONL.")
+    st.caption(f"{len(records)} records; GeoJSON (RFC 7946), EUROCAE ED-269 and ED-318 zone formats, the CLI's JSONL, and KML "
+               "for a GIS.")

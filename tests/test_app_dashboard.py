@@ -146,7 +146,7 @@ def test_a_run_imports_no_new_module_and_the_startup_heap_is_frozen():
                          cwd=REPO)
     assert out.returncode == 0, out.stderr[-2000:]
     res = json.loads(out.stdout.strip().splitlines()[-1])
-    assert res["errors"] == [] and res["downloads"] == 4  # the Run went through to the exports
+    assert res["errors"] == [] and res["downloads"] == 5  # the Run went through to the exports
     assert res["frozen"] > 100_000
     assert res["new"] == []
 
@@ -335,7 +335,8 @@ def test_route_check_finds_the_sports_centre_zone(demo):
 
 def test_downloads_offered(demo):
     labels = [b.label for b in demo.get("download_button")]
-    assert labels == ["GeoJSON", "ED-269", "ED-318", "JSONL"]
+    # the route checked above offers its printable briefing beside the route
+    assert labels == ["Briefing (printable HTML)", "GeoJSON", "ED-269", "ED-318", "JSONL", "KML"]
 
 
 def test_size_limit_is_clear():

@@ -260,3 +260,45 @@ def test_a_review_resolved_by_choice_or_edit_carries_its_provenance(demo):
     assert sum("provenance" in f["extendedProperties"] for f in e269["features"]) == 1
     e318 = R.with_provenance(to_ed318(out), out)
     assert sum("provenance" in f["properties"]["extendedProperties"] for f in e318["features"]) == 1
+
+
+def test_kml_has_every_volume_with_its_band_and_escaped_text(demo):
+    import xml.etree.ElementTree as ET
+
+    from airspace.geo.kml import to_kml
+
+    records, v = demo
+    hostile = records[0].model_copy(update={"text": "<b>x</b> & <script>alert(1)</script>", "message": 99})
+    doc = to_kml(list(records) + [hostile])
+    root = ET.fromstring(doc.encode("utf-8"))  # well-formed XML
+    ns = {"k": "http://www.opengis.net/kml/2.2"}
+    marks = root.findall(".//k:Placemark", ns)
+    assert len(marks) == len(volumes_from_records(records)) + 1
+    by_name = {m.find("k:name", ns).text: m for m in marks}
+    sports = by_name["A2231/26"]
+    data = {d.get("name"): d.find("k:value", ns).text for d in sports.findall(".//k:Data", ns)}
+    assert data["floor"].startswith("0.0 m AGL") and data["ceiling"].startswith("304.8 m AMSL")
+    assert sports.find(".//k:altitudeMode", ns).text == "absolute" and sports.find(".//k:extrude", ns).text == "1"
+    assert sports.find(".//k:TimeSpan/k:end", ns).text == "2026-11-30T12:00:00Z"
+    # a floating zone (A2236/26, FL050-FL150) is not extruded to the ground
+    assert by_name["A2236/26"].find(".//k:extrude", ns).text == "0"
+    # message text is text: the element holds it verbatim, no element made of it
+    descs = [m.find("k:description", ns).text for m in marks]
+    assert "<b>x</b> & <script>alert(1)</script>" in descs and root.find(".//k:script", ns) is None
+    assert "<script>" not in doc
+
+
+def test_briefing_lists_the_zones_along_a_route(demo):
+    from airspace.app.briefing import briefing_html, zones_along
+    from airspace.app.route_panel import check_route
+
+    _, v = demo
+    vols = list(v.values())
+    route = check_route("22.5194, 113.900, 100\n22.5194, 113.990, 100", "AGL", T0, 15.0, vols)
+    along = zones_along(vols, route["path"], T0)
+    ids = [x.id for x, _ in along]
+    assert "A2231/26" in ids and all(d <= 1000 for _, d in along)
+    assert "A2225/26" not in ids  # expired before departure
+    html = briefing_html(route, vols, T0)
+    assert "The route enters zones" in html and "A2231/26" in html and "10:00 CST" in html
+    assert "<script" not in html and "http" not in html.split("</style>")[1].lower().replace("https", "")
