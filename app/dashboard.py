@@ -238,20 +238,45 @@ def message_count(text: str) -> int | None:
         return None
 
 
-@st.cache_resource(show_spinner=False)
-def warm_basemap() -> bool:
-    """Read and index the basemap, the airports and the time-zone finder once per server, after the first screen
-    is drawn (so that the first Run imports nothing new)."""
-    B.warm()
-    LT.tz_name(22.5, 114.0)
-    return True
+#: seconds the warm-up waits after the first screen's script run: the server's event loop, which sends the page
+#: to the browser, shares the interpreter with any Python work (reading the basemap, importing torch)
+WARM_DELAY_S = 1.0
 
 
 @st.cache_resource(show_spinner=False)
+def _warming() -> dict:
+    """The server's warm-up thread (this script runs again on every rerun; the cached dict outlives it)."""
+    return {"lock": threading.Lock(), "thread": None}
+
+
+def _warm(engine: str) -> None:
+    time.sleep(WARM_DELAY_S)
+    B.warm()  # the basemap and the airports read and indexed: the first batch located pays nothing for them
+    LT.tz_name(22.5, 114.0)  # the time-zone finder built (and its modules imported) before the first Run
+    freeze_startup_heap()
+    if engine != RULES:
+        LOADER.start(engine)
+
+
+def start_warming(engine: str) -> None:
+    """Once per server, behind the first screen: read the basemap, build the time-zone finder, freeze the start-up
+    heap, then load the chosen model engine (``EngineLoader``), in a thread that starts ``WARM_DELAY_S`` after
+    the first script run, so the first screen is on its way first. A later page choosing another model engine
+    starts that one's loading at once."""
+    state = _warming()
+    with state["lock"]:
+        if state["thread"] is not None:
+            if engine != RULES:
+                LOADER.start(engine)
+            return
+        th = state["thread"] = threading.Thread(target=_warm, args=(engine,), name="airspace-warm", daemon=False)
+    th.start()
+
+
 def freeze_startup_heap() -> int:
-    """Move everything alive after the first run (modules, basemap) out of the garbage collector's sight, once per
-    server; returns how many objects that is. Streamlit runs a full collection after every script run, and over the
-    start-up heap that took 0.2-0.4 s of a core while the browser drew the new map on a 2-core machine."""
+    """Move everything alive after start-up (modules, basemap) out of the garbage collector's sight; returns how many
+    objects that is. Streamlit runs a full collection after every script run, and over the start-up heap that took
+    0.2-0.4 s of a core while the browser drew the new map on a 2-core machine."""
     gc.collect()
     gc.freeze()
     return gc.get_freeze_count()
@@ -946,9 +971,4 @@ st.html(PAGE_CSS + L.map_css())
 with st.sidebar:
     input_section()
 page()
-warm_basemap()
-freeze_startup_heap()
-# the chosen model engine loads behind the page, started once the first screen is on its way: importing torch in a
-# thread while the script still runs would take the interpreter from the script (and the first paint) for seconds
-if ss.get("engine", DEFAULT_ENGINE) != RULES:
-    LOADER.start(ss.get("engine", DEFAULT_ENGINE))
+start_warming(ss.get("engine", DEFAULT_ENGINE))
