@@ -107,6 +107,8 @@ def load_engine(name: str, timeout: float | None = None):
 def engine_to_read_with(wanted: str) -> tuple[str, str | None]:
     """(the engine a Run uses now, why it is not ``wanted``): ``wanted`` when it is loaded, else the rules reader
     (a model engine still loading, or one that cannot be loaded here)."""
+    if wanted == RULES:
+        return RULES, None
     state, why = LOADER.state(wanted)
     if state == EL.READY:
         return wanted, None
@@ -708,18 +710,22 @@ def fly_panel(res: RunResult | None, t: datetime | None, answer: F.FlyAnswer | N
 
 
 def filters_row() -> None:
-    c = st.columns([1.8, 1.1, 1.4, 0.7, 1.2, 1.1])
+    c = st.columns([2, 1.2, 1.2, 1.9])
     c[0].multiselect("Show status", ["ok", "review"], default=["ok", "review"], key="f_status")
+    c[1].checkbox("Show expired", key="f_expired", help="zones with no active time left after the map's time")
     c[1].checkbox("Only active now", key="f_active", help="only the zones active at the map's time")
-    c[1].checkbox("Show expired zones", key="f_expired", help="zones with no active time left after the map's time")
-    c[2].checkbox("Only zones reaching below 120 m AGL", key="f_low",
+    c[2].toggle("3D", key="map_3d", help="tilt the map to see floors and ceilings; 2D looks straight down")
+    c[2].checkbox("Wheel zooms map", key="wheel_zoom",
+                  help="off: the mouse wheel scrolls the page; zoom with a double-click, +/− keys or a pinch")
+    c[3].checkbox("Only zones reaching below 120 m AGL", key="f_low",
                   help="floors below 120 m above the ground; AMSL/FL floors as if the ground were at sea level "
                        "(no terrain model)")
-    c[3].toggle("3D", key="map_3d", help="tilt the map to see floors and ceilings; 2D looks straight down")
-    c[4].select_slider("Vertical exaggeration", options=[1, 2, 5, 10, 20], value=1, key="vscale",
+    c[3].select_slider("Vertical exaggeration", options=[1, 2, 5, 10, 20], value=1, key="vscale",
                        help="1 = true scale. Floors and ceilings are both multiplied.")
-    c[5].checkbox("Wheel zooms map", key="wheel_zoom",
-                  help="off: the mouse wheel scrolls the page; zoom with a double-click, +/− keys or a pinch")
+
+
+ZONE_COLUMN_CONFIG = {"zone": st.column_config.TextColumn(width=96), "state": st.column_config.TextColumn(width=68),
+                      "when": st.column_config.TextColumn(width=170), "band": st.column_config.TextColumn(width=140)}
 
 
 def zone_panel(res: RunResult, shown, t: datetime) -> None:
@@ -728,7 +734,7 @@ def zone_panel(res: RunResult, shown, t: datetime) -> None:
     zl = ZL.zone_rows(shown, t, copies=res.feed.copies)
     st.dataframe(zl, hide_index=True, on_select="rerun", selection_mode="single-row", key=f"zones~{ss.get('list_gen', 0)}",
                  column_order=["zone", "state", "when", "band"], height=min(38 + 35 * max(len(zl), 1), 216),
-                 width="stretch")
+                 width="stretch", column_config=ZONE_COLUMN_CONFIG)
     ss["_zone_keys"] = list(zl["key"])
     missing = T.unplaced(res.feed.live, res.volumes)
     gone = res.feed.gone
@@ -851,7 +857,7 @@ def page() -> None:
     seconds with software rendering). They are filled in a different order: the head line, the map, then the
     widgets around it; the widgets' values are read from the session state before they are drawn."""
     head = st.container()
-    c1, c2 = st.columns([2.3, 1])
+    c1, c2 = st.columns([2.1, 1.15])
     controls = st.container()
     filters = st.container()
     below = st.container()

@@ -14,7 +14,7 @@ from airspace.app.tables import record_key, record_signature
 from airspace.core.records import CircleGeometry, ZoneRecord, iso_utc
 
 UTC = timezone.utc
-EDITABLE = ("start", "end", "lower", "upper", "radius")
+EDITABLE = ("end", "start", "lower", "upper", "radius")
 
 
 class ResolvedRecord(ZoneRecord):

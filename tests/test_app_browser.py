@@ -518,16 +518,7 @@ def test_message_text_that_looks_like_markup_stays_text(app, browser_context):
     page, chart = _open(browser_context, app, requests)
     _run_batch(page, HOSTILE + "\n\n" + HOSTILE_FREE_TEXT)
     _step_to(page, "1 of 1 zones active at")  # the NOTAM's zone is active on 30 November 2026 only
-    # review: its D) item is no schedule, and the reason quotes it
-    assert _options(page, "Focus zone") == ["all zones", "A0001/26 · review", "message 2 · error"]
-    _select_option(page, "Focus zone", "A0001/26 · review")
-    head = page.get_by_test_id("focus-head")
-    expect(head).to_contain_text("A0001/26")
-    expect(head).to_contain_text("'![x](http://198.51.100.7/beacon.png) [Open official NOTAM]")
-    msg = page.locator("pre.msg")
-    for literal in ("![x](http://198.51.100.7/beacon.png)", "[Open official NOTAM](http://198.51.100.7/login)",
-                    "<img src=http://198.51.100.7/i.png>", ":red[x] $x$ @@=1+1"):
-        expect(msg).to_contain_text(literal)
+    # hovered before any zone is focused: a focused zone is drawn opaque, seen from above darker than the amber
     chart.scroll_into_view_if_needed()
     pt = _until(lambda: _solid_point(_amber(_map_array(chart))))
     assert pt is not None, "the zone's volume is not drawn (no active review amber on the map)"
@@ -539,6 +530,16 @@ def test_message_text_that_looks_like_markup_stays_text(app, browser_context):
     inner = tip.evaluate("e => e.innerHTML")
     assert "<" not in inner.replace("<br>", ""), inner
     page.screenshot(path=str(ARTIFACTS / "browser_hostile.png"))
+    # review: its D) item is no schedule, and the reason quotes it
+    assert _options(page, "Focus zone") == ["all zones", "A0001/26 · review", "message 2 · error"]
+    _select_option(page, "Focus zone", "A0001/26 · review")
+    head = page.get_by_test_id("focus-head")
+    expect(head).to_contain_text("A0001/26")
+    expect(head).to_contain_text("'![x](http://198.51.100.7/beacon.png) [Open official NOTAM]")
+    msg = page.locator("pre.msg")
+    for literal in ("![x](http://198.51.100.7/beacon.png)", "[Open official NOTAM](http://198.51.100.7/login)",
+                    "<img src=http://198.51.100.7/i.png>", ":red[x] $x$ @@=1+1"):
+        expect(msg).to_contain_text(literal)
     assert page.locator(PAYLOAD_SELECTOR).count() == 0
     # the free-text message is an error record: listed as not on the map, and its text shown as text when focused
     expect(page.get_by_test_id("unplaced")).to_contain_text("msg 2")
@@ -702,14 +703,16 @@ def test_a_notamc_removes_its_zone(app, browser_context):
     page, chart = _open(browser_context, app, viewport=DESKTOP)
     _run_batch(page, NOTAMC_BATCH)
     expect(page.get_by_test_id("head-line")).to_contain_text("1 zone on the map")
-    page.get_by_text("Show expired zones", exact=True).click()  # whatever today's date, the zone is drawn
+    page.get_by_text("Show expired", exact=True).click()  # whatever today's date, the zone is drawn
     expect(page.get_by_text("1 of 1 volumes drawn")).to_be_visible()
+    page.evaluate("window.scrollTo(0, 0)")
     page.screenshot(path=str(ARTIFACTS / "dispatch_notamc_before.png"))
     _run_batch(page, NOTAMC_BATCH + "\n\n" + NOTAMC_CANCEL)
     expect(page.get_by_test_id("head-line")).to_contain_text("0 zones on the map")
     unplaced = page.get_by_test_id("unplaced")
     expect(unplaced).to_contain_text("cancelled by A2250/26")
     expect(unplaced).to_contain_text("cancels A2198/26: removed from the map")
+    page.evaluate("window.scrollTo(0, 0)")
     page.screenshot(path=str(ARTIFACTS / "dispatch_notamc_after.png"))
     page.close()
 
@@ -724,6 +727,7 @@ def test_a_review_resolved_on_the_page_is_exported_ok_with_provenance(app, brows
     _run_demo20(page)
     _select_option(page, "Focus zone", "A2243/26 · review")
     expect(page.get_by_text("Resolve this review")).to_be_visible()
+    _select_option(page, "Field", "end")
     page.get_by_label("Value", exact=True).fill("2026-11-30 15:00")
     page.get_by_label("Value", exact=True).press("Enter")
     _settled(page)
