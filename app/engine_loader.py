@@ -28,12 +28,19 @@ class EngineLoader:
     def _run(self, name: str) -> None:
         try:
             extractor = self._load(name)
+        except SystemError:
+            # CPython 3.11's AST recursion-depth check is shared across threads: a load that parses source (triton
+            # reads its kernels' source) while the server compiles the page script can fail; once more, then it counts
+            extractor = self._load(name)
+        with self._lock:
+            self._engines[name] = extractor
+
+    def _load_or_fail(self, name: str) -> None:
+        try:
+            self._run(name)
         except Exception as exc:  # noqa: BLE001 - a missing checkpoint or torch: the page says why and reads with rules
             with self._lock:
                 self._errors[name] = f"{type(exc).__name__}: {exc}"
-            return
-        with self._lock:
-            self._engines[name] = extractor
 
     def start(self, name: str) -> None:
         """Begin loading ``name`` in the background (nothing when it is loaded, loading or failed). Not a daemon
@@ -41,7 +48,7 @@ class EngineLoader:
         with self._lock:
             if name in self._engines or name in self._errors or name in self._threads:
                 return
-            th = threading.Thread(target=self._run, args=(name,), name=f"airspace-load-{name}", daemon=False)
+            th = threading.Thread(target=self._load_or_fail, args=(name,), name=f"airspace-load-{name}", daemon=False)
             self._threads[name] = th
         th.start()
 

@@ -22,7 +22,18 @@ RED, AMBER, BLUE = L.COLORS[("ok", True)], L.COLORS[("review", True)], L.COLORS[
 LAYER_IDS = ["land", "coastline", "borders", "scale", "volumes~0", "selection", "markers~0", "airports", "labels"]
 
 
+def _background_done() -> None:
+    """Wait for the page's warm-up and engine-loading threads of an earlier AppTest: compiling a new page script
+    while a thread parses source (triton reads its kernels') trips CPython 3.11's shared AST recursion check."""
+    import threading
+
+    for t in threading.enumerate():
+        if t.name == "airspace-warm" or t.name.startswith("airspace-load-"):
+            t.join(300)
+
+
 def _app() -> AppTest:
+    _background_done()
     at = AppTest.from_file(SCRIPT, default_timeout=180)
     at.run()
     assert not at.exception
