@@ -928,7 +928,8 @@ def page() -> None:
             st.caption(f"{len(shown)} of {len(volumes)} volumes drawn from their floor to their ceiling"
                        + ("" if ss.get("f_expired", False) else " (expired zones hidden)")
                        + f"; UNL ceilings at {L.UNL_CAP_M:,.0f} m (FL600). Hover a volume for its details; click it "
-                       "to select its record.")
+                       "to select its record. Land and borders: Natural Earth; towns: GeoNames (CC BY 4.0); "
+                       "airports: airportsdata.")
     with c2:
         if res and t is not None:
             zone_panel(res, shown, t)

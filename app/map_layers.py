@@ -351,7 +351,7 @@ def _mercator_px(lon: float, lat: float, zoom: float) -> tuple[float, float]:
 
 def declutter(items: Sequence[dict[str, Any]], zoom: float, *, pad_px: float = 4.0) -> list[dict[str, Any]]:
     """The labels that fit at ``zoom`` without overlapping one already placed, in the order given (the order is
-    the priority: zones first, then airports, capitals, countries). Each item has ``position`` and ``text``.
+    the priority: zones first, then airports, capitals, towns, countries). Each item has ``position`` and ``text``.
 
     An approximation of what the operator sees (top-down, the opening zoom); labels hidden here are still named in
     the tooltip and the zone list."""
@@ -392,7 +392,7 @@ def context_rows(context: dict) -> tuple[list[dict[str, Any]], list[dict[str, An
 
 
 LABEL_STYLE = {"zone": (LABEL_COLOR, 12), "airport": (AIRPORT_COLOR, 11), "capital": (PLACE_COLOR, 12),
-               "country": (COUNTRY_COLOR, 11), "scale": (SCALE_COLOR, 11)}
+               "town": (PLACE_COLOR, 11), "country": (COUNTRY_COLOR, 11), "scale": (SCALE_COLOR, 11)}
 
 
 @lru_cache(maxsize=1)
@@ -401,7 +401,7 @@ def label_charset() -> str:
     shipped place names and of the airports' names. Fixed, so the atlas is drawn once at page load: with deck.gl's
     ``"auto"`` a Run bringing a character not seen yet would redraw the atlas while the browser draws the zones.
     A character outside it (a zone label is an id or a message number) is left blank, never drawn as a box."""
-    from airspace.app.basemap import airports, places
+    from airspace.app.basemap import airports, places, towns
 
     chars = {chr(c) for c in range(32, 127)} | {chr(c) for c in range(160, 256)} | set("✈·–—…→″′°")
     for rows in places().values():
@@ -409,6 +409,8 @@ def label_charset() -> str:
             chars |= set(name)
     for a in airports()[0]:
         chars |= set(a["name"])
+    for name, *_ in towns():
+        chars |= set(name)
     return "".join(sorted(chars))
 
 

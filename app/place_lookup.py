@@ -1,6 +1,6 @@
 """What an operator types for "Can I fly here?" -> a point: ``lat, lon`` in decimal degrees, a NOTAM-style
-coordinate (``2232N11356E``, ``22.5N 114.05E``), an airport's ICAO or IATA code or name, or a capital's name from the
-offline basemap. No Streamlit, no network."""
+coordinate (``2232N11356E``, ``22.5N 114.05E``), an airport's ICAO or IATA code, a capital's or a town's name
+(GeoNames towns of 15 000 people or more, vendored), or an airport's name. No Streamlit, no network."""
 
 from __future__ import annotations
 
@@ -42,10 +42,13 @@ def locate(text: str) -> tuple[float, float, str]:
     for name, lon, lat in B.places()["capitals"]:
         if name.casefold() == low:
             return lat, lon, name
+    for name, lon, lat, pop in B.towns():  # largest first: "Springfield" is the largest Springfield
+        if name.casefold() == low:
+            return lat, lon, f"{name} (town, {pop:,} people)"
     named = [a for a in rows if low in a["name"].casefold()]
     named.sort(key=lambda a: (not a["iata"], len(a["name"])))  # airports with scheduled service first
     if named:
         a = named[0]
         return a["lat"], a["lon"], f"{a['icao']} {a['name']}"
-    raise NotAPlace(f"{s[:40]!r} is not a coordinate, an airport code or name, or a capital on this map; type "
+    raise NotAPlace(f"{s[:40]!r} is not a coordinate, an airport code or name, or a town on this map; type "
                     "`lat, lon` in decimal degrees")

@@ -557,3 +557,26 @@ def test_a_review_is_resolved_on_the_page_and_exported_ok_with_provenance(demo):
     demo.button(key="edit_apply").click().run()
     assert any("is not a height" in _plain(e.value) for e in demo.error)
     demo.selectbox(key="focus").set_value("all").run()
+
+
+def test_a_large_batch_is_read_in_chunks_with_the_records_of_one_read():
+    """120 messages (demo20 six times): counted before Run, read in chunks of PROGRESS_CHUNK with a progress bar,
+    and the records are those of one read of the whole batch; each zone's six copies are one zone ×6."""
+    from airspace.pipeline.batch import process_batch
+
+    batch = "\n\n".join([DEMO20.strip()] * 6)
+    at = _app()
+    at.radio(key="engine").set_value("rules")
+    at.text_area(key="batch_text").set_value(batch).run()
+    assert any(c.value == "120 messages to read" for c in at.sidebar.caption)
+    at.button(key="run_button").click().run()
+    assert not at.exception
+    whole, _ = process_batch(batch, "rules")
+    df = at.dataframe[-1].value
+    assert list(df["key"]) == [f"{r.message}:{r.zone}" for r in whole]
+    assert list(df["status"]) == [r.status for r in whole]
+    head = next(h for h in _html(at) if 'data-testid="head-line"' in h)
+    assert "120 messages" in head and "19 zones on the map" in head  # the copies merged
+    at.checkbox(key="f_expired").check().run()  # the batch is not the sample: the map opens now, its zones over
+    zl = at.dataframe[0].value
+    assert zl[zl["key"] == "0:0"].iloc[0]["zone"] == "A2231/26 ×6"

@@ -302,3 +302,20 @@ def test_briefing_lists_the_zones_along_a_route(demo):
     html = briefing_html(route, vols, T0)
     assert "The route enters zones" in html and "A2231/26" in html and "10:00 CST" in html
     assert "<script" not in html and "http" not in html.split("</style>")[1].lower().replace("https", "")
+
+
+def test_towns_label_the_map_and_can_be_typed():
+    from airspace.app import basemap as B
+    from airspace.app import map_layers as L
+
+    towns = B.towns()
+    assert len(towns) > 30_000 and towns[0][3] >= towns[-1][3] >= 15_000  # largest first
+    # around demo20's zones: the towns of Shenzhen and Hong Kong are labelled, after the capitals
+    ctx = B.basemap_for((113.9, 22.5, 114.1, 22.6))["context"]
+    kinds = {n: k for n, _, _, k in ctx["places"]}
+    assert kinds.get("Shenzhen") == "town" and kinds.get("Hong Kong") == "capital"
+    _, labels = L.context_rows(ctx)
+    assert {"Shenzhen", "Bao'an"} <= {r["text"] for r in labels if r["kind"] == "town"}
+    assert set("Bao'an") <= set(L.label_charset())
+    lat, lon, what = locate("Shenzhen")
+    assert (lat, lon) == (22.546, 114.068) and what.startswith("Shenzhen (town")
