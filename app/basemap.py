@@ -145,6 +145,7 @@ def warm() -> None:
     for kind in FILES:
         _parts(kind)
     places()
+    towns()
     airports()
 
 
@@ -153,6 +154,21 @@ def places() -> dict[str, list[tuple[str, float, float]]]:
     """``countries`` (name at a label point) and ``capitals``, each ``(name, lon, lat)``."""
     data = json.loads(basemap_path(PLACES_FILE).read_text(encoding="utf-8"))
     return {k: [(str(n), float(lon), float(lat)) for n, lon, lat in v] for k, v in data.items()}
+
+
+TOWNS_FILE = "towns.json"
+#: at most this many towns are labelled in a detail region (the largest; the labels are decluttered afterwards)
+MAX_TOWNS = 60
+
+
+@cache
+def towns() -> list[tuple[str, float, float, int]]:
+    """GeoNames places of 15 000 people or more (``data/basemap/towns.json``, CC BY 4.0), ``(name, lon, lat,
+    population)``, largest first; [] where the file is not in this checkout."""
+    path = basemap_path(TOWNS_FILE)
+    if not path.is_file():
+        return []
+    return [(str(n), float(lon), float(lat), int(pop)) for n, lon, lat, pop in json.loads(path.read_text("utf-8"))]
 
 
 @cache
@@ -201,6 +217,10 @@ def context_for(bounds: tuple[float, float, float, float] | None, region: tuple[
 
     named = [(n, lon, lat, "capital") for n, lon, lat in p["capitals"] if inside(lon, lat)]
     capitals = {n for n, *_ in named}  # Hong Kong, Singapore...: the city, not the territory's name again
+    near = coast_region or region
+    town_rows = [(n, lon, lat, "town") for n, lon, lat, _ in towns()
+                 if near[0] <= lon <= near[2] and near[1] <= lat <= near[3] and n not in capitals][:MAX_TOWNS]
+    named += town_rows
     named += [(n, lon, lat, "country") for n, lon, lat in p["countries"] if inside(lon, lat) and n not in capitals]
     return {"airports": airports_near(bounds, coast_region or region), "places": named}
 

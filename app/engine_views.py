@@ -9,8 +9,10 @@ import streamlit as st
 
 from airspace.app import batch_input as I
 from airspace.app import tables as T
+from airspace.app.resolve import with_provenance
 from airspace.app.safe_text import md_literal, trace_html
 from airspace.geo.export import to_ed269, to_ed318, to_geojson
+from airspace.geo.kml import to_kml
 
 ss = st.session_state
 
@@ -96,15 +98,22 @@ def denoise_view(text: str) -> None:
     st.caption(f"Pass {k} of {len(steps)} for message {live[pick].index + 1}.")
 
 
+def _json(export, records) -> str:
+    """An export as JSON text, with the provenance of the zones the operator resolved (``resolve.with_provenance``)."""
+    return json.dumps(with_provenance(export(records), records), ensure_ascii=False, indent=1)
+
+
 def downloads(records) -> None:
-    cols = st.columns(4)
+    cols = st.columns(5)
     exports = {
-        "GeoJSON": ("zones.geojson", "application/geo+json", lambda: json.dumps(to_geojson(records), ensure_ascii=False, indent=1)),
-        "ED-269": ("zones.ed269.json", "application/json", lambda: json.dumps(to_ed269(records), ensure_ascii=False, indent=1)),
-        "ED-318": ("zones.ed318.json", "application/json", lambda: json.dumps(to_ed318(records), ensure_ascii=False, indent=1)),
+        "GeoJSON": ("zones.geojson", "application/geo+json", lambda: _json(to_geojson, records)),
+        "ED-269": ("zones.ed269.json", "application/json", lambda: _json(to_ed269, records)),
+        "ED-318": ("zones.ed318.json", "application/json", lambda: _json(to_ed318, records)),
         "JSONL": ("records.jsonl", "application/jsonl", lambda: T.records_jsonl(records)),
+        "KML": ("zones.kml", "application/vnd.google-earth.kml+xml", lambda: to_kml(records)),
     }
     # the files are built when a button is clicked (a callable), not on every rerun of the page
     for col, (label, (fname, mime, make)) in zip(cols, exports.items()):
         col.download_button(label, make, file_name=fname, mime=mime, key=f"dl_{label}")
-    st.caption(f"{len(records)} records; GeoJSON (RFC 7946), EUROCAE ED-269 and ED-318 zone formats, and the CLI's JSONL.")
+    st.caption(f"{len(records)} records; GeoJSON (RFC 7946), EUROCAE ED-269 and ED-318 zone formats, the CLI's JSONL, and KML "
+               "for a GIS.")

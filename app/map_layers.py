@@ -351,7 +351,7 @@ def _mercator_px(lon: float, lat: float, zoom: float) -> tuple[float, float]:
 
 def declutter(items: Sequence[dict[str, Any]], zoom: float, *, pad_px: float = 4.0) -> list[dict[str, Any]]:
     """The labels that fit at ``zoom`` without overlapping one already placed, in the order given (the order is
-    the priority: zones first, then airports, capitals, countries). Each item has ``position`` and ``text``.
+    the priority: zones first, then airports, capitals, towns, countries). Each item has ``position`` and ``text``.
 
     An approximation of what the operator sees (top-down, the opening zoom); labels hidden here are still named in
     the tooltip and the zone list."""
@@ -392,7 +392,7 @@ def context_rows(context: dict) -> tuple[list[dict[str, Any]], list[dict[str, An
 
 
 LABEL_STYLE = {"zone": (LABEL_COLOR, 12), "airport": (AIRPORT_COLOR, 11), "capital": (PLACE_COLOR, 12),
-               "country": (COUNTRY_COLOR, 11), "scale": (SCALE_COLOR, 11)}
+               "town": (PLACE_COLOR, 11), "country": (COUNTRY_COLOR, 11), "scale": (SCALE_COLOR, 11)}
 
 
 @lru_cache(maxsize=1)
@@ -401,7 +401,7 @@ def label_charset() -> str:
     shipped place names and of the airports' names. Fixed, so the atlas is drawn once at page load: with deck.gl's
     ``"auto"`` a Run bringing a character not seen yet would redraw the atlas while the browser draws the zones.
     A character outside it (a zone label is an id or a message number) is left blank, never drawn as a box."""
-    from airspace.app.basemap import airports, places
+    from airspace.app.basemap import airports, places, towns
 
     chars = {chr(c) for c in range(32, 127)} | {chr(c) for c in range(160, 256)} | set("✈·–—…→″′°")
     for rows in places().values():
@@ -409,6 +409,8 @@ def label_charset() -> str:
             chars |= set(name)
     for a in airports()[0]:
         chars |= set(a["name"])
+    for name, *_ in towns():
+        chars |= set(name)
     return "".join(sorted(chars))
 
 
@@ -600,10 +602,22 @@ def view_for_bounds(
     return pdk.ViewState(latitude=lat, longitude=lon, zoom=round(zoom, 2), pitch=pitch if zoom > 4 else 0.0, bearing=0.0, **extra)
 
 
-def fit_view(bounds: tuple[float, float, float, float] | None, *, selected: bool = False) -> pdk.ViewState:
+def fit_view(bounds: tuple[float, float, float, float] | None, *, selected: bool = False,
+             pitch: float = 45.0) -> pdk.ViewState:
     """The view the map opens on: a selected zone with its surroundings (3x its size, flown to), or all zones
-    fitted snugly (a world view when there are none)."""
-    return view_for_bounds(bounds, fly=selected, margin=3.0 if selected else 1.6)
+    fitted snugly (a world view when there are none); ``pitch`` 0 looks straight down (the page's 2D)."""
+    return view_for_bounds(bounds, fly=selected, margin=3.0 if selected else 1.6, pitch=pitch)
+
+
+HERE_COLOR = [0, 230, 255, 255]
+
+
+def here_layer(lat: float, lon: float, tip: str) -> pdk.Layer:
+    """The point asked about in "Can I fly here?": a ringed dot drawn over the zones."""
+    return pdk.Layer("ScatterplotLayer", data=[{"position": [round(lon, 6), round(lat, 6)], "tip": tip}], id="here",
+                     get_position="position", get_fill_color=[255, 255, 255, 255], get_line_color=HERE_COLOR,
+                     stroked=True, line_width_min_pixels=3, get_radius=1, radius_min_pixels=7, radius_max_pixels=8,
+                     pickable=False, parameters=FLAT)
 
 
 # With no zones yet (the page before the first Run) the zone layers get one invisible object each, so the browser
@@ -651,6 +665,7 @@ def build_deck(
     pick_gen: int = 0,
     scroll_zoom: bool = False,
     scale_bounds: tuple[float, float, float, float] | None = None,
+    here: tuple[float, float, str] | None = None,
 ) -> pdk.Deck:
     """The whole map: basemap (land, coast, borders), scale bar, volumes, the selected volume's edges, markers,
     labels (zones, airports, places; decluttered at ``label_zoom``, default the view's zoom), optional route;
@@ -678,6 +693,8 @@ def build_deck(
     layers.append(label_layer(bar_labels + labels or [{"position": [-179.85, -84.85], "text": " ", "kind": "scale"}]))
     if route:
         layers.extend(route_layers(route, conflict_points, vscale=vscale, gen=pick_gen))
+    if here is not None:  # (lat, lon, tip): the "Can I fly here?" point
+        layers.append(here_layer(*here))
     for layer in layers:  # every string of every row: never a deck.gl expression (safe_text)
         if isinstance(layer.data, list):
             layer.data = deck_safe(layer.data)

@@ -14,6 +14,7 @@ import streamlit as st
 from airspace.app import map_layers as L
 from airspace.app import tables as T
 from airspace.app import timeline as TL
+from airspace.app.briefing import briefing_html
 from airspace.app.safe_text import md_literal
 from airspace.geo import conflicts as C
 
@@ -73,7 +74,7 @@ def check_route(text: str, ref: str, depart: datetime, speed: float, volumes) ->
     found = C.route_conflicts(route, volumes)
     points = [(c.entry[0], c.entry[1], c.entry[2]) for c in found]
     path = [(w.lat, w.lon, w.alt_m) for w in route.waypoints]
-    return {"path": path, "rows": T.conflict_rows(found), "points": points, "n": len(found),
+    return {"path": path, "rows": T.conflict_rows(found), "points": points, "n": len(found), "depart_t": depart,
             "depart": T.utc_text(depart)}
 
 
@@ -102,5 +103,9 @@ def route_section(volumes, route: dict | None, *, expanded: bool) -> None:
                 b[2].success(f"No conflicts on this route (departing {route['depart']}).")
             if route.get("rows"):
                 st.dataframe(route["rows"], hide_index=True, key="conflicts", width="stretch")
+            if "error" not in route:
+                st.download_button("Briefing (printable HTML)", lambda: briefing_html(route, volumes, route["depart_t"]),
+                                   file_name="briefing.html", mime="text/html", key="dl_briefing",
+                                   help="one page: the route, where it enters zones, and the zones within 1 km of it")
         st.caption("Checked against every zone of the batch, whatever the map's filters show. Message, zone and leg "
                    "numbers start at 1 (leg 1 runs from waypoint 1 to waypoint 2).")

@@ -135,12 +135,43 @@ def _wait_text(page, text: str, timeout: float = 300_000) -> None:
     page.get_by_text(text).first.wait_for(timeout=timeout)
 
 
+def _open_sidebar(page) -> None:
+    """Open the sidebar where it is collapsed (a phone's width): the batch, Run and "Advanced" are there."""
+    sidebar = page.get_by_test_id("stSidebar")
+    if sidebar.count() and sidebar.is_visible() and (sidebar.bounding_box() or {}).get("x", -1) >= 0:
+        return
+    for testid in ("stExpandSidebarButton", "stSidebarCollapsedControl"):
+        button = page.get_by_test_id(testid)
+        if button.count():
+            button.first.click()
+            break
+    page.get_by_role("button", name="Run", exact=True).wait_for(state="visible")
+
+
+def _close_sidebar(page) -> None:
+    """Close the sidebar on a phone (it covers the page there)."""
+    button = page.get_by_test_id("stSidebarCollapseButton").locator("button")
+    if button.count():
+        button.first.click()
+
+
 def _choose_engine(page, engine: str) -> None:
+    """Pick the engine in the sidebar's "Advanced" section (opened where it is closed)."""
+    import re
+
     from playwright.sync_api import expect
 
+    _open_sidebar(page)
     group = page.get_by_role("radiogroup", name="Engine", exact=True)
-    group.get_by_text(engine, exact=True).click()
-    expect(group.get_by_role("radio", name=engine, exact=True)).to_be_checked()
+    if not group.is_visible():
+        page.get_by_test_id("stSidebar").get_by_text("Advanced", exact=True).click()
+    group.get_by_text(re.compile(rf"^{re.escape(engine)}( \(default\))?$")).click()
+    expect(group.get_by_role("radio", name=re.compile(rf"^{re.escape(engine)}( \(default\))?$"))).to_be_checked()
+
+
+def _head(page) -> str:
+    """The page's one line (the run's numbers and the map's time)."""
+    return page.get_by_test_id("head-line").inner_text()
 
 
 def _run_batch(page, text: str, engine: str = "rules") -> None:
