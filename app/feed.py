@@ -36,25 +36,21 @@ def _label(r: ZoneRecord) -> str:
 
 
 def apply_feed(records: Sequence[ZoneRecord]) -> FeedView:
-    by_id: dict[str, list[ZoneRecord]] = {}
-    for r in records:
-        if r.id:
-            by_id.setdefault(_norm_id(r.id), []).append(r)
+    # what the batch's NOTAMR / NOTAMC take off the map is the pipeline's reading of the batch as a graph
+    # (``pipeline.notam_graph``: ids keyed by issuing office, cycles and self-references ``review``)
     gone: dict[str, str] = {}
+    acted: set[str] = set()
+    for r in records:
+        by = r.cancelled_by or r.replaced_by
+        if by:
+            gone[record_key(r)] = f"{'cancelled' if r.cancelled_by else 'replaced'} by {by}"
+            acted.add(_norm_id(by))
     refs: dict[str, str] = {}
     for r in records:
-        if r.notam_type not in ("C", "R") or r.status == "error":
-            continue
-        verb = "cancelled" if r.notam_type == "C" else "replaced"
-        if not r.ref_id:
-            continue
-        targets = [t for t in by_id.get(_norm_id(r.ref_id), []) if t is not r and _norm_id(t.id) != _norm_id(r.id)]
-        if targets:
-            for t in targets:
-                gone.setdefault(record_key(t), f"{verb} by {_label(r)}")
-            refs[record_key(r)] = f"{'cancels' if verb == 'cancelled' else 'replaces'} {r.ref_id}: removed from the map"
-        else:
-            refs[record_key(r)] = f"{'cancels' if verb == 'cancelled' else 'replaces'} {r.ref_id}, not in this batch"
+        if r.notam_type in ("C", "R") and r.ref_id and r.status != "error":
+            verb = "cancels" if r.notam_type == "C" else "replaces"
+            where = ": removed from the map" if _norm_id(r.id) in acted else ", not in this batch"
+            refs[record_key(r)] = f"{verb} {r.ref_id}{where}"
     first: dict[str, ZoneRecord] = {}
     copies: dict[str, int] = {}
     for r in records:
