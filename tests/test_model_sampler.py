@@ -69,9 +69,20 @@ def assert_valid(ex, texts: list[str], passes) -> None:
 
 def test_the_reference_sampler_alone_reads_real_messages(clover, real_messages):
     """No pass: the plain confidence-threshold sampler reads the dev set and the demo batch to finished, valid
-    answers."""
+    answers, and the demo batch's 21 records as its expected records say."""
+    from airspace.eval.bench import load_set, score
+    from airspace.pipeline.batch import process_batch
+
     for texts in real_messages.values():
         assert_valid(clover, texts, ())
+    messages, golds, _ = load_set("demo20", 0, 0)
+    clover.model.passes = ()
+    try:
+        records, _ = process_batch(messages, clover, cross_check=False)
+    finally:
+        clover.model.passes = CloverLM.passes
+    right, total, problems, _ = score(records, golds)
+    assert (right, total) == (21, 21), problems
 
 
 @pytest.mark.parametrize("off", DEFAULT_PASSES)
@@ -108,3 +119,46 @@ def test_the_production_decoder_is_the_reference_sampler_with_the_default_passes
 def test_an_unknown_pass_is_refused(clover, real_messages):
     with pytest.raises(ValueError, match="unknown decoding passes \\['greedy'\\]; known: reask_bare_zone"):
         decode(clover, real_messages["dev"][:1], ["reask_open_end", "greedy"])
+
+
+def archive_text(archive_path: Path, rid: str) -> str:
+    """A message of the real archive by its id (the train split's: no setting is chosen on these)."""
+    from airspace.eval.realsplit import read_rows, rows_of_split
+
+    return next(r["text"] for r in rows_of_split(read_rows(archive_path), "train") if r["id"] == rid)
+
+
+def test_reask_bare_zone_gives_a_zone_drawn_alone_the_limits_and_times_its_message_states(clover, archive_path):
+    """N4104/26 (a route closure whose only place is its Q-line circle, with F) SFC G) UNL and B) / C)): the
+    sampler writes the circle beside the "no zone" reading's NULL limits and times; asked again with the place
+    known, the block reads them."""
+    text = archive_text(archive_path, "N4104/26")
+    without = extract(clover, [text], [p for p in DEFAULT_PASSES if p != "reask_bare_zone"])[0]
+    with_pass = extract(clover, [text], DEFAULT_PASSES)[0]
+    assert [d.values.get("center") for d in without] == [d.values.get("center") for d in with_pass] == ["4403N03803E"]
+    assert not {"lower", "upper", "start", "end"} & set(without[0].values)
+    assert {k: with_pass[0].values[k] for k in ("lower", "upper", "start", "end")} == {
+        "lower": "SFC", "upper": "UNL", "start": "2604100045", "end": "2604160045"}
+
+
+def test_reask_open_end_gives_a_zone_that_starts_the_end_its_message_states(clover, archive_path):
+    """Q2261/26 (a circle closed from B) to C)): the end commits NULL in a step before the start it follows; its
+    two end slots asked again, with the start known, read C)."""
+    text = archive_text(archive_path, "Q2261/26")
+    without = extract(clover, [text], [p for p in DEFAULT_PASSES if p != "reask_open_end"])[0]
+    with_pass = extract(clover, [text], DEFAULT_PASSES)[0]
+    assert len(without) == len(with_pass) == 1 and without[0].values["start"] == "2603262100"
+    assert "end" not in without[0].values and with_pass[0].values["end"] == "2604012059"
+    assert {k: v for k, v in with_pass[0].values.items() if k != "end"} == without[0].values
+
+
+def test_ban_repeated_places_keeps_a_block_continued_to_off_the_areas_already_read(clover, archive_path):
+    """J5607/26 (ten areas in two parts under one heading of times): the sampler skips area 6, and the answer ends
+    without it; with the place slots of the block continued to kept off the areas already read, that block reads
+    area 6's circle."""
+    text = archive_text(archive_path, "J5607/26")
+    centres = lambda answer: [d.values.get("center") for d in answer]  # noqa: E731
+    without = extract(clover, [text], [p for p in DEFAULT_PASSES if p != "ban_repeated_places"])[0]
+    with_pass = extract(clover, [text], DEFAULT_PASSES)[0]
+    assert "535741N1015652E" not in centres(without)
+    assert centres(with_pass) == centres(without) + ["535741N1015652E"]
