@@ -7,8 +7,8 @@ layer, e.g. ``"GGGA"`` (3 : 1 as in Qwen3-Next). ``arch`` names the model class 
 
 ``fields`` are the answer fields a checkpoint writes, in slot order (``airspace.model.pointers``): one zone is one
 block of ``n_slots = 2 + 2 * len(fields)`` pointer slots (anchor, a start and an end per field, next), so
-``block_size`` is ``n_slots``, derived from the fields and never stored: a config.json written before it was derived
-holds a ``block_size`` key, which still loads where it matches the fields and is refused, with the reason, where it
+``block_size`` is ``n_slots``, derived from the fields, not a setting of its own: config.json holds it as a check (older
+files held it as a setting), which loads where it matches the fields and is refused, with the reason, where it
 does not (so is a ``block_size=`` given to the constructor or to ``dataclasses.replace``). The default is the nine fields the first checkpoints were trained on, written out
 here rather than taken from ``airspace.core.contract.FIELDS``, so that a config without the key reads as those did;
 the shipped checkpoints name their fields (eleven since stage 11: ``date`` and ``tz`` appended).
@@ -91,8 +91,9 @@ class ModelConfig:
         return 2 + 2 * len(self.fields)
 
     def to_dict(self) -> dict:
-        """The stored keys (``block_size`` is derived, so not among them)."""
-        return asdict(self)
+        """The config's keys, with the derived ``block_size`` written beside them: code that reads config.json
+        without deriving it (an older checkout, a tool) reads the right block size, and ``from_dict`` checks it."""
+        return {**asdict(self), "block_size": self.block_size}
 
     @classmethod
     def from_dict(cls, d: dict) -> ModelConfig:

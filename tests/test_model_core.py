@@ -590,7 +590,7 @@ def test_the_config_fields_set_the_block_and_default_to_the_shipped_nine():
 
 
 def test_block_size_is_derived_from_the_fields_and_old_config_files_still_load(tmp_path):
-    """``block_size`` is the slot layout's (2 + 2 * fields), never stored; a config.json from before (the shipped
+    """``block_size`` is the slot layout's (2 + 2 * fields), not a setting of its own; a config.json (the shipped
     ones hold ``block_size: 24`` beside eleven fields) loads, and one whose ``block_size`` is not its fields' is
     refused with the reason, as is a constructor or ``replace`` given a block size the fields do not make."""
     import dataclasses
@@ -604,7 +604,7 @@ def test_block_size_is_derived_from_the_fields_and_old_config_files_still_load(t
     stored = json.loads((shipped / "config.json").read_text())
     cfg = ModelConfig.load(shipped / "config.json")
     assert stored["block_size"] == cfg.block_size == cfg.n_slots == 2 + 2 * len(stored["fields"])
-    assert "block_size" not in cfg.to_dict()  # written out, the derived size is not stored again
+    assert cfg.to_dict()["block_size"] == cfg.n_slots  # written out beside the fields, as a check
     assert ModelConfig.from_dict(cfg.to_dict()) == cfg
     grown = dataclasses.replace(cfg, fields=cfg.fields + ("extra",), block_size=cfg.block_size + 2)
     assert grown.block_size == cfg.block_size + 2 and dataclasses.replace(cfg, d_model=64).block_size == cfg.block_size
