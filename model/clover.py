@@ -12,33 +12,25 @@ through the block mask. Each noisy block gets its own mask rate t ~ U[mask_lo, m
 exactly the complement, so every answer token is predicted once per example. The loss is the cross-entropy on
 masked positions over the prompt's positions (plus the MoE load-balancing loss).
 
-Decoding (``CloverLM.decode``) fills one block — one zone — at a time, several slots per forward; see its
-docstring for the commit rule.
+Decoding (``CloverLM.decode``) fills one block — one zone — at a time, several slots per forward: the reference
+sampler (``airspace.model.sampler``) over this module's batch machinery (``_Decoding``: prompt reads, caches, rows
+leaving), with the decoding passes of ``airspace.model.passes``.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 
 import torch
 
-from airspace.kernels import ops
 from airspace.model.backbone import Backbone, Memory, prompt_memory
 from airspace.model.batch import Batch, left_pad_prompts, pointer_ce, prompt_offsets, right_pad_answers, slot_weights
-from airspace.model.decoding import (
-    N_ALTS,
-    DecodeResult,
-    alternatives,
-    fresh_place_bans,
-    fresh_place_slots,
-    going_on,
-    max_blocks,
-    since,
-    top_alternatives,
-)
+from airspace.model.decoding import DecodeResult, alternatives, max_blocks, since
 from airspace.model.layers import BlockGatedDeltaNet, GatedAttention
-from airspace.model.pointers import places_anew, slot_names
+from airspace.model.passes import DEFAULT_PASSES, make_passes
 from airspace.model.reading import PromptRead, ReadCache, left_pad, read_prompts
+from airspace.model.sampler import Block, sample
 from airspace.model.tokenizer import MASK_ID
 
 
@@ -48,6 +40,7 @@ class CloverLM(Backbone):
     ARCH = "clover"
     MIXERS = {"G": BlockGatedDeltaNet, "A": GatedAttention}
     BLOCK_CAUSAL = True
+    passes: tuple[str, ...] = DEFAULT_PASSES  # the decoding passes ``decode`` runs unless told otherwise
 
     @property
     def prompt_multiple(self) -> int:
@@ -129,134 +122,28 @@ class CloverLM(Backbone):
     @torch.no_grad()
     def decode(self, prompts: list[list[int]], *, tau: float | None = None, max_answer_tokens: int | None = None,
                min_commit: int = 1, trace: bool = False, read_cache: ReadCache | None = None,
-               go_on: float | None = None) -> DecodeResult:
-        """Block-diffusion decoding of a batch of prompts (each: message ids + SEP).
-
-        One block is one zone. It starts with every slot masked; each step scores every masked slot's pointer at
-        once and commits those whose top pointer probability is >= ``tau`` (at least ``min_commit`` per row,
-        ``ops.confidence_select``); a committed NULL anchor means "no (more) zone" and fills the block with NULL.
-        A block that places a zone but gives it no limit and no time is asked again (``_BareZones``). When no mask
-        is left the block is written out, the rows whose answer ended (a NULL anchor or a NULL ``next``) leave the
-        batch, and the block becomes history in the next call, fused with the next block's
-        first step, so history is never recomputed. ``read_cache`` keeps and reuses the prompt reads."""
-        tau = self.cfg.tau if tau is None else tau
+               go_on: float | None = None, passes: Sequence[str] | None = None) -> DecodeResult:
+        """Block-diffusion decoding of a batch of prompts (each: message ids + SEP): the reference sampler
+        (``sampler.sample``: confidence threshold ``tau``, at least ``min_commit`` slots per step, a NULL anchor or
+        ``next`` stops) with the decoding ``passes`` (``airspace.model.passes``; None: ``self.passes``, by default
+        all of them; ``()``: the reference sampler alone). ``go_on``: the log-prob floor of ``continue_past_stop``
+        (None: off). The prompts are read in length groups fused with block 0's first step; a finished block
+        becomes history in the next call, fused with the next block's first step, so history is never recomputed;
+        finished rows leave the batch. ``read_cache`` keeps and reuses the prompt reads."""
         run = _Decoding(self, prompts, read_cache, trace)
-        asked = _BareZones.columns(self.cfg.fields)
-        for _ in range(max_blocks(self.cfg, max_answer_tokens)):
-            block = _Block(run.rows.numel(), self.cfg.block_size, self.device)
-            bare = _BareZones(asked)
-            while block.masked.any() or bare.ask_again(block, run.null):
-                logits, sub, offset = run.step(block)
-                logits = run.fresh_places(logits, sub)
-                commit, col, _ = ops.confidence_select(logits, block.masked_rows(sub), tau, min_commit=min_commit)
-                block.commit(sub, commit, col, *top_alternatives(logits, offset))
-                block.end_at_null_anchor(run.null)
-                run.trace_step(block)
-            if go_on is not None:
-                run.go_on(block, go_on)
-            run.write(block)
-            if not run.next_block(block):
-                break
-        return run.res
-
-
-class _Block:
-    """One zone block being denoised, for every row of the batch: the slots (prompt columns, -1 = masked), which
-    are still masked, each slot's alternatives at its commit, and the denoising steps each row took."""
-
-    def __init__(self, rows: int, bs: int, device: torch.device):
-        self.valid = torch.ones(rows, bs, dtype=torch.bool, device=device)  # every slot is a real token
-        self.x = torch.full((rows, bs), -1, dtype=torch.long, device=device)
-        self.alt_i = torch.zeros(rows, bs, N_ALTS, dtype=torch.long, device=device)
-        self.alt_v = torch.zeros(rows, bs, N_ALTS, dtype=torch.float32, device=device)
-        self.masked = self.valid.clone()
-        self.steps = torch.zeros(rows, dtype=torch.long, device=device)
-
-    def masked_rows(self, sub: torch.Tensor | None) -> torch.Tensor:
-        return self.masked if sub is None else self.masked[sub]
-
-    def commit(self, sub: torch.Tensor | None, commit, col, alt_i, alt_v) -> None:
-        """Write the committed slots of the rows ``sub`` (None: every row) that ran this step, with their
-        alternatives; a row with masks left took one more step."""
-        if sub is not None:  # the rows that sat the step out commit nothing
-            commit = torch.zeros_like(self.masked).index_copy_(0, sub, commit)
-            col = torch.zeros_like(self.x).index_copy_(0, sub, col)
-            alt_i = torch.zeros_like(self.alt_i).index_copy_(0, sub, alt_i)
-            alt_v = torch.zeros_like(self.alt_v).index_copy_(0, sub, alt_v)
-        self.steps += self.masked.any(1).long()
-        self.x = torch.where(commit, col, self.x)
-        self.alt_i = torch.where(commit[..., None], alt_i, self.alt_i)
-        self.alt_v = torch.where(commit[..., None], alt_v, self.alt_v)
-        self.masked &= ~commit
-
-    def end_at_null_anchor(self, null: torch.Tensor) -> None:
-        """A committed NULL anchor: the message has no (more) zones, so the whole block is NULL."""
-        stop = (self.x[:, 0] == null) & ~self.masked[:, 0]
-        self.x = torch.where(stop[:, None], null[:, None], self.x)
-        self.masked &= ~stop[:, None]
-
-
-class _BareZones:
-    """Slots committed at once are chosen each on its own, so where the model hesitates between "no zone" and "a
-    zone" one step can write the zone's place beside the "no zone" answer's NULL limits and times: a zone drawn
-    with nothing else, though the message states them (Q-line-only areas, a circle in prose; 6 of 447 archive val
-    rows at stage 27). A block whose anchor is placed and whose ``lower``/``upper``/``start``/``end`` are all NULL
-    has its NULL slots (all but the anchor and ``next``) masked again and decoded with the place known; a row that
-    then fills some of them is asked again while that fills more, ``ROUNDS`` rounds at most. The same holds for an
-    end: a block that starts but has a NULL end has its two end slots (only those) asked again once, with the rest
-    of the block known (the end can commit NULL in a step before the start it follows: a whole-FIR closure's
-    ``C) PERM`` at log-prob -3.8 beside the NULL it wrote, -0.01 when asked again). Only such blocks pay: the ones
-    that state a limit or time and, where they start, an end never run an extra step."""
-
-    ROUNDS = 3
-    ASKED = ("lower", "upper", "start", "end")
-
-    @classmethod
-    def columns(cls, fields: tuple[str, ...]) -> tuple[list[int], int | None, int | None]:
-        """The slot columns of the ``ASKED`` fields in a block of ``fields``, and those of ``start.start`` and
-        ``end.start`` (None where the block has no such field)."""
-        names = slot_names(fields)
-        col = {name: i for i, name in enumerate(names)}
-        return ([i for i, name in enumerate(names) if name.split(".")[0] in cls.ASKED], col.get("start.start"),
-                col.get("end.start"))
-
-    def __init__(self, cols: tuple[list[int], int | None, int | None]):
-        self.cols, self.start, self.end = cols  # ``columns(fields)``, once per decode
-        self.rounds = 0
-        self.rows: torch.Tensor | None = None  # the rows asked in the last round
-        self.nulls: torch.Tensor | None = None  # how many of their asked slots were NULL then
-
-    def ask_again(self, block: _Block, null: torch.Tensor) -> bool:
-        """Mask the NULL slots of the rows to ask again; -> whether any row was."""
-        if self.rounds >= self.ROUNDS or not self.cols:
-            return False
-        nulls = (block.x[:, self.cols] == null[:, None]).sum(1)
-        again = torch.zeros_like(block.masked)
-        if self.rows is None:
-            rows = (block.x[:, 0] != null) & (nulls == len(self.cols))
-            if self.start is not None and self.end is not None:  # (a bare block has no start: never both)
-                unended = (block.x[:, 0] != null) & (block.x[:, self.start] != null) & (block.x[:, self.end] == null)
-                again[:, self.end:self.end + 2] = unended[:, None]  # end.start, end.end
-        else:
-            rows = self.rows & (nulls > 0) & (nulls < self.nulls)
-        again |= (block.x == null[:, None]) & rows[:, None]
-        again[:, 0] = again[:, -1] = False
-        if not bool(again.any()):
-            return False
-        block.x = torch.where(again, -1, block.x)
-        block.masked |= again
-        self.rounds, self.rows, self.nulls = self.rounds + 1, rows, nulls
-        return True
+        chosen = make_passes(self.passes if passes is None else passes, run, go_on)
+        return sample(run, threshold=self.cfg.tau if tau is None else tau, min_commit=min_commit,
+                      max_blocks=max_blocks(self.cfg, max_answer_tokens), passes=chosen)
 
 
 class _Decoding:
-    """The batch being decoded: the message each row is, its prompt memory, NULL column and history, the finished
-    block waiting to become history, and the result so far."""
+    """The batch being decoded, the denoiser the sampler runs: the message each row is, its prompt memory, NULL
+    column and history, the finished block waiting to become history, and the result so far."""
 
     def __init__(self, model: CloverLM, prompts: list[list[int]], read_cache: ReadCache | None, trace: bool):
         self.model = model
         self.bs = model.cfg.block_size
-        dev = model.device
+        self.device = dev = model.device
         self.slot = torch.arange(self.bs, device=dev)
         n = len(prompts)
         self.res = res = DecodeResult.empty(n, trace=trace)
@@ -272,13 +159,13 @@ class _Decoding:
         res.prefill_s = since(t_call, dev)
         self.rows = torch.tensor(read.order, dtype=torch.long, device=dev)  # finished rows leave
         self.mem, self.null, self.cache = read.memory, read.null, read.cache
-        self.went_on = torch.zeros(n, dtype=torch.bool, device=dev)  # the block now being written follows a go-on
-        self.bans: dict[tuple[int, int], tuple[torch.Tensor, torch.Tensor]] = {}  # (row, slots written): its bans
+        # the block now being written was continued to (``passes.ContinuePastStop``)
+        self.went_on = torch.zeros(n, dtype=torch.bool, device=dev)
         # the committed block not yet in the cache (none before block 0)
         self.clean_valid = self.mem.valid[:, :0]
         self.clean_x = model.embed(self.mem.ids[:, :0])
 
-    def step(self, block: _Block) -> tuple[torch.Tensor, torch.Tensor | None, torch.Tensor]:
+    def step(self, block: Block) -> tuple[torch.Tensor, torch.Tensor | None, torch.Tensor]:
         """One denoising step: (pointer logits, the rows that ran (None: all), their offsets)."""
         if self.pending is not None:  # block 0's first step ran with the prompt read
             logits, self.pending = self.pending, None
@@ -304,30 +191,7 @@ class _Decoding:
         self.res.rows_per_call.append(x.shape[0])
         return self.model.pointer_logits(out.noisy, mem), sub, mem.offset
 
-    def fresh_places(self, logits: torch.Tensor, sub: torch.Tensor | None) -> torch.Tensor:
-        """The pointer logits of the rows that ran (``sub``), a block gone on to kept off the places the answer
-        already has (``decoding.fresh_place_bans``: computed at the block's first step, kept for its others)."""
-        went = self.went_on if sub is None else self.went_on[sub]
-        if not bool(went.any()):
-            return logits
-        rows = self.rows if sub is None else self.rows[sub]
-        offs = self.mem.offset if sub is None else self.mem.offset[sub]
-        nulls = self.null if sub is None else self.null[sub]
-        fields = self.model.cfg.fields
-        start_slots, end_slots = fresh_place_slots(fields)
-        banned = torch.zeros_like(logits, dtype=torch.bool)
-        for j in went.nonzero()[:, 0].tolist():
-            i, o = int(rows[j]), int(offs[j])
-            key = (i, len(self.res.slots[i]))  # the row and the block it is writing
-            if key not in self.bans:
-                self.bans[key] = fresh_place_bans(self.res.slots[i], int(nulls[j]) - o, o, logits.shape[-1], fields,
-                                                  logits.device)
-            starts, ends = self.bans[key]
-            banned[j, start_slots] = starts
-            banned[j, end_slots] = ends
-        return logits.masked_fill(banned, float("-inf"))
-
-    def trace_step(self, block: _Block) -> None:
+    def trace_step(self, block: Block) -> None:
         if self.res.trace is None:
             return
         now = [list(r) for r in self.res.slots]  # finished messages as they ended
@@ -336,7 +200,7 @@ class _Decoding:
             now[i] += [None if mk else v - o for v, mk in zip(xr, mr)]
         self.res.trace.append(now)
 
-    def write(self, block: _Block) -> None:
+    def write(self, block: Block) -> None:
         """Append the finished block to every row's answer (prompt indices, alternatives, tokens, stop)."""
         res = self.res
         xs, offs, nulls = block.x.tolist(), self.mem.offset.tolist(), self.null.tolist()
@@ -356,25 +220,7 @@ class _Decoding:
                 if xs[j][-1] == nulls[j]:
                     res.finished[i] = True
 
-    def go_on(self, block: _Block, floor: float) -> None:
-        """The finished block's close-call NULL ``next`` goes on, or a block gone on to that places nothing new is
-        taken back, ending its row as a NULL anchor would (``decoding.going_on``)."""
-        nxt, null = block.x[:, -1], self.null
-        need = ((nxt == null) | self.went_on) & (block.x[:, 0] != null)
-        if not bool(need.any()):
-            self.went_on = torch.zeros_like(self.went_on)
-            return
-        rows, fields = self.rows.tolist(), self.model.cfg.fields
-        new = [nd and places_anew([c - o for c in x], self.res.slots[i], nl - o, fields) for i, x, o, nl, nd
-               in zip(rows, block.x.tolist(), self.mem.offset.tolist(), null.tolist(), need.tolist())]
-        nxt, self.went_on, back = going_on(nxt, null, block.alt_i[:, -1] + self.mem.offset[:, None],
-                                           block.alt_v[:, -1], floor, torch.tensor(new, device=nxt.device),
-                                           self.went_on)
-        block.x = torch.where(back[:, None], null[:, None], block.x)
-        block.x[:, -1] = nxt
-        self.res.note_going_on(rows, self.went_on.tolist(), self.bs)
-
-    def next_block(self, block: _Block) -> bool:
+    def next_block(self, block: Block) -> bool:
         """The rows whose answer ended leave the batch (their history, prompt and keys with them); the finished
         block becomes history in the next call. -> whether any row is left."""
         x, null = block.x, self.null

@@ -12,9 +12,10 @@ from airspace.model import reading
 from airspace.model.backbone import Memory
 from airspace.model.batch import left_pad_prompts
 from airspace.model.build import build_model
-from airspace.model.clover import _BareZones, _Block
+from airspace.model.clover import _Decoding
 from airspace.model.config import ModelConfig
 from airspace.model.layers import BlockGatedDeltaNet, GatedDeltaNet, MoEFFN, SegCtx
+from airspace.model.passes import ReaskBareZone, ReaskOpenEnd
 from airspace.model.pointers import (
     N_SLOTS,
     encode_message,
@@ -24,6 +25,7 @@ from airspace.model.pointers import (
     slots_to_drafts,
     spans_to_slots,
 )
+from airspace.model.sampler import Block
 from airspace.model.tokenizer import MASK_ID, Tokenizer
 
 torch.set_num_threads(1)
@@ -222,7 +224,7 @@ def test_in_block_bidirectional_and_history_untouched():
 
 def test_zero_init_right_conv_keeps_the_causal_path():
     torch.manual_seed(0)
-    cfg = tiny_cfg("clover", block_size=4)
+    cfg = tiny_cfg("clover")  # the layer takes its block size from the segment (ctx_for: 4)
     layer = BlockGatedDeltaNet(cfg).double()
     assert torch.count_nonzero(layer.rconv_w) == 0
     T = 8
@@ -473,7 +475,7 @@ def reference_one_per_step(model, prompt, n_blocks):
                 x = [null] * bs
             n += 1
             nulls = sum(x[i] == null for i in asked)
-            if -1 not in x and rounds < _BareZones.ROUNDS and (
+            if -1 not in x and rounds < ReaskBareZone.ROUNDS and (
                     (last is None and x[0] != null and nulls == len(asked)) or (last is not None and 0 < nulls < last)):
                 x = [-1 if (v == null and 0 < i < bs - 1) else v for i, v in enumerate(x)]  # a bare zone: again
                 rounds, last = rounds + 1, nulls
@@ -585,6 +587,36 @@ def test_the_config_fields_set_the_block_and_default_to_the_shipped_nine():
         build_model(tiny_cfg("ar", block_size=N_SLOTS + 2))
     with pytest.raises(ValueError, match="needs arch"):
         type(build_model(tiny_cfg("ar")))(tiny_cfg("clover"))
+
+
+def test_block_size_is_derived_from_the_fields_and_old_config_files_still_load(tmp_path):
+    """``block_size`` is the slot layout's (2 + 2 * fields), not a setting of its own; a config.json (the shipped
+    ones hold ``block_size: 24`` beside eleven fields) loads, and one whose ``block_size`` is not its fields' is
+    refused with the reason, as is a constructor or ``replace`` given a block size the fields do not make."""
+    import dataclasses
+    import json
+    import shutil
+    from pathlib import Path
+
+    from airspace.model.checkpoint import load_checkpoint
+
+    shipped = Path(__file__).resolve().parents[1] / "data" / "checkpoints" / "clover"
+    stored = json.loads((shipped / "config.json").read_text())
+    cfg = ModelConfig.load(shipped / "config.json")
+    assert stored["block_size"] == cfg.block_size == cfg.n_slots == 2 + 2 * len(stored["fields"])
+    assert cfg.to_dict()["block_size"] == cfg.n_slots  # written out beside the fields, as a check
+    assert ModelConfig.from_dict(cfg.to_dict()) == cfg
+    grown = dataclasses.replace(cfg, fields=cfg.fields + ("extra",), block_size=cfg.block_size + 2)
+    assert grown.block_size == cfg.block_size + 2 and dataclasses.replace(cfg, d_model=64).block_size == cfg.block_size
+    with pytest.raises(ValueError, match="block_size is derived from the fields.*= 24 slots, but the config says 20"):
+        ModelConfig.from_dict({**stored, "block_size": 20})
+    with pytest.raises(ValueError, match="block_size is derived"):
+        dataclasses.replace(cfg, fields=cfg.fields + ("extra",))  # the old size travels with replace: say the new
+    bad = tmp_path / "clover"
+    shutil.copytree(shipped, bad)
+    (bad / "config.json").write_text(json.dumps({**stored, "block_size": 20}))
+    with pytest.raises(ValueError, match="config.json: block_size is derived from the fields"):
+        load_checkpoint(bad)
 
 
 def _psn_list():
@@ -746,16 +778,22 @@ def test_one_blank_per_run_makes_two_layouts_one_prompt_and_keeps_each_ones_span
 
 def _written_block(rows: int, null: int = 99):
     """A finished block of ``rows`` rows in the default fields' layout, every slot NULL and none masked -> (block,
-    slot column by name, the rows' NULL, a fresh ``_BareZones``)."""
-    fields = ModelConfig().fields
-    names = slot_names(fields)
-    block = _Block(rows, len(names), torch.device("cpu"))
+    slot column by name, a fresh ``ReaskBareZone`` and ``ReaskOpenEnd`` over a batch of rows whose NULL is ``null``)."""
+    model = tiny_model("clover")
+    names = slot_names(model.cfg.fields)
+    block = Block(rows, len(names), torch.device("cpu"))
     block.x, block.masked = torch.full((rows, len(names)), null), torch.zeros(rows, len(names), dtype=torch.bool)
-    return block, {n: i for i, n in enumerate(names)}, torch.full((rows,), null), _BareZones(_BareZones.columns(fields))
+    # a batch of prompts whose NULL (SEP) column is ``null``: whole blocks long, so no left padding
+    run = _Decoding(model, [rand_ids(null, 40 + r) + [TOK.sep_id] for r in range(rows)], None, False)
+    assert run.null.tolist() == [null] * rows
+    bare, end = ReaskBareZone(run, None), ReaskOpenEnd(run, None)
+    bare.begin(block)
+    end.begin(block)
+    return block, {n: i for i, n in enumerate(names)}, bare, end
 
 
 def test_a_zone_placed_without_limits_or_times_is_asked_again_with_its_place_known():
-    block, col, nulls, bare = _written_block(3)
+    block, col, bare, end = _written_block(3)
     bs, null = block.x.shape[1], 99
     x = block.x
     x[0, [col["anchor"], col["center.start"]]] = 10  # a place and nothing else: the "no zone" NULLs beside it
@@ -763,7 +801,8 @@ def test_a_zone_placed_without_limits_or_times_is_asked_again_with_its_place_kno
     x[1] = x[0]
     x[1, [col["upper.start"], col["upper.end"]]] = torch.tensor([40, 45])  # states a limit: written as it is
     x = x.clone()
-    assert bare.ask_again(block, nulls)
+    assert not end.remask(block)  # no start: no end to ask for
+    assert bare.remask(block)
     again = block.masked[0]
     assert again.tolist() == [bool(v == null) and 0 < i < bs - 1 for i, v in enumerate(x[0].tolist())]
     assert not block.masked[1:].any() and torch.equal(block.x[1:], x[1:])  # a NULL anchor's row too
@@ -771,22 +810,23 @@ def test_a_zone_placed_without_limits_or_times_is_asked_again_with_its_place_kno
     block.x[0] = torch.where(again, null, block.x[0])
     block.x[0, [col["lower.start"], col["lower.end"]]] = torch.tensor([50, 53])  # the place known, it reads more
     block.masked[:] = False
-    assert bare.ask_again(block, nulls) and block.masked[0, col["start.start"]]  # ... so it is asked once more
+    assert bare.remask(block) and block.masked[0, col["start.start"]]  # ... so it is asked once more
     block.x[0] = torch.where(block.masked[0], null, block.x[0])
     block.masked[:] = False
-    assert not bare.ask_again(block, nulls)  # nothing more: the block is written
+    assert not bare.remask(block) and not end.remask(block)  # nothing more: the block is written
 
 
 def test_a_zone_that_starts_and_never_ends_has_only_its_end_asked_again_once():
-    block, col, nulls, bare = _written_block(2)
+    block, col, bare, end = _written_block(2)
     x = block.x
     x[:, col["anchor"]] = 10
     x[:, [col["lower.start"], col["lower.end"], col["start.start"], col["start.end"]]] = torch.tensor([10, 13, 20, 25])
     x[1, [col["end.start"], col["end.end"]]] = torch.tensor([30, 35])  # ends: written as it is
     x = x.clone()
-    assert bare.ask_again(block, nulls)
+    assert not bare.remask(block)  # it states a limit and a start: not bare
+    assert end.remask(block)
     assert block.masked[0].nonzero()[:, 0].tolist() == [col["end.start"], col["end.end"]]  # not its other NULLs
     assert not block.masked[1].any() and torch.equal(block.x[1], x[1])
     block.x[0, [col["end.start"], col["end.end"]]] = 99  # asked, it still reads no end: the block is written
     block.masked[:] = False
-    assert not bare.ask_again(block, nulls)
+    assert not end.remask(block) and not bare.remask(block)
