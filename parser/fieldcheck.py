@@ -17,7 +17,9 @@ from datetime import datetime, timezone
 from functools import lru_cache
 
 from airspace.parser.coords import find_coords, parse_coord
+from airspace.parser.distwords import read_distance
 from airspace.parser.header import qline_limit_field
+from airspace.parser.places import CN_BOUNDED
 from airspace.parser.polygon import area_points, is_corridor, is_sector
 from airspace.parser.times import BEIJING, parse_time
 from airspace.parser.units import parse_distance_m, parse_limit
@@ -40,6 +42,8 @@ def _time(value: str) -> None:
 
 def _name(value: str) -> None:
     v = value.strip()
+    if CN_BOUNDED.fullmatch(v):
+        return  # an area bounded on its sides: its clauses are the name (东至…，南至…，西至…，北至…)
     if not any(ch.isalpha() for ch in v):
         raise ValueError(f"a name has a letter: {value[:40]!r}")  # "2021/908", a decision's number
     if _NAME_BREAKS.search(v):
@@ -50,8 +54,16 @@ def _name(value: str) -> None:
         raise ValueError(f"a name does not end on {v[-1]!r}: {value[:40]!r}")
 
 
+def _radius(value: str) -> None:
+    """A distance as the normaliser reads it: digits and a unit, or a count in words (``TWO NM``) or a bare mile."""
+    try:
+        parse_distance_m(value)
+    except ValueError:
+        read_distance(value, "")
+
+
 _READERS = {
-    "center": parse_coord, "radius": parse_distance_m, "polygon": area_points, "lower": parse_limit,
+    "center": parse_coord, "radius": _radius, "polygon": area_points, "lower": parse_limit,
     "upper": parse_limit, "start": _time, "end": _time, "name": _name,
 }
 

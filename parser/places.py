@@ -110,6 +110,14 @@ _FRAGMENT = re.compile(
     r"|^(?:至|到|起|止|及|和|或|并|並|且|具有|具备|具備|禁止|严禁|嚴禁|以内|以內|的)"
 )
 _SIDE = re.compile(r"[东西南北東][\s]*(?:起|至|到|临|臨|邻|鄰|抵)")
+# an area bounded by roads or landmarks on its sides: "东起人民路，西至解放路，北起滨河大道，南至G6高速以内的区域" (three or
+# four sides, each a short clause): the whole description is the place's name
+_BOUND_SIDE = r"[东西南北東]\s*(?:起|至|到|临|臨|邻|鄰|抵)\s*[^，,。；;、\n]{1,30}?"
+CN_BOUNDED = re.compile(
+    rf"{_BOUND_SIDE}(?:\s*[，,、；;]\s*{_BOUND_SIDE}){{2,3}}"
+    r"(?=\s*(?:以内|以內|范围内|範圍內|之间|之間|围合|圍合|的|区域|區域|范围|範圍|[，,。；;、\n]|$))"
+    r"(?:\s*(?:以内|以內|范围内|範圍內|之间|之間|围合|圍合))?(?:的)?(?:区域|區域|范围|範圍|空域)?"
+)
 _FUNCTION_WORDS = {"THE", "OF", "AND", "WITHIN", "AROUND", "FROM", "TO", "IN", "AT", "NEAR"}
 _TAIL_CLAUSE = re.compile(r"(?:以内|以內|范围内|範圍內|之内|之內)?的?[\s，,。；;：:]*$")
 _SENTENCE_END = re.compile(r"[.!?。！？]\s+(?=\S)")

@@ -39,7 +39,7 @@ def _archive(row_id: str) -> str:
 
 
 def _records(text: str):
-    recs, _ = process_batch([Message(0, text)])
+    recs, _ = process_batch([Message(0, text)], "rules")
     return [r for r in recs if r.geometry is not None]
 
 

@@ -274,7 +274,8 @@ def _en(rng: random.Random, multi: bool) -> Example:
                 d.add(_fill(rng, rng.choice(EN_FILLERS)))
         if "lim" not in parts and not shared_lim:
             z_lower = z_upper = None
-        d.add(rng.choice((".\n", "\n", ".", "; ", "\n")) if multi else rng.choice((".", "", ". ")))
+        # a full stop glued to the next item's number ("FL195.2. 12km") would read as one number: ". " then
+        d.add(rng.choice((".\n", "\n", ". ", "; ", "\n")) if multi else rng.choice((".", "", ". ")))
         gold.append(zone(geo, z_lower[1] if z_lower else None, z_upper[1] if z_upper else None,
                          V.iso(zst), V.iso(zen), sch))
     if (shared_time and "time" not in head) or (shared_lim and "lim" not in head):
@@ -379,7 +380,8 @@ def _zh(rng: random.Random, multi: bool) -> Example:
         _zh_time_phrase(rng, d, everyone, t_shared[0], t_shared[1], t_shared[2])
         d.add(rng.choice(("。\n", "，", "；\n", "\n")))
         d.add(rng.choice(("管控区域：\n", "禁飞区域如下：\n", "范围：", "")))
-    marks = rng.choice(("（{c}）", "{i}、", "{i}.", "{i})", "区域{c}：", "第{c}区：", "{a}区：", "第{i}处：", ""))
+    # "{i}. " not "{i}.": an item number glued to a date ("1.2027年") reads as the number 1.2027
+    marks = rng.choice(("（{c}）", "{i}、", "{i}. ", "{i})", "区域{c}：", "第{c}区：", "{a}区：", "第{i}处：", ""))
     for z in range(nz):
         if multi:
             m = marks if rng.random() < 0.9 else rng.choice(("{i}、", "（{c}）"))

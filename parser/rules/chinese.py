@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from airspace.parser.places import clause_fragment
+from airspace.parser.places import CN_BOUNDED, clause_fragment
 from airspace.parser.rules.patterns import (
     CJK_RE,
     CN_ADMIN_ANCHOR,
@@ -35,13 +35,6 @@ def clause_start(text: str, pos: int, floor: int, window: int, delims: str) -> i
     return lo
 
 
-# an area bounded by roads or landmarks on its sides: "东起人民路，西至解放路，北起滨河大道，南至G6高速以内的区域" (three or
-# four sides, each a short clause): the whole description is the place's name
-_SIDE = r"[东西南北東]\s*(?:起|至|到|临|臨|邻|鄰|抵)\s*[^，,。；;、\n]{1,30}?"
-CN_BOUNDED = re.compile(
-    rf"{_SIDE}(?:\s*[，,、；;]\s*{_SIDE}){{2,3}}(?=\s*(?:以内|以內|范围内|範圍內|之间|之間|围合|圍合|的|区域|區域|范围|範圍|[，,。；;、\n]|$))"
-    r"(?:\s*(?:以内|以內|范围内|範圍內|之间|之間|围合|圍合))?(?:的)?(?:区域|區域|范围|範圍|空域)?"
-)
 
 
 _ENUM_AT = re.compile(r"\s*(?:[（(][一二三四五六七八九十\d]{1,3}[）)]|[一二三四五六七八九十]{1,3}、|\d{1,2}[.、．])\s*")
