@@ -166,7 +166,9 @@ VALIDATION_SETS = ("archive_val", "generated_val")  # where an accuracy change m
 def int8_records(sets: str, engines: str, chunk: int = 64) -> dict:
     """Each engine in float32 and in int8 (``model.quant``) over each bench set, in this one process: the records
     compared message for message (``model_dump_json`` of every record, cross-checked as the CLI runs), and the
-    wall time of each reading (ratios only: both in the same process, back to back per chunk)."""
+    wall and processor time of each reading (ratios only: both in the same process, back to back per chunk; on a
+    busy machine the processor seconds are the steadier measure, with one torch thread). A set in
+    ``VALIDATION_SETS`` is marked so: the only sets where a difference may be stated rather than fixed."""
     from airspace.eval.bench import load_set
     from airspace.model.engine import load_extractor
     from airspace.pipeline.batch import process_batch
@@ -179,13 +181,15 @@ def int8_records(sets: str, engines: str, chunk: int = 64) -> dict:
         for name in sets.split(","):
             messages, _, _ = load_set(name, 200, 1234)
             walls = {m: 0.0 for m in modes}
+            cpus = {m: 0.0 for m in modes}
             recs: dict[str, list] = {m: [] for m in modes}
             for lo in range(0, len(messages), chunk):
                 part = messages[lo:lo + chunk]
                 for mode, ex in modes.items():
-                    t0 = time.perf_counter()
+                    t0, c0 = time.perf_counter(), time.process_time()
                     r, _ = process_batch(part, ex)
                     walls[mode] += time.perf_counter() - t0
+                    cpus[mode] += time.process_time() - c0
                     recs[mode].extend(r)
             by = {m: {} for m in modes}
             for mode, rs in recs.items():
@@ -193,10 +197,11 @@ def int8_records(sets: str, engines: str, chunk: int = 64) -> dict:
                     by[mode].setdefault(r.message, []).append(r.model_dump_json())
             differ = [i for i in sorted(set(by["fp32"]) | set(by["int8"])) if by["fp32"].get(i) != by["int8"].get(i)]
             out.setdefault(engine, {})[name] = {
-                "messages": len(messages), "records_fp32": len(recs["fp32"]), "records_int8": len(recs["int8"]),
+                "validation": name in VALIDATION_SETS, "messages": len(messages), "records_fp32": len(recs["fp32"]), "records_int8": len(recs["int8"]),
                 "messages_differing": len(differ), "first_differing": differ[:10],
                 "wall_s": {m: round(w, 3) for m, w in walls.items()},
-                "int8_speedup": round(walls["fp32"] / walls["int8"], 3) if walls["int8"] else None,
+                "cpu_s": {m: round(c, 3) for m, c in cpus.items()},
+                "int8_speedup_cpu": round(cpus["fp32"] / cpus["int8"], 3) if cpus["int8"] else None,
             }
             print(json.dumps({engine: {name: out[engine][name]}}), file=sys.stderr, flush=True)
     out["identical_everywhere"] = all(v["messages_differing"] == 0 for e in out.values() if isinstance(e, dict)

@@ -51,3 +51,11 @@ def test_the_device_check_bench_steps_fit_one_device_call_after_setup():
     assert len(limits) == 4 and sum(limits) <= 480, limits
     for wanted in ("gpu_check", "--sets demo20", "airspace.eval.throughput --engines clover,ar", "--no-busy"):
         assert wanted in bench
+
+
+def test_int8_records_compares_the_two_load_modes_record_for_record():
+    out = throughput.int8_records("composite5", "clover")
+    row = out["clover"]["composite5"]
+    assert row["messages"] == 1 and row["records_fp32"] == row["records_int8"] == 5  # its five zones, both modes
+    assert row["messages_differing"] == 0 and out["identical_everywhere"] and not row["validation"]
+    assert row["cpu_s"]["fp32"] > 0 and row["cpu_s"]["int8"] > 0
