@@ -74,7 +74,7 @@ gpu-check: setup
 # checkout); then scripts/device-check.sh there.
 DEVICE_PY       ?= 3.12
 DEVICE_KIT      ?= .device
-DEVICE_PACKAGES := pydantic pydantic-core annotated-types typing-inspection typing-extensions pyproj shapely airportsdata
+DEVICE_PACKAGES := pydantic pydantic-core annotated-types typing-inspection typing-extensions pyproj certifi shapely airportsdata
 device-kit: setup
 	mkdir -p $(DEVICE_KIT)/wheels
 	$(BIN)/python -m pip download -q --no-deps --only-binary=:all: --python-version $(DEVICE_PY) --implementation cp \

@@ -10,6 +10,7 @@ answer tokens (slots), the denoising steps of every Clover block, wall time and 
 from __future__ import annotations
 
 import contextlib
+import os
 import resource
 import threading
 import time
@@ -173,10 +174,13 @@ class ModelExtractor:
 
 
 def load_extractor(name: str, checkpoint: str | None = None, *, device: str | None = None, batch_size: int = 32,
-                   tau: float | None = None, trace: bool = False, read_cache: int = 0) -> ModelExtractor:
+                   tau: float | None = None, trace: bool = False, read_cache: int = 0,
+                   int8: bool | None = None) -> ModelExtractor:
     """The ``clover`` or ``ar`` engine over ``checkpoint`` (default: the shipped ``data/checkpoints/<name>``).
 
     Runs on CUDA when available (bf16 weights), else CPU fp32. Any checkpoint of the same format loads the same way.
+    ``int8`` (default: ``AIRSPACE_INT8=1`` in the environment, else off): CPU int8 dynamic quantisation
+    (``airspace.model.quant``), opt-in because its records are not always the float32 ones.
     """
     if name not in DEFAULT_CHECKPOINTS:
         raise ValueError(f"unknown model engine {name!r}; choose clover or ar")
@@ -188,6 +192,12 @@ def load_extractor(name: str, checkpoint: str | None = None, *, device: str | No
         # (``reading.cpu_threads``); a lower count set before (OMP_NUM_THREADS, the dashboard's) is kept
         torch.set_num_threads(cpu_threads())
     model, tok = load_checkpoint(ckpt, device=dev, dtype=dtype)
+    if int8 is None:
+        int8 = os.environ.get("AIRSPACE_INT8", "").strip() == "1"
+    if int8:
+        from airspace.model.quant import quantize_int8
+
+        quantize_int8(model)
     return ModelExtractor(name, model, tok, batch_size=batch_size, tau=tau, trace=trace, checkpoint=str(ckpt),
                           read_cache=read_cache)
 

@@ -3,17 +3,21 @@
 #   here:   make device-kit     (.device/, git-ignored: the wheels of what the device image lacks)
 #   device: run(command="bash scripts/device-check.sh bench", carry=[".device"], timeout_s=540)
 #           run(command="bash scripts/device-check.sh train", carry=[".device"], timeout_s=600)
-# Both install the wheels and the project and record the GPU; results and a log per step land under $OUT (steps.txt,
-# gpu.txt, ...), each step with its own time limit, so a step that hangs still leaves the others' results.
-#   bench: the Triton kernel check (native kernel tests, kernel vs torch reference timings: gpu_check.jsonl) and
-#          `make bench`'s benchmark on CUDA (bench-cuda.json).
+# Both install the wheels and the project and record the GPU; results and the steps' output land under $OUT (steps.txt,
+# gpu.txt, log.txt, ...), each step with its own time limit, so a step that hangs still leaves the others' results.
+#   bench: the Triton kernel check (native kernel tests, kernel vs torch reference timings: gpu_check.jsonl); demo20
+#          and composite5 end to end on CUDA, bf16, Clover and AR in one process (demo20-cuda.json: the latency
+#          and the Clover/AR ratio); the archive throughput of both engines, 2000 rows, records as the CLI gets them
+#          (throughput-cuda.json: msg/s, peak RSS and GPU memory); then `make bench`'s benchmark on CUDA
+#          (bench-cuda.json). The most wanted numbers run first: a step cut by its limit leaves the earlier ones.
 #   train: both engines continue from the shipped checkpoints for TRAIN_MINUTES wall minutes each on CUDA (bf16), one
 #          after the other, the same seed, data stream and budget; each checkpoint comes back as $OUT/<arch>.tar (its
 #          recipe records the hardware). Bench them here before shipping: tar -xf ar.tar -C runs/gpu, etc.
-# PY, KIT, BENCH_ARGS, GPU_CHECK_LIMIT, BENCH_LIMIT, TRAIN_MINUTES, TRAIN_ARGS override the defaults; a rehearsal
-# on a CPU, in a venv holding only what the image holds:
+# PY, KIT, BENCH_ARGS, GPU_CHECK_LIMIT, DEMO_LIMIT, THROUGHPUT_N, THROUGHPUT_LIMIT, BENCH_LIMIT, TRAIN_MINUTES,
+# TRAIN_ARGS override the defaults (bench: 480 s of step limits after setup, so it fits run(timeout_s=540) with a
+# setup of a minute); a rehearsal on a CPU, in a venv holding only what the image holds:
 #   make device-kit DEVICE_PY=3.11 DEVICE_KIT=/tmp/kit
-#   PY=/tmp/rehearse/bin/python KIT=/tmp/kit OUT=/tmp/out BENCH_ARGS="--sets demo20 --repeats 1" \
+#   PY=/tmp/rehearse/bin/python KIT=/tmp/kit OUT=/tmp/out BENCH_ARGS="--sets demo20 --repeats 1" THROUGHPUT_N=40 \
 #     bash scripts/device-check.sh bench        (or TRAIN_MINUTES=0.2 ... train)
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -33,10 +37,12 @@ if ! ls "$KIT"/wheels/*.whl >/dev/null 2>&1; then
 fi
 mkdir -p "$OUT"
 
-step() {  # step NAME LIMIT_S COMMAND...: run it, log to $OUT/NAME.log, record its status and time
+# at most 8 files come back from $OUT: every step's output goes into the one log.txt, each under its own heading
+step() {  # step NAME LIMIT_S COMMAND...: run it, its output appended to $OUT/log.txt, its status and time recorded
     local name=$1 limit=$2; shift 2
     local t0=$SECONDS
-    timeout "$limit" "$@" >"$OUT/$name.log" 2>&1
+    echo "===== $name" >>"$OUT/log.txt"
+    timeout "$limit" "$@" >>"$OUT/log.txt" 2>&1
     local rc=$?
     echo "$name rc=$rc limit=${limit}s took=$((SECONDS - t0))s" | tee -a "$OUT/steps.txt"
     return $rc
@@ -51,9 +57,13 @@ step setup 240 sh -c "'$PY' -m pip install --no-index --no-deps --no-compile --n
 { nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv 2>&1 || echo "no nvidia-smi"
   "$PY" -c "import torch; print('torch', torch.__version__, 'cuda', torch.cuda.is_available())" 2>&1; } >"$OUT/gpu.txt"
 if [ "$MODE" = bench ]; then
-    step gpu_check "${GPU_CHECK_LIMIT:-180}" sh -c "'$PY' -m airspace.kernels.gpu_check >'$OUT/gpu_check.jsonl'"
+    step gpu_check "${GPU_CHECK_LIMIT:-120}" sh -c "'$PY' -m airspace.kernels.gpu_check >'$OUT/gpu_check.jsonl'"
+    step demo20 "${DEMO_LIMIT:-60}" "$PY" -m airspace.eval.bench --sets demo20,composite5 --engines clover,ar \
+        --repeats 5 --out "$OUT/demo20-cuda.json"
+    step throughput "${THROUGHPUT_LIMIT:-120}" "$PY" -m airspace.eval.throughput --engines clover,ar \
+        --n "${THROUGHPUT_N:-2000}" --no-busy --out "$OUT/throughput-cuda.json"
     # shellcheck disable=SC2086  # BENCH_ARGS is a list of flags
-    step bench "${BENCH_LIMIT:-300}" "$PY" -m airspace.eval.bench --out "$OUT/bench-cuda.json" $BENCH_ARGS
+    step bench "${BENCH_LIMIT:-180}" "$PY" -m airspace.eval.bench --out "$OUT/bench-cuda.json" $BENCH_ARGS
     exit 0
 fi
 TRAIN_MINUTES=${TRAIN_MINUTES:-4}
