@@ -11,12 +11,10 @@ from pathlib import Path
 
 import pytest
 import torch
+from model_fixtures import tiny_checkpoint
 from safetensors.torch import load_file, save_file
 
-from airspace.model.build import build_model
-from airspace.model.checkpoint import load_checkpoint, save_checkpoint
-from airspace.model.config import ModelConfig
-from airspace.model.tokenizer import Tokenizer
+from airspace.model.checkpoint import load_checkpoint
 
 CLI = [sys.executable, "-m", "airspace.pipeline.cli"]
 BOS = ("!BOS 01/502 BOS AIRSPACE UAS WI AN AREA DEFINED AS .5NM RADIUS OF 421722N0712148W (9.5NM NW OWD) "
@@ -141,15 +139,6 @@ def test_the_summary_counts_the_zones_an_export_wrote():
 
 # ---- 9. checkpoints that load but cannot work ---------------------------------------------------------------------
 
-def _checkpoint(path: Path) -> Path:
-    tok = Tokenizer.from_texts(["北纬22°38′"])
-    cfg = ModelConfig(arch="clover", vocab_size=tok.vocab_size, d_model=16, layer_pattern="GA", attn_heads=2,
-                      attn_head_dim=8, gdn_heads=2, gdn_head_k=8, gdn_head_v=8, n_experts=2, top_k=1,
-                      expert_ff=8, shared_ff=8)
-    torch.manual_seed(0)
-    return save_checkpoint(path, build_model(cfg).eval(), tok)
-
-
 def _edit_tensors(ck: Path, edit) -> None:
     sd = load_file(str(ck / "model.safetensors"))
     edit(sd)
@@ -161,7 +150,7 @@ def _first_matrix(sd) -> str:
 
 
 def test_a_fresh_checkpoint_still_loads(tmp_path):
-    load_checkpoint(_checkpoint(tmp_path / "ck"))
+    load_checkpoint(tiny_checkpoint(tmp_path / "ck"))
 
 
 @pytest.mark.parametrize("edit,why", [
@@ -171,7 +160,7 @@ def test_a_fresh_checkpoint_still_loads(tmp_path):
     (lambda sd: sd.__setitem__(_first_matrix(sd), sd[_first_matrix(sd)].to(torch.int8)), "mixes tensor types"),
 ])
 def test_weights_that_cannot_work_are_refused_at_load(tmp_path, edit, why):
-    ck = _checkpoint(tmp_path / "ck")
+    ck = tiny_checkpoint(tmp_path / "ck")
     _edit_tensors(ck, edit)
     with pytest.raises(ValueError, match=why):
         load_checkpoint(ck)
@@ -180,7 +169,7 @@ def test_weights_that_cannot_work_are_refused_at_load(tmp_path, edit, why):
 @pytest.mark.parametrize("key,value", [("tau", "x"), ("norm_eps", float("nan")), ("rope_theta", 0),
                                        ("tau", True), ("norm_eps", -1e-6), ("rope_theta", float("inf"))])
 def test_config_numbers_of_the_wrong_type_or_not_finite_are_refused(tmp_path, key, value):
-    ck = _checkpoint(tmp_path / "ck")
+    ck = tiny_checkpoint(tmp_path / "ck")
     cfg = json.loads((ck / "config.json").read_text())
     cfg[key] = value
     (ck / "config.json").write_text(json.dumps(cfg))  # (json writes NaN and Infinity, as a hostile file may)
@@ -189,7 +178,7 @@ def test_config_numbers_of_the_wrong_type_or_not_finite_are_refused(tmp_path, ke
 
 
 def test_the_cli_refuses_such_a_checkpoint_with_exit_2(tmp_path):
-    ck = _checkpoint(tmp_path / "ck")
+    ck = tiny_checkpoint(tmp_path / "ck")
     _edit_tensors(ck, lambda sd: sd[_first_matrix(sd)].view(-1)[0].fill_(float("nan")))
     code, out, err = run(["--engine", "clover", "--checkpoint", str(ck), "-"], stdin=BOS.encode())
     assert code == 2 and "NaN or infinite" in err and out == ""

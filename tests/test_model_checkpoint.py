@@ -6,6 +6,7 @@ import json
 
 import pytest
 import torch
+from model_fixtures import small_model, tiny_checkpoint
 
 from airspace.core.answer import format_answer, parse_answer
 from airspace.model.build import build_model
@@ -26,15 +27,8 @@ torch.set_num_threads(1)
 
 
 def test_checkpoint_round_trip_is_bit_exact(tmp_path):
-    tok = Tokenizer.from_texts(["北纬22°38′ 东经113°49′ 真高120米 大连梭鱼湾"])
-    cfg = ModelConfig(arch="clover", vocab_size=tok.vocab_size, d_model=32, layer_pattern="GA", attn_heads=2,
-                      attn_head_dim=16, gdn_heads=2, gdn_head_k=16, gdn_head_v=16, n_experts=2, top_k=1,
-                      expert_ff=16, shared_ff=16)
-    torch.manual_seed(0)
-    model = build_model(cfg).eval()
-    with torch.no_grad():
-        for p in model.parameters():
-            p.add_(torch.randn_like(p) * 0.1)
+    model, tok = small_model(["北纬22°38′ 东经113°49′ 真高120米 大连梭鱼湾"])
+    cfg = model.cfg
     save_checkpoint(tmp_path / "ck", model, tok, recipe={"seed": 0}, metrics={"val_exact": 0.0})
     assert not list((tmp_path / "ck").glob("*.pt")) and not list((tmp_path / "ck").glob("*.bin"))
     loaded, tok2 = load_checkpoint(tmp_path / "ck")
@@ -285,15 +279,6 @@ def test_byte_dropout_writes_known_characters_as_bytes_and_answers_still_round_t
 # ---------------------------------------------------------------------------------------------------------------
 
 
-def _tiny_checkpoint(path):
-    tok = Tokenizer.from_texts(["北纬22°38′"])
-    cfg = ModelConfig(arch="clover", vocab_size=tok.vocab_size, d_model=16, layer_pattern="GA", attn_heads=2,
-                      attn_head_dim=8, gdn_heads=2, gdn_head_k=8, gdn_head_v=8, n_experts=2, top_k=1,
-                      expert_ff=8, shared_ff=8)
-    torch.manual_seed(0)
-    return save_checkpoint(path, build_model(cfg).eval(), tok)
-
-
 def _edit_config(ck, **changes):
     cfg = json.loads((ck / "config.json").read_text())
     cfg.update(changes)
@@ -312,7 +297,7 @@ def test_expected_shapes_match_the_built_models_of_the_shipped_configs():
 
 
 def test_checkpoint_refuses_a_symlink_out_of_its_directory(tmp_path):
-    ck = _tiny_checkpoint(tmp_path / "ck")
+    ck = tiny_checkpoint(tmp_path / "ck")
     outside = tmp_path / "elsewhere.json"
     outside.write_text((ck / "tokenizer.json").read_text())
     (ck / "tokenizer.json").unlink()
@@ -336,7 +321,7 @@ def test_checkpoint_refuses_a_symlink_out_of_its_directory(tmp_path):
 def test_checkpoint_config_is_bounded_and_checked_against_the_weights_before_building(tmp_path, changes, message):
     import time
 
-    ck = _tiny_checkpoint(tmp_path / "ck")
+    ck = tiny_checkpoint(tmp_path / "ck")
     _edit_config(ck, **changes)
     t0 = time.perf_counter()
     with pytest.raises(ValueError, match=message):
@@ -347,7 +332,7 @@ def test_checkpoint_config_is_bounded_and_checked_against_the_weights_before_bui
 def test_checkpoint_refuses_an_oversized_config_without_reading_it(tmp_path):
     from airspace.model.checkpoint import MAX_CONFIG_BYTES
 
-    ck = _tiny_checkpoint(tmp_path / "ck")
+    ck = tiny_checkpoint(tmp_path / "ck")
     with open(ck / "config.json", "r+b") as fh:
         fh.truncate(500 * 1024 * 1024)  # a 500 MB (sparse) config.json
     with pytest.raises(ValueError, match=f"over {MAX_CONFIG_BYTES:,} bytes"):
@@ -359,7 +344,7 @@ def test_checkpoint_refuses_pickles_truncation_absurd_headers_and_files_without_
 
     from safetensors.torch import save_file
 
-    ck = _tiny_checkpoint(tmp_path / "ck")
+    ck = tiny_checkpoint(tmp_path / "ck")
     good = (ck / "model.safetensors").read_bytes()
     st = ck / "model.safetensors"
     # a pickle under the safetensors name (torch.save): never unpickled

@@ -6,28 +6,18 @@ import json
 
 import pytest
 import torch
+from model_fixtures import small_model
 from safetensors.torch import load_file
 
-from airspace.model.build import build_model
 from airspace.model.checkpoint import load_checkpoint, safetensors_header, save_checkpoint
-from airspace.model.config import ModelConfig
 from airspace.model.engine import DEFAULT_CHECKPOINTS
 from airspace.model.ship import ship
-from airspace.model.tokenizer import Tokenizer
 
 torch.set_num_threads(1)
 
 
 def _small(tmp_path, scale: float = 0.1):
-    tok = Tokenizer.from_texts(["PSN N480930 E0161028 RADIUS 1NM F) GND G) FL130"])
-    cfg = ModelConfig(arch="clover", vocab_size=tok.vocab_size, d_model=32, layer_pattern="GA", attn_heads=2,
-                      attn_head_dim=16, gdn_heads=2, gdn_head_k=16, gdn_head_v=16, n_experts=2, top_k=1,
-                      expert_ff=16, shared_ff=16)
-    torch.manual_seed(0)
-    model = build_model(cfg).eval()
-    with torch.no_grad():
-        for p in model.parameters():
-            p.add_(torch.randn_like(p) * scale)
+    model, tok = small_model(["PSN N480930 E0161028 RADIUS 1NM F) GND G) FL130"], noise=scale)
     save_checkpoint(tmp_path / "f32", model, tok, recipe={"seed": 0}, metrics={"val_exact": 0.0})
     return model, tok
 
