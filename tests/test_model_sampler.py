@@ -123,7 +123,7 @@ def test_an_unknown_pass_is_refused(clover, real_messages):
 
 def archive_text(archive_path: Path, rid: str) -> str:
     """A message of the real archive by its id (the train split's: no setting is chosen on these)."""
-    from airspace.eval.realsplit import read_rows, rows_of_split
+    from airspace.data.realsplit import read_rows, rows_of_split
 
     return next(r["text"] for r in rows_of_split(read_rows(archive_path), "train") if r["id"] == rid)
 
