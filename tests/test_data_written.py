@@ -19,8 +19,9 @@ SOOO_G0136 = ("G0136/26 NOTAMN  Q) SOOO/QWMLW/IV/BO /W /000/999/0750N04313W276  
               "SET :   LATERAL LIMITS :  1022N04659W 1036N04618W 1011N04546W 0836N04334W 0728N04210W  0613N04035W "
               "0516N03929W 0500N03958W 0553N04108W 0759N04340W   0942N04605W  F) SFC G) UNL    CREATED: 14 APR 2026 "
               "05:48  SOURCE: EUECYIYN")
-# a firework circle in the archive's Chinese-area form (a DMS centre, a radius in metres, limits in metres)
-ZSHA_CIRCLE = ("A9001/26 NOTAMN Q) ZSHA/QWMLW/IV/BO/W/000/020/3054N12156E001 A) ZSHA B) 2601031200 C) 2603281230 "
+# a firework circle in the archive's Chinese-area form (a DMS centre, a radius in metres, limits in metres);
+# its Q-line upper limit (FL040) covers the 1200 m of item G, as ICAO has it (a contradiction is review)
+ZSHA_CIRCLE = ("A9001/26 NOTAMN Q) ZSHA/QWMLW/IV/BO/W/000/040/3054N12156E001 A) ZSHA B) 2601031200 C) 2603281230 "
                "E) FIREWORK WILL TAKE PLACE WITHIN A CIRCLE CENTERED AT 305356N1215608E WITH RADIUS OF 1330M. "
                "F) GND G) 1200M AMSL")
 
