@@ -95,6 +95,9 @@ def run(argv: list[str] | None = None, out=None) -> int:
         store = open_store(args.store)
     except ValueError as exc:
         raise UsageError(str(exc)) from exc
+    except Exception as exc:  # noqa: BLE001 - a server that is down, a path that is a folder: one line, no traceback
+        raise UsageError(f"cannot open the store {args.store or default_url()}: "
+                         f"{' '.join(str(exc).split())[:300]}") from exc
     try:
         if args.cmd == "ingest":
             from airspace.store.ingest import ingest_files
