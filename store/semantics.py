@@ -164,7 +164,9 @@ def plan(batch: list[Incoming], lookup: Lookup) -> Plan:
                              "zones": sum(1 for r in inc.records if r.geometry is not None and r.status != "error"),
                              **({"previous": old.digest} if old is not None else {})}))
     # who names whom, the store's notices overlaid with the batch's
-    affected = sorted(set(writes) | {n.ref for k, n in view.items() if k in writes and n.ref})
+    # a revision may name another notice than its previous text did: the one it named before is resolved again
+    affected = sorted(set(writes) | {n.ref for k, n in view.items() if k in writes and n.ref}
+                      | {stored[k].ref for k in writes if k in stored and stored[k].ref})
     naming: dict[str, dict[str, Notice]] = defaultdict(dict)
     for n in lookup.targeting(affected):
         if n.key not in writes:

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from airspace.data.paths import archive_path
+from airspace.eval.fuzz import _schema_validator
 from airspace.store.cli import UsageError, run
 from airspace.store.identity import issuer
 from airspace.store.ingest import Watcher
@@ -51,7 +52,10 @@ def test_ingest_then_active_in_every_format(tmp_path):
     gj = json.loads(out)
     assert gj["type"] == "FeatureCollection" and all(f["properties"]["active"] is not False for f in gj["features"])
     _, out = cli("--store", url, "active", "--at", "2026-11-30T01:00:00Z", "--format", "ed318")
-    assert json.loads(out)  # schema-checked by tests/test_geo_export.py; here: the picture goes through it
+    ed318 = json.loads(out)
+    assert len(ed318["features"]) >= 9 and list(_schema_validator().iter_errors(ed318)) == []
+    _, out = cli("--store", url, "active", "--at", "2026-11-30T01:00:00Z", "--format", "ed269")
+    assert len(json.loads(out)["features"]) >= 9
     _, out = cli("--store", url, "active", "--at", "2026-11-30T01:00:00Z", "--format", "kml")
     root = ET.fromstring(out)
     ns = {"k": "http://www.opengis.net/kml/2.2"}

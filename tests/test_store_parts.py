@@ -84,3 +84,27 @@ def test_kml_draws_each_zone_and_never_renders_message_text_as_markup():
     assert marks[0].find(".//k:altitudeMode", ns).text == "relativeToGround"
     assert len(marks[1].findall(".//k:Polygon", ns)) == 2  # split at the antimeridian
     assert to_kml(recs, at=T0 - timedelta(hours=1)).count("<Placemark>") == 0
+
+
+def test_a_revision_replaces_the_text_of_the_same_notice(tmp_path):
+    """The real MMFR B1443/26 (data/real/archive.jsonl), then the same number with its end moved (hand-edited)."""
+    import json
+
+    from airspace.data.paths import archive_path
+    from airspace.pipeline.batch import process_batch
+    from airspace.store import open_store
+    from airspace.store.identity import issuer
+
+    text = next(json.loads(x)["text"] for x in archive_path().read_text(encoding="utf-8").splitlines()
+                if json.loads(x).get("id") == "B1443/26" and issuer(json.loads(x)["text"]) == "MMFR")
+    revised = text.replace("C) 2607240056", "C) 2607240200")
+    assert revised != text
+    store = open_store(f"sqlite:///{tmp_path}/z.sqlite")
+    store.ingest_records(process_batch(text, engine="rules")[0])
+    late = datetime(2026, 7, 24, 1, 30, tzinfo=timezone.utc)
+    assert store.picture(late) == []
+    store.ingest_records(process_batch(revised, engine="rules")[0])
+    assert [z.record.id for z in store.picture(late)] == ["B1443/26"]
+    assert [h["event"] for h in store.history("B1443/26")] == ["received", "revised"]
+    assert store.counts()["live_zones"] == 1  # the first text's zone left the picture
+    store.close()
