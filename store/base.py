@@ -29,7 +29,7 @@ from datetime import datetime, timedelta
 
 import numpy as np
 import shapely
-from shapely.geometry import box
+from shapely.geometry import LineString, Point, box
 
 from airspace.core.records import ZoneRecord
 from airspace.geo.conflicts import Conflict, Route
@@ -389,8 +389,8 @@ class ZoneStore:
 
     def route_conflicts(self, route: Route, *, sample_m: float = 50) -> list[Conflict]:
         """``geo.conflicts.route_conflicts`` over the picture along the route: the zones whose box meets a leg's
-        box while the route is flown, their volumes built by ``geo.volumes`` as in memory. The same answer as the
-        in-memory check on the same records (tests)."""
+        box while the route is flown and whose cover meets the route's corridor, their volumes built by
+        ``geo.volumes`` as in memory. The same answer as the in-memory check on the same records (tests)."""
         legs, t_end = _route_boxes(route)
         q = _Query(epoch(route.departure), t_end)
         with self._read() as cur:
@@ -398,10 +398,13 @@ class ZoneStore:
             seen: set[int] = set()
             rows = [r for r in rows if not (r[0] in seen or seen.add(r[0]))]
             active = self._active(cur, [r[0] for r in rows], q)
+        rows = [r for r in rows if r[0] in active]
+        corridor = _corridor(route)
+        if corridor is not None and rows:  # covers that miss the flown path cannot hold a conflict
+            hit = shapely.intersects(shapely.from_wkb([bytes(r[4]) for r in rows]), corridor)
+            rows = [r for r, h in zip(rows, hit) if h]
         vols = []
         for r in rows:
-            if r[0] not in active:
-                continue
             v = volume_of(as_of(ZoneRecord.model_validate_json(r[3]), q.t1))
             if v is not None:
                 vols.append(v)
@@ -462,6 +465,28 @@ class _Query:
     def hi(self) -> float:
         # a window [a, b) meets the instant t when a <= t < b, the window [t0, t1) when a < t1 and b > t0
         return self.t0 if self.t1 <= self.t0 else math.nextafter(self.t1, -math.inf)
+
+
+CORRIDOR_SAMPLE_M = 2000.0
+CORRIDOR_DEG = 0.002
+
+
+def _corridor(route: Route):
+    """A (lon, lat) band around the route's geodesic legs: the legs sampled every ``CORRIDOR_SAMPLE_M`` and widened
+    by ``CORRIDOR_DEG`` (a geodesic strays under 2 m from the chord between samples that close, below 85 degrees of
+    latitude; the band is wider than that everywhere there). None (no filter) near a pole or across the
+    antimeridian."""
+    wps = route.waypoints
+    pts: list[tuple[float, float]] = [(wps[0].lon, wps[0].lat)]
+    for a, b in zip(wps[:-1], wps[1:]):
+        _, _, d = GEOD.inv(a.lon, a.lat, b.lon, b.lat)
+        n = int(d // CORRIDOR_SAMPLE_M)
+        pts += (GEOD.npts(a.lon, a.lat, b.lon, b.lat, n) if n > 0 else []) + [(b.lon, b.lat)]
+    arr = np.array(pts)
+    if np.abs(arr[:, 1]).max() > 85.0 or (len(arr) > 1 and np.abs(np.diff(arr[:, 0])).max() > 180.0):
+        return None
+    line = LineString(arr) if len(arr) > 1 and np.ptp(arr, axis=0).any() else Point(arr[0])
+    return line.buffer(CORRIDOR_DEG, quad_segs=2)
 
 
 def _route_boxes(route: Route) -> tuple[list[tuple[float, float, float, float]], float]:

@@ -251,12 +251,22 @@ def test_the_store_route_check_is_the_in_memory_route_check(store):
         Route([Waypoint(22.49, 113.90, 100), Waypoint(22.49, 113.93, 100)], departure=utc(2026, 11, 29, 12, 5),
               speed_mps=5.0),
     ]
+    rng = __import__("random").Random(47)
+    for _ in range(12):  # drone routes wandering over the Shenzhen zones through the morning
+        lat, lon, wps = rng.uniform(22.45, 22.65), rng.uniform(113.85, 114.25), []
+        for _ in range(rng.randint(2, 20)):
+            wps.append(Waypoint(lat, lon, rng.choice([50.0, 120.0, 400.0])))
+            lat, lon = lat + rng.uniform(-0.03, 0.03), lon + rng.uniform(-0.03, 0.03)
+        routes.append(Route(wps, departure=utc(2026, 11, 30, rng.randint(0, 6), rng.randint(0, 59)),
+                            speed_mps=rng.uniform(5, 25), alt_ref=rng.choice(["AGL", "AMSL"])))
+    routes.append(Route([Waypoint(22.55, 114.05, 60), Waypoint(22.55, 114.05, 60)],
+                        departure=utc(2026, 11, 30, 0, 10), speed_mps=10.0))  # two waypoints at one place
     total = 0
     for r in routes:
         mine = store.route_conflicts(r)
         assert mine == route_conflicts(r, vols)
         total += len(mine)
-    assert total >= 5  # the routes do cross zones: the comparison is not of two empty lists
+    assert total >= 10  # the routes do cross zones: the comparison is not of two empty lists
 
 
 def test_a_box_query_finds_the_zones_active_there(store):
