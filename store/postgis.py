@@ -33,6 +33,7 @@ _DDL = [
     "CREATE INDEX IF NOT EXISTS zones_key ON zones(key, digest)",
     "CREATE INDEX IF NOT EXISTS zones_geom ON zones USING GIST (geom) WHERE live = 1",
     "CREATE INDEX IF NOT EXISTS zones_time ON zones(t0, t1) WHERE live = 1",
+    "CREATE INDEX IF NOT EXISTS zones_named ON zones(t1) WHERE live = 1 AND shaped = 0",
     "CREATE TABLE IF NOT EXISTS windows (zid BIGINT NOT NULL, t0 DOUBLE PRECISION NOT NULL, t1 DOUBLE PRECISION NOT NULL)",
     "CREATE INDEX IF NOT EXISTS windows_zone ON windows(zid, t0, t1)",
     """CREATE TABLE IF NOT EXISTS history (

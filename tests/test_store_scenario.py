@@ -389,3 +389,22 @@ def test_two_writer_processes_lose_nothing(new_url, tmp_path):
     s.close()
     want = _expected(f"sqlite:///{tmp_path}/reference.sqlite", [slices[0], slices[1], slices[2], slices[4]])
     assert got == want and len(got) > 120
+
+
+def test_each_backend_indexes_footprints_and_times(store):
+    store.ingest_records(process_batch(DEMO20.read_text(encoding="utf-8"), engine="rules")[0])
+    with store._read() as cur:
+        live_shaped = store._x(cur, "SELECT COUNT(*) FROM zones WHERE live = 1 AND shaped = 1").fetchone()[0]
+        assert live_shaped == 19  # demo20: 21 records, less the NOTAMC and the named place
+        if store.url.startswith("sqlite"):
+            assert store._x(cur, "SELECT COUNT(*) FROM zones_rt").fetchone()[0] == live_shaped  # the R*Tree
+            assert store._x(cur, "PRAGMA journal_mode").fetchone()[0] == "wal"
+        else:
+            assert store._x(cur, "SELECT type, srid FROM geometry_columns WHERE f_table_name = 'zones'"
+                            ).fetchone() == ("GEOMETRY", 4326)
+            gist = store._x(cur, "SELECT indexdef FROM pg_indexes WHERE tablename = 'zones' AND indexname = "
+                                 "'zones_geom'").fetchone()[0]
+            assert "USING gist (geom)" in gist
+            assert store._x(cur, "SELECT COUNT(*) FROM zones WHERE live = 1 AND ST_IsValid(geom)").fetchone()[0] \
+                == live_shaped
+        assert store._x(cur, "SELECT COUNT(*) FROM windows").fetchone()[0] >= 20
