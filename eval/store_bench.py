@@ -8,10 +8,14 @@ cancelled in turn), 8 % cancelled by a NOTAMC; messages arrive in batches of ``-
 inside the batch, 1 % of NOTAMR/NOTAMC arriving before the notice they name (held, then applied). Numbers are per
 issuer (a pseudo FIR per country), series A–Z, year 26.
 
-Measured per backend: ingest rate (records/s over the whole run, planning and index upkeep included), store size on
+Measured per backend: ingest rate (records/s over the whole run, planning and index upkeep included; also per
+second of this process's processor time, which a busy shared machine does not dilute — for PostGIS the server's own
+work is not in it), store size on
 disk, p50/p95 of "zones active at T in a 100 km box" (``ZoneStore.picture``) over ``--queries`` random times and
 boxes centred on busy airports, and of a 50-waypoint drone route check (``ZoneStore.route_conflicts``: 1–2 km legs,
-20 m/s, 120 m AGL) over ``--routes`` random routes. PostGIS runs on a throwaway local server (``store.pgserver``).
+20 m/s, 120 m AGL) over ``--routes`` random routes, each with its processor-time percentiles and the route check's
+time by step (candidates, volumes, the geometry of ``geo.conflicts``). PostGIS runs on a throwaway local server
+(``store.pgserver``).
 """
 
 from __future__ import annotations
@@ -151,17 +155,21 @@ def records_of(msg, index: int) -> list[ZoneRecord]:
     return out
 
 
-def _pct(xs: list[float]) -> dict:
+def _pct(xs: list[float], cpu: list[float] | None = None) -> dict:
     a = np.array(xs) * 1000.0
-    return {"p50_ms": round(float(np.percentile(a, 50)), 2), "p95_ms": round(float(np.percentile(a, 95)), 2),
-            "mean_ms": round(float(a.mean()), 2), "n": len(xs)}
+    out = {"p50_ms": round(float(np.percentile(a, 50)), 2), "p95_ms": round(float(np.percentile(a, 95)), 2),
+           "mean_ms": round(float(a.mean()), 2), "n": len(xs)}
+    if cpu is not None:  # this process's processor time: what the query costs, whatever else the machine runs
+        c = np.array(cpu) * 1000.0
+        out.update(cpu_p50_ms=round(float(np.percentile(c, 50)), 2), cpu_p95_ms=round(float(np.percentile(c, 95)), 2))
+    return out
 
 
 def run_backend(url: str, msgs, ports, weights, *, batch: int, queries: int, routes: int, seed: int) -> dict:
     store = open_store(url)
     rng = random.Random(seed + 1)
     n_rec = 0
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     for b in range(0, len(msgs), batch):
         part = list(msgs[b : b + batch])
         rng.shuffle(part)
@@ -170,11 +178,11 @@ def run_backend(url: str, msgs, ports, weights, *, batch: int, queries: int, rou
             recs.extend(records_of(m, i))
         n_rec += len(recs)
         store.ingest_records(recs, source="store_bench")
-    ingest_s = time.perf_counter() - t0
+    ingest_s, ingest_cpu = time.perf_counter() - t0, time.process_time() - c0
     counts = store.counts()
     size = store.size_bytes()
     qrng = np.random.default_rng(seed + 2)
-    box_t, box_hits = [], []
+    box_t, box_c, box_hits = [], [], []
     for _ in range(queries):
         p = ports[int(qrng.choice(len(ports), p=weights))]
         at = YEAR0 + timedelta(seconds=float(qrng.uniform(0, YEAR_S)))
@@ -185,11 +193,12 @@ def run_backend(url: str, msgs, ports, weights, *, batch: int, queries: int, rou
             bb = (bb[0] + 360, *bb[1:])
         if bb[2] > 180:
             bb = (bb[0], bb[1], bb[2] - 360, bb[3])
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         hits = store.picture(at, bbox=bb)
         box_t.append(time.perf_counter() - t)
+        box_c.append(time.process_time() - c)
         box_hits.append(len(hits))
-    route_t, route_hits = [], []
+    route_t, route_c, route_hits, split = [], [], [], []
     for _ in range(routes):
         p = ports[int(qrng.choice(len(ports), p=weights))]
         lat, lon = p["lat"], p["lon"]
@@ -203,16 +212,23 @@ def run_backend(url: str, msgs, ports, weights, *, batch: int, queries: int, rou
             lon += step * math.sin(heading) / (111_200.0 * max(0.05, math.cos(math.radians(lat))))
         dep = YEAR0 + timedelta(seconds=float(qrng.uniform(0, YEAR_S)))
         route = Route(waypoints=wps, departure=dep, speed_mps=20.0, alt_ref="AGL")
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         found = store.route_conflicts(route)
         route_t.append(time.perf_counter() - t)
+        route_c.append(time.process_time() - c)
+        split.append(store.last_route_timing)
         route_hits.append(len(found))
     store.close()
+    share = {k[:-2] + "_ms": round(float(np.mean([d[k] for d in split])) * 1000.0, 2)
+             for k in split[0] if k.endswith("_s")} if split else {}
     return {"records": n_rec, "messages": len(msgs), "ingest_s": round(ingest_s, 1),
-            "ingest_records_per_s": round(n_rec / ingest_s, 1), "size_bytes": size,
-            "size_mib": round(size / 2**20, 1), "counts": counts,
-            "box_100km_active_at_T": {**_pct(box_t), "zones_found_mean": round(float(np.mean(box_hits)), 2)},
-            "route_50_waypoints": {**_pct(route_t), "conflicts_mean": round(float(np.mean(route_hits)), 2)}}
+            "ingest_records_per_s": round(n_rec / ingest_s, 1), "ingest_cpu_s": round(ingest_cpu, 1),
+            "ingest_records_per_cpu_s": round(n_rec / max(ingest_cpu, 1e-9), 1),
+            "size_bytes": size, "size_mib": round(size / 2**20, 1), "counts": counts,
+            "box_100km_active_at_T": {**_pct(box_t, box_c), "zones_found_mean": round(float(np.mean(box_hits)), 2)},
+            "route_50_waypoints": {**_pct(route_t, route_c), "conflicts_mean": round(float(np.mean(route_hits)), 2),
+                                   "candidates_mean": round(float(np.mean([d["candidates"] for d in split])), 1),
+                                   "mean_by_step": share}}
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -230,7 +246,8 @@ def main(argv: list[str] | None = None) -> None:
     out = {"bench": "store", "records_target": args.records, "messages": len(msgs),
            "generate_s": round(time.perf_counter() - t, 1),
            "kinds": {k: sum(1 for m in msgs if m[2] == k) for k in "NRC"},
-           "machine": {"platform": platform.platform(), "cpus": os.cpu_count()}, "backends": {}}
+           "machine": {"platform": platform.platform(), "cpus": os.cpu_count(),
+                       "load_average_at_start": list(os.getloadavg())}, "backends": {}}
     for name in [b.strip() for b in args.backends.split(",") if b.strip()]:
         if name == "sqlite":
             with tempfile.TemporaryDirectory(prefix="store-bench-") as d:

@@ -116,6 +116,7 @@ class ZoneStore:
     converts it in ``_x``."""
 
     url: str
+    last_route_timing: dict = {}  # the last route check's time by step (seconds) and its candidate count
 
     # ---- backend hooks ----------------------------------------------------------------------------------------
     @contextmanager
@@ -391,6 +392,7 @@ class ZoneStore:
         """``geo.conflicts.route_conflicts`` over the picture along the route: the zones whose box meets a leg's
         box while the route is flown and whose cover meets the route's corridor, their volumes built by
         ``geo.volumes`` as in memory. The same answer as the in-memory check on the same records (tests)."""
+        t0 = time.perf_counter()
         legs, t_end = _route_boxes(route)
         q = _Query(epoch(route.departure), t_end)
         with self._read() as cur:
@@ -403,12 +405,17 @@ class ZoneStore:
         if corridor is not None and rows:  # covers that miss the flown path cannot hold a conflict
             hit = shapely.intersects(shapely.from_wkb([bytes(r[4]) for r in rows]), corridor)
             rows = [r for r, h in zip(rows, hit) if h]
+        t1 = time.perf_counter()
         vols = []
         for r in rows:
             v = volume_of(as_of(ZoneRecord.model_validate_json(r[3]), q.t1))
             if v is not None:
                 vols.append(v)
-        return _route_conflicts(route, vols, sample_m=sample_m)
+        t2 = time.perf_counter()
+        out = _route_conflicts(route, vols, sample_m=sample_m)
+        self.last_route_timing = {"candidates": len(vols), "find_s": t1 - t0, "volumes_s": t2 - t1,
+                                  "route_check_s": time.perf_counter() - t2}
+        return out
 
     def history(self, number_or_key: str) -> list[dict]:
         """Every change of the notice(s) a number (``A1912/15``, any issuer) or a key names, oldest first, with
