@@ -6,7 +6,7 @@ STAMP   := $(VENV)/.installed
 HOST    ?= 127.0.0.1
 PORT    ?= 8501
 
-.PHONY: setup run cli test lint bench fuzz gpu-check device-kit browser-deps corpus train clean triage
+.PHONY: setup run cli test lint bench fuzz gpu-check device-kit browser-deps store-deps corpus train clean triage
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -39,7 +39,16 @@ browser-deps:
 	      || echo "$$need could not be installed; without chromium the browser test will skip with this reason"; \
 	  else echo "not root or no apt-get: $$need not installed; without chromium the browser test will skip"; fi; fi
 
-test: setup browser-deps lint
+# PostgreSQL + PostGIS for the zone store's PostGIS tests (tests/test_store_scenario.py starts its own server in a
+# temporary folder); Debian packages, installed only where missing. Without them those tests skip with the reason.
+store-deps:
+	@if [ ! -x /usr/lib/postgresql/*/bin/initdb ] 2>/dev/null || ! ls /usr/share/postgresql/*/extension/postgis.control >/dev/null 2>&1; then \
+	  if [ "$$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then \
+	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql postgis >/dev/null) \
+	      || echo "postgresql/postgis could not be installed; the PostGIS store tests will skip with this reason"; \
+	  else echo "not root or no apt-get: postgresql/postgis not installed; the PostGIS store tests will skip"; fi; fi
+
+test: setup browser-deps store-deps lint
 	$(BIN)/python -m pytest -q
 
 # ruff (configured in pyproject.toml) over the whole tree; part of make test, so CI fails on a lint error.
@@ -50,6 +59,7 @@ bench: setup
 	$(BIN)/python -m airspace.eval.bench --out bench-results/bench.json
 	$(BIN)/python -m airspace.eval.stress --out bench-results/stress.json
 	$(BIN)/python -m airspace.eval.throughput --ray --out bench-results/throughput.json
+	$(BIN)/python -m airspace.eval.store_bench --out bench-results/store.json
 
 # 10^5 generated hostile inputs through both input modes, the pipeline and every export; prints the counts
 # (internal errors, lost messages, invalid exported geometries: all must be 0; budget overruns). FUZZ_N to change.

@@ -2,7 +2,8 @@
 ceiling and extruded to the ground where the floor is the surface, its floor, ceiling, status, review reasons,
 times and (where an operator resolved it) provenance in ExtendedData, its active time as a TimeSpan.
 
-Every text from a message is XML-escaped (never markup in a viewer's balloon). Altitudes: AGL limits are written
+Message text is data. Viewers render ``description`` as HTML, so it is HTML-escaped before the XML escaping (a
+``<b>`` in a NOTAM reads as the characters ``<b>``, never as bold); every other text is XML-escaped. Altitudes: AGL limits are written
 ``relativeToGround``, AMSL ``absolute``, flight levels as their standard-pressure altitude, ``absolute``; an
 unlimited ceiling is written at ``UNL_M`` (FL600), said in the data. A floor above the surface cannot be drawn
 as a KML extrusion (which always reaches the ground): such a volume is drawn as its ceiling face, its floor
@@ -10,8 +11,10 @@ stated in ExtendedData."""
 
 from __future__ import annotations
 
+import html
 import json
 from collections.abc import Iterable
+from datetime import datetime
 from xml.sax.saxutils import escape
 
 from airspace.core.records import ZoneRecord, iso_utc
@@ -34,12 +37,15 @@ def _data(name: str, value) -> str:
     return f'<Data name="{escape(name)}"><value>{escape(text)}</value></Data>'
 
 
-def to_kml(records: Iterable[ZoneRecord], *, name: str = "Clover Airspace zones") -> str:
-    """A KML document of every record that has a volume (records without one are listed in its description)."""
+def to_kml(records: Iterable[ZoneRecord], *, at: datetime | None = None, name: str = "Clover Airspace zones") -> str:
+    """A KML document of every record that has a volume (those active at ``at`` when given); the records without
+    one are counted in its description."""
     records = list(records)
     volumes = volumes_from_records(records)
     drawn = {v.key for v in volumes}
     skipped = [r for r in records if (r.message, r.zone) not in drawn]
+    if at is not None:
+        volumes = [v for v in volumes if v.active_at(at)]
     out = ['<?xml version="1.0" encoding="UTF-8"?>', '<kml xmlns="http://www.opengis.net/kml/2.2"><Document>',
            f"<name>{escape(name)}</name>",
            f"<description>{len(volumes)} zone(s); {len(skipped)} record(s) without a shape to draw</description>"]
@@ -55,7 +61,7 @@ def to_kml(records: Iterable[ZoneRecord], *, name: str = "Clover Airspace zones"
         parts = [f"<Placemark><name>{escape(label)}</name><styleUrl>#{'ok' if v.status == 'ok' else 'review'}</styleUrl>"]
         if rec.start is not None or rec.end is not None:
             parts.append("<TimeSpan>" + (f"<begin>{iso_utc(rec.start)}</begin>" if rec.start else "")
-                         + (f"<end>{iso_utc(rec.end)}</end>" if rec.end and not rec.permanent else "") + "</TimeSpan>")
+                         + (f"<end>{iso_utc(rec.end)}</end>" if rec.end and not (rec.permanent or rec.end_estimated) else "") + "</TimeSpan>")
         fields = {
             "message": rec.message + 1, "zone": rec.zone + 1, "status": rec.status, "reasons": "; ".join(rec.reasons),
             "floor": f"{v.floor_m:.1f} m {v.floor_ref}" + (f" ({rec.lower.raw})" if rec.lower else ""),
@@ -67,7 +73,7 @@ def to_kml(records: Iterable[ZoneRecord], *, name: str = "Clover Airspace zones"
         }
         parts.append("<ExtendedData>" + "".join(_data(k, val) for k, val in fields.items() if val not in (None, ""))
                      + "</ExtendedData>")
-        parts.append(f"<description>{escape(rec.text)}</description>")
+        parts.append(f"<description>{escape(html.escape(rec.text, quote=True))}</description>")
         polys = _polygons(v.polygon)
         parts.append("<MultiGeometry>" if len(polys) > 1 else "")
         for p in polys:
