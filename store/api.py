@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from airspace.core.records import ZoneRecord
+from airspace.pipeline.engines import DEFAULT_ENGINE
 from airspace.store.base import Applied, Preview, StoredZone, ZoneStore
 from airspace.store.ingest import ingest_text, preview_text
 
@@ -33,7 +34,7 @@ class BatchPreview:
     preview: Preview
 
 
-def preview_batch(store: ZoneStore, text: str, *, engine: str = "rules") -> BatchPreview:
+def preview_batch(store: ZoneStore, text: str, *, engine: str = DEFAULT_ENGINE) -> BatchPreview:
     """Read a batch and say what it would add, replace and cancel; nothing is written."""
     p, records = preview_text(store, text, engine=engine)
     return BatchPreview(records=records, preview=p)
@@ -50,7 +51,7 @@ def store_decision(store: ZoneStore, key: str, zone: int, decision: str, *, oper
     store.decide(key, zone, decision, operator=operator, note=note)
 
 
-def ingest_pasted(store: ZoneStore, text: str, *, operator: str, engine: str = "rules") -> Applied:
+def ingest_pasted(store: ZoneStore, text: str, *, operator: str, engine: str = DEFAULT_ENGINE) -> Applied:
     """Read and apply a pasted batch in one step (no preview)."""
     applied, _ = ingest_text(store, text, engine=engine, operator=operator)
     return applied

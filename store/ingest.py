@@ -15,6 +15,7 @@ from pathlib import Path
 
 from airspace.core.records import ZoneRecord
 from airspace.pipeline.batch import process_batch
+from airspace.pipeline.engines import DEFAULT_ENGINE
 from airspace.pipeline.split import MAX_BATCH_BYTES, Message, read_jsonl, split_batch
 from airspace.store.base import Applied, Preview, ZoneStore
 from airspace.store.crosscheck import crosscheck
@@ -73,7 +74,7 @@ def read_file(path: str | os.PathLike, batch: Batch | None = None) -> Batch:
     return batch
 
 
-def read_records(batch: Batch, *, engine: str = "rules") -> list[ZoneRecord]:
+def read_records(batch: Batch, *, engine: str = DEFAULT_ENGINE) -> list[ZoneRecord]:
     """The batch through the pipeline, each message with a feed area cross-checked against it."""
     if not batch.messages:
         return []
@@ -86,7 +87,7 @@ def read_records(batch: Batch, *, engine: str = "rules") -> list[ZoneRecord]:
     return records
 
 
-def ingest_files(store: ZoneStore, paths: list[str], *, engine: str = "rules", operator: str | None = None,
+def ingest_files(store: ZoneStore, paths: list[str], *, engine: str = DEFAULT_ENGINE, operator: str | None = None,
                  source: str | None = None) -> tuple[Applied, list[ZoneRecord], list[str]]:
     """Read, parse and apply files as one batch. Returns what was applied, the records and the unreadable files."""
     batch = Batch()
@@ -98,7 +99,7 @@ def ingest_files(store: ZoneStore, paths: list[str], *, engine: str = "rules", o
     return applied, records, batch.problems
 
 
-def ingest_text(store: ZoneStore, text: str, *, engine: str = "rules", operator: str | None = None,
+def ingest_text(store: ZoneStore, text: str, *, engine: str = DEFAULT_ENGINE, operator: str | None = None,
                 source: str = "paste") -> tuple[Applied, list[ZoneRecord]]:
     batch = Batch()
     batch.extend_text(text)
@@ -106,7 +107,7 @@ def ingest_text(store: ZoneStore, text: str, *, engine: str = "rules", operator:
     return store.ingest_records(records, source=source, operator=operator), records
 
 
-def preview_text(store: ZoneStore, text: str, *, engine: str = "rules") -> tuple[Preview, list[ZoneRecord]]:
+def preview_text(store: ZoneStore, text: str, *, engine: str = DEFAULT_ENGINE) -> tuple[Preview, list[ZoneRecord]]:
     batch = Batch()
     batch.extend_text(text)
     records = read_records(batch, engine=engine)
@@ -120,7 +121,7 @@ class Watcher:
     it is left for the next). Re-reading a file is harmless — ingest is idempotent — so a restart simply reads the
     folder again."""
 
-    def __init__(self, store: ZoneStore, folder: str | os.PathLike, *, engine: str = "rules",
+    def __init__(self, store: ZoneStore, folder: str | os.PathLike, *, engine: str = DEFAULT_ENGINE,
                  operator: str | None = None):
         self.store, self.folder, self.engine, self.operator = store, Path(folder), engine, operator
         self._seen: dict[str, tuple[int, int]] = {}

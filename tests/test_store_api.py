@@ -26,10 +26,11 @@ def test_the_page_previews_commits_and_decides(tmp_path):
     store = open_store(f"sqlite:///{tmp_path}/z.sqlite")
     t = datetime(2026, 7, 18, 23, tzinfo=timezone.utc)
     assert api.current_picture(store, t) == []  # a new desk opens on an empty picture
-    first = api.preview_batch(store, mmfr("B1405/26"))
+    first = api.preview_batch(store, mmfr("B1405/26"), engine="rules")
     assert [r.id for r in first.preview.adds] == ["B1405/26"] and api.current_picture(store, t) == []
     api.commit_batch(store, first.records, operator="desk-1")
-    second = api.preview_batch(store, mmfr("B1419/26") + "\n\n" + (REPO / "data/samples/demo20.txt").read_text())
+    batch = mmfr("B1419/26") + "\n\n" + (REPO / "data/samples/demo20.txt").read_text()
+    second = api.preview_batch(store, batch, engine="rules")
     assert second.preview.replaces == [("MMFR/B1405/26", "MMFR/B1419/26")]
     assert ("ZGZU/A2187/26", "ZGZU/A2240/26") in second.preview.held
     api.commit_batch(store, second.records, operator="desk-2")
