@@ -30,9 +30,10 @@ from airspace.parser.coords import find_coords
 from airspace.parser.header import Header, parse_header
 from airspace.parser.places import AERODROME_RADIUS_M, aerodrome_name, resolve_icao
 from airspace.parser.rules import RulesExtractor, area_designator, message_times, rules_drafts
+from airspace.parser.rules.areas import foreign_values
 from airspace.parser.rules.readers import location_indicator, qline_circle
 from airspace.parser.rules.zone import Message as ReaderMessage
-from airspace.parser.rules.zone import not_an_area
+from airspace.parser.rules.zone import body, not_an_area
 from airspace.pipeline.engines import DEFAULT_ENGINE, get_extractor
 from airspace.pipeline.normalize import buffer_zone
 from airspace.pipeline.normalize import normalize as _normalize
@@ -237,6 +238,8 @@ def _records_for(
             out.append(_error(msg, f"zone {z + 1} of the message could not be read: "
                                    + _values_summary(draft), engine, header))
             out[-1].zone = z
+    if engine == "rules":
+        _check_areas(out, header)
     if rules_recs is not None and len(rules_recs) > len(drafts):
         out[-1].review(f"engine found {len(drafts)} zones, rules found {len(rules_recs)}")
     if unfounded:
@@ -252,6 +255,20 @@ _PYTHON_WORDS = (
     (re.compile(r"(?:integer division result|int) too large to convert to float|result too large$"),
      lambda m: "a number too large to be a value"),
 )
+
+
+def _check_areas(recs: list[ZoneRecord], header: Header) -> None:
+    """A message listing numbered areas: a zone whose value stands in another area's section is review
+    (``parser.rules.areas``). Only for the rules reader, whose spans are where it read each value; a model
+    engine's spans are found afterwards by searching its value's text, so a value that two areas both state is
+    placed at the first."""
+    live = [r for r in recs if r.status != "error" and r.geometry is not None]
+    if len(live) < 2:
+        return
+    lo, hi = body(live[0].text, header)
+    for rec, why in zip(live, foreign_values(live[0].text, lo, hi, [r.spans for r in live])):
+        for reason in why:
+            rec.review(reason)
 
 
 def _in_words(reason: str) -> str:

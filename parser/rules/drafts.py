@@ -14,6 +14,7 @@ from bisect import bisect_right
 
 from airspace.core.contract import Answer, Capabilities, EngineError, ExtractStats, Span, ZoneDraft
 from airspace.parser.header import Header, parse_header
+from airspace.parser.rules.areas import labelled_sections, section_values
 from airspace.parser.rules.blocks import block_of, block_values, blocks
 from airspace.parser.rules.chinese import cn_whole_area
 from airspace.parser.rules.geometry import read_geometry
@@ -116,6 +117,12 @@ def _own_limits(text: str, zones: list[Zone], i: int, hi: int) -> dict[str, Span
     return first
 
 
+def _area_values(text: str, blk: tuple[int, int], own: list[Span], h: Header, labelled: bool) -> dict[str, Span]:
+    """What an area's block states for its zone: an ``AREA 1`` / ``（一）`` block's limits, period and daily
+    window; a labelled section's (``areas``) also in the message readers' other forms."""
+    return section_values(text, blk, own, h) if labelled else block_values(text, blk, own)
+
+
 def rules_drafts(text: str, header: Header | None = None) -> list[ZoneDraft]:
     """Zones of one message with their exact spans. ``[]`` for a cancellation or a message with nothing to read."""
     h = header or parse_header(text)
@@ -142,12 +149,19 @@ def rules_drafts(text: str, header: Header | None = None) -> list[ZoneDraft]:
     periods = zone_periods(text, lo, hi, [z.anchor for z in zones]) if navwarn else [{} for _ in zones]
     # a notice listing its areas in blocks ("1. AREA 1 … 2. AREA 2 …", "（一）…；（二）…"), a zone in each: what a
     # block states is its zone's own
+    # (or numbered by any label of a hand-written list, ``areas``: "第3处：…", "B区：…", "(2) …", "AREA B: …")
     bl = [] if navwarn else blocks(text, lo, hi)
+    labelled, named = not bl and not navwarn, False
+    if labelled:
+        bl, named = labelled_sections(text, lo, hi)
     in_block = [block_of(bl, z.anchor) for z in zones]
+    # (every block one zone: several zones in a block, or zones outside any, leave the block's values unclear; a
+    # zone alone in a list of areas labelled as areas, "区域一：… 区域二：…", is its own area's all the same)
+    own = None not in in_block and len(set(in_block)) == len(zones) >= (1 if named else 2)
     own_blocks = [
-        block_values(text, bl[k], [s for f, s in z.fields.items() if f in ("polygon", "center", "name", "radius")])
-        # (every block one zone: several zones in a block, or zones outside any, leave the block's values unclear)
-        if k is not None and None not in in_block and len(set(in_block)) == len(zones) >= 2 else {}
+        _area_values(text, bl[k], [s for f, s in z.fields.items() if f in ("polygon", "center", "name", "radius")],
+                     h, labelled)
+        if own and k is not None else {}
         for z, k in zip(zones, in_block)
     ]
     for i, z in enumerate(zones):
