@@ -1,0 +1,107 @@
+"""Issue 45: in a notice listing several numbered areas, a value is tied to the area whose section states it.
+
+A value written for every area (before the first label, or in a closing ``以上区域…`` / ``ALL AREAS …`` statement)
+is shared and may stay ``ok``; a value written in one area's section is that area's own, and a record of another
+area that carries it is ``review`` with a reason naming the area it was read from. The messages are written in the
+forms of real Chinese public-security notices and ICAO-style free text.
+"""
+
+from airspace.core.contract import Span
+from airspace.parser.rules import rules_zones
+from airspace.parser.rules.areas import area_sections, foreign_values
+from airspace.pipeline.batch import process_batch
+
+
+def _records(text: str):
+    recs, _ = process_batch(text, "rules")
+    return [r for r in recs if r.geometry is not None]
+
+
+# a shared period before the list; area 1 states its own height, area 2 none
+ZH_ONE_HEIGHT = (
+    "深圳市公安局关于实施临时禁飞的通告\n"
+    "管控时间：2024年9月23日8时至2024年9月23日18时。\n"
+    "区域一：以北纬22度29分、东经114度18分为中心、半径3公里的圆形区域，真高120米以下；\n"
+    "区域二：以北纬22度34分、东经113度53分为中心、半径2公里的圆形区域。\n"
+)
+
+
+def test_a_height_stated_in_one_area_is_not_given_to_another_as_ok():
+    recs = _records(ZH_ONE_HEIGHT)
+    assert len(recs) == 2
+    first, second = recs
+    assert first.status == "ok", first.reasons
+    assert first.upper is not None and first.upper.raw == "真高120米"
+    assert second.status == "review"
+    assert any("upper limit read from area 1's text" in r for r in second.reasons), second.reasons
+    # the period written before the list is both areas': no reason names it
+    assert not any("time read from" in r for r in first.reasons + second.reasons)
+    assert first.start == second.start is not None
+
+
+# each area states its own height and period; the reader gives each its own (the message-wide reader alone
+# would give every area the first height and the last period)
+ZH_OWN_VALUES = (
+    "临时禁飞通知\n"
+    "第1处：以北纬31°56′07″东经118°59′42″为中心，半径3公里范围内，真高100米（含）以下；"
+    "2025年10月23日14时至2025年10月23日18时；\n"
+    "第2处：以北纬31°49′20″东经118°55′42″为中心，半径5公里范围内，真高300米以下；"
+    "2025年11月27日11时至2025年11月27日19时；\n"
+)
+
+
+def test_each_area_reads_its_own_height_and_period():
+    zones = rules_zones(ZH_OWN_VALUES)
+    assert [z["upper"] for z in zones] == ["真高100米", "真高300米"]
+    assert [z["start"] for z in zones] == ["2025年10月23日14时", "2025年11月27日11时"]
+    recs = _records(ZH_OWN_VALUES)
+    assert [r.status for r in recs] == ["ok", "ok"], [r.reasons for r in recs]
+
+
+# a closing statement for every area: its period is shared, and stays ok
+ZH_CLOSING = (
+    "【空域管制】\n"
+    "第一区：以北纬22°23′ 东经113°25′为圆心半径6公里，真高300米以下。\n"
+    "第二区：以北纬22°17′ 东经113°42′为圆心半径2公里，真高500米以下。\n"
+    "以上区域管控时间：2026年9月30日22时至2026年10月1日4时。\n"
+)
+
+
+def test_a_closing_statement_for_all_areas_is_shared_and_ok():
+    recs = _records(ZH_CLOSING)
+    assert [r.status for r in recs] == ["ok", "ok"], [r.reasons for r in recs]
+    assert [r.upper.raw for r in recs] == ["真高300米", "真高500米"]
+    assert recs[0].start == recs[1].start is not None
+
+
+# lettered areas, each with its own limits; "ALL AREAS" closes with the shared period
+EN_AREAS = (
+    "TEMPORARY FLIGHT RESTRICTION.\n"
+    "AREA A: WI 2NM OF 513000N0001000W SFC-1000FT AGL.\n"
+    "AREA B: WI 1NM OF 514000N0002000W.\n"
+    "ALL AREAS 2406011000-2406011800.\n"
+)
+
+
+def test_an_english_area_without_limits_does_not_take_area_a_limits_as_ok():
+    recs = _records(EN_AREAS)
+    assert len(recs) == 2
+    assert recs[0].status == "ok", recs[0].reasons
+    assert recs[0].upper is not None and recs[0].upper.ft == 1000
+    assert recs[1].status == "review"
+    assert any("read from area 1's text" in r for r in recs[1].reasons), recs[1].reasons
+    assert not any("time read from" in r for r in recs[0].reasons + recs[1].reasons)
+
+
+def test_sections_follow_one_run_of_labels_even_when_the_form_switches():
+    text = "通告\nA区：甲地；\nB区：乙地；\n3、丙地；\nD区：丁地；\n"
+    secs = area_sections(text)
+    assert [text[a:b].split("：")[0].split("、")[0] for a, b in secs] == ["A区", "B区", "3", "D区"]
+
+
+def test_a_numbered_item_that_is_no_area_is_shared():
+    # "2." numbers the limits of the one area, not a second area: nothing there is another area's
+    text = "1. WI 2NM OF 513000N0001000W\n2. SFC-1000FT AGL\n"
+    zone = {"center": Span(9, 27, "513000N0001000W"), "upper": Span(38, 48, "1000FT AGL")}
+    assert area_sections(text)
+    assert foreign_values(text, 0, len(text), [zone]) == [[]]
