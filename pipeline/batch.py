@@ -263,7 +263,7 @@ def _check_areas(recs: list[ZoneRecord], header: Header) -> None:
     engine's spans are found afterwards by searching its value's text, so a value that two areas both state is
     placed at the first."""
     live = [r for r in recs if r.status != "error" and r.geometry is not None]
-    if len(live) < 2:
+    if not live:
         return
     lo, hi = body(live[0].text, header)
     for rec, why in zip(live, foreign_values(live[0].text, lo, hi, [r.spans for r in live])):

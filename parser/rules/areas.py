@@ -36,7 +36,7 @@ _FAMILIES: tuple[tuple[str, str], ...] = (
     ("letter_qu", r"(?<![A-Za-z])(?P<a>[A-H])区(?=[：:，,\s])"),
     ("paren", rf"{_START}[（(]{_ORD}[）)]"),
     ("dun", rf"{_START}{_ORD}、"),
-    ("dot", rf"{_START}(?P<n>\d{{1,2}})[.)](?=[ \t])"),
+    ("dot", rf"{_START}(?P<n>\d{{1,2}})[.)](?=[ \t\u4e00-\u9fff])"),
     ("word", r"(?i:\b(?:AREA|ZONE|SECTOR))[ \t]+(?:(?P<n>\d{1,2})|(?P<a>[A-H]))(?=[ \t]*[:.\-–)\n]|[ \t]+\S)"),
     ("letter_dot", rf"{_START}(?P<a>[A-H])\.(?=[ \t])"),
     ("hash", rf"{_START}#(?P<n>\d{{1,2}})\b"),
@@ -169,15 +169,17 @@ def zone_sections(sections: Sequence[tuple[int, int]], zones: Sequence[Mapping[s
 
 def foreign_values(text: str, lo: int, hi: int, zones: Sequence[Mapping[str, _Span]]) -> list[list[str]]:
     """For each zone (field -> span), why its values cannot be tied to it: a value standing in the section of an
-    area that holds another zone (and not this one). Values before the first label, after a closing statement for
-    every area, or in a section that holds no zone (a list item that is no area: ``2. LIMITS …``) speak for all."""
+    area other than this zone's own. Values before the first label or after a closing statement for every area
+    speak for all; so does every item of a bare enumerated list with a zone in one item only (its items are no
+    areas: ``1. WI 2NM OF … 2. SFC-1000FT``)."""
     sections, named = labelled_sections(text, lo, hi)
     if not sections:
         return [[] for _ in zones]
     own = zone_sections(sections, zones)
-    held = set(range(len(sections))) if named else {k for k in own if k is not None}
-    if len(held) < 2:  # one item with zones: the enumerators number something else (items, conditions)
+    if not named and len({k for k in own if k is not None}) < 2:
+        # one item with zones: the enumerators number something else (the area's conditions, contacts)
         return [[] for _ in zones]
+    held = set(range(len(sections)))  # (a list of areas: an item whose area was not read is an area all the same)
     out = []
     for f, k in zip(zones, own):
         why = []
