@@ -31,9 +31,10 @@ _ORD = rf"(?P<n>\d{{1,2}}|[{_CN}]{{1,3}})"
 _START = r"(?:^|(?<=[\n；;。：:，,])|(?<=[.;:)]\s)|(?<=[.;:)]\s\s))[ \t]*"
 # (family name, pattern with group n (an ordinal) or a for a letter; a bullet has neither)
 _FAMILIES: tuple[tuple[str, str], ...] = (
-    ("di", rf"第{_ORD}(?:处|区|块|片|个区域)(?=[：:，,\s])"),
-    ("quyu", rf"区域{_ORD}(?=[：:，,\s])"),
-    ("letter_qu", r"(?<![A-Za-z])(?P<a>[A-H])区(?=[：:，,\s])"),
+    # (traditional forms too: 第2處, 區域二, B區)
+    ("di", rf"第{_ORD}(?:[处處区區块塊片]|[个個][区區]域)(?=[：:，,\s])"),
+    ("quyu", rf"[区區]域{_ORD}(?=[：:，,\s])"),
+    ("letter_qu", r"(?<![A-Za-z])(?P<a>[A-H])[区區](?=[：:，,\s])"),
     ("paren", rf"{_START}[（(]{_ORD}[）)]"),
     ("dun", rf"{_START}{_ORD}、"),
     ("dot", rf"{_START}(?P<n>\d{{1,2}})[.)](?=[ \t\u4e00-\u9fff])"),
