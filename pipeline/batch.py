@@ -238,8 +238,7 @@ def _records_for(
             out.append(_error(msg, f"zone {z + 1} of the message could not be read: "
                                    + _values_summary(draft), engine, header))
             out[-1].zone = z
-    if engine == "rules":
-        _check_areas(out, header)
+    _check_areas(out, header)
     if rules_recs is not None and len(rules_recs) > len(drafts):
         out[-1].review(f"engine found {len(drafts)} zones, rules found {len(rules_recs)}")
     if unfounded:
@@ -259,9 +258,8 @@ _PYTHON_WORDS = (
 
 def _check_areas(recs: list[ZoneRecord], header: Header) -> None:
     """A message listing numbered areas: a zone whose value stands in another area's section is review
-    (``parser.rules.areas``). Only for the rules reader, whose spans are where it read each value; a model
-    engine's spans are found afterwards by searching its value's text, so a value that two areas both state is
-    placed at the first."""
+    (``parser.rules.areas``). Every engine's spans are where it read each value (the rules reader's matches, a
+    model's pointers), so the same check holds for all of them."""
     live = [r for r in recs if r.status != "error" and r.geometry is not None]
     if not live:
         return
