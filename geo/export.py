@@ -23,13 +23,17 @@ ED-269 (UAS geographical zone data model, chapter 8; JSON)
     * ``identifier`` (max 7 characters ``[A-Za-z0-9_-]``): the NOTAM id with its punctuation removed when that fits
       and is unique in the file (``A1912/15`` -> ``A191215``); further zones of a composite NOTAM get ``_<zone>``
       (``C1761/15`` zone 3 -> ``C1761_3``); otherwise ``Z`` + a 6-digit sequence number. The full id is in ``name``.
-    * ``type`` ``COMMON``; ``restriction`` ``PROHIBITED`` (these are no-fly volumes from NOTAMs, which do not say
-      which UAS restriction class applies); ``reason`` ``["OTHER"]`` with ``otherReasonInfo`` naming the NOTAM.
-      A record with status ``review`` says so (with its reasons) in ``message``.
+    * ``type`` ``COMMON``; ``restriction`` and ``reason`` from ``geo.restriction`` (the strictest class the message's
+      Q-code or words name, PROHIBITED when none does); ``otherReasonInfo`` names the NOTAM and says why.
+    * ``message`` (lines joined by `` | ``) carries what a reader of the zone alone must know: status ``review``
+      with its reasons, an estimated (EST) end ("may stay in force after it"), a PERM or open end ("no end date"),
+      the basis of the restriction class, the schedule, and the mapping notes below.
     * ``country`` is omitted: a NOTAM does not state an ISO 3166 country and we do not guess one.
     * ``zoneAuthority``: one entry with purpose ``INFORMATION`` naming the NOTAM's issuing office as unknown.
     * ``applicability``: one item per active window (``startDateTime``/``endDateTime``, RFC 3339 UTC), which keeps
-      expanded schedules (DAILY, SR/SS) exact; without windows the record's start/end; ``permanent`` YES/NO.
+      expanded schedules (DAILY, SR/SS) exact; without windows the record's start/end; ``permanent`` YES/NO. A
+      zone without a stated end (PERM) gets no ``endDateTime``; a PERM schedule's windows stop at the reader's
+      listing horizon, which ``message`` says.
     * ``geometry``: one item per horizontal part. Circles are ``{"type": "Circle", "center": [lon, lat],
       "radius": metres}`` (exact, no polygonisation). Polygons are the geodesically densified ring (so the edge
       interpretation of the reader does not matter); antimeridian-split shapes give one item per part.
@@ -43,10 +47,13 @@ ED-269 (UAS geographical zone data model, chapter 8; JSON)
 ED-318 (Technical specification for geographical zones and U-space data provision; GeoJSON)
     A GeoJSON FeatureCollection with foreign members ``name`` and ``metadata`` (DatasetMetadata). Each Feature's
     ``properties`` is a UASZone (ED-318 4.2.2.2): ``identifier`` (as ED-269), ``country``, ``name`` (TextShort
-    list ``[{"text", "lang"}]``), ``type`` (CodeZoneType: ``PROHIBITED``), ``variant`` (``COMMON``), ``reason``
-    (``["OTHER"]``), ``otherReasonInfo``, ``message``, ``zoneAuthority`` (purpose ``INFORMATION``),
-    ``limitedApplicability`` (TimePeriod list, one per window), ``extendedProperties`` (our record: message index,
-    zone, NOTAM id, status, reasons, raw limits). The vertical extent is the ``layer`` member of the geometry
+    list ``[{"text", "lang"}]``), ``type`` (CodeZoneType from ``geo.restriction``: ``PROHIBITED``,
+    ``REQ_AUTHORIZATION``, ``CONDITIONAL``, ``NO_RESTRICTION``), ``variant`` (``COMMON``), ``reason`` (as ED-269),
+    ``restrictionConditions`` (for a class other than PROHIBITED: why, and to read the NOTAM), ``otherReasonInfo``
+    (the NOTAM, and why), ``message`` (the ED-269 message lines, one TextShort each), ``zoneAuthority`` (purpose
+    ``INFORMATION``), ``limitedApplicability`` (TimePeriod list, one per window, as ED-269's applicability),
+    ``extendedProperties`` (our record: message index, zone, NOTAM id, status, reasons, ``endEstimated``,
+    ``permanent``, raw limits). The vertical extent is the ``layer`` member of the geometry
     (VerticalLayer: ``upper``, ``upperReference``, ``lower``, ``lowerReference``, ``uom`` ``m``/``ft``; references
     ``AGL``/``AMSL``/``WGS84``, same FL and UNL mapping as ED-269). Circles are a ``Point`` with ``extent``
     ``{"subType": "Circle", "radius": metres}``; polygons are GeoJSON Polygon/MultiPolygon (CCW exteriors).
@@ -78,6 +85,7 @@ from airspace.core.records import (
     iso_utc,
     limits_conflict,
 )
+from airspace.geo.restriction import Restriction, restriction_of
 from airspace.geo.volumes import Volume, _polygons_of, volume_from_record
 
 COORD_DECIMALS = 7
@@ -327,7 +335,9 @@ def to_geojson(records: Iterable[ZoneRecord], *, at: datetime | None = None) -> 
 
 def _applicability(rec: ZoneRecord, vol: Volume) -> list[dict]:
     perm = "YES" if rec.permanent else "NO"
-    if vol.windows:
+    # a zone without a stated end (PERM, open-ended) gets no end: its single window runs to the schedule reader's
+    # listing horizon, which is not a date the message gives
+    if vol.windows and not (rec.end is None and not rec.schedule):
         return [{"permanent": perm, "startDateTime": iso_utc(w.start), "endDateTime": iso_utc(w.end)} for w in vol.windows]
     item: dict = {"permanent": perm}
     if rec.start is not None:
@@ -337,16 +347,30 @@ def _applicability(rec: ZoneRecord, vol: Volume) -> list[dict]:
     return [item]
 
 
-def _messages(rec: ZoneRecord, notes: list[str]) -> list[str]:
+def _messages(rec: ZoneRecord, vol: Volume, notes: list[str], rx: Restriction) -> list[str]:
+    """The zone's own message lines: what a reader of the zone alone must know (its review status, an estimated or
+    missing end, the basis of its restriction class), before the mapping notes."""
     msgs = []
     if rec.status != "ok":
         msgs.append(f"status {rec.status}: " + ("; ".join(rec.reasons) or "needs human review"))
     if rec.end_estimated:
-        msgs.append("end time is estimated (EST)")
+        msgs.append(f"end {iso_utc(rec.end) or 'time'} is estimated (EST): the zone may stay in force after it")
+    if rec.end is None and rec.start is not None:
+        what = "permanent (PERM)" if rec.permanent else "no end stated"
+        if rec.schedule and vol.windows:
+            msgs.append(f"{what}: no end date; schedule windows are listed up to "
+                        f"{iso_utc(max(w.end for w in vol.windows))} and continue after")
+        else:
+            msgs.append(f"{what}: no end date")
+    msgs.append(f"restriction {rx.ed269}: {rx.why}")
     if rec.schedule:
         msgs.append(f"schedule: {rec.schedule}")
     msgs.extend(notes)
     return msgs
+
+
+def _source(rec: ZoneRecord) -> str:
+    return f"NOTAM {rec.id}" if rec.id else f"message {rec.message + 1} of the batch"
 
 
 def _shaped(records: Iterable[ZoneRecord]) -> tuple[list[tuple], list[str]]:
@@ -377,6 +401,7 @@ def to_ed269(records: Iterable[ZoneRecord]) -> dict:
     features: list[dict] = []
     shaped, skipped = _shaped(records)
     for rec, vol, geom, vert, notes in shaped:
+        rx = restriction_of(rec)
         limits = {
             "uomDimensions": vert["uom"],
             "lowerLimit": vert["lower"],
@@ -394,18 +419,17 @@ def to_ed269(records: Iterable[ZoneRecord]) -> dict:
             "identifier": alloc(rec),
             "name": rec.id or _label(rec),
             "type": "COMMON",
-            "restriction": "PROHIBITED",
-            "reason": ["OTHER"],
-            "otherReasonInfo": f"NOTAM {rec.id}" if rec.id else f"message {rec.message + 1} of the batch",
+            "restriction": rx.ed269,
+            "reason": list(rx.reasons),
+            "otherReasonInfo": f"{_source(rec)}: {rx.why}",
             "regulationExemption": "NO",
-            "message": " | ".join(_messages(rec, notes)) or None,
+            "message": " | ".join(_messages(rec, vol, notes, rx)),
             "zoneAuthority": [{"name": "issuing NOTAM office (not stated in the message)", "purpose": "INFORMATION"}],
             "applicability": _applicability(rec, vol),
             "geometry": geoms,
-            "extendedProperties": {"message": rec.message, "zone": rec.zone, "id": rec.id, "status": rec.status},
+            "extendedProperties": {"message": rec.message, "zone": rec.zone, "id": rec.id, "status": rec.status,
+                                   "endEstimated": rec.end_estimated, "permanent": rec.permanent},
         }
-        if feat["message"] is None:
-            del feat["message"]
         features.append(feat)
     description = f"{len(features)} UAS zone(s) from pasted air-traffic messages (Clover Airspace)."
     if skipped:
@@ -429,6 +453,7 @@ def to_ed318(records: Iterable[ZoneRecord]) -> dict:
     features: list[dict] = []
     shaped, skipped = _shaped(records)
     for rec, vol, geom, vert, notes in shaped:
+        rx = restriction_of(rec)
         layer = {
             "upper": vert["upper"],
             "upperReference": vert["upperRef"],
@@ -455,10 +480,10 @@ def to_ed318(records: Iterable[ZoneRecord]) -> dict:
             "identifier": alloc(rec),
             "country": UNKNOWN_COUNTRY,
             "name": [_text(rec.id or _label(rec), 200)],
-            "type": "PROHIBITED",
+            "type": rx.ed318,
             "variant": "COMMON",
-            "reason": ["OTHER"],
-            "otherReasonInfo": [_text(f"NOTAM {rec.id}" if rec.id else f"message {rec.message + 1} of the batch", 200)],
+            "reason": list(rx.reasons),
+            "otherReasonInfo": [_text(_source(rec), 200), _text(rx.why, 200)],
             "regulationExemption": "NO",
             "zoneAuthority": [{"name": [_text("issuing NOTAM office (not stated in the message)", 200)], "purpose": "INFORMATION"}],
             "extendedProperties": {
@@ -467,13 +492,15 @@ def to_ed318(records: Iterable[ZoneRecord]) -> dict:
                 "id": rec.id,
                 "status": rec.status,
                 "reasons": list(rec.reasons),
+                "endEstimated": rec.end_estimated,
+                "permanent": rec.permanent,
                 "lower": _limit_json(rec.lower),
                 "upper": _limit_json(rec.upper),
             },
         }
-        msgs = _messages(rec, notes)
-        if msgs:
-            props["message"] = [_text(m, 200) for m in msgs]  # TextShort: at most 200 characters
+        if rx.ed269 != "PROHIBITED":  # the conditions of a class that lets a drone in are what the message says
+            props["restrictionConditions"] = f"{rx.why}; read {_source(rec)} before flying"
+        props["message"] = [_text(m, 200) for m in _messages(rec, vol, notes, rx)]  # TextShort: <= 200 characters
         if periods:
             props["limitedApplicability"] = periods
         features.append({"type": "Feature", "id": f"{rec.message}-{rec.zone}", "geometry": geometry, "properties": props})
