@@ -435,8 +435,12 @@ def volume_from_record(rec: ZoneRecord) -> Volume | None:
     if not isinstance(rec.geometry, (CircleGeometry, PolygonGeometry)):
         return None
     shape = record_shape(rec)
-    if shape is None:
-        return None
+    return None if shape is None else volume_with_shape(rec, shape)
+
+
+def volume_with_shape(rec: ZoneRecord, shape: Polygon | MultiPolygon) -> Volume:
+    """The volume of a record whose footprint is ``shape`` (``record_shape`` of it, perhaps from a cache): its
+    limits in metres and its windows (``[start, end)`` when the record has none)."""
     floor_m, floor_ref = limit_metres(rec.lower, is_floor=True)
     ceil_m, ceil_ref = limit_metres(rec.upper, is_floor=False)
     if rec.windows:

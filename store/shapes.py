@@ -28,8 +28,8 @@ import numpy as np
 import shapely
 from shapely.geometry.base import BaseGeometry
 
-from airspace.core.records import CircleGeometry, PolygonGeometry, Window, ZoneRecord
-from airspace.geo.volumes import GEOD, Volume, limit_metres
+from airspace.core.records import CircleGeometry, PolygonGeometry, ZoneRecord
+from airspace.geo.volumes import GEOD, Volume, volume_with_shape
 from airspace.geo.volumes import record_shape as _record_shape
 
 CIRCLE_SIDES = 64
@@ -185,23 +185,12 @@ def _shape(geometry_json: str):
 
 def volume_of(rec: ZoneRecord) -> Volume | None:
     """``geo.volumes.volume_from_record``, its shape taken from the cache (the rest is that function's own rule:
-    limits in metres, the windows, ``[start, end)`` when there are none). None where it makes no volume."""
+    ``geo.volumes.volume_with_shape``). None where it makes no volume."""
     g = rec.geometry
     if rec.status == "error" or rec.notam_type == "C" or not isinstance(g, (CircleGeometry, PolygonGeometry)):
         return None
     try:
         shape = record_shape(g)
-        floor_m, floor_ref = limit_metres(rec.lower, is_floor=True)
-        ceil_m, ceil_ref = limit_metres(rec.upper, is_floor=False)
+        return None if shape is None else volume_with_shape(rec, shape)
     except Exception:  # noqa: BLE001 - as volumes_from_records: an impossible volume is skipped
         return None
-    if rec.windows:
-        windows = tuple(rec.windows)
-    elif rec.start is not None and rec.end is not None:
-        windows = (Window(start=rec.start, end=rec.end),)
-    else:
-        windows = ()
-    return Volume(key=(rec.message, rec.zone), id=rec.id, status=rec.status, polygon=shape,
-                  floor_m=float(floor_m if floor_m is not None else 0.0),
-                  ceil_m=None if ceil_m is None else float(ceil_m), floor_ref=floor_ref, ceil_ref=ceil_ref,
-                  windows=windows, permanent=rec.permanent, record=rec)

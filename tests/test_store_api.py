@@ -3,23 +3,14 @@ the real MMFR B1405/26 -> B1419/26 replacement (data/real/archive.jsonl)."""
 
 from __future__ import annotations
 
-import json
 from datetime import datetime, timezone
 from pathlib import Path
 
-from airspace.data.paths import archive_path
+from store_rows import mmfr  # the archive rows beside this file
+
 from airspace.store import api, open_store
-from airspace.store.identity import issuer
 
 REPO = Path(__file__).resolve().parents[1]
-
-
-def mmfr(number: str) -> str:
-    for line in archive_path().read_text(encoding="utf-8").splitlines():
-        row = json.loads(line)
-        if row.get("id") == number and issuer(row["text"]) == "MMFR":
-            return row["text"]
-    raise AssertionError(number)
 
 
 def test_the_page_previews_commits_and_decides(tmp_path):

@@ -11,11 +11,10 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from store_rows import mmfr  # the archive rows beside this file
 
-from airspace.data.paths import archive_path
 from airspace.eval.fuzz import _schema_validator
 from airspace.store.cli import UsageError, run
-from airspace.store.identity import issuer
 from airspace.store.ingest import Watcher
 from airspace.store.url import default_url, open_store
 
@@ -27,14 +26,6 @@ def cli(*argv: str) -> tuple[int, str]:
     out = io.StringIO()
     code = run(list(argv), out=out)
     return code, out.getvalue()
-
-
-def mmfr(number: str) -> str:
-    for line in archive_path().read_text(encoding="utf-8").splitlines():
-        row = json.loads(line)
-        if row.get("id") == number and issuer(row["text"]) == "MMFR":
-            return row["text"]
-    raise AssertionError(number)
 
 
 def test_ingest_then_active_in_every_format(tmp_path):
