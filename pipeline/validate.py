@@ -447,7 +447,10 @@ def _check_e_limits(rec: ZoneRecord, header: Header | None) -> None:
             continue
     for key, item in (("lower", "F"), ("upper", "G")):
         mine = getattr(rec, key)
-        if mine is None or mine.ref == "UNL" or not _in_item(header, item, rec.spans.get(key)):
+        if mine is None or mine.ref == "UNL":
+            continue
+        if not _in_item(header, item, rec.spans.get(key)):
+            _check_beyond_item(rec, header, key, item, mine)
             continue
         fam = _FAMILY_OF.get(mine.ref)
         said = [(txt, lim) for txt, lo, hi in pairs for lim in [lo if key == "lower" else hi]
@@ -460,6 +463,29 @@ def _check_e_limits(rec: ZoneRecord, header: Header | None) -> None:
         if abs(feet(edge) - feet(mine)) > 0.5 and not (math.isinf(feet(edge)) and math.isinf(feet(mine))):
             rec.review(f"item E) states the {key} limit as {edge.raw or edge.ref} ('{txt}') while item {item}) "
                        f"states {_fmt(mine)}: the message contradicts itself")
+
+
+def _check_beyond_item(rec: ZoneRecord, header: Header, key: str, item: str, mine: Limit) -> None:
+    """A limit read from item E) (or elsewhere) beyond what item F)/G) states, in one reference family: F) and G)
+    are the envelope of the notice's limits, so a floor below F) or a ceiling above G) is the message contradicting
+    itself (``E) ACTIVE SFC-68000FT AMSL`` with ``G) 66000FT AMSL``)."""
+    from airspace.parser.units import parse_limit
+
+    it = header.item(item)
+    if it is None:
+        return
+    try:
+        stated = parse_limit(it.text)
+    except ValueError:
+        return
+    if stated.ref == "UNL" or _FAMILY_OF.get(stated.ref) != _FAMILY_OF.get(mine.ref):
+        return
+    def feet(lim: Limit) -> float:
+        return 0.0 if lim.ref in ("SFC", "GND") else (lim.ft or 0.0)
+    beyond = feet(mine) > feet(stated) + 0.5 if key == "upper" else feet(mine) < feet(stated) - 0.5
+    if beyond:
+        rec.review(f"the zone's {key} limit {_fmt(mine)} lies beyond item {item}) ({_fmt(stated)}), which bounds "
+                   "every limit of the notice: the message contradicts itself")
 
 
 _FAMILY_OF = {"SFC": "ground", "GND": "ground", "AGL": "ground", "AMSL": "sea", "FL": "sea", "UNL": "unl"}

@@ -35,7 +35,8 @@ def test_the_cases_are_generated_from_known_values_and_altered_in_known_ways():
     assert {"clean", "damaged", "radius_amended"} <= ops
     damaged = [c for c in cases if c["op"] == "damaged"]
     assert all(any(ch in c["text"] for ch in fuzz.DAMAGE_CHARS) for c in damaged)
-    assert all(c["expect"] == "no_ok" for c in cases if c["op"] not in ("clean", "damaged"))
+    assert all(c["expect"] == ("placed_local" if c["op"] == "local_times" else "no_ok")
+               for c in cases if c["op"] not in ("clean", "damaged"))
     assert fuzz.semantic_case(SEED, 7) == fuzz.semantic_case(SEED, 7)  # reproducible from its seed
 
 
@@ -49,6 +50,25 @@ def test_the_oracle_catches_an_ok_record_with_another_value():
     assert fuzz.semantic_check(recs, [case])["semantic_wrong_ok"] == 1
     contradicted = dict(case, expect="no_ok")
     assert fuzz.semantic_check(recs, [contradicted])["semantic_ok_on_contradiction"] == 1
+
+
+def test_local_hours_are_ok_only_where_the_record_placed_them():
+    """Daily hours marked local are no contradiction for a record that read them as its schedule and placed them
+    with the zone's time zone (the dev set's Boston UAS NOTAM, its period with DLY local hours); an ok record that
+    ignored them is."""
+    bos = ("!BOS 01/502 BOS AIRSPACE UAS WI AN AREA DEFINED AS .5NM RADIUS OF 421722N0712148W (9.5NM NW OWD) "
+           "SFC-400FT AGL DLY 1800-2200 LOCAL 2601192300-2601250300")
+    recs, _ = process_batch(bos, "rules")
+    assert recs[0].status == "ok" and fuzz._placed_local(recs[0])
+    zone = {"geometry": recs[0].geometry.model_dump(), "lower": recs[0].lower.model_dump(),
+            "upper": recs[0].upper.model_dump(), "start": "2026-01-19T23:00:00Z", "end": "2026-01-25T03:00:00Z"}
+    case = {"text": bos, "zones": [zone], "op": "local_times", "expect": "placed_local", "template": "t"}
+    counts = fuzz.semantic_check(recs, [case])
+    assert counts["semantic_ok_on_contradiction"] == 0 and counts["semantic_wrong_ok"] == 0
+    ignored = recs[0].model_copy(update={"schedule": None, "spans": {k: v for k, v in recs[0].spans.items()
+                                                                     if k != "schedule"}})
+    assert not fuzz._placed_local(ignored)
+    assert fuzz.semantic_check([ignored], [case])["semantic_ok_on_contradiction"] == 1
 
 
 def test_rules_reader_in_process_and_through_the_cli():

@@ -113,6 +113,31 @@ def test_item_e_limits_against_g():
     assert same.status == "ok"
 
 
+def test_a_ceiling_taken_from_item_e_beyond_g_is_review():
+    """What a model engine may do (the semantic fuzz's e_vs_g case): take the ceiling from item E)'s pair rather
+    than from G). G) bounds every limit of the notice, so a ceiling above it is the message contradicting itself."""
+    from airspace.core.records import SpanModel
+    from airspace.parser.header import parse_header
+    from airspace.pipeline.validate import validate
+
+    text = icao(e="UAS OPS WI 2NM RADIUS OF 422100N0710300W ACTIVE SFC-5000FT AMSL.", g="1000FT AMSL")
+    rec = read(text)
+    assert rec.status == "review"  # the rules reader reads G) and names E)'s pair
+    at = text.index("5000FT AMSL")
+    taken = rec.model_copy(update={"status": "ok", "reasons": [], "upper": parse_limit("5000FT AMSL"),
+                                   "spans": {**rec.spans, "upper": SpanModel(start=at, end=at + 11, text="5000FT AMSL")}})
+    out = validate(taken, parse_header(text))
+    assert out.status == "review"
+    assert any("5000" in x and "item G)" in x and "1000" in x for x in out.reasons), out.reasons
+    within = icao(e="UAS OPS WI 2NM RADIUS OF 422100N0710300W ACTIVE SFC-800FT AMSL.", g="1000FT AMSL")
+    at = within.index("800FT AMSL")
+    base = read(within)
+    lower_e = base.model_copy(update={"status": "ok", "reasons": [], "upper": parse_limit("800FT AMSL"),
+                                      "spans": {**base.spans, "upper": SpanModel(start=at, end=at + 10,
+                                                                                 text="800FT AMSL")}})
+    assert not any("item G)" in x for x in validate(lower_e, parse_header(within)).reasons)  # inside the envelope
+
+
 def test_a_negative_radius_is_not_read_as_positive():
     r = read(icao(e="UAS OPS WI -2NM RADIUS OF 422100N0710300W."))
     assert r.status == "review" and not (r.geometry and r.geometry.radius_m == 3704.0)
