@@ -331,8 +331,14 @@ def _operator_checks(page, chart) -> None:
 
     # the route: the example is real input, Check route works at once; a thin line, zone colours still there
     page.get_by_text("Route check", exact=True).click()
-    page.get_by_role("button", name="Check route", exact=True).click()
-    _wait_text(page, "Route conflicts with")
+    for attempt in range(3):  # a click lost to a rerun of the page (busy machine) is clicked again, as a person would
+        page.get_by_role("button", name="Check route", exact=True).click()
+        try:
+            _wait_text(page, "Route conflicts with", timeout=60_000)
+            break
+        except Exception:
+            if attempt == 2:
+                raise
     time.sleep(2.0)
     chart.scroll_into_view_if_needed()
     a = _map_array(chart)

@@ -6,6 +6,8 @@ area that carries it is ``review`` with a reason naming the area it was read fro
 forms of real Chinese public-security notices and ICAO-style free text.
 """
 
+import re
+
 from airspace.core.contract import Span
 from airspace.parser.rules import rules_zones
 from airspace.parser.rules.areas import area_sections, foreign_values
@@ -105,3 +107,21 @@ def test_a_numbered_item_that_is_no_area_is_shared():
     zone = {"center": Span(9, 27, "513000N0001000W"), "upper": Span(38, 48, "1000FT AGL")}
     assert area_sections(text)
     assert foreign_values(text, 0, len(text), [zone]) == [[]]
+
+
+def test_a_boundary_written_one_vertex_a_line_stays_in_its_area():
+    """Archive A0430/26 (VVHM, train split): each AREA's boundary goes on over a line that starts with the vertex
+    separator '- ', and each area states its own limits after it. The dash is no bullet, and the AREA labels are
+    the areas: both zones are read from their own text and ok."""
+    import json
+
+    from airspace.data.paths import archive_path
+
+    text = next(json.loads(x)["text"] for x in archive_path().read_text(encoding="utf-8").splitlines()
+                if '"A0430/26' in x)
+    n = len(re.findall(r"AREA \d", text))
+    assert n >= 2 and "\n- 0" in text  # a vertex line that starts with the separator
+    secs = area_sections(text, text.index("AREA 1") - 2, len(text))
+    assert len(secs) == n and all(text[a:b].lstrip("- ").startswith(f"AREA {k + 1}") for k, (a, b) in enumerate(secs))
+    recs, _ = process_batch(text, "rules")
+    assert len(recs) == n and all(r.status == "ok" for r in recs), [r.reasons for r in recs]

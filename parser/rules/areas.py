@@ -41,7 +41,8 @@ _FAMILIES: tuple[tuple[str, str], ...] = (
     ("word", r"(?i:\b(?:AREA|ZONE|SECTOR))[ \t]+(?:(?P<n>\d{1,2})|(?P<a>[A-H]))(?=[ \t]*[:.\-–)\n]|[ \t]+\S)"),
     ("letter_dot", rf"{_START}(?P<a>[A-H])\.(?=[ \t])"),
     ("hash", rf"{_START}#(?P<n>\d{{1,2}})\b"),
-    ("bullet", r"^[ \t]*[-*•][ \t]"),
+    # (a dash before a coordinate at a line start goes on with a boundary written one vertex a line: no bullet)
+    ("bullet", r"^[ \t]*[-*•][ \t](?![ \t]*[NS]?\d)"),
 )
 _LABELS = [(name, re.compile(rx, re.M)) for name, rx in _FAMILIES]
 # labels that say "area" themselves; a bare enumerator ("2.", "（二）", a bullet) may number anything (conditions,
@@ -107,7 +108,9 @@ def _run(labels: list[tuple[int, int, str]], family: str) -> list[tuple[int, int
         pick = next((x for x in after if x[1] == k and x[2] == family), None)
         if pick is None:
             nxt_own = next((x for x in after if x[1] == k + 1 and x[2] == family), None)
-            pick = next((x for x in after if x[1] == k and (nxt_own is None or x[0] < nxt_own[0])), None)
+            # (a bullet has no ordinal of its own, only its count: it never fills a gap in another form's run)
+            pick = next((x for x in after if x[1] == k and (nxt_own is None or x[0] < nxt_own[0])
+                         and (x[2] != "bullet" or family == "bullet")), None)
         if pick is None:
             return run
         run.append(pick)
@@ -126,7 +129,9 @@ def labelled_sections(text: str, lo: int = 0, hi: int | None = None) -> tuple[li
     best: list[tuple[int, int, str]] = []
     for family in dict.fromkeys(x[2] for x in labels if x[1] == 1):
         run = _run(labels, family)
-        if len(run) > len(best):
+        # labels that say "area" win over a longer run of bare enumerators (bullets inside an area's text)
+        if len(run) >= 2 and (run[0][2] in _AREA_WORDS, len(run)) > (bool(best) and best[0][2] in _AREA_WORDS,
+                                                                       len(best)):
             best = run
     if len(best) < 2:
         return [], False
