@@ -449,7 +449,7 @@ def _check_e_limits(rec: ZoneRecord, header: Header | None) -> None:
         mine = getattr(rec, key)
         if mine is None or mine.ref == "UNL":
             continue
-        if not _in_item(header, item, rec.spans.get(key)):
+        if not _in_item(header, item, rec.spans.get(key)) and not _item_states(header, item, mine):
             _check_beyond_item(rec, header, key, item, mine)
             continue
         fam = _FAMILY_OF.get(mine.ref)
@@ -463,6 +463,18 @@ def _check_e_limits(rec: ZoneRecord, header: Header | None) -> None:
         if abs(feet(edge) - feet(mine)) > 0.5 and not (math.isinf(feet(edge)) and math.isinf(feet(mine))):
             rec.review(f"item E) states the {key} limit as {edge.raw or edge.ref} ('{txt}') while item {item}) "
                        f"states {_fmt(mine)}: the message contradicts itself")
+
+
+def _item_states(header: Header, item: str, mine: Limit) -> bool:
+    """Item F)/G) states the record's limit (read where E) repeats it: ``VERTICAL LIMITS: SFC TO FL660``): the
+    record's limit is F)/G)'s, and E)'s pairs are compared with it."""
+    from airspace.parser.units import parse_limit
+
+    it = header.item(item)
+    try:
+        return it is not None and _same_limit(mine, parse_limit(it.text))
+    except ValueError:
+        return False
 
 
 def _check_beyond_item(rec: ZoneRecord, header: Header, key: str, item: str, mine: Limit) -> None:

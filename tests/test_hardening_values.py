@@ -136,6 +136,16 @@ def test_a_ceiling_taken_from_item_e_beyond_g_is_review():
                                       "spans": {**base.spans, "upper": SpanModel(start=at, end=at + 10,
                                                                                  text="800FT AMSL")}})
     assert not any("item G)" in x for x in validate(lower_e, parse_header(within)).reasons)  # inside the envelope
+    # E) repeats G)'s ceiling in words and states another pair: the ceiling read from the repetition is G)'s, and
+    # the pair contradicts it
+    again = icao(e="UAS OPS WI 2NM RADIUS OF 422100N0710300W ACTIVE SFC-5000FT AMSL. VERTICAL LIMITS: SFC TO "
+                   "1000FT AMSL.", g="1000FT AMSL")
+    at = again.index("1000FT AMSL")
+    base = read(again)
+    repeated = base.model_copy(update={"status": "ok", "reasons": [], "spans": {
+        **base.spans, "upper": SpanModel(start=at, end=at + 11, text="1000FT AMSL")}})
+    out = validate(repeated, parse_header(again))
+    assert out.status == "review" and any("5000FT AMSL" in x for x in out.reasons), out.reasons
 
 
 def test_a_negative_radius_is_not_read_as_positive():
