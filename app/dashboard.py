@@ -16,14 +16,8 @@ the page says so. Nothing here makes a network request; the map has no tile serv
 
 from __future__ import annotations
 
-import contextlib
-import gc
 import json
-import os
-import threading
-import time
-from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timezone
 
 import streamlit as st
 
@@ -32,256 +26,47 @@ from airspace.app import batch_input as I
 from airspace.app import engine_loader as EL
 from airspace.app import local_time as LT
 from airspace.app import map_layers as L
+from airspace.app import map_view as V
 from airspace.app import resolve as R
 from airspace.app import tables as T
 from airspace.app import timeline as TL
 from airspace.app import zone_list as ZL
 from airspace.app.engine_views import downloads, timing_section
-from airspace.app.feed import FeedView, apply_feed
-from airspace.app.place_lookup import NotAPlace, locate
+from airspace.app.feed import apply_feed
+from airspace.app.fly_panel import fly_answer, fly_panel
+from airspace.app.map_time import map_time, set_map_time, time_controls
+from airspace.app.page_engines import (
+    LOADER,
+    RULES,
+    engine_to_read_with,
+    matter_now,
+    message_count,
+    parse,
+    parse_with_progress,
+    preview_bounds,
+    read_ahead,
+    start_warming,
+    volumes_of_records,
+)
 from airspace.app.route_panel import route_result, route_section
-from airspace.app.run_summary import reading_summary, stats_dict, torch_threads
+from airspace.app.run_result import RunResult
+from airspace.app.run_summary import reading_summary
 from airspace.app.safe_text import escaped, highlight_html, md_literal
 from airspace.core.records import ZoneRecord
-from airspace.geo import flycheck as F
 from airspace.geo import zonetime as Z
 
-# Everything a Run needs is imported with the page, not on first use: after any run that imported a new module,
-# Streamlit's file watcher re-scans every module in sys.modules, and on a 2-core machine that scan ran while the
-# browser was drawing the Run's map. (The model engines' modules arrive with their loading thread, once.)
-from airspace.geo.volumes import volumes_from_records
-from airspace.pipeline.batch import process_batch
+# Everything a Run needs is imported with the page (through page_engines), not on first use: after any run that
+# imported a new module, Streamlit's file watcher re-scans every module in sys.modules, and on a 2-core machine that
+# scan ran while the browser was drawing the Run's map. (The model engines' modules arrive with their loading thread.)
 from airspace.pipeline.engines import DEFAULT_ENGINE as DEFAULT_ENGINE_NAME
-from airspace.pipeline.engines import get_extractor
-from airspace.pipeline.split import read_jsonl
 
 ENGINES = ("clover", "ar", "rules")
-RULES = "rules"  # the reader that needs no model: loaded with the page, read with while a model engine loads
 # The page opens on the registry's default engine, as the CLI does (README, "Which engine is the default, and why").
 DEFAULT_ENGINE = DEFAULT_ENGINE_NAME
 UTC = timezone.utc
 ss = st.session_state
 
 st.set_page_config(page_title="Clover Airspace", page_icon="🛩", layout="wide", initial_sidebar_state="auto")
-
-
-# ------------------------------------------------------------------------------------------------------------------
-# Engines: the rules reader now, the model engines behind the page
-# ------------------------------------------------------------------------------------------------------------------
-
-#: bytes of prompt reads each model engine keeps (decoding.ReadCache; demo20's 20 messages: ~11 MB)
-READ_CACHE_BYTES = 192 * 2**20
-
-
-def _load_extractor(name: str):
-    """One engine, warmed up (a few extractions at load time, so the operator's first Run pays no first-call
-    costs). Raises when it cannot be loaded; ``EngineLoader`` keeps the reason for the page."""
-    extractor = get_extractor(name)
-    if getattr(extractor, "is_model", False) or hasattr(extractor, "warm_up"):
-        import torch
-
-        # half the cores (see run_summary.torch_threads): the browser drawing the map needs the rest
-        torch.set_num_threads(torch_threads(os.environ.get("AIRSPACE_APP_THREADS"), os.cpu_count()))
-    if hasattr(extractor, "keep_prompt_reads"):  # re-runs and batches read ahead read only what is new
-        extractor.keep_prompt_reads(READ_CACHE_BYTES)
-    if hasattr(extractor, "warm_up"):
-        extractor.warm_up()
-    else:
-        extractor.extract(["Q) ZGZU/QRDCA/IV/BO/W/000/010/2232N11356E001"])
-    if hasattr(extractor, "warm_up"):
-        # what the model brought (torch, its weights' objects) out of the collector's sight, as freeze_startup_heap
-        # does for the page's own start-up heap
-        gc.collect()
-        gc.freeze()
-    return extractor
-
-
-LOADER = EL.shared(_load_extractor)
-
-
-def load_engine(name: str, timeout: float | None = None):
-    """(extractor or None, reason when it is not there): waits for ``name`` to load (the timing demo)."""
-    return LOADER.wait(name, timeout)
-
-
-def engine_to_read_with(wanted: str) -> tuple[str, str | None]:
-    """(the engine a Run uses now, why it is not ``wanted``): ``wanted`` when it is loaded, else the rules reader
-    (a model engine still loading, or one that cannot be loaded here)."""
-    if wanted == RULES:
-        return RULES, None
-    state, why = LOADER.state(wanted)
-    if state == EL.READY:
-        return wanted, None
-    if state == EL.FAILED:
-        return RULES, f"{wanted} cannot be loaded here ({why}): read with the rules reader."
-    LOADER.start(wanted)
-    return RULES, f"{wanted} was still loading: read with the rules reader. Read again with {wanted} when it is ready."
-
-
-@st.cache_data(show_spinner=False, max_entries=32)
-def parse(text: str, engine: str, cold: bool = False):
-    """(records, stats as dict, seconds) for one batch through one engine; JSONL input is read line by line.
-    ``cold``: the model reads every message itself, none kept from before or read ahead (the timing demo)."""
-    extractor, why = load_engine(engine)
-    if extractor is None:
-        raise RuntimeError(f"engine {engine!r} is not available: {why}")
-    batch = read_jsonl(text) if I.is_jsonl(text) else text
-    t0 = time.perf_counter()
-    with extractor.cold() if cold and hasattr(extractor, "cold") else contextlib.nullcontext():
-        records, stats = process_batch(batch, extractor)
-    wall = time.perf_counter() - t0
-    return records, stats_dict(stats), wall
-
-
-#: batches with more live messages than this are read in chunks of this many, with a progress bar
-PROGRESS_CHUNK = 50
-
-
-@st.cache_resource(show_spinner=False)
-def _runs_cache() -> dict:
-    """(text, engine) -> (records, stats, wall) of the chunked reads with a progress bar (a few, newest kept)."""
-    return {}
-
-
-def parse_with_progress(text: str, engine: str, bar) -> tuple[list, dict, float]:
-    """``parse``, in chunks of ``PROGRESS_CHUNK`` messages with ``bar`` (an ``st.progress``) moving for a batch
-    larger than one chunk. Each message keeps its index in the batch, so the records are those of one read."""
-    cache = _runs_cache()
-    if (text, engine) in cache:
-        return cache[(text, engine)]
-    messages = read_jsonl(text) if I.is_jsonl(text) else None
-    if messages is None:
-        from airspace.pipeline.split import BatchTooLarge, split_batch
-
-        try:
-            messages = split_batch(text)
-        except BatchTooLarge:
-            return parse(text, engine)
-    if len(messages) <= PROGRESS_CHUNK:
-        return parse(text, engine)
-    extractor, why = load_engine(engine)
-    if extractor is None:
-        raise RuntimeError(f"engine {engine!r} is not available: {why}")
-    records, walls, merged = [], 0.0, None
-    for i in range(0, len(messages), PROGRESS_CHUNK):
-        chunk = messages[i:i + PROGRESS_CHUNK]
-        bar.progress(min(i / len(messages), 1.0), text=f"Reading messages {i + 1}–{i + len(chunk)} of {len(messages)}…")
-        t0 = time.perf_counter()
-        recs, stats = process_batch(chunk, extractor)
-        walls += time.perf_counter() - t0
-        records.extend(recs)
-        s = stats_dict(stats)
-        merged = s if merged is None else {k: (merged[k] + v if isinstance(v, (int, float)) and k in merged else v)
-                                           for k, v in s.items()}
-    bar.progress(1.0, text=f"Read {len(messages)} messages.")
-    if len(cache) > 4:
-        cache.pop(next(iter(cache)))
-    cache[(text, engine)] = (records, merged or {}, walls)
-    return cache[(text, engine)]
-
-
-def read_ahead(text: str, engine: str) -> None:
-    """A batch on the page that has not been run (<= ``PREVIEW_MAX_BYTES``, like the preview): the chosen model
-    engine, once loaded, reads the messages it has not kept yet in the background now (its read cache says which),
-    so that Run finds the prompt reads kept and only writes the answers. ``AIRSPACE_READ_AHEAD=0`` turns it off."""
-    if os.environ.get("AIRSPACE_READ_AHEAD", "1").strip() == "0":
-        return
-    if not text.strip() or len(text.encode("utf-8", "surrogatepass")) > PREVIEW_MAX_BYTES:
-        return
-    extractor = LOADER.get(engine)
-    if extractor is None or not hasattr(extractor, "read_ahead"):
-        return
-    try:
-        texts = [m.text for m in I.live_messages(text)]
-    except Exception:  # a batch that cannot be split is reported by its Run
-        return
-    # not a daemon: a process that ends waits for the read rather than tearing down torch's worker threads
-    threading.Thread(target=extractor.read_ahead, args=(texts,), name="airspace-read-ahead", daemon=False).start()
-
-
-@st.cache_data(show_spinner=False, max_entries=32)
-def volumes_of_records(records: list):
-    return volumes_from_records(records)
-
-
-#: batches up to this size are located before they are run (``preview_bounds``); bigger ones wait for Run
-PREVIEW_MAX_BYTES = 50_000
-
-
-@st.cache_data(show_spinner=False, max_entries=8)
-def preview_bounds(text: str):
-    """Where the zones of a batch that is on the page but not yet run lie, located by the rules reader (tens of
-    milliseconds for demo20, cached per text), or None: the map looks there before Run, so that the Run's zones
-    arrive at the camera already in place (one frame, not two, under software WebGL)."""
-    if not text.strip() or len(text.encode("utf-8", "surrogatepass")) > PREVIEW_MAX_BYTES:
-        return None
-    try:
-        records, _, _ = parse(text, RULES)
-        volumes = volumes_from_records(apply_feed(records).live)
-        return L.bounds_of(matter_now(volumes, I.demo_time(text) or TL.now_minute()) or volumes)
-    except Exception:  # a batch the rules cannot read is located by its Run
-        return None
-
-
-def matter_now(volumes, t: datetime | None) -> list:
-    """The zones the camera fits: active, permanent or upcoming at ``t``, reaching below the drone ceiling."""
-    if t is None:
-        return []
-    return [v for v in volumes if Z.zone_state(v, t) in (Z.ACTIVE, Z.PERMANENT, Z.UPCOMING_STATE)
-            and T.reaches_below(v)]
-
-
-@st.cache_data(show_spinner=False, max_entries=16)
-def message_count(text: str) -> int | None:
-    """How many messages a batch holds (what Run will read), or None when it cannot be split."""
-    try:
-        return len(I.live_messages(text))
-    except Exception:
-        return None
-
-
-#: seconds the warm-up waits after the first screen's script run: the server's event loop, which sends the page
-#: to the browser, shares the interpreter with any Python work (reading the basemap, importing torch)
-WARM_DELAY_S = 1.0
-
-
-@st.cache_resource(show_spinner=False)
-def _warming() -> dict:
-    """The server's warm-up thread (this script runs again on every rerun; the cached dict outlives it)."""
-    return {"lock": threading.Lock(), "thread": None}
-
-
-def _warm(engine: str) -> None:
-    time.sleep(WARM_DELAY_S)
-    B.warm()  # the basemap and the airports read and indexed: the first batch located pays nothing for them
-    LT.tz_name(22.5, 114.0)  # the time-zone finder built (and its modules imported) before the first Run
-    freeze_startup_heap()
-    if engine != RULES:
-        LOADER.start(engine)
-
-
-def start_warming(engine: str) -> None:
-    """Once per server, behind the first screen: read the basemap, build the time-zone finder, freeze the start-up
-    heap, then load the chosen model engine (``EngineLoader``), in a thread that starts ``WARM_DELAY_S`` after
-    the first script run, so the first screen is on its way first. A later page choosing another model engine
-    starts that one's loading at once."""
-    state = _warming()
-    with state["lock"]:
-        if state["thread"] is not None:
-            if engine != RULES:
-                LOADER.start(engine)
-            return
-        th = state["thread"] = threading.Thread(target=_warm, args=(engine,), name="airspace-warm", daemon=False)
-    th.start()
-
-
-def freeze_startup_heap() -> int:
-    """Move everything alive after start-up (modules, basemap) out of the garbage collector's sight; returns how many
-    objects that is. Streamlit runs a full collection after every script run, and over the start-up heap that took
-    0.2-0.4 s of a core while the browser drew the new map on a 2-core machine."""
-    gc.collect()
-    gc.freeze()
-    return gc.get_freeze_count()
 
 
 # ------------------------------------------------------------------------------------------------------------------
@@ -309,7 +94,7 @@ def _run(engine: str | None = None) -> None:
     for k in ("focus", "focus_src", "route_result"):
         ss.pop(k, None)
     ss["list_gen"] = ss.get("list_gen", 0) + 1  # the zone list and table start without a row selected
-    _set_map_time(I.demo_time(text) or TL.now_minute())
+    set_map_time(I.demo_time(text) or TL.now_minute())
     ss["route_example_due"] = True
 
 
@@ -404,21 +189,6 @@ def input_section() -> None:
 # ------------------------------------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class RunResult:
-    """What the last Run produced: the batch, the engine, every record, the feed's view of them (what the map
-    shows), their volumes, the engine's wall time and stats (``run_summary.stats_dict``)."""
-
-    text: str = ""
-    engine: str = ""
-    records: list = field(default_factory=list)
-    wall_s: float = 0.0
-    volumes: list = field(default_factory=list)
-    stats: dict = field(default_factory=dict)
-    feed: FeedView = field(default_factory=FeedView)
-    note: str | None = None
-
-
 def load_results(where) -> RunResult | None:
     """The last Run's results, or None (with the reason shown in ``where``) when there is none or it cannot be
     parsed."""
@@ -486,75 +256,6 @@ def _edit(key: str, original_json: dict) -> None:
 
 
 # ------------------------------------------------------------------------------------------------------------------
-# The map's time
-# ------------------------------------------------------------------------------------------------------------------
-
-
-def _set_map_time(t: datetime | None) -> None:
-    """The map's time, on the slider's grid (``timeline.SLIDER_STEP``), so the slider and the time box always show
-    the same moment."""
-    if t is not None:
-        ss["map_t"] = TL.snap(TL.utc(t))
-
-
-def _from_slider() -> None:
-    _set_map_time(ss["t_slider"].replace(tzinfo=UTC))
-
-
-def _from_date_time() -> None:
-    d, tm = ss.get("t_date"), ss.get("t_time")
-    if d is not None and tm is not None:
-        _set_map_time(datetime.combine(d, tm).replace(tzinfo=UTC))
-
-
-def _shift_time(delta_min: int) -> None:
-    _set_map_time(ss["map_t"] + timedelta(minutes=delta_min))
-
-
-def map_time(res: RunResult | None) -> datetime | None:
-    """The map's time (UTC): set by Run (the sample's demo time, or now) and by the time controls."""
-    if res is None:
-        return None
-    if "map_t" not in ss:
-        _set_map_time(I.demo_time(res.text) or TL.now_minute())
-    return ss["map_t"]
-
-
-def time_controls(res: RunResult, t: datetime, tz: str | None) -> None:
-    """Date and time entry (UTC), the zone's local time beside it, a slider over the span that matters
-    (``timeline.slider_span``), steps, "now", and which zones are active. Every control writes ``map_t`` in its
-    callback; the widgets show ``map_t``."""
-    vols = res.volumes
-    lo, hi = TL.slider_span(vols, t)
-    ss["t_date"], ss["t_time"] = t.date(), t.time().replace(tzinfo=None)
-    ss["t_slider"] = min(max(TL.snap(t), lo), hi).replace(tzinfo=None)
-    c = st.columns([1.1, 0.9, 5])
-    c[0].date_input("Map date (UTC)", key="t_date", on_change=_from_date_time)
-    c[1].time_input("Time (UTC)", key="t_time", step=300, on_change=_from_date_time)
-    c[2].slider("Map time (UTC), over the zones' active windows", min_value=lo.replace(tzinfo=None),
-                max_value=hi.replace(tzinfo=None), step=TL.SLIDER_STEP, format="YYYY-MM-DD HH:mm", key="t_slider",
-                on_change=_from_slider)
-    if tz:
-        st.caption(md_literal(f"Local time at the zones: {LT.local_text(t, tz)} ({tz})"))
-    prev_c, next_c = TL.step_change(vols, t, -1), TL.step_change(vols, t, +1)
-    demo = I.demo_time(res.text)
-    b = st.columns(8)
-    b[0].button("◀ change", key="t_prev", on_click=_set_map_time, args=(prev_c,), disabled=prev_c is None,
-                help="the previous moment a zone starts or stops", width="stretch")
-    b[1].button("−1 h", key="t_m60", on_click=_shift_time, args=(-60,), width="stretch")
-    b[2].button("−15 min", key="t_m15", on_click=_shift_time, args=(-15,), width="stretch")
-    b[3].button("+15 min", key="t_p15", on_click=_shift_time, args=(15,), width="stretch")
-    b[4].button("+1 h", key="t_p60", on_click=_shift_time, args=(60,), width="stretch")
-    b[5].button("change ▶", key="t_next", on_click=_set_map_time, args=(next_c,), disabled=next_c is None,
-                help="the next moment a zone starts or stops", width="stretch")
-    b[6].button("Now", key="t_now", on_click=lambda: _set_map_time(TL.now_minute()), width="stretch")
-    if demo is not None:
-        b[7].button("Demo time", key="t_demo", on_click=_set_map_time, args=(demo,), width="stretch",
-                    help="the moment this sample batch is written for")
-    st.caption(md_literal(TL.active_summary(vols, t)))
-
-
-# ------------------------------------------------------------------------------------------------------------------
 # Selection: map click, zone list, records table, focus box
 # ------------------------------------------------------------------------------------------------------------------
 
@@ -608,100 +309,6 @@ def sync_focus_from_lists(list_keys: list[str], table_keys: list[str]) -> None:
 
 def _focus_from_box() -> None:
     ss["focus_src"] = "box"
-
-
-# ------------------------------------------------------------------------------------------------------------------
-# "Can I fly here?"
-# ------------------------------------------------------------------------------------------------------------------
-
-
-def _ask_fly() -> None:
-    """The point typed in the box, located (``place_lookup``); the answer is computed with the page. An emptied
-    box takes the question (and its point on the map) away."""
-    if not ss.get("fly_where", "").strip():
-        ss["fly_point"], ss["fly_error"] = None, None
-        return
-    try:
-        lat, lon, what = locate(ss.get("fly_where", ""))
-    except NotAPlace as exc:
-        ss["fly_point"], ss["fly_error"] = None, str(exc)
-        return
-    ss["fly_point"], ss["fly_error"] = (lat, lon, what), None
-
-
-VERDICT_STYLE = {F.CLEAR: ("#1e7d32", "Clear"), F.RESTRICTED: ("#c62828", "Restricted"),
-                 F.REVIEW: ("#b26a00", "Review needed")}
-
-
-def fly_answer(res: RunResult, t: datetime) -> F.FlyAnswer | None:
-    point = ss.get("fly_point")
-    if not point or t is None:
-        return None
-    lat, lon, _ = point
-    ground = ss.get("fly_ground")
-    return F.can_i_fly(res.volumes, lat, lon, t, height_m=float(ss.get("fly_height", F.DRONE_HEIGHT_M)),
-                       ground_m=None if ground is None else float(ground))
-
-
-def _hit_html(h: F.ZoneHit, t: datetime, tz_of) -> str:
-    v = h.volume
-    tz = tz_of(v)
-    if h.state == Z.PERMANENT:
-        when = "permanent"
-    elif h.state == Z.ACTIVE:
-        when = f"until {LT.both_text(h.ends, tz)}" if h.ends else "no end stated"
-        when += " (estimated)" if v.record.end_estimated else ""
-    else:
-        when = f"from {LT.both_text(h.starts, tz)}"
-    extra = f", {h.distance_m:,.0f} m away" if h.distance_m > 0 else ""
-    review = " · review" if v.status != "ok" else ""
-    return (f"<li><b>{escaped(T.record_label(v.record))}</b>{escaped(review)} — {escaped(T._band(v))}, "
-            f"{escaped(when)}{escaped(extra)}</li>")
-
-
-def fly_panel(res: RunResult | None, t: datetime | None, answer: F.FlyAnswer | None) -> None:
-    st.markdown("**Can I fly here?**")
-    st.text_input("Place or coordinates", key="fly_where", placeholder="22.5194, 113.943 · 2232N11356E · VHHH",
-                  on_change=_ask_fly)
-    c = st.columns(2)
-    c[0].number_input("Height (m AGL)", min_value=1.0, max_value=2000.0, value=F.DRONE_HEIGHT_M, step=10.0,
-                      key="fly_height")
-    c[1].number_input("Ground (m AMSL)", min_value=-450.0, max_value=9000.0, value=None, step=10.0, key="fly_ground",
-                      placeholder="if known",
-                      help="the site's elevation: decides zones whose limits are above sea level or flight levels")
-    st.button("Check this point", key="fly_button", on_click=_ask_fly, width="stretch")
-    if ss.get("fly_error"):
-        st.error(md_literal(ss["fly_error"]))
-        return
-    if res is None:
-        st.caption("Run a batch, then ask about a point at the map's time.")
-        return
-    if answer is None:
-        st.caption("Type a place or `lat, lon`: the answer is for the map's time, from the ground up to the height.")
-        return
-    lat, lon, what = ss["fly_point"]
-    colour, word = VERDICT_STYLE[answer.verdict]
-    tz = LT.tz_name(lat, lon)
-    names = ", ".join(T.record_label(h.volume.record) for h in answer.applies if h.certain and h.volume.status == "ok")
-    head = word + (f" by {names}" if answer.verdict == F.RESTRICTED else "")
-    parts = [f'<div class="fly-answer" data-testid="fly-answer" data-verdict="{answer.verdict}">'
-             f'<div style="font-size:1.15rem;font-weight:700;color:{colour}">{escaped(head)}</div>'
-             f"<div>{escaped(what)} · {escaped(LT.both_text(t, tz))} · ground to "
-             f"{float(ss.get('fly_height', F.DRONE_HEIGHT_M)):,.0f} m AGL</div>"]
-    for title, hits in (("Zones that apply", answer.applies), ("Starting within 3 h", answer.upcoming),
-                        (f"Within {F.NEAR_M:,.0f} m", answer.nearby)):
-        if hits:
-            items = "".join(_hit_html(h, t, LT.volume_tz) for h in hits)
-            parts.append(f'<div style="margin-top:0.3rem"><b>{escaped(title)}</b>'
-                         f'<ul style="margin:0 0 0 1rem;padding:0">{items}</ul></div>')
-    for r in answer.reasons:
-        parts.append(f"<div>{escaped(r)}</div>")
-    unplaced = T.unplaced(res.feed.live, res.volumes)
-    if unplaced:
-        parts.append(f"<div>{len(unplaced)} record(s) have no place on the map and are not part of this answer "
-                     "(listed under the zones).</div>")
-    parts.append("</div>")
-    st.html("".join(parts))
 
 
 # ------------------------------------------------------------------------------------------------------------------
@@ -879,7 +486,7 @@ def page() -> None:
     head.html(head_line(res, t, tz))
     if res and res.note:
         head.caption(md_literal(res.note))
-    zone_keys = ss.get("_zone_keys") or [L.key_str(v.key) for v in shown]
+    zone_keys = ss.get("_zone_keys") or [V.key_str(v.key) for v in shown]
     sync_focus_from_lists(zone_keys, table_keys)
     if ss.get("focus") not in by_key:
         ss["focus"] = ALL
@@ -896,17 +503,17 @@ def page() -> None:
         read_ahead(batch, ss.get("engine", ""))
     # the camera fits the zones that matter now: active, permanent or upcoming, reaching below the drone ceiling
     matter = matter_now(shown, t) or shown or volumes
-    all_bounds = L.bounds_of(matter)
+    all_bounds = V.bounds_of(matter)
     if pending is not None:
-        view = L.fit_view(pending, pitch=pitch)
+        view = V.fit_view(pending, pitch=pitch)
     elif focus is not None and ss.get("focus_src") == "map" and ss.get("last_view") is not None:
         view = ss["last_view"]  # clicked on the map: the camera stays where the operator is looking
     elif focus is not None:
-        view = L.fit_view(L.focus_bounds(volumes, focus), selected=True, pitch=pitch)
+        view = V.fit_view(V.focus_bounds(volumes, focus), selected=True, pitch=pitch)
     else:
-        view = L.fit_view(all_bounds, pitch=pitch)
+        view = V.fit_view(all_bounds, pitch=pitch)
     ss["last_view"] = view
-    frame = pending if pending is not None else (L.focus_bounds(volumes, focus) if focus else all_bounds)
+    frame = pending if pending is not None else (V.focus_bounds(volumes, focus) if focus else all_bounds)
     basemap = B.basemap_for(frame, served=bool(st.get_option("server.enableStaticServing")))
     route_path = route.get("path", []) if route and "error" not in route else []
     route_pts = route.get("points", []) if route and "error" not in route else []

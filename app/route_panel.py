@@ -11,7 +11,7 @@ from datetime import datetime, timezone
 
 import streamlit as st
 
-from airspace.app import map_layers as L
+from airspace.app import map_view as V
 from airspace.app import tables as T
 from airspace.app import timeline as TL
 from airspace.app.briefing import briefing_html
@@ -26,7 +26,7 @@ ROUTE_SPEED_MPS = 15.0  # the route's default ground speed (the input's value be
 
 def example_route(volumes) -> str:
     """A real example route (west to east at 100 m AGL across the middle of the zones), as waypoint text."""
-    b = L.bounds_of(volumes)
+    b = V.bounds_of(volumes)
     if b is None:
         return ""
     lat = (b[1] + b[3]) / 2

@@ -10,6 +10,7 @@ import pytest
 from shapely.geometry import Polygon, shape
 
 from airspace.app import map_layers as L
+from airspace.app import map_view as V
 from airspace.app.basemap import BASEMAP_DIR, basemap_for, context_for, load_geojson, places, region_box
 from airspace.app.batch_input import APP_MAX_BYTES, InputTooLarge, check_input_size, is_jsonl, live_messages
 from airspace.app.run_summary import torch_threads
@@ -131,7 +132,7 @@ def test_vscale_scales_floor_and_height(vols):
 
 def test_deck_json_has_no_tile_server_and_real_layers(vols):
     _, vs = vols
-    basemap = basemap_for(L.focus_bounds(vs, "1:0"))
+    basemap = basemap_for(V.focus_bounds(vs, "1:0"))
     deck = L.build_deck(vs, datetime(2026, 12, 1, 11, 30, tzinfo=UTC), basemap=basemap, selected="1:0")
     text = deck.to_json()
     assert "\n" not in text  # compact JSON
@@ -223,7 +224,7 @@ def test_message_text_never_becomes_a_deck_expression(vols):
     from airspace.geo.volumes import volumes_from_records
 
     vs = volumes_from_records([evil])
-    spec = json.loads(L.build_deck(vs, None, basemap=basemap_for(L.bounds_of(vs))).to_json())
+    spec = json.loads(L.build_deck(vs, None, basemap=basemap_for(V.bounds_of(vs))).to_json())
 
     def strings(o):
         if isinstance(o, str):
@@ -241,10 +242,10 @@ def test_message_text_never_becomes_a_deck_expression(vols):
 
 
 def test_view_fits_bounds():
-    world = L.view_for_bounds((-120, -30, 140, 60))
-    local = L.view_for_bounds((-0.2, 51.4, 0.0, 51.6))
+    world = V.view_for_bounds((-120, -30, 140, 60))
+    local = V.view_for_bounds((-0.2, 51.4, 0.0, 51.6))
     assert world.zoom < 2 < 9 < local.zoom
-    assert L.view_for_bounds(None).zoom == 1.0
+    assert V.view_for_bounds(None).zoom == 1.0
 
 
 def test_basemap_is_natural_earth_land():
