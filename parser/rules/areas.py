@@ -20,6 +20,7 @@ from collections.abc import Mapping, Sequence
 from typing import Protocol
 
 from airspace.core.contract import Span
+from airspace.parser.coords import find_coords
 from airspace.parser.header import Header
 from airspace.parser.rules.blocks import block_values
 from airspace.parser.rules.limits import message_limits
@@ -36,13 +37,18 @@ _FAMILIES: tuple[tuple[str, str], ...] = (
     ("quyu", rf"[区區]域{_ORD}(?=[：:，,\s])"),
     ("letter_qu", r"(?<![A-Za-z])(?P<a>[A-H])[区區](?=[：:，,\s])"),
     ("paren", rf"{_START}[（(]{_ORD}[）)]"),
-    ("dun", rf"{_START}{_ORD}、"),
-    ("dot", rf"{_START}(?P<n>\d{{1,2}})[.)](?=[ \t\u4e00-\u9fff])"),
+    # ("N、" and "#N" say "item" by themselves: they may stand mid-line, "…措施  1、自…", "Dispatch board - #1 …")
+    ("dun", rf"(?:{_START}|(?<![\d.第])(?=\d)){_ORD}、"),
+    # ("2)2027年…" is an item; "1.2027" is a number: a digit may follow ")" but not ".")
+    # (and "通知1)位置…", "通知1. 北纬…": an item number glued to the heading's last character)
+    ("dot", rf"(?:{_START}|(?<=[\u4e00-\u9fff])(?=\d{{1,2}}[.)]))"
+            r"(?P<n>\d{1,2})(?:\.(?=[ \t\u4e00-\u9fff])|\)(?=[ \t\u4e00-\u9fff\d]))"),
     ("word", r"(?i:\b(?:AREA|ZONE|SECTOR))[ \t]+(?:(?P<n>\d{1,2})|(?P<a>[A-H]))(?=[ \t]*[:.\-–)\n]|[ \t]+\S)"),
     ("letter_dot", rf"{_START}(?P<a>[A-H])\.(?=[ \t])"),
-    ("hash", rf"{_START}#(?P<n>\d{{1,2}})\b"),
+    ("hash", r"(?<![\w#])#(?P<n>\d{1,2})\b"),
     # (a dash before a coordinate at a line start goes on with a boundary written one vertex a line: no bullet)
-    ("bullet", r"^[ \t]*[-*•][ \t](?![ \t]*[NS]?\d)"),
+    # (a list run on in one line, "…; * next area", bullets after a clause's end too)
+    ("bullet", r"(?:^|(?<=[;.]\s))[ \t]*[-*•][ \t](?![ \t]*[NS]?\d)"),
 )
 _LABELS = [(name, re.compile(rx, re.M)) for name, rx in _FAMILIES]
 # labels that say "area" themselves; a bare enumerator ("2.", "（二）", a bullet) may number anything (conditions,
@@ -173,6 +179,16 @@ def zone_sections(sections: Sequence[tuple[int, int]], zones: Sequence[Mapping[s
     return out
 
 
+# an item of a bare enumerated list that places something (a coordinate, a radius, "around/within/the area of")
+# is an area even where no zone was read from it (a venue the reader did not find is an area all the same)
+_PLACES = re.compile(r"周[边邊围圍]|附近|[范範][围圍]|半[径徑]|[区區]域|[NS]\s?\d|\d[NS]\b|\d\s?°|北[纬緯]|南[纬緯]|"
+                     r"(?i:\b(?:RADIUS|AREA|CIRCLE|POLYGON|BOUNDED|CENT(?:RE|ER|RED)|WITHIN|WI|AROUND)\b)")
+
+
+def _placed_items(text: str, sections: Sequence[tuple[int, int]]) -> set[int]:
+    return {k for k, (a, b) in enumerate(sections) if _PLACES.search(text, a, b)}
+
+
 def foreign_values(text: str, lo: int, hi: int, zones: Sequence[Mapping[str, _Span]]) -> list[list[str]]:
     """For each zone (field -> span), why its values cannot be tied to it: a value standing in the section of an
     area other than this zone's own. Values before the first label or after a closing statement for every area
@@ -182,8 +198,8 @@ def foreign_values(text: str, lo: int, hi: int, zones: Sequence[Mapping[str, _Sp
     if not sections:
         return [[] for _ in zones]
     own = zone_sections(sections, zones)
-    if not named and len({k for k in own if k is not None}) < 2:
-        # one item with zones: the enumerators number something else (the area's conditions, contacts)
+    if not named and len({k for k in own if k is not None} | _placed_items(text, sections)) < 2:
+        # one item that places anything: the enumerators number something else (the area's conditions, contacts)
         return [[] for _ in zones]
     held = set(range(len(sections)))  # (a list of areas: an item whose area was not read is an area all the same)
     out = []
@@ -216,4 +232,93 @@ def section_values(text: str, sec: tuple[int, int], own: list[Span], h: Header) 
     sched = read_schedule(text, h, a, b)
     if "schedule" not in out and sched is not None and a <= sched.start < b:
         out["schedule"] = sched
+    return out
+
+
+def _one_line(text: str, pos: int, places: list[tuple[int, int, int]], sharers: set[int]) -> bool:
+    """Whether the line from ``pos`` holds the first place and no other sharer's place: a value written there, before
+    the list's first area, is that area's item, not a heading for all (``时间：… 北纬…半径14公里内；\n24.295N…``)."""
+    nl = text.find("\n", pos)
+    nl = len(text) if nl < 0 else nl
+    on_line = {k for a, _, k in places if a < nl}
+    return places[0][0] < nl and len(on_line & sharers) == 1
+
+
+# a venue named as a place ("哈尔滨国际会展中心周边", "以五台山体育中心为中心"): a zone's place whether or not one was read
+_VENUE = re.compile(r"(?P<name>[\u4e00-\u9fff]{2,20}?)(?:周[边邊围圍]|附近|[为為]中心|[范範][围圍][内內]|半[径徑])")
+# what stands before "范围内" after a radius or a coordinate is a unit, not a venue ("0.5公里范围内")
+_NOT_VENUE = re.compile(r"[公千海]?里$|米$|[度分秒]$|[为為](?:中心|[圆圓]心)$|^(?:地区|区域|管控|空域)")
+
+# the values a zone reads for itself (its place fields are what orders the zones)
+_VALUES = ("lower", "upper", "start", "end", "schedule", "radius")
+
+
+def straddled_values(text: str, lo: int, hi: int, zones: Sequence[Mapping[str, _Span]]) -> list[list[str]]:
+    """For each zone (field -> span) of a message with several zones placed in ``[lo, hi)``, why a value cannot be
+    tied to it by where it stands, whatever labels the list has or lacks:
+
+    - a value written once between two zones' places and taken by several zones (as if it spoke for every area):
+      a value meant for every area stands before the first area or after the last (a heading, ``以上区域…``,
+      ``ALL AREAS …``); one standing inside the list belongs to an area next to it, and which one the text does not
+      say;
+    - a value taken by one zone from beyond another zone's place, or beyond a coordinate or a venue no zone was read
+      from (an area the reader did not make out): the place in between stands closer to it.
+
+    Values outside ``[lo, hi)`` (a NOTAM's header items) speak for every zone and are not judged here."""
+    places: list[tuple[int, int, int]] = []
+    for k, f in enumerate(zones):
+        place = next((f[key] for key in _PLACE if key in f), None)
+        if place is not None and lo <= place.start < hi:
+            places.append((place.start, place.end, k))
+    if places:
+        unread = [(lo + c.start, lo + c.end) for c in find_coords(text[lo:hi])]
+        unread += [m.span("name") for m in _VENUE.finditer(text, lo, hi) if not _NOT_VENUE.search(m.group("name"))]
+        for a, b in unread:
+            if not any(p0 <= a < p1 or a <= p0 < b for p0, p1, _ in places):
+                places.append((a, b, -1))
+        places.sort()
+    out: list[list[str]] = [[] for _ in zones]
+    if len({k for _, _, k in places}) < 2:
+        return out
+    # a value in the zone's own section of a list whose labels say "area" (``区域一``, ``AREA B``) is its own: the
+    # labels say so (``foreign_values`` judges the rest); a bare enumerator may number anything, so it does not
+    sections, named = labelled_sections(text, lo, hi)
+    own_section = zone_sections(sections if named else [], zones)
+    first, last = places[0][0], max(e for _, e, _ in places)
+    taken: dict[tuple[str, int, int], set[int]] = {}
+    for k, f in enumerate(zones):
+        for key in _VALUES:
+            if key in f:
+                taken.setdefault((key, f[key].start, f[key].end), set()).add(k)
+    for k, f in enumerate(zones):
+        own = [(a, b) for a, b, j in places if j == k]
+        if not own:
+            continue
+        for key in _VALUES:
+            s = f.get(key)
+            if s is None or not (lo <= s.start < hi) or any(a <= s.start < b for a, b, _ in places):
+                continue
+            if own_section[k] is not None and section_of(sections, s.start) == own_section[k]:
+                continue
+            sharers = taken[(key, s.start, s.end)]
+            if len(sharers) > 1 and s.end <= first and k != places[0][2] and _one_line(text, s.start, places, sharers):
+                out[k].append(f"{_NAMES[key]} written on the first area's line and taken for {len(sharers)} areas: "
+                              "it may be the first area's own")
+                continue
+            if len(sharers) > 1 and first < s.start and s.end <= last:
+                out[k].append(f"{_NAMES[key]} written once inside the list of areas and taken for {len(sharers)} of "
+                              "them: it belongs to an area next to it, and the text does not say which")
+                continue
+            a0, b0 = min(own)
+            between = [j for a, b, j in places if j != k and (b <= s.start and a >= b0 or a >= s.end and b <= a0)]
+            # next to a place no zone was read from, with the zone's own place on the other side: either area's
+            before = [(b, j) for a, b, j in places if b <= s.start]
+            after = [(a, j) for a, b, j in places if a >= s.end]
+            if not between and before and after and -1 in (max(before)[1], min(after)[1]) and k in (
+                    max(before)[1], min(after)[1]):
+                between = [-1]
+            if between and len(sharers) == 1:
+                other = ("a place no zone was read from" if between[0] < 0 else
+                         f"area {between[0] + 1}'s place")
+                out[k].append(f"{_NAMES[key]} read beyond another place ({other} stands between)")
     return out

@@ -125,11 +125,20 @@ def _gap(text: str, a: int, b: int) -> str:
     return _REMARK.sub(lambda m: " " * len(m.group()), g)
 
 
+# a coordinate introduced as a centre ("中心点36.51N 117.21E；北纬36度48分…", "CENTRE 5130N00010W, …") is a circle's,
+# not the first vertex of the boundary written after it
+_CENTRE_BEFORE = re.compile(r"(?:中心[点點]?|中心坐[标標]|[圆圓]心|(?i:\bCENT(?:RE|ER)(?:\s+POINT)?|\bCENT(?:RED|ERED)\s+(?:ON|AT)))"
+                            r"\s*[:：]?\s*(?:坐[标標]|位置)?\s*[:：]?\s*$")
+
+
 def _polygon_runs(text: str, coords: list[CoordMatch]) -> list[list[CoordMatch]]:
     runs: list[list[CoordMatch]] = []
     for c in coords:
         if runs:
             prev = runs[-1][-1]
+            if len(runs[-1]) == 1 and _CENTRE_BEFORE.search(text, max(0, prev.start - 20), prev.start):
+                runs.append([c])
+                continue
             gap = _gap(text, prev.end, c.start)
             # after an arc's centre, "FROM BRG 000 TO BRG 180 -" states the arc's extent
             after_arc = len(runs[-1]) >= 2 and ARC_GAP.search(text, runs[-1][-2].end, prev.start) is not None
