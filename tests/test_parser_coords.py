@@ -228,3 +228,13 @@ def test_unsigned_decimal_pair_touching_chinese_text():
     found = find_coords("以25.057960, 102.685240半径0.8KM范围内")
     assert [(c.lat, c.lon, c.text) for c in found] == [(25.05796, 102.68524, "25.057960, 102.685240")]
     assert find_coords("FREQ 118.100, 121.500MHZ") == []  # frequencies are not coordinates
+
+
+def test_an_item_number_or_a_dates_day_after_a_spaced_coordinate_is_not_its_seconds():
+    # "… E107 01  2)  S05 53 …" (a NOTAM listing numbered boundaries on one line), "W007 37  06 AUG" (a day's date)
+    got = find_coords("COORDINATES: 1) S05 58 E107 01  S06 03 E106 59  S05 58 E107 01  2)  S05 53 E106 58")
+    assert [round(c.lon, 6) for c in got] == [107.016667, 106.983333, 107.016667, 106.966667]
+    got = find_coords("05 AUG N33 19 W007 37  06 AUG  N33 15 W007 30")
+    assert [c.text for c in got] == ["N33 19 W007 37", "N33 15 W007 30"]
+    # a third group that is seconds stays seconds
+    assert find_coords("N45 31 15 E008 25 30.")[0].text == "N45 31 15 E008 25 30"

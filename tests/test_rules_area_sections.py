@@ -125,3 +125,62 @@ def test_a_boundary_written_one_vertex_a_line_stays_in_its_area():
     assert len(secs) == n and all(text[a:b].lstrip("- ").startswith(f"AREA {k + 1}") for k, (a, b) in enumerate(secs))
     recs, _ = process_batch(text, "rules")
     assert len(recs) == n and all(r.status == "ok" for r in recs), [r.reasons for r in recs]
+
+
+# ---- where a value stands, whatever labels the list has (parser.rules.areas.straddled_values) ----------------------
+
+def _statuses(text: str):
+    return [(r.status, [x for x in r.reasons if not x.startswith("note")]) for r in _records(text)]
+
+
+def test_a_value_beyond_a_coordinate_no_zone_was_read_from_is_review():
+    # the circle's radius is glued to its coordinate ("″3公里"), so no zone is read from it; the height after it is
+    # the circle's or the boundary's, and the text does not say which
+    text = ("杭州市公安局关于实施临时禁飞的通告\n由北纬30度05分 东经120度08分、北纬30度08分 东经120度10分、"
+            "北纬30度10分 东经120度06分依次连线范围内；离北纬30°24′47″东经120°12′28″3公里范围内，真高50米（含）以下。\n"
+            "2027年5月22日5时至7时。")
+    got = _statuses(text)
+    assert got and all(s == "review" for s, _ in got), got
+    assert any("upper limit read beyond another place (a place no zone was read from" in r for _, why in got for r in why)
+
+
+def test_a_value_beyond_a_venue_no_zone_was_read_from_is_review():
+    # item 1 is a venue with a radius, item 2 a point with a radius: a circle that pairs item 1's radius and height
+    # with item 2's point is no area of the notice
+    text = ("【空域管制】 1)拓东体育场半径1.5公里以内，真高300米以下空域；2)距北纬25.18度东经102.92度点2.5千米范围内，"
+            "真高500米（含）以下；以上区域禁飞时段：2027年11月5日04:00到2027年11月5日16:00。")
+    got = _statuses(text)
+    assert got and all(s == "review" for s, _ in got), got
+
+
+def test_a_value_on_the_first_areas_line_is_not_a_heading_for_all():
+    # "#1 … #2 …": the hash labels stand mid-line ("Dispatch board - #1"); #2 states only its end
+    text = ("Dispatch board - #1 2603021800 - 2603022300. between GND and 100M AGL. centre point 315430N 0351753E, "
+            "radius 14NM\n#2 in force until 2024-12-12T23:55Z\ncenter 32° 15′ 26″N 35° 25′ 22″E RADIUS 5,900FT.")
+    assert len(area_sections(text)) == 2
+    (s1, why1), (s2, why2) = _statuses(text)
+    assert s1 == "ok", why1
+    assert s2 == "review" and any("read from area 1's text" in r for r in why2), why2
+
+
+def test_list_labels_glued_to_the_heading_or_run_on_in_one_line_are_found():
+    glued = ("深圳湾公园周边临时管控通知1)位置22.431N, 114.230E；半径0.4千米；\n2)以北纬22°20′、东经114°10′为中心、"
+             "半径10千米范围内\n自2024年12月30日10时至24时止。以上区域均为真高50米（含）以下。")
+    assert [glued[a:a + 2] for a, _ in area_sections(glued)] == ["1)", "2)"]
+    one_line = "國際航空航天博覽會期間無人機管控措施  1、以北緯34.52°、東經108.92°為圓心半徑2.5千米範圍內；2、半徑1千米，中心341551N1084510E"
+    assert [one_line[a:a + 2] for a, _ in area_sections(one_line)] == ["1、", "2、"]
+    bullets = ("Ops update\n* a ring of 1 SM around the point S054928E1062620; LIMITS GND/3,000ft AMSL; * area bounded by S062627E1062753 "
+               "S063034.8E1062838.3 S063340E1062439 S062627E1062753\n* points 6.49°S 106.77°E TO 6.5505º S / 106.6805º E "
+               "TO 6.4399º S 106.6562º E")
+    assert len(area_sections(bullets)) == 3
+    # a date's "1." is no label: "通知1.2027年" stays a number
+    assert area_sections("通知1.2027年5月起 2.2028年") == []
+
+
+def test_a_coordinate_introduced_as_a_centre_is_not_a_boundary_vertex():
+    text = ("临时禁飞通知\n半径3600米，中心点36.5104N 117.2097E；北纬36度48分 东经117度14分，北纬36度48分、东经117度17分，"
+            "北纬36度51分、东经117度18分依次连线范围内，真高100米以下。\n管控时间：2023年2月25日6时至2023年2月26日6时。")
+    recs = _records(text)
+    assert [r.geometry.type for r in recs] == ["circle", "polygon"]
+    assert abs(recs[0].geometry.center[0] - 36.5104) < 1e-6 and recs[0].geometry.radius_m == 3600
+    assert len(recs[1].geometry.points) == 3
