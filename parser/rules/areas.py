@@ -29,14 +29,16 @@ from airspace.parser.rules.times import read_schedule, read_times
 _CN = "一二三四五六七八九十"
 _ORD = rf"(?P<n>\d{{1,2}}|[{_CN}]{{1,3}})"
 # where a label may stand: the start of the text region, of a line, or of a clause
-_START = r"(?:^|(?<=[\n；;。：:，,])|(?<=[.;:)]\s)|(?<=[.;:)]\s\s))[ \t]*"
+# (or after a run of blanks: a list flattened into one line keeps its items apart with them, "通告    （一）…  （二）")
+_START = r"(?:^|(?<=[\n；;。：:，,])|(?<=[.;:)]\s)|(?<=[.;:)]\s\s)|(?<=\S\s\s)|(?<=\t))[ \t]*"
 # (family name, pattern with group n (an ordinal) or a for a letter; a bullet has neither)
 _FAMILIES: tuple[tuple[str, str], ...] = (
     # (traditional forms too: 第2處, 區域二, B區)
     ("di", rf"第{_ORD}(?:[处處区區块塊片]|[个個][区區]域)(?=[：:，,\s])"),
     ("quyu", rf"[区區]域{_ORD}(?=[：:，,\s])"),
     ("letter_qu", r"(?<![A-Za-z])(?P<a>[A-H])[区區](?=[：:，,\s])"),
-    ("paren", rf"{_START}[（(]{_ORD}[）)]"),
+    # (a full-width "（一）" is an item even glued to the heading: "管控措施（一）距…")
+    ("paren", rf"(?:{_START}[（(]|(?<=[\u4e00-\u9fff])（){_ORD}[）)]"),
     # ("N、" and "#N" say "item" by themselves: they may stand mid-line, "…措施  1、自…", "Dispatch board - #1 …")
     ("dun", rf"(?:{_START}|(?<![\d.第])(?=\d)){_ORD}、"),
     # ("2)2027年…" is an item; "1.2027" is a number: a digit may follow ")" but not ".")
@@ -235,17 +237,26 @@ def section_values(text: str, sec: tuple[int, int], own: list[Span], h: Header) 
     return out
 
 
+_CLAUSE_END = re.compile(r"[\n。]")
+# where an area's clause ends: a value after it may speak for every area ("…范围内。以上区域真高…", "…\nALL AREAS …")
+_ITEM_END = re.compile(r"[\n。；;]|\.\s")
+
+
 def _one_line(text: str, pos: int, places: list[tuple[int, int, int]], sharers: set[int]) -> bool:
-    """Whether the line from ``pos`` holds the first place and no other sharer's place: a value written there, before
-    the list's first area, is that area's item, not a heading for all (``时间：… 北纬…半径14公里内；\n24.295N…``)."""
-    nl = text.find("\n", pos)
-    nl = len(text) if nl < 0 else nl
-    on_line = {k for a, _, k in places if a < nl}
-    return places[0][0] < nl and len(on_line & sharers) == 1
+    """Whether the line (or Chinese sentence) from ``pos`` holds the first place and no other sharer's place, or
+    starts with a place no zone was read from: a value written there, before the list's first area, is that area's
+    item, not a heading for all (``时间：… 北纬…半径14公里内；\n24.295N…``)."""
+    m = _CLAUSE_END.search(text, pos)
+    nl = len(text) if m is None else m.start()
+    on_line = [k for a, _, k in places if a < nl]
+    return bool(on_line) and (on_line[0] < 0 or len(set(on_line) & sharers) == 1)
 
 
 # a venue named as a place ("哈尔滨国际会展中心周边", "以五台山体育中心为中心"): a zone's place whether or not one was read
-_VENUE = re.compile(r"(?P<name>[\u4e00-\u9fff]{2,20}?)(?:周[边邊围圍]|附近|[为為]中心|[范範][围圍][内內]|半[径徑])")
+_VENUE = re.compile(r"(?P<name>[\u4e00-\u9fff]{2,20}?)(?:周[边邊围圍]|附近|一[带帶]|[为為]中心|[范範][围圍][内內]|半[径徑]"
+                    r"|[区區]域(?=[划劃设設实實内內]))"
+                    r"|(?:\b(?:around|near|centred on|centered on|radius of)\s+(?:the\s+)?)"
+                    r"(?P<en>[A-Z][a-z]+(?:[ -][A-Z][a-z]+)*)")
 # what stands before "范围内" after a radius or a coordinate is a unit, not a venue ("0.5公里范围内")
 _NOT_VENUE = re.compile(r"[公千海]?里$|米$|[度分秒]$|[为為](?:中心|[圆圓]心)$|^(?:地区|区域|管控|空域)")
 
@@ -271,8 +282,12 @@ def straddled_values(text: str, lo: int, hi: int, zones: Sequence[Mapping[str, _
         if place is not None and lo <= place.start < hi:
             places.append((place.start, place.end, k))
     if places:
-        unread = [(lo + c.start, lo + c.end) for c in find_coords(text[lo:hi])]
-        unread += [m.span("name") for m in _VENUE.finditer(text, lo, hi) if not _NOT_VENUE.search(m.group("name"))]
+        # (a read place's point written again, "30 NMR OF c EXCLUDING … 10 NMR OF c", is that place, not another)
+        read = {(round(c.lat, 5), round(c.lon, 5)) for a, b, _ in places for c in find_coords(text[a:b])}
+        unread = [(lo + c.start, lo + c.end) for c in find_coords(text[lo:hi])
+                  if (round(c.lat, 5), round(c.lon, 5)) not in read]
+        unread += [m.span("name" if m.group("name") else "en") for m in _VENUE.finditer(text, lo, hi)
+                   if not (m.group("name") and _NOT_VENUE.search(m.group("name")))]
         for a, b in unread:
             if not any(p0 <= a < p1 or a <= p0 < b for p0, p1, _ in places):
                 places.append((a, b, -1))
@@ -301,9 +316,15 @@ def straddled_values(text: str, lo: int, hi: int, zones: Sequence[Mapping[str, _
             if own_section[k] is not None and section_of(sections, s.start) == own_section[k]:
                 continue
             sharers = taken[(key, s.start, s.end)]
-            if len(sharers) > 1 and s.end <= first and k != places[0][2] and _one_line(text, s.start, places, sharers):
+            if len(sharers) > 1 and s.end <= first and k != places[0][2] and _one_line(text, s.end, places, sharers):
                 out[k].append(f"{_NAMES[key]} written on the first area's line and taken for {len(sharers)} areas: "
                               "it may be the first area's own")
+                continue
+            tail = max(places, key=lambda p: p[1])
+            if (len(sharers) > 1 and s.start >= last and k != tail[2]
+                    and not _ITEM_END.search(text, tail[1], s.start)):
+                out[k].append(f"{_NAMES[key]} written in the last area's own clause and taken for {len(sharers)} "
+                              "areas: it may be the last area's own")
                 continue
             if len(sharers) > 1 and first < s.start and s.end <= last:
                 out[k].append(f"{_NAMES[key]} written once inside the list of areas and taken for {len(sharers)} of "
