@@ -184,3 +184,37 @@ def test_a_coordinate_introduced_as_a_centre_is_not_a_boundary_vertex():
     assert [r.geometry.type for r in recs] == ["circle", "polygon"]
     assert abs(recs[0].geometry.center[0] - 36.5104) < 1e-6 and recs[0].geometry.radius_m == 3600
     assert len(recs[1].geometry.points) == 3
+
+
+def test_a_value_in_the_last_areas_own_clause_is_not_every_areas():
+    # "…半径10千米范围内，真高150米（含）以下；": the height stands in the second circle's clause, the period in the first's
+    text = ("时间：2026年1月19日13时-2026年1月20日13时，半径3750米，圆心北纬24°57′25″ 东经102°28′53″。  以北纬25°04′07″，"
+            "东经102°51′54″为中心、半径10千米范围内，真高150米（含）以下；特此通告。")
+    (s1, why1), (s2, why2) = _statuses(text)
+    assert s1 == s2 == "review"
+    assert any("in the last area's own clause" in r for r in why1), why1
+    assert any("on the first area's line" in r for r in why2), why2
+
+
+def test_values_in_a_closing_statement_for_every_area_stay_ok():
+    text = ("临时禁飞通知\n以北纬24°57′25″ 东经102°28′53″为中心，半径3750米范围内；\n以北纬25°04′07″，东经102°51′54″为中心、"
+            "半径10千米范围内。\n以上区域均为真高150米（含）以下，管控时间：2026年1月19日13时至2026年1月20日13时。")
+    recs = _records(text)
+    assert [r.status for r in recs] == ["ok", "ok"], [r.reasons for r in recs]
+    assert [r.upper.raw for r in recs] == ["真高150米", "真高150米"]
+
+
+def test_a_venue_no_zone_was_read_from_is_an_area_of_the_list():
+    # line 1 is a venue's own item ("濟南奧體中心區域設立…真高120米"); the circle after it states its own height
+    text = ("濟南市公安局通告\n\n2027年1月27日20時到2027年1月29日20時濟南奧體中心區域設立臨時禁飛區飛行高度真高120米以下。\n"
+            "以363334N1171516E為圓心，半徑0.7公里範圍內；真高500米以下。")
+    ((status, why),) = _statuses(text)
+    assert status == "review" and any("a place no zone was read from" in r for r in why), why
+
+
+def test_labels_after_a_run_of_blanks_are_found():
+    text = ("西安市公安局通告    （一）以342111N1085308E为中心，半径5.4公里 真高50米以内；  （二）北纬34°05′56″东经108°59′32″"
+            "周围2.5公里范围，真高120米以下空域；  管控时间：2025年5月3日18时至24时。")
+    assert [text[a:a + 5].strip() for a, _ in area_sections(text)] == ["（一）", "（二）"]
+    glued = "烟花燃放活动期间无人机管控措施（一）距曲江会展中心5公里范围内。\n第2处：坐标北纬34°36′，东经108°52′；半径6公里。"
+    assert [glued[a:a + 3] for a, _ in area_sections(glued)] == ["（一）", "第2处"]
