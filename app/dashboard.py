@@ -29,6 +29,7 @@ from airspace.app import map_layers as L
 from airspace.app import map_view as V
 from airspace.app import resolve as R
 from airspace.app import tables as T
+from airspace.app import tile_basemap as TB
 from airspace.app import timeline as TL
 from airspace.app import zone_list as ZL
 from airspace.app.engine_views import downloads, timing_section
@@ -584,5 +585,7 @@ PAGE_CSS = """<style>
 st.html(PAGE_CSS + L.map_css())
 with st.sidebar:
     input_section()
+    if TB.configured()[1]:  # the operator's tile URL was refused: say why (the map keeps the shipped basemap)
+        st.warning(TB.configured()[1])
 page()
 start_warming(ss.get("engine", DEFAULT_ENGINE))
