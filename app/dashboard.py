@@ -452,7 +452,7 @@ def head_line(res: RunResult | None, t: datetime | None, tz: str | None) -> str:
         if t is not None:
             bits.append("map time " + LT.both_text(t, tz))
     else:
-        bits.append("air-traffic messages → 3D no-fly volumes · offline: no request leaves this machine")
+        bits.append("air-traffic messages → 3D no-fly volumes · " + TB.network_note())
     return '<div class="head-line" data-testid="head-line">' + " · ".join(escaped(b) if i else b
                                                                           for i, b in enumerate(bits)) + "</div>"
 

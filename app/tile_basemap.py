@@ -79,6 +79,14 @@ def configured(env: Mapping[str, str] | None = None) -> tuple[str | None, str | 
         return None, f"Tile basemap off: {e}"
 
 
+def network_note(env: Mapping[str, str] | None = None) -> str:
+    """What the page's head line says about the network: offline, or the one tile host the browser fetches from."""
+    template, _ = configured(env)
+    if template is None:
+        return "offline: no request leaves this machine"
+    return f"map tiles from {urlsplit(template).netloc} ({TILE_URL_ENV}); nothing else leaves this machine"
+
+
 def _mercator(lon: float, lat: float) -> tuple[float, float]:
     """Web-Mercator position in [0, 1] x [0, 1] (y down, as tile rows count)."""
     lat = max(-85.0511, min(85.0511, lat))

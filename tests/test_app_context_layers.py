@@ -55,6 +55,8 @@ def test_tile_basemap_is_off_unless_configured():
     assert TB.configured({TB.TILE_URL_ENV: GOOD}) == (GOOD, None)
     url, problem = TB.configured({TB.TILE_URL_ENV: "ftp://x/{z}/{x}/{y}"})
     assert url is None and problem.startswith("Tile basemap off:")
+    assert TB.network_note({}) == "offline: no request leaves this machine"
+    assert TB.network_note({TB.TILE_URL_ENV: GOOD}).startswith("map tiles from 127.0.0.1:8080 ")
 
 
 def test_tile_bounds_are_web_mercator_tiles():
@@ -211,3 +213,25 @@ def test_without_the_files_the_map_is_as_before(monkeypatch, tmp_path):
     finally:
         C._parts.cache_clear()
         C.clip.cache_clear()
+
+
+def test_page_says_why_a_tile_url_is_refused_and_stays_offline(monkeypatch):
+    """The real page (Streamlit AppTest): a refused template is shown with its reason in the sidebar, no tile layer
+    is drawn, and the head line still says offline; a good one is named in the head line."""
+    from streamlit.testing.v1 import AppTest
+    from test_app_dashboard import SCRIPT, _background_done, _deck
+
+    monkeypatch.setenv(TB.TILE_URL_ENV, "http://{s}.tiles.example.org/{z}/{x}/{y}.png")
+    _background_done()
+    at = AppTest.from_file(SCRIPT, default_timeout=180)
+    at.run()
+    assert not at.exception
+    warnings = [w.value for w in at.sidebar.warning]
+    assert any(w.startswith("Tile basemap off:") and "{s}" in w for w in warnings), warnings
+    assert "BitmapLayer" not in json.dumps(_deck(at))
+    assert any("offline: no request leaves this machine" in h.proto.body for h in at.get("html"))
+    monkeypatch.setenv(TB.TILE_URL_ENV, GOOD)
+    at.run()
+    assert not [w for w in at.sidebar.warning if w.value.startswith("Tile basemap")]
+    assert "BitmapLayer" in json.dumps(_deck(at))
+    assert any("map tiles from 127.0.0.1:8080" in h.proto.body for h in at.get("html"))
