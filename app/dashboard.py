@@ -29,6 +29,7 @@ from airspace.app import map_layers as L
 from airspace.app import map_view as V
 from airspace.app import resolve as R
 from airspace.app import tables as T
+from airspace.app import tile_basemap as TB
 from airspace.app import timeline as TL
 from airspace.app import zone_list as ZL
 from airspace.app.engine_views import downloads, timing_section
@@ -451,7 +452,7 @@ def head_line(res: RunResult | None, t: datetime | None, tz: str | None) -> str:
         if t is not None:
             bits.append("map time " + LT.both_text(t, tz))
     else:
-        bits.append("air-traffic messages → 3D no-fly volumes · offline: no request leaves this machine")
+        bits.append("air-traffic messages → 3D no-fly volumes · " + TB.network_note())
     return '<div class="head-line" data-testid="head-line">' + " · ".join(escaped(b) if i else b
                                                                           for i, b in enumerate(bits)) + "</div>"
 
@@ -584,5 +585,7 @@ PAGE_CSS = """<style>
 st.html(PAGE_CSS + L.map_css())
 with st.sidebar:
     input_section()
+    if TB.configured()[1]:  # the operator's tile URL was refused: say why (the map keeps the shipped basemap)
+        st.warning(TB.configured()[1])
 page()
 start_warming(ss.get("engine", DEFAULT_ENGINE))

@@ -8,7 +8,8 @@ reference each limit has. An unlimited ceiling (UNL, or none stated) is drawn at
 says so. ``vscale`` exaggerates heights (floor and extrusion alike) for readability; 1 is true scale.
 
 Colours encode status and activity at the selected time (see ``volume_color``). Error records have no volume.
-No layer references a tile server: the basemap is our own Natural Earth GeoJSON (``app/basemap.py``). Every string
+No layer references a tile server unless the operator names one (``app/tile_basemap.py``, off by default): the
+basemap is our own Natural Earth GeoJSON (``app/basemap.py``, ``app/context_layers.py``). Every string
 that comes from a message goes through ``safe_text.deck_safe`` before it is put in a layer.
 
 Streamlit's map selection (``on_select``) dims every layer that has a fill or line colour to at most alpha 102 while
@@ -31,6 +32,7 @@ import shapely
 from pydeck.bindings.json_tools import default_serialize
 from shapely.geometry import MultiPolygon, Polygon
 
+from airspace.app.context_layers import under_zones
 from airspace.app.map_view import fit_view, focus_bounds, key_str
 from airspace.app.safe_text import deck_safe, deck_text
 
@@ -633,7 +635,9 @@ def build_deck(
     Streamlit drop its map selection, which the page has then already turned into its own (dashboard,
     ``consume_map_click``). ``scroll_zoom`` lets the mouse wheel zoom the map (else it scrolls the page).
     No map provider, no token, no map style (``NO_BASE_MAP_STYLE``): nothing leaves the machine."""
-    layers = basemap_layers(basemap)
+    if view is None:
+        view = fit_view(focus_bounds(volumes, selected), selected=bool(selected))
+    layers = under_zones(basemap_layers(basemap), basemap, view)
     bar_paths, bar_labels = scale_bar(scale_bounds)
     layers.append(scale_layer(bar_paths or WARMUP_PATH))
     vol_rows = volume_rows(volumes, t, selected=selected, vscale=vscale)
@@ -643,8 +647,6 @@ def build_deck(
     layers.append(volume_layer(vol_rows, f"volumes~{pick_gen}"))
     layers.append(selection_layer([r for r in vol_rows if selected is not None and r["key"] == selected] or WARMUP_VOLUME))
     layers.append(marker_layer(mark_rows, f"markers~{pick_gen}"))
-    if view is None:
-        view = fit_view(focus_bounds(volumes, selected), selected=bool(selected))
     points, context_labels = context_rows(basemap.get("context", {}))
     layers.append(airport_layer(points or WARMUP_POINT))
     labels = declutter(zone_label_rows(volumes) + context_labels, label_zoom if label_zoom is not None else view.zoom)
