@@ -77,8 +77,9 @@ def page_records(zones) -> tuple[list[ZoneRecord], dict[str, tuple[str, int]]]:
 
 
 def picture_result(where) -> RunResult | None:
-    """The store's picture at the map's time as the page draws a Run, or None when the store holds nothing for
-    that time (the page then opens as without a batch)."""
+    """The store's picture at the map's time as the page draws a Run (no zone at that time: an empty one, so that
+    the time controls are there to look at another), or None for a store with nothing in it (the page then opens as
+    without a batch)."""
     s, why = the_store()
     if s is None:
         where.warning(md_literal(why))
@@ -87,13 +88,14 @@ def picture_result(where) -> RunResult | None:
     t0 = time.perf_counter()
     try:
         zones = api.current_picture(s, t, until=t + PICTURE_AHEAD)
+        live = bool(zones) or s.has_live()
     except Exception as exc:  # noqa: BLE001 - a store that fails to answer leaves the page usable
         where.warning(md_literal(f"The zone store did not answer: {type(exc).__name__}: {exc}"))
         return None
     records, keys = page_records(zones)
     ss["store_keys"] = keys
-    if not records:
-        return None
+    if not live:
+        return None  # an empty store: the page as with nothing read yet
     feed = apply_feed(records)
     return RunResult(text="", engine=STORE, records=records, wall_s=time.perf_counter() - t0,
                      volumes=volumes_of_records(feed.live), feed=feed)

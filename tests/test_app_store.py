@@ -9,7 +9,7 @@ from __future__ import annotations
 import io
 import json
 import threading
-from datetime import datetime, timedelta, timezone
+from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
@@ -49,11 +49,12 @@ def _background_done() -> None:
             t.join(300)
 
 
-def _page(t: datetime = DEMO_T) -> AppTest:
-    """A new page session with the map at ``t`` (the demo's zones are all over by today)."""
+def _page(t: datetime | None = DEMO_T) -> AppTest:
+    """A new page session with the map at ``t`` (the demo's zones are all over by today), or at today's time."""
     _background_done()
     at = AppTest.from_file(SCRIPT, default_timeout=180)
-    at.session_state["map_t"] = t
+    if t is not None:
+        at.session_state["map_t"] = t
     at.run()
     assert not at.exception
     return at
@@ -70,21 +71,30 @@ def _head(at: AppTest) -> str:
     return next(h.proto.body for h in at.get("html") if 'data-testid="head-line"' in h.proto.body)
 
 
-def _stored(url: str) -> list:
+def _stored(url: str, t: datetime = DEMO_T) -> list:
+    """What the store holds in force at ``t`` or starting within the page's week after it."""
     s = open_store(url)
     try:
-        return s.picture(DEMO_T, until=DEMO_T + timedelta(days=7))
+        return s.picture(t, until=t + timedelta(days=7))
     finally:
         s.close()
 
 
 def test_the_page_opens_on_the_stored_picture(desk):
-    at = _page()
+    at = _page(None)  # today: what is still in force (an estimated end stays until it is cancelled or replaced)
+    today = _stored(desk, at.session_state["map_t"])
+    assert today and _volume_ids(at) == {z.record.id or "" for z in today if z.record.geometry is not None}
+    assert "the stored picture" in _head(at) and f"{len(today)} records" in _head(at)
+    at.date_input(key="t_date").set_value(DEMO_T.date()).run()
+    at.time_input(key="t_time").set_value(DEMO_T.time()).run()
+    assert at.session_state["map_t"] == DEMO_T and not at.exception
     stored = _stored(desk)
     drawn = {z.record.id or "" for z in stored if z.record.geometry is not None}
-    assert len(drawn) >= 9 and _volume_ids(at) == drawn  # every stored zone with a shape, nothing else
+    assert len(drawn) >= 9 and _volume_ids(at) == drawn > _volume_ids(_page(None))  # every shaped zone, no other
     assert "the stored picture" in _head(at) and f"{len(stored)} records" in _head(at)
     assert any("The map shows the store" in c.value for c in at.sidebar.caption)
+    at.date_input(key="t_date").set_value(date(2026, 1, 5)).run()  # nothing in force: the time controls stay
+    assert "0 records" in _head(at) and _volume_ids(at) == set() and at.date_input(key="t_date")
     assert not at.sidebar.dataframe and not [b for b in at.sidebar.button if b.key == "commit_button"]
 
 
