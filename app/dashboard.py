@@ -28,6 +28,7 @@ from airspace.app import local_time as LT
 from airspace.app import map_layers as L
 from airspace.app import map_view as V
 from airspace.app import resolve as R
+from airspace.app import store_panel as SP
 from airspace.app import tables as T
 from airspace.app import tile_basemap as TB
 from airspace.app import timeline as TL
@@ -191,11 +192,11 @@ def input_section() -> None:
 
 
 def load_results(where) -> RunResult | None:
-    """The last Run's results, or None (with the reason shown in ``where``) when there is none or it cannot be
-    parsed."""
+    """The last Run's results; without a Run, the zone store's picture (``store_panel``); None (with the reason shown
+    in ``where``) when there is neither or the batch cannot be parsed."""
     run = ss.get("run")
     if not run:
-        return None
+        return SP.picture_result(where)
     text, engine = run["text"], run["engine"]
     try:
         I.check_input_size(text)
@@ -231,6 +232,8 @@ def resolutions(text: str, engine: str) -> dict[str, dict]:
 
 
 def _resolve(key: str, rec_json: dict) -> None:
+    if not ss.get("run") and SP.keep_decision(key, rec_json):
+        return  # a zone of the stored picture: the decision is kept in the store, with the zone
     run = ss.get("run") or {}
     held = ss.get("resolved")
     if not held or held.get("run") != (run.get("text"), run.get("engine")):
@@ -446,9 +449,11 @@ def head_line(res: RunResult | None, t: datetime | None, tz: str | None) -> str:
     if res:
         counts = T.status_counts(res.records)
         n_msg = len({r.message for r in res.records})
-        bits += [f"{n_msg} message{'s' if n_msg != 1 else ''}", f"{len(res.records)} records",
+        bits += ["the stored picture"] if res.engine == SP.STORE else []
+        bits += [f"{n_msg} {'notice' if res.engine == SP.STORE else 'message'}{'s' if n_msg != 1 else ''}",
+                 f"{len(res.records)} records",
                  f"{len(res.volumes)} zone{'s' if len(res.volumes) != 1 else ''} on the map", f"{counts['ok']} ok", f"{counts['review']} review",
-                 f"{counts['error']} error", f"{res.engine} {res.wall_s:.2f} s"]
+                 f"{counts['error']} error"] + ([] if res.engine == SP.STORE else [f"{res.engine} {res.wall_s:.2f} s"])
         if t is not None:
             bits.append("map time " + LT.both_text(t, tz))
     else:
@@ -471,6 +476,8 @@ def page() -> None:
     below = st.container()
     res = load_results(head)
     shown_res = res or RunResult()
+    with st.sidebar:
+        SP.sidebar(res)
     records, volumes = shown_res.records, shown_res.volumes
 
     df = T.records_frame(records)
@@ -565,6 +572,8 @@ def page() -> None:
             return
         st.markdown("**Exports**")
         downloads(records)
+        if res.engine == SP.STORE:
+            return
         with st.expander("Advanced: how the engine read the batch, and Clover vs AR timing"):
             st.caption(reading_summary(res.stats, res.wall_s))
             timing_section(res.text, parse)

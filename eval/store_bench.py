@@ -266,6 +266,7 @@ def main(argv: list[str] | None = None) -> None:
         else:
             raise SystemExit(f"unknown backend {name!r} (sqlite, postgis)")
         print(json.dumps({name: out["backends"][name]}), flush=True)
+    out["machine"]["load_average_at_end"] = list(os.getloadavg())  # a shared machine: what ran beside it
     text = json.dumps(out, indent=2)
     if args.out:
         os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)

@@ -15,7 +15,7 @@ from airspace.pipeline.engines import DEFAULT_ENGINE
 from airspace.store.base import Applied, Preview, StoredZone, ZoneStore
 from airspace.store.ingest import ingest_text, preview_text
 
-__all__ = ["current_picture", "preview_batch", "commit_batch", "store_decision", "BatchPreview"]
+__all__ = ["current_picture", "preview_batch", "preview_records", "commit_batch", "store_decision", "BatchPreview"]
 
 
 def current_picture(store: ZoneStore, at: datetime, *, until: datetime | None = None,
@@ -38,6 +38,12 @@ def preview_batch(store: ZoneStore, text: str, *, engine: str = DEFAULT_ENGINE) 
     """Read a batch and say what it would add, replace and cancel; nothing is written."""
     p, records = preview_text(store, text, engine=engine)
     return BatchPreview(records=records, preview=p)
+
+
+def preview_records(store: ZoneStore, records: list[ZoneRecord]) -> Preview:
+    """What committing records the page has already read would add, replace and cancel; nothing is written (the
+    page previews the records of its Run, so what it commits is exactly what the operator saw)."""
+    return store.preview(records)
 
 
 def commit_batch(store: ZoneStore, records: list[ZoneRecord], *, operator: str, source: str = "paste") -> Applied:

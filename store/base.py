@@ -448,6 +448,11 @@ class ZoneStore:
             row = self._x(cur, f"SELECT {_NOTICE_COLS} FROM notices WHERE key = ?", (key,)).fetchone()
         return _notice(row) if row else None
 
+    def has_live(self) -> bool:
+        """Whether any notice is in the picture at some time (a cheap look, not a count)."""
+        with self._read() as cur:
+            return self._x(cur, "SELECT 1 FROM zones WHERE live = 1 LIMIT 1").fetchone() is not None
+
     def counts(self) -> dict:
         with self._read() as cur:
             def one(sql):

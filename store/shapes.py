@@ -166,8 +166,9 @@ def as_of(rec: ZoneRecord, until: float) -> ZoneRecord:
     """The record as the picture shows it up to ``until``: past its estimated end, in force with no end, flagged."""
     if not (rec.end_estimated and rec.end is not None and until > epoch(rec.end)):
         return rec
-    out = rec.model_copy(deep=True)
-    out.windows, out.end = [], None
+    # a shallow copy with its own reasons (the one list ``review`` changes): the geometry and limits are frozen
+    # models, shared safely; a deep copy cost more than decoding the record (most zones of a dense box at 10^6)
+    out = rec.model_copy(update={"windows": [], "end": None, "reasons": list(rec.reasons)})
     out.review(f"its estimated end {rec.end:%Y-%m-%d %H:%M}Z has passed with no replacement or cancellation "
                "received: kept in force until one arrives")
     return out

@@ -1,7 +1,10 @@
 """Suite-wide set-up: Triton kernels run in interpreter mode on CPU, and tests share the real dev messages."""
 
+import atexit
 import json
 import os
+import shutil
+import tempfile
 from pathlib import Path
 
 # Must be set before anything imports triton: on CPU the kernels run in the interpreter against their references.
@@ -11,6 +14,13 @@ from pathlib import Path
 os.environ.setdefault("TRITON_INTERPRET", "1")
 
 import pytest  # noqa: E402
+
+# The dashboard opens on the zone store that AIRSPACE_STORE names, else on a file in the user's data directory: the
+# suite points it at an empty store of its own (page tests that want one name theirs), so no test reads or writes
+# an operator's real store. Browser tests' Streamlit servers inherit it.
+_SUITE_STORE = tempfile.mkdtemp(prefix="airspace-test-store-")
+os.environ["AIRSPACE_STORE"] = f"sqlite:///{_SUITE_STORE}/zones.sqlite"
+atexit.register(shutil.rmtree, _SUITE_STORE, True)
 
 REPO = Path(__file__).resolve().parents[1]
 

@@ -646,7 +646,7 @@ def test_map_and_zone_list_on_the_first_screen(app, browser_context, viewport):
     page, chart = _open(browser_context, app, viewport=viewport)
     _run_demo20(page, phone)
     page.evaluate("window.scrollTo(0, 0)")
-    zone_list = page.get_by_test_id("stDataFrame").first
+    zone_list = page.get_by_test_id("stMain").get_by_test_id("stDataFrame").first  # not the sidebar's store preview
     expect(zone_list).to_be_visible()
     red = _until(lambda: (r := _red_pixels(chart)) > 300 and r)
     name = "phone" if phone else "desktop"

@@ -171,7 +171,7 @@ def test_demo20_table_and_metrics(demo):
     for part in ("20 messages", "21 records", "19 zones on the map", "19 ok", "2 review", "0 error", "rules ",
                  "map time 2026-11-30 02:00Z (10:00 CST)"):
         assert part in head, part
-    df = demo.dataframe[-1].value
+    df = demo.main.dataframe[-1].value
     assert len(df) == 21
     row0 = df[df["key"] == "0:0"].iloc[0]
     assert row0["msg"] == 1 and row0["zone"] == 1  # numbers a person reads start at 1
@@ -182,7 +182,7 @@ def test_demo20_table_and_metrics(demo):
     # the cancellation is ok, like in the exports
     assert df[df["key"] == "4:0"].iloc[0]["status"] == "ok"
     # the records table does not show the internal key; the engine's reading is said in words
-    assert "key" not in demo.dataframe[-1].proto.column_order and "msg" in demo.dataframe[-1].proto.column_order
+    assert "key" not in demo.main.dataframe[-1].proto.column_order and "msg" in demo.main.dataframe[-1].proto.column_order
     assert any(c.value.startswith("rules read 20 messages in ") for c in demo.caption)
     # what is not on the map, and why, beside it
     unplaced = next(h for h in _html(demo) if 'data-testid="unplaced"' in h)
@@ -240,7 +240,7 @@ def test_time_slider_recolours(demo):
     vols = _volumes(_deck(demo))
     assert "ACTIVE" in vols["9:0"]["tip"] and "not active" in vols["2:0"]["tip"] and vols["2:0"]["fill"] == BLUE
     demo.checkbox(key="f_expired").uncheck().run()
-    zl = demo.dataframe[0].value
+    zl = demo.main.dataframe[0].value
     assert zl[zl["key"] == "9:0"].iloc[0]["state"] == "active" and "2:0" not in set(zl["key"])
     # the date/time entry shows the same moment; the slider spans the windows, not a year (one zone is PERM)
     assert demo.date_input(key="t_date").value == date(2026, 11, 30) and demo.time_input(key="t_time").value == time(7, 0)
@@ -302,7 +302,7 @@ def test_focus_highlights_spans_and_flies(demo):
     edges = _layer(spec, "selection")
     assert [r["key"] for r in edges["data"]] == ["0:0"] and edges["wireframe"] is True and edges["filled"] is False
     # its row in the records table is highlighted
-    assert demo.dataframe[-1].value.iloc[0]["key"] == "0:0"
+    assert demo.main.dataframe[-1].value.iloc[0]["key"] == "0:0"
     demo.selectbox(key="focus").set_value("all").run()
     assert [r["key"] for r in _layer(_deck(demo), "selection")["data"]] == ["warmup"]
 
@@ -369,7 +369,7 @@ def test_jsonl_input():
     at.radio(key="engine").set_value("rules")
     at.button(key="run_button").click().run()
     assert not at.exception and not at.error
-    df = at.dataframe[-1].value
+    df = at.main.dataframe[-1].value
     assert list(df["id"]) == ["A2231/26", "A2232/26", "FDC 6/0871"]
 
 
@@ -428,7 +428,7 @@ def test_a_batch_on_the_page_is_read_ahead_and_its_run_writes_the_answers():
     summary = next(c.value for c in at.caption if c.value.startswith("clover read 20 messages in "))
     assert "20 of 20 messages had been read while the batch was on the page" in summary
     assert "forward passes wrote" in summary and "denoising steps on average" in summary
-    df = at.dataframe[-1].value
+    df = at.main.dataframe[-1].value
     cold, _ = process_batch(DEMO20, get_extractor("clover"))
     assert list(df["id"]) == [r.id or "" for r in cold] and list(df["status"]) == [r.status for r in cold]
     at.button(key="timing_button").click().run(timeout=600)
@@ -519,10 +519,10 @@ def test_a_notamc_removes_its_zone_and_copies_are_counted():
     unplaced = next(h for h in _html(at) if 'data-testid="unplaced"' in h)
     assert "cancelled by A2250/26" in unplaced and "cancels A2198/26: removed from the map" in unplaced
     assert "1 identical copy merged" in unplaced
-    zl = at.dataframe[0].value
+    zl = at.main.dataframe[0].value
     assert list(zl["zone"]) == ["A2231/26 ×2"]
     # nothing lost: every record is in the records table and the exports
-    assert len(at.dataframe[-1].value) == 4
+    assert len(at.main.dataframe[-1].value) == 4
 
 
 def test_a_review_is_resolved_on_the_page_and_exported_ok_with_provenance(demo):
@@ -536,7 +536,7 @@ def test_a_review_is_resolved_on_the_page_and_exported_ok_with_provenance(demo):
     assert "Resolved by operator at " in prov and "edited end (fields: end)" in prov
     head = next(h for h in _html(demo) if 'data-testid="head-line"' in h)
     assert "20 ok" in head and "1 review" in head  # 19 + the resolved one; the named place is still review
-    df = demo.dataframe[-1].value
+    df = demo.main.dataframe[-1].value
     row = df[df["key"] == "7:0"].iloc[0]
     assert row["status"] == "ok" and row["end (UTC)"] == "2026-11-30 15:00Z"
     # the exports carry the record as ok with its provenance
@@ -572,11 +572,11 @@ def test_a_large_batch_is_read_in_chunks_with_the_records_of_one_read():
     at.button(key="run_button").click().run()
     assert not at.exception
     whole, _ = process_batch(batch, "rules")
-    df = at.dataframe[-1].value
+    df = at.main.dataframe[-1].value
     assert list(df["key"]) == [f"{r.message}:{r.zone}" for r in whole]
     assert list(df["status"]) == [r.status for r in whole]
     head = next(h for h in _html(at) if 'data-testid="head-line"' in h)
     assert "120 messages" in head and "19 zones on the map" in head  # the copies merged
     at.checkbox(key="f_expired").check().run()  # the batch is not the sample: the map opens now, its zones over
-    zl = at.dataframe[0].value
+    zl = at.main.dataframe[0].value
     assert zl[zl["key"] == "0:0"].iloc[0]["zone"] == "A2231/26 ×6"

@@ -60,7 +60,8 @@ def test_windows_and_an_estimated_end():
     assert wins[0] == (T0.timestamp(), (T0 + timedelta(hours=5)).timestamp()) and wins[-1][1] == OPEN
     assert as_of(rec, (T0 + timedelta(hours=4)).timestamp()) is rec
     late = as_of(rec, (T0 + timedelta(hours=6)).timestamp())
-    assert late.end is None and late.status == "review" and rec.end is not None  # the stored record is untouched
+    assert late.end is None and late.status == "review" and late.reasons and late.windows == []
+    assert rec.end is not None and rec.status == "ok" and rec.reasons == []  # the record is untouched
     open_ended = ZoneRecord(message=0, geometry=CircleGeometry(center=(10, 10), radius_m=1000), start=T0)
     assert windows_of(open_ended) == [(T0.timestamp(), OPEN)]
 
