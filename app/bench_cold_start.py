@@ -7,8 +7,10 @@ the CPU, freeze the page for seconds; until then a click waits). A benchmark (wr
 
     python -m airspace.app.bench_cold_start --runs 5 --old-rev fe69c28 --out bench-results/cold-start.json
 
-``--old-rev``: the page of that commit (``git show REV:app/dashboard.py``) is measured beside the current one,
-from a temporary folder (its ``static`` linked to this checkout's ``app/static``).
+``--old-rev``: the page of that commit is measured beside the current one, on that commit's own code: its code
+folders are exported (``git archive``) to a temporary folder, and its server runs in a folder holding an
+``airspace`` package made of them, which ``python -m`` puts first on the import path (``data/`` is this checkout's:
+data, not code).
 """
 
 from __future__ import annotations
@@ -54,14 +56,36 @@ def settled(page, t0: float, usable: float, limit_s: float = 120.0) -> float:
         time.sleep(0.2)
 
 
-def cold_start(script: Path, browser, viewport=(1400, 900)) -> dict:
+CODE_FOLDERS = ("airspace", "app", "core", "eval", "geo", "kernels", "model", "parser", "pipeline", "store")
+
+
+def export_rev(rev: str, dest: Path) -> tuple[Path, Path]:
+    """The page script of ``rev`` and the folder to run it from, where ``airspace`` is that commit's."""
+    names = subprocess.run(["git", "ls-tree", "--name-only", rev], cwd=REPO, check=True, capture_output=True,
+                           text=True).stdout.split()
+    folders = [f for f in CODE_FOLDERS if f in names]
+    tree, pkg = dest / "tree", dest / "pkg"
+    tree.mkdir()
+    archive = subprocess.run(["git", "archive", rev, *folders], cwd=REPO, check=True, capture_output=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(tree)], input=archive, check=True)
+    (tree / "data").symlink_to(REPO / "data")
+    (pkg / "airspace").mkdir(parents=True)
+    (pkg / "airspace" / "__init__.py").write_bytes((tree / "airspace" / "__init__.py").read_bytes())
+    for f in folders:
+        if f != "airspace":
+            (pkg / "airspace" / f).symlink_to(tree / f)
+    (pkg / "airspace" / "data").symlink_to(REPO / "data")
+    return tree / "app" / "dashboard.py", pkg
+
+
+def cold_start(script: Path, browser, viewport=(1400, 900), cwd: Path = REPO) -> dict:
     """Seconds from starting the server to the server's health answer, to a usable page, and to a settled one."""
     port = _port()
     url = f"http://127.0.0.1:{port}/"
     t0 = time.perf_counter()
     proc = subprocess.Popen([sys.executable, "-m", "streamlit", "run", str(script), "--server.address", "127.0.0.1",
                              "--server.port", str(port), "--server.headless", "true",
-                             "--browser.gatherUsageStats", "false"], cwd=REPO, stdout=subprocess.DEVNULL,
+                             "--browser.gatherUsageStats", "false"], cwd=cwd, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
     try:
         while True:
@@ -97,22 +121,18 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     from playwright.sync_api import sync_playwright
 
-    scripts = {"current": REPO / "app" / "dashboard.py"}
+    scripts = {"current": (REPO / "app" / "dashboard.py", REPO)}
     tmp = None
     if args.old_rev:
         tmp = tempfile.TemporaryDirectory()
-        old = Path(tmp.name) / "dashboard.py"
-        old.write_text(subprocess.run(["git", "show", f"{args.old_rev}:app/dashboard.py"], cwd=REPO, check=True,
-                                      capture_output=True, text=True).stdout, encoding="utf-8")
-        os.symlink(REPO / "app" / "static", Path(tmp.name) / "static")
-        scripts[f"old ({args.old_rev})"] = old
+        scripts[f"old ({args.old_rev})"] = export_rev(args.old_rev, Path(tmp.name))
     results: dict[str, list[dict]] = {k: [] for k in scripts}
     load_before = os.getloadavg()
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
         for i in range(args.runs):
-            for name, script in scripts.items():
-                r = cold_start(script, browser)
+            for name, (script, cwd) in scripts.items():
+                r = cold_start(script, browser, cwd=cwd)
                 results[name].append(r)
                 print(f"run {i + 1} {name}: {r}", flush=True)
         browser.close()
