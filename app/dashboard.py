@@ -28,6 +28,7 @@ from airspace.app import local_time as LT
 from airspace.app import map_click as MC
 from airspace.app import map_layers as L
 from airspace.app import map_view as V
+from airspace.app import place_panel as PP
 from airspace.app import resolve as R
 from airspace.app import tables as T
 from airspace.app import timeline as TL
@@ -436,6 +437,7 @@ def resolve_panel(res: RunResult, rec, key: str) -> None:
                 width="stretch")
     if ss.get("resolve_error"):
         st.error(md_literal(ss["resolve_error"]))
+    PP.place_panel(rec, key, _resolve)  # a named place without coordinates: placed by clicking the map
 
 
 # wide enough for a whole UTC date and time, and for the reasons
@@ -491,7 +493,8 @@ def page() -> None:
                              below_m=T.DRONE_CEILING_M if ss.get("f_low", False) else None)
     if t is not None and not ss.get("f_expired", False):
         shown = [v for v in shown if Z.zone_state(v, t) != Z.EXPIRED]
-    if clicked is not None and (key := MC.volume_at(shown, clicked[0], clicked[1], V.key_str)) is not None:
+    if (clicked is not None and not PP.placing(by_key.get(ss.get("focus")))
+            and (key := MC.volume_at(shown, clicked[0], clicked[1], V.key_str)) is not None):
         _focus(key, "map")  # from above, the click landed on this volume
         ss["list_gen"] = ss.get("list_gen", 0) + 1
     tz = ZL.common_tz(shown or volumes) if res else None
