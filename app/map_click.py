@@ -6,9 +6,10 @@ apart, each a disc just wide enough to leave no gap) whose picked object is its 
 the map gives a point within ``precision_m`` of where it landed.
 
 Seen from straight above (2D), the grid is drawn over the zones and picked first; the volume under the point is
-then the one selected (``volume_at``), so a click on a zone both selects it and asks about the point. Tilted (3D),
-the grid lies on the ground under the volumes: a click on a volume's wall selects that volume, a click on the
-ground asks about the point.
+then the one selected (``volume_at``), so a click on a zone both selects it and asks about the point, and each grid
+point carries the tooltip of that volume (hovering a zone still shows its details). Tilted (3D), the grid lies on
+the ground under the volumes: a click on a volume's wall selects that volume, a click on the ground asks about the
+point. Away from the zones a grid point's tooltip is its coordinates (deck.gl shows an empty box for an empty one).
 """
 
 from __future__ import annotations
@@ -16,13 +17,18 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+import numpy as np
 import pydeck as pdk
+import shapely
 from shapely.geometry import Point
+from shapely.strtree import STRtree
 
-GRID_PX = 10  # screen pixels between grid points at the view's zoom
-#: the area the grid covers, in screen pixels at that zoom (the map is ~760 x 500 on a laptop): ~4,500 points,
-#: ~130 kB of the map's JSON
-MAP_PX = (840, 520)
+from airspace.app.map_view import key_str
+
+GRID_PX = 12  # screen pixels between grid points at the view's zoom
+#: the area the grid covers, in screen pixels at that zoom (the map is ~760 x 500 on a laptop): ~3,100 points,
+#: ~200 kB of the map's JSON with their tooltips
+MAP_PX = (840, 528)
 LAYER = "mapclick"
 EARTH_M_PER_DEG = 111_320.0
 
@@ -46,19 +52,44 @@ def grid_points(lat: float, lon: float, zoom: float) -> tuple[list[dict], float]
     return pts, precision
 
 
-def click_layer(view: pdk.ViewState, *, tilted: bool, gen: int = 0) -> pdk.Layer:
+def _with_tips(pts: list[dict], zones: Sequence[tuple[object, str]]) -> list[dict]:
+    """Each point with the tooltip of the smallest zone (footprint, tooltip) that covers it, else its coordinates."""
+    tips: dict[int, tuple[float, str]] = {}
+    if zones:
+        polys = [poly for poly, _ in zones]
+        cells = shapely.points(np.array([p["cell"] for p in pts], dtype=float))
+        hit_pt, hit_zone = STRtree(polys).query(cells, predicate="intersects")
+        for i, z in zip(hit_pt.tolist(), hit_zone.tolist()):
+            area = polys[z].area
+            if i not in tips or area < tips[i][0]:
+                tips[i] = (area, zones[z][1])
+    for i, p in enumerate(pts):
+        lon, lat = p["cell"]
+        p["tip"] = tips[i][1] if i in tips else f"{lat:.5f}, {lon:.5f} · click: Can I fly here?"
+    return pts
+
+
+def click_layer(view: pdk.ViewState, *, tilted: bool, gen: int = 0,
+                zones: Sequence[tuple[object, str]] = ()) -> pdk.Layer:
     """The invisible pickable grid for ``view`` (its id changes with ``gen``, as the volumes' do, so Streamlit drops
-    its selection once the page has read it)."""
+    its selection once the page has read it). ``zones``: (footprint, tooltip) of the volumes drawn, whose tooltips
+    the grid carries where it lies over them (2D)."""
     pts, _ = grid_points(float(view.latitude), float(view.longitude), float(view.zoom))
+    pts = _with_tips(pts, () if tilted else zones)
     params = {"depthTest": True} if tilted else {"depthTest": False}  # 2D: over the zones, picked first
     return pdk.Layer("ScatterplotLayer", data=pts, id=f"{LAYER}~{gen}", get_position="cell",
                      get_fill_color=[0, 0, 0, 1], radius_units="'pixels'", get_radius=GRID_PX * 0.75,
                      stroked=False, pickable=True, parameters=params)
 
 
-def add_click_layer(deck: pdk.Deck, view: pdk.ViewState, *, tilted: bool, gen: int = 0) -> pdk.Deck:
-    """``deck`` with the grid: first (under every zone) when ``tilted``, else last (over them)."""
-    layer = click_layer(view, tilted=tilted, gen=gen)
+def add_click_layer(deck: pdk.Deck, view: pdk.ViewState, *, tilted: bool, gen: int = 0,
+                    volumes: Sequence = ()) -> pdk.Deck:
+    """``deck`` with the grid: first (under every zone) when ``tilted``, else last (over them, with the tooltips of
+    the ``volumes`` the deck draws)."""
+    drawn = {r.get("key"): r.get("tip") for layer in deck.layers if str(layer.id).startswith("volumes~")
+             for r in (layer.data if isinstance(layer.data, list) else []) if isinstance(r, dict)}
+    zones = [(v.polygon, drawn[key_str(v.key)]) for v in volumes if drawn.get(key_str(v.key))]
+    layer = click_layer(view, tilted=tilted, gen=gen, zones=zones)
     if tilted:
         deck.layers.insert(0, layer)
     else:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pydeck as pdk
 import pytest
+from shapely.geometry import Point
 
 from airspace.app import map_click as MC
 from airspace.app import map_view as V
@@ -77,3 +78,28 @@ def test_a_click_from_above_lands_on_the_smallest_volume_under_it(volumes):
     assert len(inside) >= 2 and park.polygon.area == min(v.polygon.area for v in inside)
     # over the sea south of every zone: none
     assert MC.volume_at(volumes, 22.20, 113.70, V.key_str) is None
+
+
+def test_from_above_the_grid_carries_the_tooltip_of_the_zone_under_it(volumes):
+    from airspace.app import map_layers as L
+
+    park = next(v for v in volumes if v.id == "A2198/26")
+    c = park.polygon.centroid
+    view = pdk.ViewState(latitude=c.y, longitude=c.x, zoom=12.0)
+    deck = L.build_deck(volumes, None, basemap={}, view=view)
+    MC.add_click_layer(deck, view, tilted=False, volumes=volumes)
+    grid = json.loads(deck.to_json())["layers"][-1]
+    centre = next(r for r in grid["data"] if r["cell"] == [round(c.x, 5), round(c.y, 5)])
+    park_tip = next(r["tip"] for r in L.volume_rows([park], None))
+    assert centre["tip"] == park_tip and "Floor:" in centre["tip"]  # the smallest zone there: the park's details
+    # a point over no zone shows its coordinates; one over a zone, a zone's details
+    over = {i for i, r in enumerate(grid["data"]) if any(v.polygon.covers(Point(*r["cell"])) for v in volumes)}
+    assert 0 < len(over) < len(grid["data"])
+    for i, r in enumerate(grid["data"]):
+        coords = f"{r['cell'][1]:.5f}, {r['cell'][0]:.5f} · click: Can I fly here?"
+        assert (r["tip"] == coords) == (i not in over), r
+    assert all(r["tip"] for r in grid["data"])  # never empty (deck.gl would show an empty box)
+    # tilted: under the zones, whose own tooltips show; the grid's are coordinates only
+    tilted = L.build_deck(volumes, None, basemap={}, view=view)
+    MC.add_click_layer(tilted, view, tilted=True, volumes=volumes)
+    assert all("click: Can I fly here?" in r["tip"] for r in json.loads(tilted.to_json())["layers"][0]["data"])
