@@ -68,7 +68,7 @@ DEFAULT_ENGINE = DEFAULT_ENGINE_NAME
 UTC = timezone.utc
 ss = st.session_state
 
-st.set_page_config(page_title="Clover Airspace", page_icon=":material/flight:", layout="wide", initial_sidebar_state="auto")
+st.set_page_config(page_title="Clover Airspace", page_icon="🛩", layout="wide", initial_sidebar_state="auto")
 
 
 # ------------------------------------------------------------------------------------------------------------------
