@@ -540,7 +540,7 @@ def page() -> None:
                         conflict_points=route_pts, view=view, pick_gen=ss.get("pick_gen", 0),
                         scroll_zoom=ss.get("wheel_zoom", False),
                         scale_bounds=(pending or all_bounds) if "region" in basemap else None, here=here)
-    MC.add_click_layer(deck, view, tilted=pitch > 0, gen=ss.get("pick_gen", 0), volumes=shown)
+    MC.add_click_layer(deck, view, tilted=pitch > 0, gen=ss.get("pick_gen", 0), volumes=shown, active=res is not None)
     with c1:
         st.pydeck_chart(deck, height=MAP_HEIGHT, key="map", on_select="rerun", selection_mode="single-object")
         st.html(L.legend_html())

@@ -69,13 +69,21 @@ def _with_tips(pts: list[dict], zones: Sequence[tuple[object, str]]) -> list[dic
     return pts
 
 
+#: the grid of a page with nothing to ask about yet: one point in a corner no one clicks, so that the layer (its id,
+#: its shader) exists from the first screen on, as the zones' layers do, at no cost to the first screen
+WARMUP = [{"cell": [-179.85, -84.85], "tip": "-84.85, -179.85"}]
+
+
 def click_layer(view: pdk.ViewState, *, tilted: bool, gen: int = 0,
-                zones: Sequence[tuple[object, str]] = ()) -> pdk.Layer:
+                zones: Sequence[tuple[object, str]] = (), active: bool = True) -> pdk.Layer:
     """The invisible pickable grid for ``view`` (its id changes with ``gen``, as the volumes' do, so Streamlit drops
     its selection once the page has read it). ``zones``: (footprint, tooltip) of the volumes drawn, whose tooltips
-    the grid carries where it lies over them (2D)."""
-    pts, _ = grid_points(float(view.latitude), float(view.longitude), float(view.zoom))
-    pts = _with_tips(pts, () if tilted else zones)
+    the grid carries where it lies over them (2D). Not ``active`` (no Run yet): ``WARMUP`` only."""
+    if active:
+        pts, _ = grid_points(float(view.latitude), float(view.longitude), float(view.zoom))
+        pts = _with_tips(pts, () if tilted else zones)
+    else:
+        pts = [dict(p) for p in WARMUP]
     params = {"depthTest": True} if tilted else {"depthTest": False}  # 2D: over the zones, picked first
     return pdk.Layer("ScatterplotLayer", data=pts, id=f"{LAYER}~{gen}", get_position="cell",
                      get_fill_color=[0, 0, 0, 1], radius_units="'pixels'", get_radius=GRID_PX * 0.75,
@@ -83,13 +91,13 @@ def click_layer(view: pdk.ViewState, *, tilted: bool, gen: int = 0,
 
 
 def add_click_layer(deck: pdk.Deck, view: pdk.ViewState, *, tilted: bool, gen: int = 0,
-                    volumes: Sequence = ()) -> pdk.Deck:
+                    volumes: Sequence = (), active: bool = True) -> pdk.Deck:
     """``deck`` with the grid: first (under every zone) when ``tilted``, else last (over them, with the tooltips of
     the ``volumes`` the deck draws)."""
     drawn = {r.get("key"): r.get("tip") for layer in deck.layers if str(layer.id).startswith("volumes~")
              for r in (layer.data if isinstance(layer.data, list) else []) if isinstance(r, dict)}
     zones = [(v.polygon, drawn[key_str(v.key)]) for v in volumes if drawn.get(key_str(v.key))]
-    layer = click_layer(view, tilted=tilted, gen=gen, zones=zones)
+    layer = click_layer(view, tilted=tilted, gen=gen, zones=zones, active=active)
     if tilted:
         deck.layers.insert(0, layer)
     else:

@@ -103,3 +103,10 @@ def test_from_above_the_grid_carries_the_tooltip_of_the_zone_under_it(volumes):
     tilted = L.build_deck(volumes, None, basemap={}, view=view)
     MC.add_click_layer(tilted, view, tilted=True, volumes=volumes)
     assert all("click: Can I fly here?" in r["tip"] for r in json.loads(tilted.to_json())["layers"][0]["data"])
+
+
+def test_before_any_run_the_grid_is_one_warm_up_point():
+    view = pdk.ViewState(latitude=20.0, longitude=0.0, zoom=1.0)
+    layer = json.loads(pdk.Deck(layers=[MC.click_layer(view, tilted=False, active=False)]).to_json())["layers"][0]
+    assert layer["id"] == "mapclick~0" and layer["data"] == MC.WARMUP
+    assert MC.clicked_point(MC.WARMUP, view)[:2] == (-84.85, -179.85)  # a real point, where no one clicks
