@@ -1,13 +1,15 @@
 """A click on the map asks "Can I fly here?" at that point, in a real headless Chromium on ``streamlit run``: demo20
 run with the rules reader at its demo time, a click inside an active zone (restricted, the zone selected, its end
-in UTC and local time) and one over the open sea (clear). Screenshots in ``artifacts/``."""
+in UTC and local time) and one over the open sea (clear); and demo20's named place without coordinates placed by a
+click on the map, exported as ok with its provenance. Screenshots in ``artifacts/``."""
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
-from browser_page import _map_array, _solid_point, _solid_red_point
+from browser_page import _map_array, _select_option, _settled, _solid_point, _solid_red_point
 from test_app_browser import (  # noqa: F401  (the server, browser and page fixtures of the dispatch walk-throughs)
     ARTIFACTS,
     DESKTOP,
@@ -80,4 +82,44 @@ def test_a_click_inside_a_zone_and_one_over_the_sea(app, browser_context):  # no
     expect(answer).to_have_attribute("data-verdict", "clear")
     assert "map point" in answer.inner_text()
     page.screenshot(path=str(ARTIFACTS / "map_click_outside.png"))
+    page.close()
+
+
+@pytest.mark.timeout(2 * WALK_S, func_only=True)
+def test_a_named_place_is_placed_by_a_click_on_the_map(app, browser_context, tmp_path):  # noqa: F811
+    """demo20's message 11 (深圳国际会展中心, radius 2 km, no coordinates: review) focused, the map clicked over open
+    land, "Place a circle here": the zone is drawn, reads ok with the operator's provenance, and the JSONL export
+    downloaded from the page carries it."""
+    from playwright.sync_api import expect
+
+    page, chart = _open(browser_context, app, viewport=DESKTOP)
+    _run_demo20(page)
+    expect(page.get_by_test_id("head-line")).to_contain_text("19 zones on the map")
+    _select_option(page, "Focus zone", "message 11 · review")
+    expect(page.get_by_text("Place 深圳国际会展中心 on the map")).to_be_visible()
+    _settled(page)
+    chart.scroll_into_view_if_needed()
+    land = (abs(_map_array(chart) - L.LAND_COLOR[:3]) <= 3).all(-1)
+    spot = _solid_point(land, 41)  # open land, 20 px from any zone or label
+    assert spot, "no open land on the map"
+    _click_and_answer(page, chart, *spot, None)
+    # placing: the click gave a point and kept the focus on the named place
+    expect(page.get_by_text("Place 深圳国际会展中心 on the map")).to_be_visible()
+    _settled(page)
+    page.get_by_role("button", name="Place a circle here", exact=True).click()
+    prov = page.get_by_test_id("provenance")
+    expect(prov).to_contain_text("Resolved by operator")
+    expect(prov).to_contain_text("(fields: geometry)")
+    expect(page.get_by_test_id("head-line")).to_contain_text("20 zones on the map")
+    prov.scroll_into_view_if_needed()
+    page.screenshot(path=str(ARTIFACTS / "map_click_placed_named.png"))
+    with page.expect_download() as dl:
+        page.get_by_role("button", name="JSONL", exact=True).click()
+    path = tmp_path / "records.jsonl"
+    dl.value.save_as(path)
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    row = next(r for r in rows if r["message"] == 10)
+    assert row["status"] == "ok" and row["geometry"]["type"] == "circle" and row["geometry"]["radius_m"] == 2000.0
+    assert row["provenance"]["by"] == "operator" and row["provenance"]["fields"] == ["geometry"]
+    assert "深圳国际会展中心" in row["provenance"]["action"] and row["provenance"]["was"] == "review"
     page.close()
