@@ -1,6 +1,6 @@
 """A click on the map asks "Can I fly here?" at that point, in a real headless Chromium on ``streamlit run``: demo20
 run with the rules reader at its demo time, a click inside an active zone (restricted, the zone selected, its end
-in UTC and local time) and one over the open sea (clear); and demo20's named place without coordinates placed by a
+in UTC and local time) and one over bare sea or land (clear), at a desktop's and a phone's size; and demo20's named place without coordinates placed by a
 click on the map, exported as ok with its provenance. Screenshots in ``artifacts/``."""
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from browser_page import _map_array, _select_option, _settled, _solid_point, _so
 from test_app_browser import (  # noqa: F401  (the server, browser and page fixtures of the dispatch walk-throughs)
     ARTIFACTS,
     DESKTOP,
+    PHONE,
     WALK_S,
     _open,
     _run_demo20,
@@ -26,8 +27,9 @@ from airspace.app import map_layers as L
 pytestmark = pytest.mark.browser
 
 
-def _sea(a):
-    return (abs(a - L.SEA_COLOR[:3]) <= 3).all(-1)
+def _bare(a):
+    """Pixels of bare sea or land: no zone drawn over them (a zone's fill changes the colour), no label."""
+    return (abs(a - L.SEA_COLOR[:3]) <= 3).all(-1) | (abs(a - L.LAND_COLOR[:3]) <= 3).all(-1)
 
 
 def _click_and_answer(page, chart, x: float, y: float, before: str | None):
@@ -50,11 +52,14 @@ def _click_and_answer(page, chart, x: float, y: float, before: str | None):
 
 
 @pytest.mark.timeout(2 * WALK_S, func_only=True)
-def test_a_click_inside_a_zone_and_one_over_the_sea(app, browser_context):  # noqa: F811
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_a_click_inside_a_zone_and_one_outside(app, browser_context, viewport):  # noqa: F811
     from playwright.sync_api import expect
 
-    page, chart = _open(browser_context, app, viewport=DESKTOP)
-    _run_demo20(page)
+    phone = viewport is PHONE
+    name = "phone" if phone else "desktop"
+    page, chart = _open(browser_context, app, viewport=viewport)
+    _run_demo20(page, phone)
     chart.scroll_into_view_if_needed()
     a = _map_array(chart)
     inside = _solid_red_point(a, 15)  # the middle of an active zone's fill, as drawn
@@ -72,16 +77,16 @@ def test_a_click_inside_a_zone_and_one_over_the_sea(app, browser_context):  # no
     # the typed box shows the clicked coordinates; the asked point is on the map
     assert re.fullmatch(r"\d+\.\d{5}, \d+\.\d{5}", page.get_by_label("Place or coordinates").input_value())
     answer.scroll_into_view_if_needed()
-    page.screenshot(path=str(ARTIFACTS / "map_click_inside.png"))
+    page.screenshot(path=str(ARTIFACTS / f"map_click_inside_{name}.png"))
 
     chart.scroll_into_view_if_needed()
     a = _map_array(chart)
-    sea = _solid_point(_sea(a), 41)  # open sea, 20 px from any land, zone or label
-    assert sea, "no open sea on the map"
-    answer = _click_and_answer(page, chart, *sea, text)
+    bare = _solid_point(_bare(a), 31)  # 15 px from any zone or label (the grid's points are 12 px apart)
+    assert bare, "no bare sea or land on the map"
+    answer = _click_and_answer(page, chart, *bare, text)
     expect(answer).to_have_attribute("data-verdict", "clear")
     assert "map point" in answer.inner_text()
-    page.screenshot(path=str(ARTIFACTS / "map_click_outside.png"))
+    page.screenshot(path=str(ARTIFACTS / f"map_click_outside_{name}.png"))
     page.close()
 
 
