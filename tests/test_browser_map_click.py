@@ -1,7 +1,8 @@
 """A click on the map asks "Can I fly here?" at that point, in a real headless Chromium on ``streamlit run``: demo20
 run with the rules reader at its demo time, a click inside an active zone (restricted, the zone selected, its end
-in UTC and local time) and one over bare sea or land (clear), at a desktop's and a phone's size; and demo20's named place without coordinates placed by a
-click on the map, exported as ok with its provenance. Screenshots in ``artifacts/``."""
+in UTC and local time) and one over bare sea or land (clear), at a desktop's and a phone's size; and demo20's
+named place without coordinates placed by a click on the map, exported as ok with its provenance. Screenshots in
+``artifacts/``."""
 
 from __future__ import annotations
 
