@@ -102,7 +102,8 @@ _PATTERNS: list[tuple[str, bool, re.Pattern[str]]] = [
         r"(?<![0-9.\-:])(?P<d>\d{1,3})-(?P<m>\d{2})(?P<mf>\.\d+)?(?P<h>[EW])(?![A-Za-z])")),
     # decimal degrees without a degree sign
     ("any", True, re.compile(r"(?<![0-9.])(?P<d>\d{1,3}\.\d+) ?(?P<h>[NSEW])(?![A-Za-z])")),
-    ("any", True, re.compile(r"(?<![A-Za-z])(?P<h>[NSEW]) ?(?P<d>\d{1,3}\.\d+)(?![0-9.])")),
+    # (a full stop after the number ends the sentence: "… TO N60.118 E10.864. GND TO …")
+    ("any", True, re.compile(r"(?<![A-Za-z])(?P<h>[NSEW]) ?(?P<d>\d{1,3}\.\d+)(?![0-9]|\.\d)")),
     # a Chinese label before decimal degrees (degree sign optional, or standing for the decimal point)
     ("any", True, re.compile(
         rf"(?P<hp>{_CN_ALT})\s*[:：]?\s*(?P<sign>-)?(?P<d>\d{{1,3}}(?:\.\d+)?)"
@@ -122,7 +123,7 @@ _PATTERNS: list[tuple[str, bool, re.Pattern[str]]] = [
 # (Chinese text may touch the numbers: "以25.057960, 102.685240半径0.8KM", so only ASCII word characters block)
 _SIGNED_PAIR = re.compile(
     r"(?<![A-Za-z0-9_.\-+])(?:(?P<a>[-+]?\d{1,2}\.\d{2,})\s*[,，/]\s*(?P<b>[-+]?\d{1,3}\.\d{2,})"
-    r"|(?P<a2>[-+]?\d{1,2}\.\d{3,})\s+(?P<b2>[-+]?\d{1,3}\.\d{3,}))(?![A-Za-z0-9_.°º])")
+    r"|(?P<a2>[-+]?\d{1,2}\.\d{3,})\s+(?P<b2>[-+]?\d{1,3}\.\d{3,}))(?![A-Za-z0-9_°º]|\.\d)")
 
 _PAIR_GAP = re.compile(
     r"[\s,/;，、]{0,6}(?:(?:AND|LONGITUDE|LONG|LON|LNG|经度)\s*[:=：]?[\s,/;，、]{0,3})?", re.IGNORECASE)

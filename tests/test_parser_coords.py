@@ -238,3 +238,13 @@ def test_an_item_number_or_a_dates_day_after_a_spaced_coordinate_is_not_its_seco
     assert [c.text for c in got] == ["N33 19 W007 37", "N33 15 W007 30"]
     # a third group that is seconds stays seconds
     assert find_coords("N45 31 15 E008 25 30.")[0].text == "N45 31 15 E008 25 30"
+
+
+def test_a_full_stop_after_a_decimal_coordinate_ends_the_sentence_not_the_number():
+    # the last vertex of "… TO N60.118 E10.864. GND TO 400 feet AGL." was dropped from its boundary
+    assert [c.text for c in find_coords("N60.034811, E10.768002 TO N60.118 E10.864. GND TO 400 feet AGL.")] == [
+        "N60.034811, E10.768002", "N60.118 E10.864"]
+    assert [c.text for c in find_coords("S12.19461 W77.49320\nS12.184293, W77.500923.  Confirm receipt.")] == [
+        "S12.19461 W77.49320", "S12.184293, W77.500923"]
+    assert [c.text for c in find_coords("22.5431, 114.0579.")] == ["22.5431, 114.0579"]
+    assert find_coords("N10.5.5 W20.1.1") == []  # a dotted number is no coordinate

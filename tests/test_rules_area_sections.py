@@ -218,3 +218,22 @@ def test_labels_after_a_run_of_blanks_are_found():
     assert [text[a:a + 5].strip() for a, _ in area_sections(text)] == ["（一）", "（二）"]
     glued = "烟花燃放活动期间无人机管控措施（一）距曲江会展中心5公里范围内。\n第2处：坐标北纬34°36′，东经108°52′；半径6公里。"
     assert [glued[a:a + 3] for a, _ in area_sections(glued)] == ["（一）", "第2处"]
+
+
+def test_a_bullet_before_a_distance_is_a_list_item_and_one_before_a_coordinate_is_a_vertex():
+    text = ("Ops update * area bounded by 3707N12625E- 3655N12628E- 3704N12639E BACK TO START. height limit 3,000 FT AGL; "
+            "* 7,400FT ring around 372447N1261617E - effective 2026-12-29T06:30Z UFN below UNL.\n* 22300FT radius of Hyde "
+            "Park. GND to 300M AGL from 2027-10-21 03:53Z until 2027-10-27 03:53 UTC.")
+    assert len(area_sections(text)) == 2
+    # the values after the third item's venue are not the boundary's (the first item, before the list's labels)
+    assert all(s == "review" for s, _ in _statuses(text))
+    assert area_sections("AREA:\n- 5130N00010W\n- 5131N00011W\n- 5132N00012W\n- 5130N00010W") == []
+
+
+def test_a_value_right_before_the_first_place_is_the_first_areas():
+    # "管控时段：…18时-24时 半径2公里，圆心…": no break between the period and the first circle: it opens area 1
+    text = ("【空域管制】\n管控时段：2024年6月10日18时-24时 半径2公里，圆心北纬24°26′东经118°02′，真高120米以下；由北纬24度41分 东经117度57分 "
+            "北纬24度39分，东经118度03分 北纬24度44分、东经118度07分 北纬24度48分 东经118度03分围成的范围，真高300米以下。")
+    recs = _records(text)
+    assert len(recs) == 2 and recs[1].status == "review"
+    assert any("on the first area's line" in r for r in recs[1].reasons), recs[1].reasons

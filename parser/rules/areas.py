@@ -38,7 +38,7 @@ _FAMILIES: tuple[tuple[str, str], ...] = (
     ("quyu", rf"[区區]域{_ORD}(?=[：:，,\s])"),
     ("letter_qu", r"(?<![A-Za-z])(?P<a>[A-H])[区區](?=[：:，,\s])"),
     # (a full-width "（一）" is an item even glued to the heading: "管控措施（一）距…")
-    ("paren", rf"(?:{_START}[（(]|(?<=[\u4e00-\u9fff])（){_ORD}[）)]"),
+    ("paren", rf"(?:{_START}[（(]|(?<=[\u4e00-\u9fff】])（){_ORD}[）)]"),
     # ("N、" and "#N" say "item" by themselves: they may stand mid-line, "…措施  1、自…", "Dispatch board - #1 …")
     ("dun", rf"(?:{_START}|(?<![\d.第])(?=\d)){_ORD}、"),
     # ("2)2027年…" is an item; "1.2027" is a number: a digit may follow ")" but not ".")
@@ -48,9 +48,9 @@ _FAMILIES: tuple[tuple[str, str], ...] = (
     ("word", r"(?i:\b(?:AREA|ZONE|SECTOR))[ \t]+(?:(?P<n>\d{1,2})|(?P<a>[A-H]))(?=[ \t]*[:.\-–)\n]|[ \t]+\S)"),
     ("letter_dot", rf"{_START}(?P<a>[A-H])\.(?=[ \t])"),
     ("hash", r"(?<![\w#])#(?P<n>\d{1,2})\b"),
-    # (a dash before a coordinate at a line start goes on with a boundary written one vertex a line: no bullet)
+    # (a dash before a coordinate goes on with a boundary written one vertex a line: no bullet, ``_labels``)
     # (a list run on in one line, "…; * next area", bullets after a clause's end too)
-    ("bullet", r"(?:^|(?<=[;.]\s))[ \t]*[-*•][ \t](?![ \t]*[NS]?\d)"),
+    ("bullet", r"(?:^|(?<=[;.]\s))[ \t]*[-*•][ \t]"),
 )
 _LABELS = [(name, re.compile(rx, re.M)) for name, rx in _FAMILIES]
 # labels that say "area" themselves; a bare enumerator ("2.", "（二）", a bullet) may number anything (conditions,
@@ -95,12 +95,21 @@ def _ordinal(m: re.Match) -> int:
     return 0
 
 
+def _coordinate_at(text: str, pos: int) -> bool:
+    """Whether a coordinate starts at ``pos`` (after blanks): a dash there goes on with a boundary, "- 5130N…"."""
+    head = text[pos : pos + 40]
+    got = find_coords(head)
+    return bool(got) and got[0].start == len(head) - len(head.lstrip(" \t"))
+
+
 def _labels(text: str, lo: int, hi: int) -> list[tuple[int, int, str]]:
     """(position, ordinal, family) of every area label candidate in ``[lo, hi)``; a bullet counts its own run."""
     out = []
     for name, rx in _LABELS:
         k = 0
         for m in rx.finditer(text, lo, hi):
+            if name == "bullet" and _coordinate_at(text, m.end()):
+                continue
             k += 1
             out.append((m.start(), k if name == "bullet" else _ordinal(m), name))
     return sorted(out)
@@ -239,7 +248,10 @@ def section_values(text: str, sec: tuple[int, int], own: list[Span], h: Header) 
 
 _CLAUSE_END = re.compile(r"[\n。]")
 # where an area's clause ends: a value after it may speak for every area ("…范围内。以上区域真高…", "…\nALL AREAS …")
-_ITEM_END = re.compile(r"[\n。；;]|\.\s")
+_ITEM_END = re.compile(r"[\n。]|\.\s")
+# what parts a heading from the first area: a value with none of these before the first place is that area's own
+# ("管控时段：…18时-24时 半径2公里，圆心…": the period opens area 1's item)
+_HEAD_END = re.compile(r"[\n。；;:：，,]|\.\s")
 
 
 def _one_line(text: str, pos: int, places: list[tuple[int, int, int]], sharers: set[int]) -> bool:
@@ -255,7 +267,8 @@ def _one_line(text: str, pos: int, places: list[tuple[int, int, int]], sharers: 
 # a venue named as a place ("哈尔滨国际会展中心周边", "以五台山体育中心为中心"): a zone's place whether or not one was read
 _VENUE = re.compile(r"(?P<name>[\u4e00-\u9fff]{2,20}?)(?:周[边邊围圍]|附近|一[带帶]|[为為]中心|[范範][围圍][内內]|半[径徑]"
                     r"|[区區]域(?=[划劃设設实實内內]))"
-                    r"|(?:\b(?:around|near|centred on|centered on|radius of)\s+(?:the\s+)?)"
+                    r"|(?:\b(?:around|near|centred on|centered on|radius of)|\d\s?(?:NM|KM|SM|MI|M|FT)\s+(?:of|around))"
+                    r"\s+(?:the\s+)?"
                     r"(?P<en>[A-Z][a-z]+(?:[ -][A-Z][a-z]+)*)")
 # what stands before "范围内" after a radius or a coordinate is a unit, not a venue ("0.5公里范围内")
 _NOT_VENUE = re.compile(r"[公千海]?里$|米$|[度分秒]$|[为為](?:中心|[圆圓]心)$|^(?:地区|区域|管控|空域)")
@@ -305,6 +318,10 @@ def straddled_values(text: str, lo: int, hi: int, zones: Sequence[Mapping[str, _
         for key in _VALUES:
             if key in f:
                 taken.setdefault((key, f[key].start, f[key].end), set()).add(k)
+    # where the first area's item opens: its place, or a value of its own written before it ("半径2公里，圆心…")
+    lead = places[0][2]
+    item_open = min([first] + ([sp.start for key, sp in zones[lead].items() if key in _VALUES and lo <= sp.start
+                                and len(taken[(key, sp.start, sp.end)]) == 1] if lead >= 0 else []))
     for k, f in enumerate(zones):
         own = [(a, b) for a, b, j in places if j == k]
         if not own:
@@ -316,13 +333,14 @@ def straddled_values(text: str, lo: int, hi: int, zones: Sequence[Mapping[str, _
             if own_section[k] is not None and section_of(sections, s.start) == own_section[k]:
                 continue
             sharers = taken[(key, s.start, s.end)]
-            if len(sharers) > 1 and s.end <= first and k != places[0][2] and _one_line(text, s.end, places, sharers):
+            if len(sharers) > 1 and s.end <= first and k != places[0][2] and (
+                    _one_line(text, s.end, places, sharers) or not _HEAD_END.search(text, s.end, item_open)):
                 out[k].append(f"{_NAMES[key]} written on the first area's line and taken for {len(sharers)} areas: "
                               "it may be the first area's own")
                 continue
             tail = max(places, key=lambda p: p[1])
-            if (len(sharers) > 1 and s.start >= last and k != tail[2]
-                    and not _ITEM_END.search(text, tail[1], s.start)):
+            if (len(sharers) > 1 and s.start >= last and k != tail[2] and not _ALL_AREAS.search(text, tail[1], s.end)
+                    and (tail[2] < 0 or not _ITEM_END.search(text, tail[1], s.start))):
                 out[k].append(f"{_NAMES[key]} written in the last area's own clause and taken for {len(sharers)} "
                               "areas: it may be the last area's own")
                 continue
