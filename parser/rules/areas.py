@@ -333,6 +333,8 @@ def straddled_values(text: str, lo: int, hi: int, zones: Sequence[Mapping[str, _
             if own_section[k] is not None and section_of(sections, s.start) == own_section[k]:
                 continue
             sharers = taken[(key, s.start, s.end)]
+            if key == "radius" and len(sharers) > 1:
+                continue  # one radius for several centres is the plural form ("WI 0.3NM RADIUS OF PSNS: …")
             if len(sharers) > 1 and s.end <= first and k != places[0][2] and (
                     _one_line(text, s.end, places, sharers) or not _HEAD_END.search(text, s.end, item_open)):
                 out[k].append(f"{_NAMES[key]} written on the first area's line and taken for {len(sharers)} areas: "
