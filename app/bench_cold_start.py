@@ -20,8 +20,9 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
+
+from airspace.app.serve import serve_page
 
 REPO = Path(__file__).resolve().parents[1]
 CHROMIUM = "/usr/bin/chromium"
@@ -38,18 +39,7 @@ def cold_start(script: Path, browser, viewport=(1400, 900)) -> dict:
     port = _port()
     url = f"http://127.0.0.1:{port}/"
     t0 = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, "-m", "streamlit", "run", str(script), "--server.address", "127.0.0.1",
-                             "--server.port", str(port), "--server.headless", "true",
-                             "--browser.gatherUsageStats", "false"], cwd=REPO, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
-    try:
-        while True:
-            try:
-                with urllib.request.urlopen(url + "_stcore/health", timeout=1) as r:
-                    if r.read().strip() == b"ok":
-                        break
-            except OSError:
-                time.sleep(0.05)
+    with serve_page(script, port, poll_s=0.05, timeout_s=600):
         health = time.perf_counter() - t0
         page = browser.new_page(viewport={"width": viewport[0], "height": viewport[1]})
         page.goto(url)
@@ -58,12 +48,6 @@ def cold_start(script: Path, browser, viewport=(1400, 900)) -> dict:
         usable = time.perf_counter() - t0
         page.close()
         return {"health_s": round(health, 3), "usable_s": round(usable, 3)}
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -5,9 +5,11 @@ batch), each waiting on the page's state rather than sleeping."""
 from __future__ import annotations
 
 import io
+from pathlib import Path
 from urllib.parse import urlparse
 
 from airspace.app import map_layers as L
+from airspace.app.serve import serve_page
 
 LOCAL_HOSTS = {"127.0.0.1", "localhost"}
 
@@ -195,3 +197,9 @@ def _run_batch(page, text: str, engine: str = "rules") -> None:
     # committed: Streamlit drops the "Press Ctrl+Enter to apply" hint under the box
     expect(page.get_by_test_id("stTextArea").filter(has=area).get_by_test_id("InputInstructions")).to_be_hidden()
     page.get_by_role("button", name="Run", exact=True).click()
+
+
+def serve_dashboard(port: int, log_path: Path, repo: Path, env: dict | None = None):
+    """The dashboard served on 127.0.0.1:``port`` as ``make run`` serves it (``app.serve.serve_page``)."""
+    log_path.parent.mkdir(exist_ok=True)
+    return serve_page(repo / "app" / "dashboard.py", port, log=log_path, env=env)

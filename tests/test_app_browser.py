@@ -20,13 +20,11 @@ import os
 import shutil
 import socket
 import subprocess
-import sys
 import time
-import urllib.request
 from pathlib import Path
 
 import pytest
-from browser_page import (  # the page helpers beside this file
+from browser_page import (
     _amber,
     _choose_engine,
     _close_sidebar,
@@ -43,6 +41,7 @@ from browser_page import (  # the page helpers beside this file
     _solid_red_point,
     _type_segments,
     _wait_text,
+    serve_dashboard,  # the page helpers beside this file
 )
 
 pytestmark = pytest.mark.browser
@@ -71,32 +70,8 @@ def _free_port() -> int:
 @pytest.fixture(scope="module")
 def server():
     """``streamlit run app/dashboard.py`` on a free 127.0.0.1 port, as ``make run`` starts it; stopped afterwards."""
-    port = _free_port()
-    cmd = [sys.executable, "-m", "streamlit", "run", "app/dashboard.py", "--server.address", "127.0.0.1",
-           "--server.port", str(port), "--server.headless", "true", "--browser.gatherUsageStats", "false"]
-    log = open(ARTIFACTS.mkdir(exist_ok=True) or ARTIFACTS / "browser_streamlit.log", "w")
-    proc = subprocess.Popen(cmd, cwd=REPO, stdout=log, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}/"
-    try:
-        deadline = time.time() + 400
-        while True:
-            try:
-                with urllib.request.urlopen(url + "_stcore/health", timeout=2) as r:
-                    if r.read().strip() == b"ok":
-                        break
-            except OSError:
-                pass
-            if proc.poll() is not None or time.time() > deadline:
-                pytest.fail(f"streamlit did not come up on {url} (see {log.name})")
-            time.sleep(0.3)
+    with serve_dashboard(_free_port(), ARTIFACTS / "browser_streamlit.log", REPO) as url:
         yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        log.close()
 
 
 def _cjk_font() -> bool:

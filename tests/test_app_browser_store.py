@@ -9,13 +9,9 @@ from __future__ import annotations
 import io
 import json
 import os
-import subprocess
-import sys
-import time
-import urllib.request
 
 import pytest
-from browser_page import _counts, _map_array  # the page helpers beside this file
+from browser_page import _counts, _map_array, serve_dashboard  # the page helpers beside this file
 from test_app_browser import (  # the browser and page set-up of the main walk-through
     ARTIFACTS,
     REPO,
@@ -38,33 +34,9 @@ def desk_server(tmp_path_factory):
     out = io.StringIO()
     code = store_cli(["--store", url, "ingest", "--engine", "rules", str(REPO / "data/samples/demo20.txt")], out=out)
     assert code == 1 and json.loads(out.getvalue())["written"] == 20
-    port = _free_port()
-    cmd = [sys.executable, "-m", "streamlit", "run", "app/dashboard.py", "--server.address", "127.0.0.1",
-           "--server.port", str(port), "--server.headless", "true", "--browser.gatherUsageStats", "false"]
-    log = open(ARTIFACTS.mkdir(exist_ok=True) or ARTIFACTS / "browser_store_streamlit.log", "w")
-    proc = subprocess.Popen(cmd, cwd=REPO, stdout=log, stderr=subprocess.STDOUT, env={**os.environ,
-                                                                                      "AIRSPACE_STORE": url})
-    page_url = f"http://127.0.0.1:{port}/"
-    try:
-        deadline = time.time() + 400
-        while True:
-            try:
-                with urllib.request.urlopen(page_url + "_stcore/health", timeout=2) as r:
-                    if r.read().strip() == b"ok":
-                        break
-            except OSError:
-                pass
-            if proc.poll() is not None or time.time() > deadline:
-                pytest.fail(f"streamlit did not come up on {page_url} (see {log.name})")
-            time.sleep(0.3)
+    env = {**os.environ, "AIRSPACE_STORE": url}
+    with serve_dashboard(_free_port(), ARTIFACTS / "browser_store_streamlit.log", REPO, env) as page_url:
         yield page_url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        log.close()
 
 
 def _colours(chart) -> dict[str, int]:

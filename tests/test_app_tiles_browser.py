@@ -8,18 +8,20 @@ from __future__ import annotations
 
 import io
 import os
-import subprocess
-import sys
 import threading
 import time
-import urllib.request
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
 
 import pytest
-from browser_page import _outside  # the page helpers beside this file
-from test_app_browser import ARTIFACTS, CHART, CHROME_ARGS, CHROMIUM, REPO, _free_port
+from browser_page import _outside, serve_dashboard  # the page helpers beside this file
+from test_app_browser import (
+    ARTIFACTS,
+    CHART,
+    REPO,
+    _free_port,
+    browser_context,  # noqa: F401 - the shared Chromium, a fixture used by name
+)
 
 pytestmark = pytest.mark.browser
 
@@ -73,48 +75,9 @@ def _streamlit(tile_url: str | None):
     env = {k: v for k, v in os.environ.items() if k != "AIRSPACE_TILE_URL"}
     if tile_url:
         env["AIRSPACE_TILE_URL"] = tile_url
-    cmd = [sys.executable, "-m", "streamlit", "run", "app/dashboard.py", "--server.address", "127.0.0.1",
-           "--server.port", str(port), "--server.headless", "true", "--browser.gatherUsageStats", "false"]
-    ARTIFACTS.mkdir(exist_ok=True)
-    log = open(ARTIFACTS / f"tiles_streamlit_{'on' if tile_url else 'off'}.log", "w")
-    proc = subprocess.Popen(cmd, cwd=REPO, stdout=log, stderr=subprocess.STDOUT, env=env)
-    url = f"http://127.0.0.1:{port}/"
-    try:
-        deadline = time.time() + 400
-        while True:
-            try:
-                with urllib.request.urlopen(url + "_stcore/health", timeout=2) as r:
-                    if r.read().strip() == b"ok":
-                        break
-            except OSError:
-                pass
-            if proc.poll() is not None or time.time() > deadline:
-                pytest.fail(f"streamlit did not come up on {url} (see {log.name})")
-            time.sleep(0.3)
+    log = ARTIFACTS / f"tiles_streamlit_{'on' if tile_url else 'off'}.log"
+    with serve_dashboard(port, log, REPO, env) as url:
         yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        log.close()
-
-
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory):
-    if not Path(CHROMIUM).exists():
-        pytest.skip("no Chromium installed (apt-get install chromium, or `make browser-deps`)")
-    sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright Python package is not installed")
-    with sync_api.sync_playwright() as p:
-        ctx = p.chromium.launch_persistent_context(str(tmp_path_factory.mktemp("chromium-profile")),
-                                                   executable_path=CHROMIUM, headless=True, args=CHROME_ARGS,
-                                                   viewport={"width": 1400, "height": 1000})
-        ctx.set_default_timeout(300_000)
-        try:
-            yield ctx
-        finally:
-            ctx.close()
 
 
 def _tile_pixels(png: bytes) -> int:
@@ -125,10 +88,11 @@ def _tile_pixels(png: bytes) -> int:
     return int((np.abs(a - np.array(TILE_RGB)) <= 12).all(-1).sum())
 
 
-def _visit(browser, url: str, shot: str, until=lambda: True) -> tuple[list[str], int]:
+def _visit(ctx, url: str, shot: str, until=lambda: True) -> tuple[list[str], int]:
     """Open the page, wait for its map (and for ``until()``), let it settle; returns every request and how many
     pixels of the map have the tile colour."""
-    page = browser.new_page()
+    page = ctx.new_page()
+    page.set_viewport_size({"width": 1400, "height": 1000})
     requests: list[str] = []
     page.on("request", lambda r: requests.append(r.url))
     page.goto(url)
@@ -145,16 +109,16 @@ def _visit(browser, url: str, shot: str, until=lambda: True) -> tuple[list[str],
 
 
 @pytest.mark.timeout(900, func_only=True)
-def test_tile_basemap_off_by_default_and_drawn_when_configured(browser, tile_server):
+def test_tile_basemap_off_by_default_and_drawn_when_configured(browser_context, tile_server):  # noqa: F811
     base, paths = tile_server
     with _streamlit(None) as url:
-        requests, pixels = _visit(browser, url, "tiles_off.png")
+        requests, pixels = _visit(browser_context, url, "tiles_off.png")
     assert requests and not _outside(requests), _outside(requests)
     assert all(r.startswith(url) for r in requests if r.startswith("http")), "off: a request left the page's server"
     assert paths == [] and pixels == 0
 
     with _streamlit(base + "/tiles/{z}/{x}/{y}.png") as url:
-        requests, pixels = _visit(browser, url, "tiles_on.png", until=lambda: len(paths) >= 4)
+        requests, pixels = _visit(browser_context, url, "tiles_on.png", until=lambda: len(paths) >= 4)
     tiles = [p for p in paths if p.startswith("/tiles/")]
     assert len(tiles) >= 4, paths
     z, x, y = (int(v) for v in tiles[0].removesuffix(".png").split("/")[-3:])
