@@ -30,7 +30,7 @@ from airspace.parser.coords import find_coords
 from airspace.parser.header import Header, parse_header
 from airspace.parser.places import AERODROME_RADIUS_M, aerodrome_name, resolve_icao
 from airspace.parser.rules import RulesExtractor, area_designator, message_times, rules_drafts
-from airspace.parser.rules.areas import foreign_values, straddled_values
+from airspace.parser.rules.areas import foreign_values, labelled_sections, straddled_values
 from airspace.parser.rules.readers import location_indicator, qline_circle
 from airspace.parser.rules.zone import Message as ReaderMessage
 from airspace.parser.rules.zone import body, not_an_area
@@ -264,8 +264,10 @@ def _check_areas(recs: list[ZoneRecord], header: Header) -> None:
     if not live:
         return
     lo, hi = body(live[0].text, header)
-    spans = [r.spans for r in live]
-    for rec, why, loose in zip(live, foreign_values(live[0].text, lo, hi, spans), straddled_values(live[0].text, lo, hi, spans)):
+    text, spans = live[0].text, [r.spans for r in live]
+    listed = labelled_sections(text, lo, hi)  # read once for both checks
+    for rec, why, loose in zip(live, foreign_values(text, lo, hi, spans, listed),
+                               straddled_values(text, lo, hi, spans, listed)):
         for reason in dict.fromkeys(why + loose):
             rec.review(reason)
 

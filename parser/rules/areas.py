@@ -200,12 +200,13 @@ def _placed_items(text: str, sections: Sequence[tuple[int, int]]) -> set[int]:
     return {k for k, (a, b) in enumerate(sections) if _PLACES.search(text, a, b)}
 
 
-def foreign_values(text: str, lo: int, hi: int, zones: Sequence[Mapping[str, _Span]]) -> list[list[str]]:
+def foreign_values(text: str, lo: int, hi: int, zones: Sequence[Mapping[str, _Span]],
+                   listed: tuple[list[tuple[int, int]], bool] | None = None) -> list[list[str]]:
     """For each zone (field -> span), why its values cannot be tied to it: a value standing in the section of an
     area other than this zone's own. Values before the first label or after a closing statement for every area
     speak for all; so does every item of a bare enumerated list with a zone in one item only (its items are no
-    areas: ``1. WI 2NM OF … 2. SFC-1000FT``)."""
-    sections, named = labelled_sections(text, lo, hi)
+    areas: ``1. WI 2NM OF … 2. SFC-1000FT``). ``listed``: ``labelled_sections(text, lo, hi)`` where the caller has it."""
+    sections, named = listed if listed is not None else labelled_sections(text, lo, hi)
     if not sections:
         return [[] for _ in zones]
     own = zone_sections(sections, zones)
@@ -277,7 +278,8 @@ _NOT_VENUE = re.compile(r"[公千海]?里$|米$|[度分秒]$|[为為](?:中心|[
 _VALUES = ("lower", "upper", "start", "end", "schedule", "radius")
 
 
-def straddled_values(text: str, lo: int, hi: int, zones: Sequence[Mapping[str, _Span]]) -> list[list[str]]:
+def straddled_values(text: str, lo: int, hi: int, zones: Sequence[Mapping[str, _Span]],
+                     listed: tuple[list[tuple[int, int]], bool] | None = None) -> list[list[str]]:
     """For each zone (field -> span) of a message with several zones placed in ``[lo, hi)``, why a value cannot be
     tied to it by where it stands, whatever labels the list has or lacks:
 
@@ -288,7 +290,8 @@ def straddled_values(text: str, lo: int, hi: int, zones: Sequence[Mapping[str, _
     - a value taken by one zone from beyond another zone's place, or beyond a coordinate or a venue no zone was read
       from (an area the reader did not make out): the place in between stands closer to it.
 
-    Values outside ``[lo, hi)`` (a NOTAM's header items) speak for every zone and are not judged here."""
+    Values outside ``[lo, hi)`` (a NOTAM's header items) speak for every zone and are not judged here. ``listed``:
+    ``labelled_sections(text, lo, hi)`` where the caller has it."""
     places: list[tuple[int, int, int]] = []
     for k, f in enumerate(zones):
         place = next((f[key] for key in _PLACE if key in f), None)
@@ -296,9 +299,9 @@ def straddled_values(text: str, lo: int, hi: int, zones: Sequence[Mapping[str, _
             places.append((place.start, place.end, k))
     if places:
         # (a read place's point written again, "30 NMR OF c EXCLUDING … 10 NMR OF c", is that place, not another)
-        read = {(round(c.lat, 5), round(c.lon, 5)) for a, b, _ in places for c in find_coords(text[a:b])}
-        unread = [(lo + c.start, lo + c.end) for c in find_coords(text[lo:hi])
-                  if (round(c.lat, 5), round(c.lon, 5)) not in read]
+        coords = [(lo + c.start, lo + c.end, (round(c.lat, 5), round(c.lon, 5))) for c in find_coords(text[lo:hi])]
+        read = {pt for a, _, pt in coords if any(p0 <= a < p1 for p0, p1, _ in places)}
+        unread = [(a, b) for a, b, pt in coords if pt not in read]
         unread += [m.span("name" if m.group("name") else "en") for m in _VENUE.finditer(text, lo, hi)
                    if not (m.group("name") and _NOT_VENUE.search(m.group("name")))]
         for a, b in unread:
@@ -310,7 +313,7 @@ def straddled_values(text: str, lo: int, hi: int, zones: Sequence[Mapping[str, _
         return out
     # a value in the zone's own section of a list whose labels say "area" (``区域一``, ``AREA B``) is its own: the
     # labels say so (``foreign_values`` judges the rest); a bare enumerator may number anything, so it does not
-    sections, named = labelled_sections(text, lo, hi)
+    sections, named = listed if listed is not None else labelled_sections(text, lo, hi)
     own_section = zone_sections(sections if named else [], zones)
     first, last = places[0][0], max(e for _, e, _ in places)
     taken: dict[tuple[str, int, int], set[int]] = {}
