@@ -16,14 +16,15 @@ REPO = Path(__file__).resolve().parents[1]
 
 @contextmanager
 def serve_page(script: Path | str, port: int, *, log: Path | None = None, env: dict | None = None,
-               poll_s: float = 0.3, timeout_s: float = 400) -> Iterator[str]:
+               poll_s: float = 0.3, timeout_s: float = 400, cwd: Path = REPO) -> Iterator[str]:
     """``streamlit run script`` on 127.0.0.1:``port`` (``env``: its environment, default this process's; ``log``:
-    where its output goes, else nowhere); yields the page's URL once the server answers its health check, and stops
+    where its output goes, else nowhere; ``cwd``: the folder it runs in, whose ``airspace`` package ``python -m``
+    imports first); yields the page's URL once the server answers its health check, and stops
     the server afterwards. Raises ``RuntimeError`` if the server exits or does not answer within ``timeout_s``."""
     cmd = [sys.executable, "-m", "streamlit", "run", str(script), "--server.address", "127.0.0.1",
            "--server.port", str(port), "--server.headless", "true", "--browser.gatherUsageStats", "false"]
     out = open(log, "w") if log is not None else subprocess.DEVNULL
-    proc = subprocess.Popen(cmd, cwd=REPO, stdout=out, stderr=subprocess.STDOUT, env=env)
+    proc = subprocess.Popen(cmd, cwd=cwd, stdout=out, stderr=subprocess.STDOUT, env=env)
     url = f"http://127.0.0.1:{port}/"
     try:
         deadline = time.time() + timeout_s

@@ -303,6 +303,12 @@ def _operator_checks(page, chart) -> None:
     assert page.locator("pre.msg mark").count() >= 3
     time.sleep(1.5)
     page.screenshot(path=str(ARTIFACTS / "browser_selected.png"))
+    # the click also asked "Can I fly here?" at its point (marked on the map): the box emptied takes it away
+    fly_box = page.get_by_label("Place or coordinates")
+    assert "map point" in page.get_by_test_id("fly-answer").inner_text()
+    fly_box.fill("")
+    fly_box.press("Enter")
+    page.get_by_test_id("fly-answer").wait_for(state="detached")
 
     # the route: the example is real input, Check route works at once; a thin line, zone colours still there
     page.get_by_text("Route check", exact=True).click()
