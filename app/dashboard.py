@@ -306,6 +306,7 @@ def consume_map_click() -> tuple[float, float, float] | None:
         lat, lon, precision = point
         ss["fly_where"] = f"{lat:.5f}, {lon:.5f}"
         ss["fly_point"], ss["fly_error"] = (lat, lon, MC.place_text(lat, lon, precision)), None
+        ss["fly_within"] = precision
     return point
 
 
@@ -502,7 +503,7 @@ def page() -> None:
     if t is not None and not ss.get("f_expired", False):
         shown = [v for v in shown if Z.zone_state(v, t) != Z.EXPIRED]
     if (clicked is not None and not PP.placing(by_key.get(ss.get("focus")))
-            and (key := MC.volume_at(shown, clicked[0], clicked[1], V.key_str)) is not None):
+            and (key := MC.volume_at(shown, clicked[0], clicked[1], V.key_str, reach_m=clicked[2])) is not None):
         _focus(key, "map")  # from above, the click landed on this volume
         ss["list_gen"] = ss.get("list_gen", 0) + 1
     tz = ZL.common_tz(shown or volumes) if res else None

@@ -2,14 +2,16 @@
 
 Streamlit's map selection reports only the picked *object* of a pickable layer, never the clicked coordinate. So the
 map carries an invisible pickable grid of points over the area the camera looks at (``GRID_PX`` screen pixels
-apart, each a disc just wide enough to leave no gap) whose picked object is its own position: a click anywhere on
-the map gives a point within ``precision_m`` of where it landed.
+apart, each a disc ``DISC_PX`` wide in radius, so no gap is left) whose picked object is its own position: a click
+anywhere on the map gives a point within ``precision_m`` (the disc's radius on the ground) of where it landed.
 
-Seen from straight above (2D), the grid is drawn over the zones and picked first; the volume under the point is
-then the one selected (``volume_at``), so a click on a zone both selects it and asks about the point, and each grid
-point carries the tooltip of that volume (hovering a zone still shows its details). Tilted (3D), the grid lies on
-the ground under the volumes: a click on a volume's wall selects that volume, a click on the ground asks about the
-point. Away from the zones a grid point's tooltip is its coordinates (deck.gl shows an empty box for an empty one).
+Seen from straight above (2D), the grid is drawn over the zones and picked first. The disc under the cursor may
+have its centre just outside a zone the cursor is inside, so a grid point carries the tooltip of the zone that
+covers it, else of the nearest zone its disc reaches, and a click selects that same zone (``volume_at``): hovering
+a zone always shows its details and a click on it selects it. The answer for such a point says it may be inside
+(``flycheck``'s ``within_m``). Tilted (3D), the grid lies on the ground under the volumes: a click on a volume's
+wall selects that volume, a click on the ground asks about the point. Away from the zones a grid point's tooltip is
+its coordinates (deck.gl shows an empty box for an empty one).
 """
 
 from __future__ import annotations
@@ -20,12 +22,13 @@ from collections.abc import Sequence
 import numpy as np
 import pydeck as pdk
 import shapely
-from shapely.geometry import Point
 from shapely.strtree import STRtree
 
 from airspace.app.map_view import key_str
+from airspace.geo.flycheck import footprint_distance_m
 
 GRID_PX = 12  # screen pixels between grid points at the view's zoom
+DISC_PX = GRID_PX * 0.75  # each point's pickable radius: neighbouring discs overlap, leaving no gap
 #: the area the grid covers, in screen pixels at that zoom (the map is ~760 x 500 on a laptop): ~3,100 points,
 #: ~200 kB of the map's JSON with their tooltips
 MAP_PX = (840, 528)
@@ -35,7 +38,7 @@ EARTH_M_PER_DEG = 111_320.0
 
 def grid_points(lat: float, lon: float, zoom: float) -> tuple[list[dict], float]:
     """The grid around (``lat``, ``lon``) for a camera at ``zoom``: rows of ``{"cell": [lon, lat]}``, and the
-    precision in metres (half the grid's diagonal on the ground)."""
+    precision in metres (a disc's radius on the ground: how far a picked point's centre can be from the click)."""
     deg_per_px = 360.0 / (512.0 * 2.0**zoom)  # deck.gl's 512-px world at zoom 0
     dlon = deg_per_px * GRID_PX
     dlat = dlon * max(math.cos(math.radians(lat)), 0.05)  # Mercator: a pixel spans fewer degrees of latitude
@@ -48,24 +51,34 @@ def grid_points(lat: float, lon: float, zoom: float) -> tuple[list[dict], float]
         for i in range(cols + 1):
             x = (lon + (i - cols / 2) * dlon + 180.0) % 360.0 - 180.0
             pts.append({"cell": [round(x, 5), round(y, 5)]})
-    precision = 0.5 * math.hypot(dlon * math.cos(math.radians(lat)), dlat) * EARTH_M_PER_DEG
+    precision = DISC_PX * deg_per_px * max(math.cos(math.radians(lat)), 0.05) * EARTH_M_PER_DEG
     return pts, precision
 
 
-def _with_tips(pts: list[dict], zones: Sequence[tuple[object, str]]) -> list[dict]:
-    """Each point with the tooltip of the smallest zone (footprint, tooltip) that covers it, else its coordinates."""
-    tips: dict[int, tuple[float, str]] = {}
+def _with_tips(pts: list[dict], zones: Sequence[tuple[object, str]], reach_m: float) -> list[dict]:
+    """Each point with the tooltip of the smallest zone (footprint, tooltip) that covers it, else of the nearest
+    zone within ``reach_m`` (its disc reaches over that zone's edge), else its coordinates."""
+    tips: dict[int, str] = {}
     if zones:
         polys = [poly for poly, _ in zones]
         cells = shapely.points(np.array([p["cell"] for p in pts], dtype=float))
-        hit_pt, hit_zone = STRtree(polys).query(cells, predicate="intersects")
+        # candidates by a box test in degrees: a degree of longitude is the shortest way a degree can be measured
+        deg = reach_m / (EARTH_M_PER_DEG * max(math.cos(math.radians(float(np.mean([p["cell"][1] for p in pts])))),
+                                                 0.05))
+        hit_pt, hit_zone = STRtree(polys).query(cells, predicate="dwithin", distance=deg)
+        best: dict[int, tuple[float, float, int]] = {}
         for i, z in zip(hit_pt.tolist(), hit_zone.tolist()):
-            area = polys[z].area
-            if i not in tips or area < tips[i][0]:
-                tips[i] = (area, zones[z][1])
+            lon, lat = pts[i]["cell"]
+            d = footprint_distance_m(polys[z], lat, lon)
+            if d > reach_m:
+                continue
+            rank = (d, polys[z].area, z)  # inside (0 m) first, then the nearest; among those the smallest
+            if i not in best or rank < best[i]:
+                best[i] = rank
+        tips = {i: zones[r[2]][1] for i, r in best.items()}
     for i, p in enumerate(pts):
         lon, lat = p["cell"]
-        p["tip"] = tips[i][1] if i in tips else f"{lat:.5f}, {lon:.5f} · click: Can I fly here?"
+        p["tip"] = tips.get(i) or f"{lat:.5f}, {lon:.5f} · click: Can I fly here?"
     return pts
 
 
@@ -80,13 +93,13 @@ def click_layer(view: pdk.ViewState, *, tilted: bool, gen: int = 0,
     its selection once the page has read it). ``zones``: (footprint, tooltip) of the volumes drawn, whose tooltips
     the grid carries where it lies over them (2D). Not ``active`` (no Run yet): ``WARMUP`` only."""
     if active:
-        pts, _ = grid_points(float(view.latitude), float(view.longitude), float(view.zoom))
-        pts = _with_tips(pts, () if tilted else zones)
+        pts, reach_m = grid_points(float(view.latitude), float(view.longitude), float(view.zoom))
+        pts = _with_tips(pts, () if tilted else zones, reach_m)
     else:
         pts = [dict(p) for p in WARMUP]
     params = {"depthTest": True} if tilted else {"depthTest": False}  # 2D: over the zones, picked first
     return pdk.Layer("ScatterplotLayer", data=pts, id=f"{LAYER}~{gen}", get_position="cell",
-                     get_fill_color=[0, 0, 0, 1], radius_units="'pixels'", get_radius=GRID_PX * 0.75,
+                     get_fill_color=[0, 0, 0, 1], radius_units="'pixels'", get_radius=DISC_PX,
                      stroked=False, pickable=True, parameters=params)
 
 
@@ -117,13 +130,14 @@ def clicked_point(picked: Sequence[dict], view: pdk.ViewState | None) -> tuple[f
     return None
 
 
-def volume_at(volumes: Sequence, lat: float, lon: float, key_of) -> str | None:
-    """The key of the smallest shown volume whose footprint holds the point (what a click from above lands on)."""
-    p = Point(lon, lat)
-    inside = [v for v in volumes if v.polygon.covers(p)]
-    if not inside:
+def volume_at(volumes: Sequence, lat: float, lon: float, key_of, reach_m: float = 0.0) -> str | None:
+    """The key of the shown volume a click from above lands on: the smallest whose footprint holds the point, else
+    the nearest within ``reach_m`` (the picked disc reached over its edge: the zone its tooltip showed)."""
+    near = [(footprint_distance_m(v.polygon, lat, lon), v.polygon.area, i) for i, v in enumerate(volumes)]
+    near = [r for r in near if r[0] <= reach_m]
+    if not near:
         return None
-    return key_of(min(inside, key=lambda v: v.polygon.area).key)
+    return key_of(volumes[min(near)[2]].key)
 
 
 def place_text(lat: float, lon: float, precision_m: float) -> str:

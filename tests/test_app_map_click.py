@@ -13,6 +13,7 @@ from shapely.geometry import Point
 
 from airspace.app import map_click as MC
 from airspace.app import map_view as V
+from airspace.geo import flycheck as F
 from airspace.geo.volumes import volumes_from_records
 from airspace.pipeline.batch import process_batch
 
@@ -42,9 +43,10 @@ def test_the_grid_covers_the_view_without_gaps():
     layer = json.loads(pdk.Deck(layers=[MC.click_layer(view, tilted=False)]).to_json())["layers"][0]
     assert layer["pickable"] is True and layer["getRadius"] >= MC.GRID_PX / math.sqrt(2)
     assert layer["getFillColor"][3] <= 1  # invisible
-    # the answer says how close the point is: half a grid diagonal on the ground (~35 m a pixel at zoom 11 here)
+    # the answer says how close the point is: a disc's radius on the ground (~35 m a pixel at zoom 11 here), the
+    # farthest a click can land from the centre of the disc it picks
     m_per_px = deg_per_px * math.cos(math.radians(22.55)) * MC.EARTH_M_PER_DEG
-    assert precision == pytest.approx(MC.GRID_PX * m_per_px / math.sqrt(2), rel=1e-2)
+    assert layer["getRadius"] == MC.DISC_PX and precision == pytest.approx(MC.DISC_PX * m_per_px, rel=1e-2)
 
 
 def test_the_grid_lies_over_the_zones_in_2d_and_under_them_in_3d():
@@ -78,6 +80,12 @@ def test_a_click_from_above_lands_on_the_smallest_volume_under_it(volumes):
     assert len(inside) >= 2 and park.polygon.area == min(v.polygon.area for v in inside)
     # over the sea south of every zone: none
     assert MC.volume_at(volumes, 22.20, 113.70, V.key_str) is None
+    # just outside the park (~270 m north of its edge, nothing else there): the park only if the click's disc
+    # reaches it
+    north = (22.5536 + 1200 / 111_320, 114.0547)
+    assert MC.volume_at([park], *north, V.key_str) is None
+    assert MC.volume_at([park], *north, V.key_str, reach_m=300.0) == V.key_str(park.key)
+    assert MC.volume_at([park], *north, V.key_str, reach_m=200.0) is None
 
 
 def test_from_above_the_grid_carries_the_tooltip_of_the_zone_under_it(volumes):
@@ -92,12 +100,21 @@ def test_from_above_the_grid_carries_the_tooltip_of_the_zone_under_it(volumes):
     centre = next(r for r in grid["data"] if r["cell"] == [round(c.x, 5), round(c.y, 5)])
     park_tip = next(r["tip"] for r in L.volume_rows([park], None))
     assert centre["tip"] == park_tip and "Floor:" in centre["tip"]  # the smallest zone there: the park's details
-    # a point over no zone shows its coordinates; one over a zone, a zone's details
+    # a point over a zone, or whose disc reaches over a zone's edge, shows a zone's details; any other point its
+    # coordinates (hovering inside a zone's edge, where the disc picked may be centred just outside it, still
+    # shows the zone)
+    reach = MC.grid_points(c.y, c.x, 12.0)[1]
+    tips = {next(r["tip"] for r in L.volume_rows([v], None)): v for v in volumes}
     over = {i for i, r in enumerate(grid["data"]) if any(v.polygon.covers(Point(*r["cell"])) for v in volumes)}
-    assert 0 < len(over) < len(grid["data"])
+    rim = {i for i, r in enumerate(grid["data"]) if i not in over
+           and any(F.footprint_distance_m(v.polygon, r["cell"][1], r["cell"][0]) <= reach for v in volumes)}
+    assert 0 < len(over) < len(grid["data"]) and rim
     for i, r in enumerate(grid["data"]):
         coords = f"{r['cell'][1]:.5f}, {r['cell'][0]:.5f} · click: Can I fly here?"
-        assert (r["tip"] == coords) == (i not in over), r
+        assert (r["tip"] == coords) == (i not in over | rim), r
+        if i in rim:  # the nearest zone, the one a click there selects
+            key = MC.volume_at(volumes, r["cell"][1], r["cell"][0], V.key_str, reach_m=reach)
+            assert V.key_str(tips[r["tip"]].key) == key
     assert all(r["tip"] for r in grid["data"])  # never empty (deck.gl would show an empty box)
     # tilted: under the zones, whose own tooltips show; the grid's are coordinates only
     tilted = L.build_deck(volumes, None, basemap={}, view=view)
