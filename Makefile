@@ -20,7 +20,7 @@ setup: $(STAMP)
 
 # The main job: the operator dashboard on the shipped checkpoint, served on 127.0.0.1.
 run: setup
-	$(BIN)/streamlit run app/dashboard.py --server.address $(HOST) --server.port $(PORT) \
+	$(BIN)/python -m airspace.app.serve app/dashboard.py --server.address $(HOST) --server.port $(PORT) \
 	  --server.headless true --browser.gatherUsageStats false
 
 # The CLI on the shipped demo batch.

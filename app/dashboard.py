@@ -25,8 +25,10 @@ from airspace.app import basemap as B
 from airspace.app import batch_input as I
 from airspace.app import engine_loader as EL
 from airspace.app import local_time as LT
+from airspace.app import map_click as MC
 from airspace.app import map_layers as L
 from airspace.app import map_view as V
+from airspace.app import place_panel as PP
 from airspace.app import resolve as R
 from airspace.app import store_panel as SP
 from airspace.app import tables as T
@@ -277,10 +279,12 @@ def _focus(key: str | None, src: str) -> None:
     ss["focus"], ss["focus_src"] = key, src
 
 
-def consume_map_click() -> None:
+def consume_map_click() -> tuple[float, float, float] | None:
     """A click on a volume (Streamlit's map selection) becomes the page's focus, then the map's pickable layers get
     new ids (``pick_gen``) so that Streamlit drops its own selection (which would dim every other layer) and the
-    next click on the same volume counts again. The camera stays where the operator is looking."""
+    next click on the same volume counts again. The camera stays where the operator is looking. A click on the
+    map's point grid (``map_click``) asks "Can I fly here?" at that point; it is returned as (lat, lon, precision
+    in metres) so the page can select the volume under it."""
     state = ss.get("map") or {}
     sel = state.get("selection", {}) if hasattr(state, "get") else getattr(state, "selection", {})
     indices = dict(sel.get("indices", {}) if hasattr(sel, "get") else {})
@@ -291,12 +295,19 @@ def consume_map_click() -> None:
     objects = sel.get("objects", {}) if hasattr(sel, "get") else {}
     picked = [o for objs in objects.values() for o in (objs or []) if isinstance(o, dict)]
     if not any(indices.values()):
-        return
+        return None
     ss["pick_gen"] = ss.get("pick_gen", 0) + 1
     key = next((o.get("key") for o in picked if o.get("key") not in (None, "warmup")), None)
     if key is not None:
         _focus(key, "map")
         ss["list_gen"] = ss.get("list_gen", 0) + 1  # the zone list and table drop their own row selection
+    point = MC.clicked_point(picked, ss.get("last_view"))
+    if point is not None:
+        lat, lon, precision = point
+        ss["fly_where"] = f"{lat:.5f}, {lon:.5f}"
+        ss["fly_point"], ss["fly_error"] = (lat, lon, MC.place_text(lat, lon, precision)), None
+        ss["fly_within"] = precision
+    return point
 
 
 def sync_focus_from_lists(list_keys: list[str], table_keys: list[str]) -> None:
@@ -431,6 +442,7 @@ def resolve_panel(res: RunResult, rec, key: str) -> None:
                 width="stretch")
     if ss.get("resolve_error"):
         st.error(md_literal(ss["resolve_error"]))
+    PP.place_panel(rec, key, _resolve)  # a named place without coordinates: placed by clicking the map
 
 
 # wide enough for a whole UTC date and time, and for the reasons
@@ -483,13 +495,17 @@ def page() -> None:
     df = T.records_frame(records)
     table_keys = list(df["key"])
     by_key = {T.record_key(r): r for r in records}
-    consume_map_click()
+    clicked = consume_map_click()
     t = map_time(res)
     statuses = ss.get("f_status", ["ok", "review"])
     shown = T.filter_volumes(volumes, t, statuses=statuses, active_only=ss.get("f_active", False),
                              below_m=T.DRONE_CEILING_M if ss.get("f_low", False) else None)
     if t is not None and not ss.get("f_expired", False):
         shown = [v for v in shown if Z.zone_state(v, t) != Z.EXPIRED]
+    if (clicked is not None and not PP.placing(by_key.get(ss.get("focus")))
+            and (key := MC.volume_at(shown, clicked[0], clicked[1], V.key_str, reach_m=clicked[2])) is not None):
+        _focus(key, "map")  # from above, the click landed on this volume
+        ss["list_gen"] = ss.get("list_gen", 0) + 1
     tz = ZL.common_tz(shown or volumes) if res else None
     head.html(head_line(res, t, tz))
     if res and res.note:
@@ -533,6 +549,7 @@ def page() -> None:
                         conflict_points=route_pts, view=view, pick_gen=ss.get("pick_gen", 0),
                         scroll_zoom=ss.get("wheel_zoom", False),
                         scale_bounds=(pending or all_bounds) if "region" in basemap else None, here=here)
+    MC.add_click_layer(deck, view, tilted=pitch > 0, gen=ss.get("pick_gen", 0), volumes=shown, active=res is not None)
     with c1:
         st.pydeck_chart(deck, height=MAP_HEIGHT, key="map", on_select="rerun", selection_mode="single-object")
         st.html(L.legend_html())
@@ -543,7 +560,7 @@ def page() -> None:
             st.caption(f"{len(shown)} of {len(volumes)} volumes drawn from their floor to their ceiling"
                        + ("" if ss.get("f_expired", False) else " (expired zones hidden)")
                        + f"; UNL ceilings at {L.UNL_CAP_M:,.0f} m (FL600). Hover a volume for its details; click it "
-                       "to select its record. Land and borders: Natural Earth; towns: GeoNames (CC BY 4.0); "
+                       "to select its record and ask \"Can I fly here?\" at that point. Land and borders: Natural Earth; towns: GeoNames (CC BY 4.0); "
                        "airports: airportsdata.")
     with c2:
         if res and t is not None:

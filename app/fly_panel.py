@@ -28,7 +28,7 @@ def _ask_fly() -> None:
     except NotAPlace as exc:
         ss["fly_point"], ss["fly_error"] = None, str(exc)
         return
-    ss["fly_point"], ss["fly_error"] = (lat, lon, what), None
+    ss["fly_point"], ss["fly_error"], ss["fly_within"] = (lat, lon, what), None, 0.0
 
 
 VERDICT_STYLE = {F.CLEAR: ("#1e7d32", "Clear"), F.RESTRICTED: ("#c62828", "Restricted"),
@@ -41,8 +41,9 @@ def fly_answer(res: RunResult, t: datetime) -> F.FlyAnswer | None:
         return None
     lat, lon, _ = point
     ground = ss.get("fly_ground")
+    within = float(ss.get("fly_within") or 0.0)  # a map click's precision; a typed point is exact
     return F.can_i_fly(res.volumes, lat, lon, t, height_m=float(ss.get("fly_height", F.DRONE_HEIGHT_M)),
-                       ground_m=None if ground is None else float(ground))
+                       ground_m=None if ground is None else float(ground), within_m=within if within == within else 0.0)
 
 
 def _hit_html(h: F.ZoneHit, t: datetime, tz_of) -> str:

@@ -24,7 +24,6 @@ import json
 import math
 from collections.abc import Iterable, Sequence
 from datetime import datetime, timezone
-from functools import lru_cache
 from typing import Any
 
 import pydeck as pdk
@@ -32,6 +31,7 @@ import shapely
 from pydeck.bindings.json_tools import default_serialize
 from shapely.geometry import MultiPolygon, Polygon
 
+from airspace.app import font_chars
 from airspace.app.context_layers import under_zones
 from airspace.app.map_view import fit_view, focus_bounds, key_str
 from airspace.app.safe_text import deck_safe, deck_text
@@ -393,23 +393,12 @@ LABEL_STYLE = {"zone": (LABEL_COLOR, 12), "airport": (AIRPORT_COLOR, 11), "capit
                "town": (PLACE_COLOR, 11), "country": (COUNTRY_COLOR, 11), "scale": (SCALE_COLOR, 11)}
 
 
-@lru_cache(maxsize=1)
 def label_charset() -> str:
-    """The characters of the labels' font atlas: printable ASCII, Latin-1, a few symbols, and every character of the
-    shipped place names and of the airports' names. Fixed, so the atlas is drawn once at page load: with deck.gl's
-    ``"auto"`` a Run bringing a character not seen yet would redraw the atlas while the browser draws the zones.
-    A character outside it (a zone label is an id or a message number) is left blank, never drawn as a box."""
-    from airspace.app.basemap import airports, places, towns
-
-    chars = {chr(c) for c in range(32, 127)} | {chr(c) for c in range(160, 256)} | set("✈·–—…→″′°")
-    for rows in places().values():
-        for name, *_ in rows:
-            chars |= set(name)
-    for a in airports()[0]:
-        chars |= set(a["name"])
-    for name, *_ in towns():
-        chars |= set(name)
-    return "".join(sorted(chars))
+    """The characters of the labels' font atlas (``font_chars``: every character of the shipped place names and of
+    the airports' names, printable ASCII, Latin-1, a few symbols). Fixed, so the atlas is drawn once at page load:
+    with deck.gl's ``"auto"`` a Run bringing a character not seen yet would redraw the atlas while the browser draws
+    the zones. A character outside it (a zone label is an id or a message number) is left blank, never a box."""
+    return font_chars.shipped()
 
 
 def label_layer(rows: list[dict[str, Any]]) -> pdk.Layer:

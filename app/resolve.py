@@ -1,5 +1,5 @@
 """A review resolved by the operator on the page: pick one of two readings of the same zone (the run's engine and
-the rules reader), or correct one field. The record becomes ``ok`` and carries its provenance (``operator``, when,
+the rules reader), correct one field, or place a zone located only by a name on the map (``place``). The record becomes ``ok`` and carries its provenance (``operator``, when,
 which fields, what was chosen, the review reasons it settled); the exports carry the provenance too. No Streamlit.
 
 Nothing is guessed: an edited value is read with the parser's own unit and time readers, and a value they cannot
@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from datetime import datetime, timezone
 
 from airspace.app.tables import record_key, record_signature
-from airspace.core.records import CircleGeometry, ZoneRecord, iso_utc
+from airspace.core.records import CircleGeometry, NamedGeometry, ZoneRecord, iso_utc
 
 UTC = timezone.utc
 EDITABLE = ("end", "start", "lower", "upper", "radius")
@@ -102,6 +102,42 @@ def edit(original: ZoneRecord, field: str, value: str, when: datetime) -> Resolv
     return ResolvedRecord(**data, provenance={
         "by": "operator", "when": iso_utc(when), "action": f"edited {field}", "fields": fields,
         "was": prev.get("was", original.status),
+        "reasons_resolved": prev.get("reasons_resolved", list(original.reasons)),
+    })
+
+
+def place(original: ZoneRecord, when: datetime, *, centre: tuple[float, float] | None = None,
+          radius_m: float | None = None, vertices: Sequence[tuple[float, float]] = ()) -> ResolvedRecord:
+    """``original``, located only by a name (``NamedGeometry``), placed by the operator on the map: a circle of
+    ``radius_m`` around ``centre`` (lat, lon), or the polygon of ``vertices`` (lat, lon; at least three, enclosing an
+    area). ``ValueError`` for a placement that is no area."""
+    if not isinstance(original.geometry, NamedGeometry):
+        raise ValueError("only a zone located by a name alone is placed on the map; edit its fields instead")
+    name = original.geometry.name
+    if vertices:
+        from shapely.geometry import Polygon
+
+        pts = [(float(a), float(b)) for a, b in vertices]
+        # an area of at least ~10 m² (1e-9 square degrees): three clicks on one line are not an area
+        if len(set(pts)) < 3 or not Polygon([(lon, lat) for lat, lon in pts]).area > 1e-9:
+            raise ValueError("a polygon needs at least three points on the map enclosing an area")
+        geometry = {"type": "polygon", "points": pts}
+        what = f"placed {name!r} on the map as a polygon of {len(pts)} points"
+    elif centre is not None:
+        r = radius_m if radius_m is not None else original.geometry.radius_m
+        if r is None or not r > 0:
+            raise ValueError(f"give the radius of {name!r} (the message states none)")
+        geometry = {"type": "circle", "center": (float(centre[0]), float(centre[1])), "radius_m": float(r)}
+        what = f"placed {name!r} on the map: centre {centre[0]:.5f}, {centre[1]:.5f}, radius {r:,.0f} m"
+    else:
+        raise ValueError("click the map for the centre (or the polygon's points) first")
+    data = original.model_dump()
+    data.pop("provenance", None)
+    data.update(geometry=geometry, status="ok", reasons=[])
+    prev = getattr(original, "provenance", None) or {}
+    return ResolvedRecord(**data, provenance={
+        "by": "operator", "when": iso_utc(when), "action": what,
+        "fields": sorted(set(prev.get("fields", [])) | {"geometry"}), "was": prev.get("was", original.status),
         "reasons_resolved": prev.get("reasons_resolved", list(original.reasons)),
     })
 

@@ -9,7 +9,9 @@ terrain makes the answer "review", never "clear".
 
 Verdicts: ``restricted`` when an ``ok`` zone certainly applies; ``review`` when a zone applies whose record needs
 review, or whose band the column reaches only for some terrain; ``clear`` otherwise. Zones starting within
-``zonetime.UPCOMING`` and zones whose edge is within ``NEAR_M`` are listed beside the verdict without changing it.
+``zonetime.UPCOMING`` and zones whose edge is within ``NEAR_M`` are listed beside the verdict without changing it,
+except an active zone whose edge is within ``within_m`` (how far the asked point may be from where the operator
+meant, e.g. a click on the map): the point may be inside it, so the answer is "review", never "clear".
 """
 
 from __future__ import annotations
@@ -91,14 +93,19 @@ def column_overlap(height_m: float, ref: str, vol: Volume, ground_m: float | Non
 
 
 def distance_m(vol: Volume, lat: float, lon: float) -> float:
-    """Approximate distance (m) from the point to the zone's footprint (0 inside); longitudes tried +-360 so a
-    footprint over the antimeridian is found from either side."""
+    """Approximate distance (m) from the point to the zone's footprint (0 inside)."""
+    return footprint_distance_m(vol.polygon, lat, lon)
+
+
+def footprint_distance_m(polygon, lat: float, lon: float) -> float:
+    """Approximate distance (m) from the point to a footprint (lon/lat polygon; 0 inside); longitudes tried +-360
+    so a footprint over the antimeridian is found from either side."""
     best = math.inf
     for dl in (0.0, 360.0, -360.0):
         p = Point(lon + dl, lat)
-        if vol.polygon.covers(p):
+        if polygon.covers(p):
             return 0.0
-        near = vol.polygon.boundary.interpolate(vol.polygon.boundary.project(p))
+        near = polygon.boundary.interpolate(polygon.boundary.project(p))
         dx = (near.x - p.x) * M_PER_DEG * math.cos(math.radians(lat))
         dy = (near.y - p.y) * M_PER_DEG
         best = min(best, math.hypot(dx, dy))
@@ -107,9 +114,10 @@ def distance_m(vol: Volume, lat: float, lon: float) -> float:
 
 def can_i_fly(volumes: Sequence[Volume], lat: float, lon: float, t: datetime, *, height_m: float = DRONE_HEIGHT_M,
               ref: str = "AGL", ground_m: float | None = None, near_m: float = NEAR_M,
-              upcoming: timedelta = Z.UPCOMING) -> FlyAnswer:
+              upcoming: timedelta = Z.UPCOMING, within_m: float = 0.0) -> FlyAnswer:
     """The answer for a drone at (``lat``, ``lon``) at ``t`` from the ground up to ``height_m`` (``ref``);
-    ``ground_m``: the site's elevation (m AMSL) where the operator knows it, else every terrain height counts."""
+    ``ground_m``: the site's elevation (m AMSL) where the operator knows it, else every terrain height counts;
+    ``within_m``: the point's precision (0: exact)."""
     if not (-90 <= lat <= 90 and -180 <= lon <= 180):
         raise ValueError(f"({lat}, {lon}) is not a point on Earth: latitude -90..90, longitude -180..180")
     if not height_m > 0:
@@ -147,5 +155,10 @@ def can_i_fly(volumes: Sequence[Volume], lat: float, lon: float, t: datetime, *,
                                "zone's limits are above sea level or flight levels): give the site's elevation")
     else:
         verdict = CLEAR
+        edge = [h for h in nearby if h.distance_m <= within_m and h.state in (Z.ACTIVE, Z.PERMANENT)]
+        if edge:
+            verdict = REVIEW
+            reasons.extend(f"the point is known to ±{within_m:,.0f} m and an active zone's edge is "
+                           f"{h.distance_m:,.0f} m away: zoom in or type the coordinates" for h in edge)
     return FlyAnswer(verdict=verdict, applies=tuple(applies), upcoming=tuple(soon), nearby=tuple(nearby),
                      reasons=tuple(dict.fromkeys(reasons)))

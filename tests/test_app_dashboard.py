@@ -19,7 +19,8 @@ DEMO20 = (REPO / "data" / "samples" / "demo20.txt").read_text(encoding="utf-8")
 RED, AMBER, BLUE = L.COLORS[("ok", True)], L.COLORS[("review", True)], L.COLORS[("ok", False)]
 
 
-LAYER_IDS = ["land", "coastline", "borders", "scale", "volumes~0", "selection", "markers~0", "airports", "labels"]
+LAYER_IDS = ["land", "coastline", "borders", "scale", "volumes~0", "selection", "markers~0", "airports", "labels",
+             "mapclick~0"]
 
 
 def _background_done() -> None:
@@ -200,6 +201,9 @@ def test_demo20_deck_volumes_floors_ceilings_colours(demo):
     ids = [layer["id"] for layer in spec["layers"]]
     # Shenzhen is small: the 1:10m detail is clipped around it
     assert ids == LAYER_IDS
+    # over the zones (2D), the invisible point grid a click on the map picks ("Can I fly here?"), around the view
+    vs, grid = spec["initialViewState"], [r["cell"] for r in _layer(spec, "mapclick")["data"]]
+    assert [round(vs["longitude"], 5), round(vs["latitude"], 5)] in grid and len(grid) > 3000
     assert _layer(spec, "land")["data"]["features"] and _layer(spec, "borders")["data"]["features"]
     # every zone is labelled where its label fits; airports and the scale bar are on the map
     labels = {r["text"] for r in _layer(spec, "labels")["data"]}

@@ -119,6 +119,12 @@ def test_can_i_fly_height_and_nearby(demo):
     near = F.can_i_fly([park], 22.5536 + 1200 / 111_320, 114.0547, T0)  # ~1.2 km north: ~270 m outside
     assert near.verdict == F.CLEAR and [h.volume.id for h in near.nearby] == ["A2198/26"]
     assert 100 < near.nearby[0].distance_m < F.NEAR_M
+    # the same point asked by a click known to +-300 m: the park may be under it -> review, with the reason
+    fuzzy = F.can_i_fly([park], 22.5536 + 1200 / 111_320, 114.0547, T0, within_m=300.0)
+    assert fuzzy.verdict == F.REVIEW and "±300 m" in " ".join(fuzzy.reasons)
+    # ... but not outside the park's daily window (00-04Z): nothing active to be inside of
+    assert F.can_i_fly([park], 22.5536 + 1200 / 111_320, 114.0547, datetime(2026, 11, 30, 12, tzinfo=UTC),
+                       within_m=300.0).verdict == F.CLEAR
     with pytest.raises(ValueError):
         F.can_i_fly([park], 95.0, 0.0, T0)
 
