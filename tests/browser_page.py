@@ -72,6 +72,16 @@ def _solid_red_point(a, k: int = 9) -> tuple[float, float] | None:
     return _solid_point(_red(a), k)
 
 
+def _off_legend(page, chart, mask):
+    """``mask`` (of the map's image) with the map legend's box, which lies over the map and carries the zone
+    colours as swatches, left out."""
+    box, legend = chart.bounding_box(), page.get_by_test_id("map-legend").bounding_box()
+    if legend:
+        x0, y0 = int(legend["x"] - box["x"]) - 2, int(legend["y"] - box["y"]) - 2
+        mask[max(y0, 0):y0 + int(legend["height"]) + 4, max(x0, 0):x0 + int(legend["width"]) + 4] = False
+    return mask
+
+
 def _cyan(a):
     return (a[..., 0] < 90) & (a[..., 1] > 180) & (a[..., 2] > 200)
 

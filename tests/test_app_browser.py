@@ -30,6 +30,7 @@ from browser_page import (
     _counts,
     _cyan,
     _map_array,
+    _off_legend,
     _open_sidebar,
     _options,
     _outside,
@@ -506,21 +507,18 @@ def test_message_text_that_looks_like_markup_stays_text(app, browser_context):
     _step_to(page, "1 of 1 zones active at")  # the NOTAM's zone is active on 30 November 2026 only
     # hovered before any zone is focused: a focused zone is drawn opaque, seen from above darker than the amber
     chart.scroll_into_view_if_needed()
-    box = chart.bounding_box()
-    legend = page.get_by_test_id("map-legend").bounding_box()
 
     def zone_amber():
         """A pixel deep inside the zone's fill, as lit from above (darker than the legend's pure amber): an amber
         hue. The legend's "active, review" swatch is amber too and lies over the map: left out."""
         img = _map_array(chart)
         r, g, b = img[..., 0], img[..., 1], img[..., 2]
-        a = (r > 120) & (b < 60) & (r * 10 > g * 13) & (r * 10 < g * 18)
-        x0, y0 = int(legend["x"] - box["x"]) - 2, int(legend["y"] - box["y"]) - 2
-        a[max(y0, 0):y0 + int(legend["height"]) + 4, max(x0, 0):x0 + int(legend["width"]) + 4] = False
-        return _solid_point(a, 31)  # 15 px inside the fill
+        return _solid_point(_off_legend(page, chart, (r > 120) & (b < 60) & (r * 10 > g * 13) & (r * 10 < g * 18)),
+                            31)  # 15 px inside the fill
 
     pt = _until(zone_amber)
     assert pt is not None, "the zone's volume is not drawn (no active review amber on the map)"
+    box = chart.bounding_box()
     page.mouse.move(box["x"] + pt[0], box["y"] + pt[1])
     tip = page.locator(f"{CHART} .deck-tooltip")
     expect(tip).to_be_visible()

@@ -1,0 +1,93 @@
+"""500 real messages on the page, in a real headless Chromium on the served dashboard: counted before Run, a
+progress bar while the rules reader reads them, the map drawn, and a click on a volume selecting it. The batch is
+the first 500 rows of one week of the vendored archive (``data/real/archive.jsonl``, 2026-W12), seen on a day when
+some 200-390 of their zones are active. Screenshot in ``artifacts/``."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from browser_page import _choose_engine, _map_array, _off_legend, _red, _settled, _solid_point
+from test_app_browser import (  # noqa: F401  (the server, browser and page fixtures of the dispatch walk-throughs)
+    ARTIFACTS,
+    DESKTOP,
+    REPO,
+    WALK_S,
+    _open,
+    _until,
+    app,
+    browser_context,
+    server,
+)
+
+from airspace.pipeline.split import split_batch
+
+pytestmark = pytest.mark.browser
+
+WEEK = "lzq1206/notam-whisper:history/notams/2026-W12.csv"
+N = 500
+
+#: every text the page shows in Streamlit's progress bar, recorded as it appears (the read takes a few seconds)
+PROGRESS_JS = """() => { window.__progress = []; new MutationObserver(() => {
+  for (const e of document.querySelectorAll('[data-testid=stProgress]')) {
+    const t = e.innerText.trim(); if (t && !window.__progress.includes(t)) window.__progress.push(t); }
+}).observe(document.body, {subtree: true, childList: true, characterData: true}); }"""
+
+
+def _batch() -> str:
+    rows = [json.loads(line) for line in (REPO / "data" / "real" / "archive.jsonl").read_text(encoding="utf-8")
+            .splitlines()]
+    week = [r["text"] for r in rows if r["source"] == WEEK][:N]
+    assert len(week) == N and not any("\n\n" in t for t in week)
+    return "\n\n".join(week)
+
+
+@pytest.mark.timeout(3 * WALK_S, func_only=True)
+def test_500_messages_show_progress_and_a_click_selects_a_volume(app, browser_context):  # noqa: F811
+    from playwright.sync_api import expect
+
+    page, chart = _open(browser_context, app, viewport=DESKTOP)
+    batch = _batch()
+    n = len(split_batch(batch))  # a few rows hold two NOTAMs: 521 messages
+    assert n >= N
+    page.evaluate(PROGRESS_JS)
+    _choose_engine(page, "rules")
+    area = page.get_by_label("Paste messages")
+    area.fill(batch)
+    area.press("Control+Enter")
+    expect(page.get_by_text(f"{n} messages to read")).to_be_visible()  # counted before Run
+    _settled(page)
+    page.get_by_role("button", name="Run", exact=True).click()
+    expect(page.get_by_test_id("head-line")).to_contain_text(f"{n} messages")
+    progress = page.evaluate("window.__progress")
+    assert any(re.match(rf"Reading messages \d+–\d+ of {n}", t) for t in progress), progress
+    # a day of that week (the page opens on the present, when they have all ended)
+    _settled(page)
+    for part, value in (("year", "2026"), ("month", "03"), ("day", "23")):  # a date field of three spin buttons
+        page.get_by_role("spinbutton", name=f"{part}, Map date (UTC)").click()
+        page.keyboard.type(value)
+    page.keyboard.press("Enter")
+    page.get_by_test_id("head-line").click()  # the field commits its date when it loses the focus
+    caption = page.get_by_test_id("stCaptionContainer").filter(has_text=re.compile(r"^\d+ of \d+ zones active at"))
+    expect(caption).to_contain_text("2026-03-23")
+    active = int(caption.inner_text().split(" of ")[0])
+    assert active >= 150, caption.inner_text()
+    _settled(page)
+    chart.scroll_into_view_if_needed()
+    # a zone as this zoom draws it (a marker a few pixels wide), off the legend's red swatch
+    inside = _until(lambda: _solid_point(_off_legend(page, chart, _red(_map_array(chart))), 5))
+    assert inside, "no active zone drawn on the map"
+    box = chart.bounding_box()
+    x, y = box["x"] + inside[0], box["y"] + inside[1]
+    # as a hand does: the pointer comes onto the map, then clicks (deck.gl takes no click from a pointer that
+    # never moved over the map)
+    page.mouse.move(x - 40, y - 40)
+    page.mouse.move(x, y, steps=8)
+    page.mouse.click(x, y)
+    head = page.get_by_test_id("focus-head")
+    expect(head).to_be_visible()
+    assert re.search(r"[A-Z]?\d{1,5}/\d{2}", head.inner_text()), head.inner_text()
+    page.screenshot(path=str(ARTIFACTS / "scale_500_selected.png"))
+    page.close()
