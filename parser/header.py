@@ -192,6 +192,96 @@ def _find_items(text: str, after: int) -> dict[str, Item]:
     return items
 
 
+# Feeds that name the items instead of lettering them.
+# An EAD/NATS PIB export (XML): one <Notam> element, items as <ItemA>…<ItemG> with B)/C) as <StartValidity> and
+# <EndValidity>, the number as <Series>/<Number>/<Year>, the Q-line's fields as tags of <QLine>.
+_XML_ITEM_TAGS = (("A", "ItemA"), ("B", "StartValidity"), ("C", "EndValidity"), ("D", "ItemD"), ("E", "ItemE"),
+                  ("F", "ItemF"), ("G", "ItemG"))
+_XML_TAG_RE = r"<{tag}>(?P<v>[^<]*)</{tag}>"
+# A NOTAM web page: the Q-line fields without "Q)" ("EGTT/QWULW/IV/BO/W/000/008/5308N00042W002"), the text (often in
+# <pre>), then labelled lines "LOWER: Surface", "UPPER: 800 Feet AMSL", "FROM: 02 Jan 2025 09:00 GMT   TO: …",
+# "SCHEDULE: …", a line ending at a newline or an HTML line break.
+_LABEL_ITEMS = {"FROM": "B", "TO": "C", "SCHEDULE": "D", "LOWER": "F", "UPPER": "G"}
+# (a blank run before a label is matched from its first blank only: linear in a long run of blanks)
+_LABEL_RE = re.compile(r"(?:(?:^|\n|<br\s*/?>)[ \t]*|(?<![ \t])[ \t]{2,})(?P<label>FROM|TO|SCHEDULE|LOWER|UPPER)"
+                       r"[ \t]*:[ \t]*", re.I)
+_LINE_END_RE = re.compile(r"\n|<br\s*/?>|(?<![ \t])[ \t]{2,}(?:FROM|TO|SCHEDULE|LOWER|UPPER)[ \t]*:", re.I)
+_BARE_QLINE_RE = re.compile(r"^[ \t]*(?P<body>[A-Z]{4}/Q[A-Z]{4}/[A-Z ]*/[A-Z ]*/[A-Z ]*/\d{3}/\d{3}/"
+                            r"\d{4}[NS]\d{5}[EW]\d{3})(?![\w/])")
+
+
+def _pre_text(text: str, end: int) -> tuple[int, int] | None:
+    """The span inside the first <pre>…</pre> that opens before ``end``."""
+    m = re.compile(r"<pre>", re.I).search(text, 0, end)
+    close = re.compile(r"</pre>", re.I).search(text, m.end()) if m else None
+    return (m.end(), close.start()) if close else None
+
+
+def _xml_items(text: str, h: Header) -> bool:
+    """Fill ``h`` from a PIB export's tags; False (``h`` untouched) when ``text`` is not one."""
+    found = {}
+    for letter, tag in _XML_ITEM_TAGS:
+        m = re.search(_XML_TAG_RE.format(tag=tag), text)
+        if m is not None:
+            s_, e_ = _trim(text, *m.span("v"))
+            if e_ > s_:
+                found[letter] = Item(letter, _span(text, s_, e_))
+    if "E" not in found:
+        return False
+    h.kind, h.items = "icao", found
+    tags = {t: re.search(_XML_TAG_RE.format(tag=t), text) for t in ("Series", "Number", "Year", "Type")}
+    if tags["Number"] and tags["Year"]:
+        series = tags["Series"].group("v").strip() if tags["Series"] else ""
+        h.id = f"{series}{tags['Number'].group('v').strip()}/{tags['Year'].group('v').strip()}"
+        h.id_span = _span(text, *tags["Number"].span("v"))
+    t = tags["Type"].group("v").strip() if tags["Type"] else "N"
+    h.notam_type = t if t in ("N", "R", "C") else "N"
+    q = re.search(r"<QLine>(?P<v>.*?)</QLine>", text, re.S)
+    if q is not None:
+        ql = QLine(raw=_span(text, *q.span("v")))
+        part = {t: re.search(_XML_TAG_RE.format(tag=t), text) for t in
+                ("FIR", "Code23", "Code45", "Traffic", "Purpose", "Scope")}
+        v = {k: (m.group("v").strip() or None) if m else None for k, m in part.items()}
+        ql.fir, ql.traffic, ql.purpose, ql.scope = v["FIR"], v["Traffic"], v["Purpose"], v["Scope"]
+        if v["Code23"] and v["Code45"]:
+            ql.code = f"Q{v['Code23']}{v['Code45']}"
+        c = re.search(_XML_TAG_RE.format(tag="Coordinates"), text)
+        if c is not None and _QCOORD_RE.fullmatch(c.group("v").strip()):
+            ql.coord = _span(text, *_trim(text, *c.span("v")))
+            r = re.search(_XML_TAG_RE.format(tag="Radius"), text)
+            if r is not None and r.group("v").strip().isdigit():
+                ql.radius = _span(text, *_trim(text, *r.span("v")))
+        h.qline = ql
+    return True
+
+
+def _labelled_items(text: str, h: Header) -> bool:
+    """Fill ``h``'s items from a web page's labelled lines (a limit and a time at least, each label once, at the
+    start of a line); item E is the page's <pre> text, else the text before the first label."""
+    marks = list(_LABEL_RE.finditer(text))
+    labels = [m.group("label").upper() for m in marks]
+    if (len(set(labels)) != len(labels) or not {"LOWER", "UPPER"} & set(labels)
+            or not {"FROM", "TO"} & set(labels)):
+        return False
+    items: dict[str, Item] = {}
+    for m in marks:
+        end = _LINE_END_RE.search(text, m.end())
+        s_, e_ = _trim(text, m.end(), end.start() if end else len(text))
+        if e_ > s_:
+            letter = _LABEL_ITEMS[m.group("label").upper()]
+            items[letter] = Item(letter, _span(text, s_, e_))
+    pre = _pre_text(text, marks[0].start() + 1)
+    if pre is not None:
+        s_, e_ = _trim(text, *pre)
+    else:
+        s_, e_ = _trim(text, h.qline.raw.end if h.qline else 0, marks[0].start())
+    if e_ <= s_:
+        return False
+    items["E"] = Item("E", _span(text, s_, e_))
+    h.kind, h.items = "icao", dict(sorted(items.items()))
+    return True
+
+
 def parse_header(text: str) -> Header:
     """Read the header, Q-line and items of one message. Never raises; absent parts stay ``None``/empty."""
     h = Header()
@@ -240,7 +330,24 @@ def parse_header(text: str) -> Header:
     elif _HEADERLESS_RE.search(text, 0, 400) and re.search(r"(?:^|\s)E\)", text):
         h.kind = "icao"  # items without header or Q-line ("A) LFML B) 2707142030 C) … E) …")
         h.items = _find_items(text, 0)
+    if h.kind != "faa" and "E" not in h.items and not _xml_items(text, h):
+        had = h.qline
+        if h.qline is None and (bare := _BARE_QLINE_RE.match(text)) is not None:
+            q = _parse_qline(f"Q) {bare.group('body')}")  # the same fields, read where the page writes them
+            h.qline = _shift_qline(q, text, bare.start("body") - 3) if q is not None else None
+        if not _labelled_items(text, h):
+            h.qline = had
     return h
+
+
+def _shift_qline(q: QLine, text: str, by: int) -> QLine:
+    """``q`` read from a copy of the Q-line with "Q) " in front, its spans moved to where ``text`` has them."""
+    def mv(s: Span | None) -> Span | None:
+        return None if s is None else _span(text, s.start + by, s.end + by)
+
+    q.raw, q.lower_span, q.upper_span, q.coord, q.radius = (mv(q.raw), mv(q.lower_span), mv(q.upper_span),
+                                                             mv(q.coord), mv(q.radius))
+    return q
 
 
 def qline_limit_field(text: str, start: int, end: int) -> str | None:

@@ -431,6 +431,30 @@ def _limit_of(rec: ZoneRecord, key: str, value: str, span, text: str):
     return lim
 
 
+# a decimal number a feed broke at a line end ("WI 2.\n5NM OF …"): digits and a decimal point end one line, and the
+# value starts the next
+_BROKEN_HEAD = re.compile(r"(?<![\d.,])(?P<head>\d{1,4}\.)[ \t]*\r?\n[ \t]*$")
+_BROKEN_FIELDS = ("radius", "lower", "upper")
+_LIST_LABEL_BEFORE = re.compile(r"\b(?:AREA|ZONE|SECTOR|PART|ITEM|NR|NO|POINT|PSN)[ \t]*$", re.I)  # "AREA 2." is a label
+
+
+def _join_broken(rec: ZoneRecord, v: dict[str, str], text: str) -> None:
+    """A distance or limit whose number starts a line right after a line ending in digits and a decimal point is
+    the tail of one number broken by the feed: read whole (``2.5NM``, not ``5NM``), its span widened over both
+    parts, and the record sent to review (a line break inside a number is a guess to check, never certain)."""
+    for key in _BROKEN_FIELDS:
+        sp = rec.spans.get(key)
+        if key not in v or sp is None or not text[sp.start : sp.start + 1].isdigit():
+            continue
+        m = _BROKEN_HEAD.search(text, max(0, sp.start - 12), sp.start)
+        if m is None or _LIST_LABEL_BEFORE.search(text, max(0, m.start("head") - 12), m.start("head")):
+            continue
+        v[key] = m.group("head") + text[sp.start : sp.end]
+        rec.spans[key] = SpanModel(start=m.start("head"), end=sp.end, text=text[m.start("head") : sp.end])
+        rec.review(f"{key} '{shown(text[m.start('head') : sp.end])}': a number broken across a line, read as "
+                   f"'{v[key]}'")
+
+
 def normalize(
     draft: ZoneDraft, *, text: str, message: int, zone: int = 0, engine: str = "rules"
 ) -> ZoneRecord:
@@ -438,6 +462,7 @@ def normalize(
     rec = ZoneRecord(message=message, zone=zone, text=text, engine=engine)
     rec.spans = {k: SpanModel(start=s.start, end=s.end, text=s.text) for k, s in draft.spans.items()}
     v = {k: val for k, val in draft.values.items() if isinstance(val, str)}
+    _join_broken(rec, v, text)
     _drop_damaged(rec, v, text)
     pos = _geometry(rec, v)
     _excluded_inner_circle(rec, text)

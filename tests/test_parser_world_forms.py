@@ -382,3 +382,105 @@ def test_a_berth_around_a_lone_position_is_its_radius():
     assert "radius" not in z
     (z,) = rules_zones(text.replace("WIDE BERTH", "TWO MILE BERTH"))
     assert z["radius"] == "TWO MILE"
+
+
+# ---- feeds that name their items instead of lettering them -------------------------------------------------------
+
+PIB_VARIANT = """<Notam OriginalMessage="false" PIBSection="EN">
+    <NOF>EGGN</NOF>
+    <Series>Q</Series>
+    <Number>123</Number>
+    <Year>25</Year>
+    <Type>N</Type>
+    <QLine>
+        <FIR>EGPX</FIR>
+        <Code23>RD</Code23>
+        <Code45>CA</Code45>
+        <Traffic>IV</Traffic>
+        <Purpose>BO</Purpose>
+        <Scope>W</Scope>
+        <Lower>0</Lower>
+        <Upper>25</Upper>
+    </QLine>
+    <Coordinates>5551N00412W</Coordinates>
+    <Radius>3</Radius>
+    <StartValidity>2503031000</StartValidity>
+    <EndValidity>2503071600</EndValidity>
+    <ItemE>TEMPO DANGER AREA ACTIVE WI 2NM RADIUS OF 555100N 0041200W
+(GLASGOW). MAX HGT 400FT AGL.</ItemE>
+    <ItemF>SFC</ItemF>
+    <ItemG>2500FT AMSL</ItemG>
+</Notam>"""
+
+
+@pytest.mark.parametrize("text", [_world("pce1:H7712/24"), PIB_VARIANT], ids=["pce1-H7712", "variant"])
+def test_a_pib_export_names_its_items_in_tags(text):
+    """An EAD/NATS PIB export: B) and C) are <StartValidity>/<EndValidity>, F) and G) <ItemF>/<ItemG>; the number
+    is <Series><Number>/<Year> and the Q-line's fields are tags. G) is the upper limit, not the height E) quotes."""
+    h = parse_header(text)
+    assert h.kind == "icao" and {"B", "C", "E", "F", "G"} <= set(h.items)
+    assert h.qline is not None and h.qline.code in ("QWULW", "QRDCA") and h.qline.radius_nm in (2.0, 3.0)
+    assert h.id in ("H7712/24", "Q123/25")
+    recs, _ = process_batch(text, "rules")
+    (r,) = recs
+    assert r.status == "ok", r.reasons
+    assert r.lower.ref == "SFC" and r.upper.ref == "AMSL" and r.upper.ft in (1300.0, 2500.0)
+    assert r.start in (datetime(2024, 11, 18, 9, tzinfo=UTC), datetime(2025, 3, 3, 10, tzinfo=UTC))
+    assert r.end in (datetime(2024, 12, 18, 18, 30, tzinfo=UTC), datetime(2025, 3, 7, 16, tzinfo=UTC))
+    assert r.spans["upper"].text in ("1300FT AMSL", "2500FT AMSL")
+
+
+WEB_VARIANT = """EGTT/QRTCA/IV/BO/W/000/040/5120N00015W003
+RESTRICTED AREA (TEMPORARY) ACTIVE WI 2NM RADIUS OF 512000N 0001500W (EPSOM).
+LOWER: Surface
+UPPER: 4,000 Feet AMSL
+FROM: 05 Jun 2025 11:00 GMT   TO: 05 Jun 2025 17:30 GMT"""
+
+
+@pytest.mark.parametrize("text", [_world("psylsph:J4570/24"), WEB_VARIANT], ids=["psylsph-J4570", "variant"])
+def test_a_notam_web_page_labels_its_items(text):
+    """A NOTAM web page: the Q-line's fields without "Q)", the text (in <pre> or not), then LOWER:, UPPER:,
+    FROM: … TO: … lines, with HTML line breaks or newlines; its dates are written "05 Jun 2025 11:00 GMT"."""
+    h = parse_header(text)
+    assert h.kind == "icao" and h.qline is not None and h.qline.code in ("QRDCA", "QRTCA")
+    assert h.item("F").text == "Surface" and h.item("G").text in ("2,000 Feet AMSL", "4,000 Feet AMSL")
+    assert "<pre>" not in h.item("E").text and "LOWER" not in h.item("E").text
+    recs, _ = process_batch(text, "rules")
+    (r,) = recs
+    assert r.status == "ok", r.reasons
+    assert r.upper.ref == "AMSL" and r.upper.ft in (2000.0, 4000.0)
+    assert r.start in (datetime(2025, 1, 2, 0, tzinfo=UTC), datetime(2025, 6, 5, 11, tzinfo=UTC))
+    assert r.end in (datetime(2025, 1, 2, 19, tzinfo=UTC), datetime(2025, 6, 5, 17, 30, tzinfo=UTC))
+
+
+@pytest.mark.parametrize("text", [
+    "DRONE SHOW TONIGHT. FROM: the harbour TO: the old bridge, keep clear.",  # labels in prose
+    "UAS OPS WI 1NM OF 512000N 0001500W\nLOWER: Surface\nUPPER: 400 Feet AGL",  # limits but no time label
+    "!FDC 4/1234 ZNY NY..AIRSPACE NEW YORK, NY. 2NM RADIUS OF 404200N0740000W SFC-3000FT\nFROM: 01 Jan 2025 "
+    "10:00 GMT\nLOWER: Surface",  # an FAA NOTAM keeps its own reading
+])
+def test_labels_are_items_only_in_a_labelled_layout(text):
+    h = parse_header(text)
+    assert "F" not in h.items and "B" not in h.items
+
+
+@pytest.mark.parametrize("text, metres", [
+    (_world("yeewee:D1366/26"), 2.5 * NM_TO_M),
+    ("A0456/25 NOTAMN\nQ) YMMM/QRDCA/IV/BO/W/000/050/3400S15100E005\nA) YMMM B) 2504010000 C) 2504020000\n"
+     "E) DANGER AREA WI 1.\n5KM OF 340000S 1510000E\nF) SFC G) 5000FT AMSL", 1500.0),
+])
+def test_a_number_broken_across_a_line_is_read_whole_and_left_for_review(text, metres):
+    """A feed broke "2.5NM" at its line end ("WI 2." / "5NM OF …"): read whole, never as 5 NM, and review, by
+    every engine."""
+    for engine in ("rules", "clover"):  # the normaliser every engine shares
+        (r,) = [x for x in process_batch(text, engine)[0] if x.geometry is not None]
+        assert r.geometry.radius_m == pytest.approx(metres)
+        assert r.status == "review" and any("broken across a line" in x for x in r.reasons)
+
+
+def test_a_list_label_before_a_line_break_is_no_broken_number():
+    text = ("A0457/25 NOTAMN\nQ) YMMM/QRDCA/IV/BO/W/000/050/3400S15100E005\nA) YMMM B) 2504010000 C) 2504020000\n"
+            "E) DANGER AREA 2.\n5NM RADIUS OF 340000S 1510000E\nF) SFC G) 5000FT AMSL")
+    (r,) = process_batch(text, "rules")[0]
+    assert r.geometry.radius_m == pytest.approx(5 * NM_TO_M)
+    assert not any("broken across a line" in x for x in r.reasons)

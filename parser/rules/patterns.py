@@ -250,5 +250,7 @@ PROSE_DT = rf"{MONTH}\s+\d{{1,2}},?\s+\d{{4}}(?:\s+at)?\s+\d{{4}}(?:\s*(?:UTC|Z|
 TFR_BEGIN = re.compile(rf"Beginning\s+Date\s+and\s+Time\s*:\s*(?P<v>{PROSE_DT})", re.I)
 TFR_END = re.compile(rf"Ending\s+Date\s+and\s+Time\s*:\s*(?P<v>{PROSE_DT})", re.I)
 PROSE_ANY = re.compile(PROSE_DT, re.I)
+# a web page's B)/C) value: "02 Jan 2025 09:00 GMT" (a clock with no zone word is not taken: it may be local)
+DMY_CLOCK = re.compile(rf"\d{{1,2}}\s+{MONTH}\s+\d{{4}}\s+\d{{2}}:?\d{{2}}\s*(?:UTC|Z|GMT)\b", re.I)
 CJK_RE = re.compile(r"[\u3400-\u9fff]")
 ICAO_LOC = re.compile(r"^[A-Z]{4}\b")

@@ -17,6 +17,7 @@ from airspace.parser.rules.patterns import (
     CN_DAY_RANGE,
     CN_FROM,
     CN_RANGE,
+    DMY_CLOCK,
     FAA_SCHED,
     FROM,
     ICAO_TIME,
@@ -38,7 +39,7 @@ def _item_time(text: str, h: Header, letter: str) -> Span | None:
     it = h.item(letter)
     if not it:
         return None
-    m = ICAO_TIME.match(text, it.span.start, it.span.end)
+    m = ICAO_TIME.match(text, it.span.start, it.span.end) or DMY_CLOCK.match(text, it.span.start, it.span.end)
     return sp(text, m.start(), m.end()) if m else None
 
 
