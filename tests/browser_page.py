@@ -213,3 +213,22 @@ def serve_dashboard(port: int, log_path: Path, repo: Path, env: dict | None = No
     """The dashboard served on 127.0.0.1:``port`` as ``make run`` serves it (``app.serve.serve_page``)."""
     log_path.parent.mkdir(exist_ok=True)
     return serve_page(repo / "app" / "dashboard.py", port, log=log_path, env=env)
+
+
+def _resolved_rows(page, tmp_path, fields: str, shot: Path) -> list[dict]:
+    """After a review resolved on the page: its provenance says the operator resolved it (``fields``, e.g.
+    "(fields: end)"); a screenshot to ``shot``; the JSONL export downloaded from the page, as rows."""
+    import json
+
+    from playwright.sync_api import expect
+
+    prov = page.get_by_test_id("provenance")
+    expect(prov).to_contain_text("Resolved by operator")
+    expect(prov).to_contain_text(fields)
+    prov.scroll_into_view_if_needed()
+    page.screenshot(path=str(shot))
+    with page.expect_download() as dl:
+        page.get_by_role("button", name="JSONL", exact=True).click()
+    path = tmp_path / "records.jsonl"
+    dl.value.save_as(path)
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]

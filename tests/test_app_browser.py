@@ -34,6 +34,7 @@ from browser_page import (
     _open_sidebar,
     _options,
     _outside,
+    _resolved_rows,
     _run_batch,
     _select_option,
     _settled,
@@ -728,17 +729,8 @@ def test_a_review_resolved_on_the_page_is_exported_ok_with_provenance(app, brows
     page.get_by_label("Value", exact=True).press("Enter")
     _settled(page)
     page.get_by_role("button", name="Apply edit", exact=True).click()
-    prov = page.get_by_test_id("provenance")
-    expect(prov).to_contain_text("Resolved by operator")
-    expect(prov).to_contain_text("edited end (fields: end)")
     expect(page.get_by_test_id("head-line")).to_contain_text("20 ok")
-    prov.scroll_into_view_if_needed()
-    page.screenshot(path=str(ARTIFACTS / "dispatch_review_resolved.png"))
-    with page.expect_download() as dl:
-        page.get_by_role("button", name="JSONL", exact=True).click()
-    path = tmp_path / "records.jsonl"
-    dl.value.save_as(path)
-    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    rows = _resolved_rows(page, tmp_path, "edited end (fields: end)", ARTIFACTS / "dispatch_review_resolved.png")
     row = next(r for r in rows if r["id"] == "A2243/26")
     assert row["status"] == "ok" and row["end"] == "2026-11-30T15:00:00Z"
     assert row["provenance"]["by"] == "operator" and row["provenance"]["fields"] == ["end"]

@@ -6,11 +6,10 @@ named place without coordinates placed by a click on the map, exported as ok wit
 
 from __future__ import annotations
 
-import json
 import re
 
 import pytest
-from browser_page import _map_array, _select_option, _settled, _solid_point, _solid_red_point
+from browser_page import _map_array, _resolved_rows, _select_option, _settled, _solid_point, _solid_red_point
 from test_app_browser import (  # noqa: F401  (the server, browser and page fixtures of the dispatch walk-throughs)
     ARTIFACTS,
     DESKTOP,
@@ -113,17 +112,8 @@ def test_a_named_place_is_placed_by_a_click_on_the_map(app, browser_context, tmp
     expect(page.get_by_text("Place 深圳国际会展中心 on the map")).to_be_visible()
     _settled(page)
     page.get_by_role("button", name="Place a circle here", exact=True).click()
-    prov = page.get_by_test_id("provenance")
-    expect(prov).to_contain_text("Resolved by operator")
-    expect(prov).to_contain_text("(fields: geometry)")
     expect(page.get_by_test_id("head-line")).to_contain_text("20 zones on the map")
-    prov.scroll_into_view_if_needed()
-    page.screenshot(path=str(ARTIFACTS / "map_click_placed_named.png"))
-    with page.expect_download() as dl:
-        page.get_by_role("button", name="JSONL", exact=True).click()
-    path = tmp_path / "records.jsonl"
-    dl.value.save_as(path)
-    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    rows = _resolved_rows(page, tmp_path, "(fields: geometry)", ARTIFACTS / "map_click_placed_named.png")
     row = next(r for r in rows if r["message"] == 10)
     assert row["status"] == "ok" and row["geometry"]["type"] == "circle" and row["geometry"]["radius_m"] == 2000.0
     assert row["provenance"]["by"] == "operator" and row["provenance"]["fields"] == ["geometry"]
