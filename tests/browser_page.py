@@ -82,6 +82,14 @@ def _off_legend(page, chart, mask):
     return mask
 
 
+def _hand_click(page, x: float, y: float) -> None:
+    """Click the page at (x, y) as a hand does: the pointer comes onto the spot first. deck.gl takes no click from
+    a pointer that never moved over the map (a bare synthetic click there is dropped)."""
+    page.mouse.move(x - 40, y - 40)
+    page.mouse.move(x, y, steps=8)
+    page.mouse.click(x, y)
+
+
 def _cyan(a):
     return (a[..., 0] < 90) & (a[..., 1] > 180) & (a[..., 2] > 200)
 

@@ -29,6 +29,7 @@ from browser_page import (
     _close_sidebar,
     _counts,
     _cyan,
+    _hand_click,
     _map_array,
     _off_legend,
     _open_sidebar,
@@ -293,7 +294,7 @@ def _operator_checks(page, chart) -> None:
     # a click on the volume selects its record: its message with the spans highlighted
     head = page.locator('[data-testid="focus-head"]')
     for attempt in range(2):  # on a loaded machine deck.gl can miss a tap; a second click is what a person does
-        page.mouse.click(box["x"] + x, box["y"] + y)
+        _hand_click(page, box["x"] + x, box["y"] + y)
         try:
             head.wait_for(timeout=150_000)
             break

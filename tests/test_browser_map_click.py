@@ -9,7 +9,15 @@ from __future__ import annotations
 import re
 
 import pytest
-from browser_page import _map_array, _resolved_rows, _select_option, _settled, _solid_point, _solid_red_point
+from browser_page import (
+    _hand_click,
+    _map_array,
+    _resolved_rows,
+    _select_option,
+    _settled,
+    _solid_point,
+    _solid_red_point,
+)
 from test_app_browser import (  # noqa: F401  (the server, browser and page fixtures of the dispatch walk-throughs)
     ARTIFACTS,
     DESKTOP,
@@ -33,12 +41,12 @@ def _bare(a):
 
 
 def _click_and_answer(page, chart, x: float, y: float, before: str | None):
-    """Click the map at (x, y) of its image; the fly answer once it is about a new point (a click lost to a busy
-    page is clicked again, as a person would)."""
+    """Click the map at (x, y) of its image as a hand does; the fly answer once it is about a new point (a click
+    lost to a busy page is clicked again, as a person would)."""
     box = chart.bounding_box()
     answer = page.get_by_test_id("fly-answer")
     for attempt in range(3):
-        page.mouse.click(box["x"] + x, box["y"] + y)
+        _hand_click(page, box["x"] + x, box["y"] + y)
         try:
             page.wait_for_function(
                 "prev => { const e = document.querySelector('[data-testid=fly-answer]');"
