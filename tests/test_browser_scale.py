@@ -53,6 +53,7 @@ def test_500_messages_show_progress_and_a_click_selects_a_volume(app, browser_co
     n = len(split_batch(batch))  # a few rows hold two NOTAMs: 521 messages
     assert n >= N
     page.evaluate(PROGRESS_JS)
+    _settled(page)  # the page's first run is over: the sidebar's "Advanced" is opened once, not toggled mid-run
     _choose_engine(page, "rules")
     area = page.get_by_label("Paste messages")
     area.fill(batch)
