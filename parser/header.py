@@ -217,11 +217,18 @@ def _pre_text(text: str, end: int) -> tuple[int, int] | None:
     return (m.end(), close.start()) if close else None
 
 
+def _tag(text: str, tag: str) -> re.Match | None:
+    """The first ``<tag>value</tag>`` of ``text`` (its value in group ``v``)."""
+    return re.search(_XML_TAG_RE.format(tag=tag), text)
+
+
 def _xml_items(text: str, h: Header) -> bool:
     """Fill ``h`` from a PIB export's tags; False (``h`` untouched) when ``text`` is not one."""
+    if "<ItemE>" not in text:  # (every message without a lettered item E comes here: no tag search for those)
+        return False
     found = {}
     for letter, tag in _XML_ITEM_TAGS:
-        m = re.search(_XML_TAG_RE.format(tag=tag), text)
+        m = _tag(text, tag)
         if m is not None:
             s_, e_ = _trim(text, *m.span("v"))
             if e_ > s_:
@@ -229,7 +236,7 @@ def _xml_items(text: str, h: Header) -> bool:
     if "E" not in found:
         return False
     h.kind, h.items = "icao", found
-    tags = {t: re.search(_XML_TAG_RE.format(tag=t), text) for t in ("Series", "Number", "Year", "Type")}
+    tags = {t: _tag(text, t) for t in ("Series", "Number", "Year", "Type")}
     if tags["Number"] and tags["Year"]:
         series = tags["Series"].group("v").strip() if tags["Series"] else ""
         h.id = f"{series}{tags['Number'].group('v').strip()}/{tags['Year'].group('v').strip()}"
@@ -239,16 +246,15 @@ def _xml_items(text: str, h: Header) -> bool:
     q = re.search(r"<QLine>(?P<v>.*?)</QLine>", text, re.S)
     if q is not None:
         ql = QLine(raw=_span(text, *q.span("v")))
-        part = {t: re.search(_XML_TAG_RE.format(tag=t), text) for t in
-                ("FIR", "Code23", "Code45", "Traffic", "Purpose", "Scope")}
+        part = {t: _tag(text, t) for t in ("FIR", "Code23", "Code45", "Traffic", "Purpose", "Scope")}
         v = {k: (m.group("v").strip() or None) if m else None for k, m in part.items()}
         ql.fir, ql.traffic, ql.purpose, ql.scope = v["FIR"], v["Traffic"], v["Purpose"], v["Scope"]
         if v["Code23"] and v["Code45"]:
             ql.code = f"Q{v['Code23']}{v['Code45']}"
-        c = re.search(_XML_TAG_RE.format(tag="Coordinates"), text)
+        c = _tag(text, "Coordinates")
         if c is not None and _QCOORD_RE.fullmatch(c.group("v").strip()):
             ql.coord = _span(text, *_trim(text, *c.span("v")))
-            r = re.search(_XML_TAG_RE.format(tag="Radius"), text)
+            r = _tag(text, "Radius")
             if r is not None and r.group("v").strip().isdigit():
                 ql.radius = _span(text, *_trim(text, *r.span("v")))
         h.qline = ql
