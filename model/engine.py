@@ -27,6 +27,7 @@ from airspace.model.decoding import GO_ON
 from airspace.model.pointers import encode_message, render_block, repair_slots, slots_to_drafts, take_back
 from airspace.model.reading import ReadCache, cpu_threads, read_ahead
 from airspace.model.tokenizer import Tokenizer
+from airspace.parser.view import View, message_draft, reading_view
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_CHECKPOINTS = {"clover": REPO / "data" / "checkpoints" / "clover", "ar": REPO / "data" / "checkpoints" / "ar"}
@@ -108,13 +109,19 @@ class ModelExtractor:
         were read. Messages over the context limit are left to ``extract`` (which says why)."""
         if self.read_cache is None:
             return 0
-        prompts = [p for p in (encode_message(self.tok, m)[0] for m in messages) if len(p) <= self.cfg.max_prompt_tokens]
+        prompts = [p for p in (self._encode(m)[0] for m in messages) if len(p) <= self.cfg.max_prompt_tokens]
         prompts.sort(key=len)  # the batches ``extract`` would decode them in (it sorts by length too)
         with self._lock:
             done = 0
             for s in range(0, len(prompts), self.batch_size):
                 done += read_ahead(self.model, prompts[s:s + self.batch_size], self.read_cache)
             return done
+
+    def _encode(self, message: str):
+        """(prompt, offsets, view): a feed's named items are read in the lettered layout (``parser.view``)."""
+        view = reading_view(message)
+        prompt, offs = encode_message(self.tok, view.text if view is not None else message)
+        return prompt, offs, view
 
     def extract(self, messages: list[str]) -> tuple[list[Answer], ModelStats]:
         with self._lock:
@@ -129,13 +136,16 @@ class ModelExtractor:
         stats = ModelStats(engine=self.name, messages=len(messages))
         answers: list[Answer] = [EngineError("message was not read")] * len(messages)
         todo = []
+        views: dict[int, View] = {}
         for i, m in enumerate(messages):
-            p, offs = encode_message(self.tok, m)
+            p, offs, view = self._encode(m)
             if len(p) > self.cfg.max_prompt_tokens:
                 answers[i] = EngineError(f"message is {len(p)} tokens, over the {self.name} engine's context limit "
                                          f"of {self.cfg.max_prompt_tokens}; not cut, not read")
             else:
                 todo.append((len(p), i, p, offs))
+                if view is not None:
+                    views[i] = view
         todo.sort(key=lambda t: t[:2])
         if self.trace:
             stats.trace = []
@@ -159,6 +169,8 @@ class ModelExtractor:
                     if res.went_on[j]:
                         slots = take_back(slots, res.went_on[j], offs, self.cfg.fields)
                     answers[i] = slots_to_drafts(slots, offs, self.cfg.fields)
+                    if i in views:
+                        answers[i] = [message_draft(views[i], messages[i], d) for d in answers[i]]
                 else:
                     zones = self.cfg.max_answer_tokens // self.cfg.block_size
                     answers[i] = EngineError(f"the answer did not end within {zones} zones (left unread rather than "

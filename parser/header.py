@@ -86,6 +86,9 @@ class Header:
     ref_id: str | None = None
     qline: QLine | None = None
     items: dict[str, Item] = field(default_factory=dict)
+    # how the items are written: 'lettered' (``B) …``), or named by the feed: 'pib_xml' (``<ItemE>``), 'labelled'
+    # (a web page's ``LOWER:`` lines)
+    layout: str = "lettered"
 
     def item(self, letter: str) -> Item | None:
         return self.items.get(letter)
@@ -222,6 +225,15 @@ def _tag(text: str, tag: str) -> re.Match | None:
     return re.search(_XML_TAG_RE.format(tag=tag), text)
 
 
+def tag_span(text: str, tag: str) -> Span | None:
+    """The trimmed value of the first ``<tag>value</tag>`` of ``text``; None when there is none or it is blank."""
+    m = _tag(text, tag)
+    if m is None:
+        return None
+    s_, e_ = _trim(text, *m.span("v"))
+    return _span(text, s_, e_) if e_ > s_ else None
+
+
 def _xml_items(text: str, h: Header) -> bool:
     """Fill ``h`` from a PIB export's tags; False (``h`` untouched) when ``text`` is not one."""
     if "<ItemE>" not in text:  # (every message without a lettered item E comes here: no tag search for those)
@@ -235,7 +247,7 @@ def _xml_items(text: str, h: Header) -> bool:
                 found[letter] = Item(letter, _span(text, s_, e_))
     if "E" not in found:
         return False
-    h.kind, h.items = "icao", found
+    h.kind, h.items, h.layout = "icao", found, "pib_xml"
     tags = {t: _tag(text, t) for t in ("Series", "Number", "Year", "Type")}
     if tags["Number"] and tags["Year"]:
         series = tags["Series"].group("v").strip() if tags["Series"] else ""
@@ -284,7 +296,7 @@ def _labelled_items(text: str, h: Header) -> bool:
     if e_ <= s_:
         return False
     items["E"] = Item("E", _span(text, s_, e_))
-    h.kind, h.items = "icao", dict(sorted(items.items()))
+    h.kind, h.items, h.layout = "icao", dict(sorted(items.items())), "labelled"
     return True
 
 
