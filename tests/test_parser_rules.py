@@ -540,3 +540,16 @@ def test_a_radius_with_a_thousands_separator_is_read_whole():
     m = R_AFTER.search(text)
     assert m is not None and m.group("d") == "1,330M"
     assert R_AFTER.search("RADIUS: 5,9NM").group("d") == "5,9NM"  # a decimal comma stays one
+
+
+@pytest.mark.parametrize("text, lower, upper", [
+    # the fuzzer's reproducer (seed 77 row 14638): "floor GND" unread, the surface assumed and the record ok
+    ("Notice to drone operators.    .1NM radius around N4522 E00817, floor GND, ceiling UNL, valid 2611180800 to "
+     "2611181800. Contact the tower for exemptions.", "GND", "UNL"),
+    ("UAS ACTIVITY 2NM RADIUS OF 512000N 0001500W. FLOOR: 500FT AGL CEILING: 2,000FT AMSL.", "500FT AGL",
+     "2,000FT AMSL"),
+    ("Drone light show, 0.5NM around 404200N0740000W, ceiling of 400 ft AGL.", None, "400 ft AGL"),
+])
+def test_floor_and_ceiling_name_the_limits(text, lower, upper):
+    z = _one(text)
+    assert z.get("lower") == lower and z["upper"] == upper

@@ -173,6 +173,16 @@ def test_list_labels_glued_to_the_heading_or_run_on_in_one_line_are_found():
                "S063034.8E1062838.3 S063340E1062439 S062627E1062753\n* points 6.49°S 106.77°E TO 6.5505º S / 106.6805º E "
                "TO 6.4399º S 106.6562º E")
     assert len(area_sections(bullets)) == 3
+    # glued to a heading in 【】 (the fuzzer's reproducer, seed 77 row 9984: without label 1 no list was found and the
+    # first item's period went to every zone, ok)
+    bracket = ("【空域管制】1)管控时段：2024年10月9日08:00-2024年10月9日20:00，航海体育场划设临时管控区。\n"
+               "2)北纬34°38′24″ 东经113°49′22″半径1570米，自2024年11月23日14时至24时止；3)半径8.7公里，"
+               "中心343055N1133940E，管控时段：2025年11月15日5时-2025年11月15日17时\n各区域均为真高1000米以内。")
+    assert [bracket[a:a + 2] for a, _ in area_sections(bracket)] == ["1)", "2)", "3)"]
+    recs = _records(bracket)
+    assert [(r.start.isoformat(), r.end.isoformat()) for r in recs] == [
+        ("2024-11-23T06:00:00+00:00", "2024-11-23T16:00:00+00:00"),
+        ("2025-11-14T21:00:00+00:00", "2025-11-15T09:00:00+00:00")]
     # a date's "1." is no label: "通知1.2027年" stays a number
     assert area_sections("通知1.2027年5月起 2.2028年") == []
 

@@ -42,8 +42,8 @@ _FAMILIES: tuple[tuple[str, str], ...] = (
     # ("N、" and "#N" say "item" by themselves: they may stand mid-line, "…措施  1、自…", "Dispatch board - #1 …")
     ("dun", rf"(?:{_START}|(?<![\d.第])(?=\d)){_ORD}、"),
     # ("2)2027年…" is an item; "1.2027" is a number: a digit may follow ")" but not ".")
-    # (and "通知1)位置…", "通知1. 北纬…": an item number glued to the heading's last character)
-    ("dot", rf"(?:{_START}|(?<=[\u4e00-\u9fff])(?=\d{{1,2}}[.)]))"
+    # (and "通知1)位置…", "通知1. 北纬…", "【空域管制】1)…": an item number glued to the heading's last character)
+    ("dot", rf"(?:{_START}|(?<=[\u4e00-\u9fff】])(?=\d{{1,2}}[.)]))"
             r"(?P<n>\d{1,2})(?:\.(?=[ \t\u4e00-\u9fff])|\)(?=[ \t\u4e00-\u9fff\d]))"),
     ("word", r"(?i:\b(?:AREA|ZONE|SECTOR))[ \t]+(?:(?P<n>\d{1,2})|(?P<a>[A-H]))(?=[ \t]*[:.\-–)\n]|[ \t]+\S)"),
     ("letter_dot", rf"{_START}(?P<a>[A-H])\.(?=[ \t])"),

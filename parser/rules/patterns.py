@@ -120,12 +120,14 @@ FLOORISH = re.compile(r"^(?:SFC|GND|SURFACE|FL\s?\d{2,3})$", re.I)
 
 
 UPPER_ONLY = re.compile(
-    rf"(?:\bUP(?:\s*TO(?:\s+AND\s+INCLUDING)?)?|AT\s+OR\s+BELOW|BLW|BELOW|MAX(?:IMUM)?\s*(?:HGT|HEIGHT|ALT)?:?)\s+(?P<hi>{LIM})"
+    rf"(?:\bUP(?:\s*TO(?:\s+AND\s+INCLUDING)?)?|AT\s+OR\s+BELOW|BLW|BELOW|MAX(?:IMUM)?\s*(?:HGT|HEIGHT|ALT)?:?"
+    rf"|\bCEILING(?:\s+OF)?:?)\s+(?P<hi>{LIM})"
     rf"|(?:AT\s+)?(?P<hi2>{LIM})\s+AND\s+BELOW",
     re.I,
 )
 TO_UPPER = re.compile(rf"^[\s,;:.)-]*TO\s+(?P<hi>{LIM})", re.I)  # "PSN c TO 1,500 FT AMSL" right after a centre
-LOWER_ONLY = re.compile(rf"(?:\bFM|\bFROM|\bABV|\bABOVE)\s+(?:THE\s+)?(?P<lo>{LIM})", re.I)
+# ("floor GND, ceiling UNL": an operator's prose names the two limits)
+LOWER_ONLY = re.compile(rf"(?:\bFM|\bFROM|\bABV|\bABOVE|\bFLOOR(?:\s+OF)?:?)\s+(?:THE\s+)?(?P<lo>{LIM})", re.I)
 OBST_AGL = re.compile(rf"(?<![\w.,])(?P<agl>{NUM}\s?(?:FT|M)\.?\s?AGL)\b", re.I)
 OBST_MSL = re.compile(rf"(?<![\w.,])(?P<msl>{NUM}\s?(?:FT|M)\.?\s?A?MSL)\b|\bA?MSL\s+(?P<msl2>{NUM}\s?(?:FT|M))\b", re.I)
 NOT_IDENT = {"THE", "PSN", "POSITION", "POINT", "FIX", "CENTER", "CENTRE", "AREA", "FLW", "EACH", "ALL", "AND"}
