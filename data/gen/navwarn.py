@@ -2,10 +2,12 @@
 the series number, the sea area, then numbered paragraphs; a hazard (rocket launch, space debris, missile firing)
 is given as one or more lettered areas, each a list of ``DD-MM.mmN DDD-MM.mmW`` points.
 
-The zones are those areas' boundaries only. Their times (``261122Z TO 261604Z MAR``, ``DAILY 25 THRU 31 MAR``) take
-their month and year from around them and no limits are stated, which the answer format does not express: the
-rules reader reads the same warnings to the boundaries alone (``review``, no time), so the models must as well.
-A warning that only cancels others has no zone.
+The zones are those areas' boundaries and periods, read as the rules reader reads them (``parser.rules.navwarn``):
+day-time groups and their alternates (``261122Z TO 261604Z MAR, ALTERNATE …``) give the first group as the start and
+the last as the end; a daily window over days (``0030Z TO 1000Z DAILY 14 THRU 20 APR``) the first day as the start,
+the last as the end and the window as the schedule; the month and year they leave out come from the phrase and the
+warning's stamps (``parser.partial_time``); ``IN PROGRESS UNTIL 25 APR`` states only an end, the whole day. No limits
+are stated. A warning that only cancels others has no zone.
 """
 
 from __future__ import annotations
@@ -51,25 +53,44 @@ def _stamp(t) -> str:
     return f"{_dtg(t)} {_mon(t)} {t.year % 100:02d}"
 
 
-def _window(rng: random.Random, start, hours: float) -> str:
-    """The hazard's time: one window and alternates, a daily window, or in progress until a day."""
-    mon = _mon(start)
-    end = start + timedelta(hours=hours)
+def _window(rng: random.Random, start, hours: float) -> tuple[list[tuple[str, str | None]], dict]:
+    """The hazard's time as parts (text, the field it is or None): one window and alternates, a daily window, or in
+    progress until a day; and the gold period it states (``start``/``end`` ISO, ``schedule``)."""
+    length = timedelta(minutes=int(hours * 60))  # day-time groups state whole minutes
+    end = start + length
     form = rng.choice(("one", "alternate", "alternate", "daily", "until"))
     if form == "one":
-        return f"{_dtg(start)} TO {_dtg(end)} {mon}"
-    if form == "until":
-        until = start + timedelta(days=rng.randint(5, 30))
-        return f"IN PROGRESS UNTIL {until.day:02d} {_mon(until)}"
+        return [(_dtg(start), "start"), (" TO ", None), (f"{_dtg(end)} {_mon(end)}", "end")], \
+            {"start": V.iso(start), "end": V.iso(end)}
+    if form == "until":  # no start written; the end is the whole day
+        until = start + timedelta(days=rng.randint(3, 9))
+        return [("IN PROGRESS UNTIL ", None), (f"{until.day:02d} {_mon(until)}", "end")], \
+            {"end": V.iso(until.replace(hour=23, minute=59))}
     if form == "daily":
         last = start + timedelta(days=rng.randint(3, 8))
-        return (f"{start.hour:02d}{start.minute:02d}Z TO {end.hour:02d}{end.minute:02d}Z DAILY {start.day} THRU "
-                f"{last.day} {_mon(last)}")
+        last_end = last.replace(hour=end.hour, minute=end.minute) + timedelta(days=(end.date() - start.date()).days)
+        clock = f"{start.hour:02d}{start.minute:02d}Z TO {end.hour:02d}{end.minute:02d}Z"
+        return [(clock, "schedule"), (" DAILY ", None), (f"{start.day}", "start"), (" THRU ", None),
+                (f"{last.day} {_mon(last)}", "end")], {"start": V.iso(start), "end": V.iso(last_end), "schedule": clock}
     alts = []
+    last_end = end
     for k in range(1, rng.randint(2, 6)):
         s = start + timedelta(days=k, minutes=-rng.randint(15, 25) * k)
-        alts.append(f"{_dtg(s)} TO {_dtg(s + timedelta(hours=hours))}")
-    return f"{_dtg(start)} TO {_dtg(end)} {mon}, ALTERNATE\n   " + ", ".join(alts) + f" {mon}"
+        last_end = s + length
+        alts.append((_dtg(s), _dtg(last_end)))
+    parts: list[tuple[str, str | None]] = [(_dtg(start), "start"), (f" TO {_dtg(end)} {_mon(end)}, ALTERNATE\n   ", None)]
+    for k, (a, b) in enumerate(alts):
+        parts.append((f"{', ' if k else ''}{a} TO ", None))
+        parts.append((f"{b} {_mon(last_end)}" if k == len(alts) - 1 else b, "end" if k == len(alts) - 1 else None))
+    return parts, {"start": V.iso(start), "end": V.iso(last_end)}
+
+
+def _add_window(doc: Doc, parts: list[tuple[str, str | None]], zones: list[int]) -> None:
+    for text, name in parts:
+        if name is None:
+            doc.add(text)
+        else:
+            doc.field(text, zones, name)
 
 
 def _area(rng: random.Random, doc: Doc, z: int, lat: float, lon: float, indent: str) -> list[tuple[float, float]]:
@@ -97,6 +118,9 @@ def _area(rng: random.Random, doc: Doc, z: int, lat: float, lon: float, indent: 
 def navwarn(rng: random.Random) -> Example:
     series, seas, lat, lon = rng.choice(SERIES)
     start = V.sample_start(rng, 1)
+    # the days of a period stay in one month (a phrase writes its month once, after its last day), and the stamps
+    # the year comes from lie in the period's year
+    start = start.replace(day=11 + start.day % 9)
     issued = start - timedelta(days=rng.randint(2, 10), minutes=rng.randint(0, 1440))
     yy = f"{start.year % 100:02d}"
     num = f"{series} {rng.randint(1, 999)}/{yy}"
@@ -105,7 +129,7 @@ def navwarn(rng: random.Random) -> Example:
     if rng.random() < 0.4:  # some feeds put the number before the date-time group
         d.add(f"{num} ")
     d.add(f"{_stamp(issued)}\n{num}{charts}.\n" + "\n".join(seas) + "\n")
-    cancel_end = f"CANCEL THIS MSG {_stamp(start + timedelta(days=rng.randint(1, 9)))}."
+    cancel_end = f"CANCEL THIS MSG {_stamp(start + timedelta(days=rng.randint(10, 12)))}."
     gold = []
     if rng.random() < 0.15:  # a warning that only cancels others
         d.add(f"1. CANCEL {series} {rng.randint(1, 999)}/{yy}.\n2. {cancel_end}")
@@ -114,19 +138,25 @@ def navwarn(rng: random.Random) -> Example:
     hours = rng.uniform(0.4, 8)
     d.add(f"1. {rng.choice(HAZARDS)}{rng.choice(('', ':'))}\n")
     per_area_times = n > 1 and rng.random() < 0.35
+    period: dict = {}
     if not per_area_times:
-        d.add(f"   {_window(rng, start, hours)}\n   IN {'AREAS' if n > 1 else 'AREA'} BOUND BY{rng.choice(('', ':'))}\n")
+        parts, period = _window(rng, start, hours)
+        d.add("   ")
+        _add_window(d, parts, list(range(n)))
+        d.add(f"\n   IN {'AREAS' if n > 1 else 'AREA'} BOUND BY{rng.choice(('', ':'))}\n")
     for z in range(n):
         indent = "      " if n > 1 else "   "
         if n > 1:
             d.add(f"   {'ABC'[z]}. ")
             if per_area_times:
-                d.add(f"{_window(rng, start, hours)}\n{indent}IN AREA BOUND BY\n{indent}")
+                parts, period = _window(rng, start, hours)
+                _add_window(d, parts, [z])
+                d.add(f"\n{indent}IN AREA BOUND BY\n{indent}")
         else:
             d.add("   ")
         alat, alon = V.near(rng, lat, lon, 400)
         ring = _area(rng, d, z, alat, alon, indent)
-        gold.append(zone(polygon(ring), None, None, None, None))
+        gold.append(zone(polygon(ring), None, None, period.get("start"), period.get("end"), period.get("schedule")))
         d.add("\n")
     k = 2
     if rng.random() < 0.4:

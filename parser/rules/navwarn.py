@@ -8,7 +8,8 @@ IN AREA …  B. 2020Z TO …``). The period of a zone is the last one written be
   start the first group, end the last;
 - a daily window over days: ``0030Z TO 1000Z DAILY 14 APR THRU 07 MAY`` (``COMMENCING DAILY``, ``17 THRU 21 APR``,
   ``18 AND 19 APR``) -> start the first day, end the last, the window the schedule;
-- days alone: ``UNDERWATER OPERATIONS 12 THRU 25 APR`` -> whole days.
+- days alone: ``UNDERWATER OPERATIONS 12 THRU 25 APR`` -> whole days;
+- under way: ``IN PROGRESS UNTIL 14 FEB`` -> an end only, the whole day.
 
 The month and year these leave out are completed by the normaliser from the phrase and the warning's own stamps
 (``parser.partial_time``). Web copies keep HTML line breaks (``<br>``) inside a phrase: they are blanks here.
@@ -38,6 +39,7 @@ DAILY = re.compile(
     re.I,
 )
 DAYS = re.compile(rf"(?P<s>{_DAY}){_W}(?:THRU|THROUGH){_W}(?P<e>{_DAY_END})", re.I)
+UNTIL = re.compile(rf"\bIN{_W}PROGRESS{_W}UNTIL{_W}(?P<e>{_DAY_END})", re.I)
 _ITEM = re.compile(rf"^(?:[ \t]|{MARKUP})*\d{{1,2}}\.[ \t]", re.M)
 _SIGNS = re.compile(r"\bCANCEL\s+THIS\s+MSG\b|\bNAVAREA\b|\bHYDRO(?:LANT|PAC|ARC)\b|\bNAVTEX\b", re.I)
 
@@ -70,6 +72,8 @@ def _phrases(text: str, lo: int, hi: int) -> list[tuple[int, int, dict[str, Span
         if any(a <= m.start() < b for a, b in taken):
             continue
         out.append((m.start(), m.end(), {"start": sp(text, *m.span("s")), "end": sp(text, *m.span("e"))}))
+    for m in UNTIL.finditer(text, lo, hi):  # under way already: an end and no start
+        out.append((m.start(), m.end(), {"end": sp(text, *m.span("e"))}))
     return sorted(out, key=lambda p: p[0])
 
 
