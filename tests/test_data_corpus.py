@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections import Counter
 
 import pytest
 
@@ -358,20 +359,23 @@ def test_a_fir_closure_is_one_zone_per_indicator_of_item_a_and_a_fir_notice_with
 
 
 def test_a_navigational_warning_is_its_lettered_areas_as_the_rules_reader_reads_them():
-    """NAVAREA / HYDROPAC warnings: each lettered area is a zone whose polygon is its point list; a cancellation has
-    no zone. The rules reader reads every generated warning to the same spans, so the silver would teach the same."""
+    """NAVAREA / HYDROPAC warnings: each lettered area is a zone whose polygon is its point list and whose period is
+    its item's or its own (start, end, a daily window's schedule); a cancellation has no zone. The rules reader reads
+    every generated warning to the same spans, so the silver teaches the same."""
     import random
 
     from airspace.data.gen.navwarn import generate as navwarn_generate
     from airspace.parser.rules import rules_drafts
 
     lettered = cancels = closed = 0
+    forms = Counter()
     for k in range(150):
         ex = navwarn_generate(random.Random(k), "warning")
         text, zones = ex.text(), ex.answer_zones()
         assert re.search(r"^(?:NAVAREA (?:IV|XII)|HYDROPAC|HYDROLANT) \d+/\d\d", text, re.M)
-        assert [d.spans["polygon"].text for d in rules_drafts(text)] == [z["polygon"] for z in zones]
-        assert all(set(z) == {"polygon"} for z in zones)  # no time or limit is answered
+        assert [{f: s.text for f, s in d.spans.items()} for d in rules_drafts(text)] == zones
+        assert all("lower" not in z and "upper" not in z for z in zones)  # no limit is stated
+        forms.update(tuple(sorted(z)) for z in zones)
         for z, g in zip(zones, ex.gold):
             pts = re.findall(r"\d\d-\d\d\.\d\d[NS] \d{3}-\d\d\.\d\d[EW]", z["polygon"])
             closed += pts[0] == pts[-1]
@@ -379,3 +383,5 @@ def test_a_navigational_warning_is_its_lettered_areas_as_the_rules_reader_reads_
         lettered += len(zones) > 1 and bool(re.search(r"^ +B\. ", text, re.M))
         cancels += not zones
     assert lettered > 15 and cancels > 10 and closed > 15
+    # every form of period: groups (start, end), a daily window (and its schedule), under way (an end only)
+    assert {("end", "polygon", "start"), ("end", "polygon", "schedule", "start"), ("end", "polygon")} <= set(forms)

@@ -102,6 +102,19 @@ def test_navwarn_item_period_before_its_lettered_areas_in_the_archive():
     assert {(r.start, r.end) for r in recs} == {(_t("2026-03-26T11:22Z"), _t("2026-04-01T15:36Z"))}
 
 
+def test_navwarn_an_area_under_way_has_its_own_end_and_no_start():
+    """Synthetic: area B is ``IN PROGRESS UNTIL 14 FEB``: its own end (the whole day), never area A's period."""
+    text = ("080650Z JAN 24\nNAVAREA IV 730/24.\nWESTERN NORTH ATLANTIC.\n1. HAZARDOUS OPERATIONS, SPACE DEBRIS\n"
+            "   A. 0313Z TO 0451Z DAILY 19 THRU 23 JAN\n      IN AREA BOUND BY\n"
+            "      40-53.00N 073-28.00W, 39-40.00N 069-46.00W, 37-05.00N 067-57.00W.\n"
+            "   B. IN PROGRESS UNTIL 14 FEB\n      IN AREA BOUND BY\n"
+            "      37-52.00N 068-25.00W, 38-58.00N 068-53.00W, 38-50.00N 070-33.00W.\n"
+            "2. CANCEL THIS MSG 150001Z FEB 24.\n")
+    a, b = _records(text)
+    assert (a.start, a.end, a.schedule) == (_t("2024-01-19T03:13Z"), _t("2024-01-23T04:51Z"), "0313Z TO 0451Z")
+    assert (b.start, b.end) == (None, _t("2024-02-14T23:59Z")) and b.status == "review"
+
+
 def test_navwarn_days_alone_are_whole_days_and_a_year_turns_over():
     """Synthetic: days alone (whole days), and a warning stamped in late December for early January."""
     text = ("CARIBBEAN SEA.\n1. UNDERWATER OPERATIONS 30 DEC THRU 03 JAN\n   IN AREA BOUND BY\n"
