@@ -56,8 +56,9 @@ _PARENS = re.compile(r"\([^()]*\)|（[^（）]*）")
 _ARC = re.compile(r"\bARC\b", re.IGNORECASE)
 _DIR = re.compile(r"\b(ANTI[\s-]?CLOCKWISE|COUNTER[\s-]?CLOCKWISE|CLOCKWISE)\b", re.IGNORECASE)
 _CENTRE_TAIL = re.compile(r"\b(?:CENT(?:RE|ER)(?:D|ED)?)(?:\s+(?:ON|AT))?\s*$", re.IGNORECASE)
-_DIST_IN = re.compile(  # (a decimal comma too: "AN ARC OF 5,9NM RADIUS")
-    r"(?<![\w.,])(\d+(?:\.\d+|,\d{1,2}(?!\d))?|\.\d+)\s*(NM|KM|M|MTR|FT|公里|千米|米)(?![A-Za-z])", re.IGNORECASE)
+_DIST_IN = re.compile(  # (thousands "ON A 5,380M ARC", and a decimal comma: "AN ARC OF 5,9NM RADIUS")
+    r"(?<![\w.,])(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+|,\d{1,2}(?!\d))?|\.\d+)\s*(NM|KM|M|MTR|FT|公里|千米|米)"
+    r"(?![A-Za-z])", re.IGNORECASE)
 
 
 class MalformedVertex(ValueError):
@@ -510,7 +511,11 @@ def parse_polygon(text: str) -> list[tuple[float, float]]:
             after = _DIR.sub(" ", after)
             if _leftover(after):
                 named.append((found[i + 1].end, _leftover(after)))
-            points.extend(_arc(centre, a, b, _radius(gap), direction))
+            radius_m = _radius(gap)
+            if radius_m is None and re.search(r"\d", clean(gap)):
+                # a radius is written but not read: the endpoints' own distances would draw another arc
+                raise ValueError(f"arc radius not read: {' '.join(gap.split())[:60]!r}")
+            points.extend(_arc(centre, a, b, radius_m, direction))
             if b_idx < len(found):
                 points.append(b)
             i = b_idx

@@ -106,3 +106,20 @@ def test_arc_whose_extent_is_also_given_by_bearings_stays_one_polygon():
 def test_the_word_sector_inside_a_point_chain_is_not_a_sector():
     assert not is_sector("513000N0001000W - 513000N0000000E (SECTOR A) - 511000N0000000E - 511000N0001000W")
     assert len(parse_polygon("513000N0001000W - 513000N0000000E (SECTOR A) - 511000N0000000E - 511000N0001000W")) == 4
+
+
+@pytest.mark.parametrize("radius, metres", [("5,380M", 5380.0), ("3,900 M", 3900.0), ("13,200FT", 4023.36)])
+def test_an_arcs_radius_written_with_thousands_is_the_arcs_radius(radius, metres):
+    """The semantic fuzzer's reproducer (seed 78 row 3458): ``ON A 5,380M ARC`` was not read, so the arc ran from
+    one endpoint's distance to the other's (1.6 km off the written radius) and the zone came back ok."""
+    c = (61.0, -150 - 7 / 60)
+    pts = parse_polygon(f"6056N15003W-6058N15007W THEN CLOCKWISE ON A {radius} ARC CENTERED ON 6100N15007W TO "
+                        "6101N15013W-6104N15015W BACK TO START")
+    arc = [_az_dist(c, p) for p in pts[2:-3]]
+    assert len(arc) > 10 and all(d == pytest.approx(metres, abs=0.01) for _, d in arc)
+
+
+def test_an_arcs_radius_that_cannot_be_read_is_said():
+    with pytest.raises(ValueError, match="arc radius not read"):
+        parse_polygon("6056N15003W-6058N15007W THEN CLOCKWISE ON A 5 380 ARC CENTERED ON 6100N15007W TO "
+                      "6101N15013W-6104N15015W BACK TO START")
