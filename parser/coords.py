@@ -162,10 +162,20 @@ def _half_from_match(axis: str, explicit: bool, m: re.Match[str]) -> _Half | Non
     return _Half(got_axis, value, m.start(), m.end(), explicit)
 
 
+# a label's number before a coordinate ("ZONE 8 43.810136N, 79.900584W"): not the degrees of a spaced coordinate
+_LABEL_BEFORE = re.compile(r"(?:\b(?:ZONE|AREA|SECTOR|ITEM|NO\.?|NR\.?)|#)[ \t]*$", re.I)
+_SPACED_LEAD = re.compile(r"\d{1,3}\s")
+
+
 def _halves(clean: str) -> list[_Half]:
     cands: list[_Half] = []
     for axis, explicit, pat in _PATTERNS:
-        for m in pat.finditer(clean):
+        pos = 0
+        while (m := pat.search(clean, pos)) is not None:
+            if _SPACED_LEAD.match(m.group()) and _LABEL_BEFORE.search(clean, max(0, m.start() - 16), m.start()):
+                pos = m.start() + 1  # (the coordinate may start at the next number)
+                continue
+            pos = m.end()
             h = _half_from_match(axis, explicit, m)
             if h is not None:
                 cands.append(h)

@@ -248,3 +248,17 @@ def test_a_full_stop_after_a_decimal_coordinate_ends_the_sentence_not_the_number
         "S12.19461 W77.49320", "S12.184293, W77.500923"]
     assert [c.text for c in find_coords("22.5431, 114.0579.")] == ["22.5431, 114.0579"]
     assert find_coords("N10.5.5 W20.1.1") == []  # a dotted number is no coordinate
+
+
+@pytest.mark.parametrize("text, lat, lon", [
+    # a list label's number is not a spaced coordinate's degrees (semantic fuzzer, seed 78 row 72462: 8°43.81'N)
+    ("ZONE 8 43.810136N, 79.900584W", 43.810136, -79.900584),
+    ("AREA 2 30 15N 120 30E", 30.25, 120.5),
+    ("#3 30 15N 120 30E", 30.25, 120.5),
+    # a position's own words are no label: its numbers are the coordinate's
+    ("PSN 51 30 00N 000 10 00W", 51.5, -1 / 6),
+    ("POINT 12 30 15N 120 30E", 12 + 30 / 60 + 15 / 3600, 120.5),
+])
+def test_a_label_number_before_a_spaced_coordinate_is_the_labels(text, lat, lon):
+    (c,) = find_coords(text)
+    assert (c.lat, c.lon) == (pytest.approx(lat), pytest.approx(lon))

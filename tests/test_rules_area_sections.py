@@ -8,6 +8,8 @@ forms of real Chinese public-security notices and ICAO-style free text.
 
 import re
 
+import pytest
+
 from airspace.core.contract import Span
 from airspace.parser.rules import rules_zones
 from airspace.parser.rules.areas import area_sections, foreign_values
@@ -247,3 +249,26 @@ def test_a_value_right_before_the_first_place_is_the_first_areas():
     recs = _records(text)
     assert len(recs) == 2 and recs[1].status == "review"
     assert any("on the first area's line" in r for r in recs[1].reasons), recs[1].reasons
+
+
+@pytest.mark.parametrize("text, doubted", [
+    # a venue named as its own clause, its height after it (semantic fuzzer, seed 78 row 63116)
+    ("时间：2026年9月10日0时至6时。\n位置 北纬29°35′，东经106°43′；半径1150米；悦来国际会议中心，真高120米（含）以下。\n"
+     "位置北纬29°22′，东经106°39′ 半径1千米。", "upper limit"),
+    # a venue before what is done there, its height shared with the next line's circle (row 86091)
+    ("通告2025年12月10日15时-2025年12月10日19时期间。\n宝安体育场实施临时禁飞，高度真高50米以下；\n"
+     "以北纬22.7606°、东经114.0681°为中心，半径7.5公里以内；\n北纬22°20′、东经114°02′周围1公里；", "upper limit"),
+    # a distance from a venue (row 65933)
+    ("管控时段：2024年1月7日22时—2024年1月8日0时  半径3公里，中心北纬28°26′ 东经113°02′  距贺龙体育中心0.4公里范围内，"
+     "真高50米以下空域", "upper limit"),
+    # "above" a Title-Case venue (row 6331)
+    ("Dispatch board -\nfrom 2505150045 until 2505150215\n- above Silverstone Circuit - between 500m AGL and 1200M AMSL\n"
+     "- CENTRE 403957N 0742144W; RADIUS: 30000 FT.", "limit"),
+])
+def test_a_venue_named_without_a_cue_word_still_owns_the_values_beside_it(text, doubted):
+    """A venue the reader draws no zone for still stands between a value and the zone that would take it: the
+    value is the venue's or the zone's, and the text does not say which, so nothing that took it is ok."""
+    got = _statuses(text)
+    assert got and not any(s == "ok" and any(r for r in why) for s, why in got)
+    assert any(any(doubted in r for r in why) for s, why in got if s == "review"), got
+    assert all(s == "review" for s, why in got if any(doubted in r for r in why))
