@@ -553,3 +553,13 @@ def test_a_radius_with_a_thousands_separator_is_read_whole():
 def test_floor_and_ceiling_name_the_limits(text, lower, upper):
     z = _one(text)
     assert z.get("lower") == lower and z["upper"] == upper
+
+
+def test_items_b_and_c_state_the_period_in_prose_order_or_not_at_all():
+    head = "A0001/27 NOTAMN\nQ) EGTT/QRDCA/IV/BO/W/000/050/5130N00010W005\nA) EGTT "
+    tail = "\nE) DANGER AREA 2NM RADIUS OF 513000N 0001000W. FIREWORKS 2511122200-2511212200 POSTPONED.\nF) SFC G) 5000FT AMSL"
+    z = _one(head + "B) February 13, 2027 at 0716 UTC C) February 13, 2027 at 1716 UTC" + tail)
+    assert (z["start"], z["end"]) == ("February 13, 2027 at 0716 UTC", "February 13, 2027 at 1716 UTC")
+    # a B)/C) the reader cannot read is no licence to take a period from item E's text
+    z = _one(head + "B) SOON C) LATER" + tail)
+    assert "start" not in z and "end" not in z

@@ -273,13 +273,15 @@ _VENUE = re.compile(r"(?P<name>[\u4e00-\u9fff]{2,20}?)(?:周[边邊围圍]|附�
                     r"(?P<en>[A-Z][a-z]+(?:[ -][A-Z][a-z]+)*)")
 # a venue named with no cue word around it: a name that ends as venues do, standing as its own clause or before what
 # is done there or a distance from it ("…半径1150米；悦来国际会议中心，真高120米以下", "宝安体育场实施临时禁飞",
-# "距贺龙体育中心0.4公里范围内"), or "over / above / at" a Title-Case venue ("above Silverstone Circuit")
+# "距贺龙体育中心0.4公里范围内"), or a Title-Case place "over" or "above" which the zone lies ("above Stade de France"),
+# or "at" a venue ("at Silverstone Circuit")
 _VENUE_BARE = re.compile(
     r"(?:^|(?<=[，,；;。：:、\s距离離]))(?P<name>[\u4e00-\u9fff]{2,16}?(?:中心|体育场|體育場|体育馆|體育館|公园|公園|广场|廣場"
     r"|剧院|劇院|机场|機場|大学|大學|医院|醫院|码头|碼頭|景区|景區|赛道|賽道|车站|車站|大桥|大橋|水库|水庫))"
     r"(?=[，,；;。\s、（(\d]|实施|實施|划设|劃設|上空|$)"
-    r"|\b(?:over|above|at)\s+(?:the\s+)?(?P<en>[A-Z][a-z]+(?:[ -][A-Z][a-z]+)*[ -](?:Stadium|Park|Circuit|Gardens?"
-    r"|Centre|Center|Arena|Square|Hall|Bridge|Airport|Palace|Castle|Cathedral|Racecourse|Showground))\b")
+    r"|\b(?:(?:over|above)\s+(?:the\s+)?|at\s+(?:the\s+)?(?=[A-Z][a-z]+(?:[ -][A-Z][a-z]+)*[ -](?:Stadium|Park|Circuit"
+    r"|Gardens?|Centre|Center|Arena|Square|Hall|Bridge|Airport|Palace|Castle|Cathedral|Racecourse|Showground)\b))"
+    r"(?P<en>[A-Z][a-z]+(?:(?:\s(?:de|of|du|la|le|del|di)\s|[ -])[A-Z][a-z]+)*)\b")
 # what stands before "范围内" after a radius or a coordinate is a unit, not a venue ("0.5公里范围内")
 _NOT_VENUE = re.compile(r"[公千海]?里$|米$|[度分秒]$|[为為](?:中心|[圆圓]心)$|^(?:地区|区域|管控|空域)")
 

@@ -254,5 +254,7 @@ TFR_END = re.compile(rf"Ending\s+Date\s+and\s+Time\s*:\s*(?P<v>{PROSE_DT})", re.
 PROSE_ANY = re.compile(PROSE_DT, re.I)
 # a web page's B)/C) value: "02 Jan 2025 09:00 GMT" (a clock with no zone word is not taken: it may be local)
 DMY_CLOCK = re.compile(rf"\d{{1,2}}\s+{MONTH}\s+\d{{4}}\s+\d{{2}}:?\d{{2}}\s*(?:UTC|Z|GMT)\b", re.I)
+# the same in prose order as an item's value: "B) February 13, 2027 at 0716 UTC"
+MDY_CLOCK = re.compile(rf"{MONTH}\s+\d{{1,2}},?\s+\d{{4}}(?:\s+at)?\s+\d{{4}}\s*(?:UTC|Z|GMT)\b", re.I)
 CJK_RE = re.compile(r"[\u3400-\u9fff]")
 ICAO_LOC = re.compile(r"^[A-Z]{4}\b")

@@ -22,6 +22,7 @@ from airspace.parser.rules.patterns import (
     FROM,
     ICAO_TIME,
     ISO_PAIR,
+    MDY_CLOCK,
     PROSE_ANY,
     PROSE_DAILY,
     PROSE_DAY_RANGE,
@@ -39,7 +40,8 @@ def _item_time(text: str, h: Header, letter: str) -> Span | None:
     it = h.item(letter)
     if not it:
         return None
-    m = ICAO_TIME.match(text, it.span.start, it.span.end) or DMY_CLOCK.match(text, it.span.start, it.span.end)
+    m = (ICAO_TIME.match(text, it.span.start, it.span.end) or DMY_CLOCK.match(text, it.span.start, it.span.end)
+         or MDY_CLOCK.match(text, it.span.start, it.span.end))
     return sp(text, m.start(), m.end()) if m else None
 
 
@@ -49,7 +51,8 @@ def read_times(text: str, h: Header, lo: int, hi: int) -> dict[str, Span]:
         out["start"] = b
     if (c := _item_time(text, h, "C")) is not None:
         out["end"] = c
-    if out:
+    if out or h.item("B") is not None or h.item("C") is not None:
+        # items B)/C) state the period: what they say, or nothing (a time elsewhere in the text is another's)
         return out
     eff = find_effective_range(text[lo:hi])
     if eff is not None:  # FAA "EFFECTIVE 2402140200 UTC (2000 LOCAL …) UNTIL 2402201400 UTC (…)"
