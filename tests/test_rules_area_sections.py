@@ -272,3 +272,17 @@ def test_a_venue_named_without_a_cue_word_still_owns_the_values_beside_it(text, 
     assert got and not any(s == "ok" and any(r for r in why) for s, why in got)
     assert any(any(doubted in r for r in why) for s, why in got if s == "review"), got
     assert all(s == "review" for s, why in got if any(doubted in r for r in why))
+
+
+def test_an_item_whose_own_time_was_not_read_does_not_take_another_items_period():
+    """A list led by "board - 1)", whose item 2 states its own end in prose the reader does not take as a period:
+    item 3's period is not item 2's (semantic fuzzer, seed 78 row 44238)."""
+    text = ("Dispatch board - 1) area bounded by 4356N07914W , 4404N07927W , 4353N07931W - height limit UNL\n"
+            "2) points 431112N0794235W\n432321N0793357W\n432226N0795233W; between surface and 3000ft AGL; UNTIL "
+            "January 25, 2024 at 1500 UTC;\n"
+            "3) CENTERED ON 435849N 0790142W RADIUS 0.6 kilometres - BLW FL330 \nWEF 2303052101 TIL 2303142200\n")
+    assert [text[a:a + 2] for a, _ in area_sections(text)] == ["1)", "2)", "3)"]
+    recs = _records(text)
+    second = next(r for r in recs if r.geometry.type == "polygon" and abs(r.geometry.points[0][0] - 43.18667) < 1e-4)
+    assert second.status == "review"
+    assert any(r.startswith(("start time read", "end time read")) for r in second.reasons), second.reasons

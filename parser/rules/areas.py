@@ -29,8 +29,9 @@ from airspace.parser.rules.times import read_schedule, read_times
 _CN = "一二三四五六七八九十"
 _ORD = rf"(?P<n>\d{{1,2}}|[{_CN}]{{1,3}})"
 # where a label may stand: the start of the text region, of a line, or of a clause
-# (or after a run of blanks: a list flattened into one line keeps its items apart with them, "通告    （一）…  （二）")
-_START = r"(?:^|(?<=[\n；;。：:，,])|(?<=[.;:)]\s)|(?<=[.;:)]\s\s)|(?<=\S\s\s)|(?<=\t))[ \t]*"
+# (or after a run of blanks: a list flattened into one line keeps its items apart with them, "通告    （一）…  （二）";
+# or after a dash that ends a heading: "Dispatch board - 1) …")
+_START = r"(?:^|(?<=[\n；;。：:，,])|(?<=[.;:)]\s)|(?<=[.;:)]\s\s)|(?<=\S\s\s)|(?<=\t)|(?<=\s[-–—]\s))[ \t]*"
 # (family name, pattern with group n (an ordinal) or a for a letter; a bullet has neither)
 _FAMILIES: tuple[tuple[str, str], ...] = (
     # (traditional forms too: 第2處, 區域二, B區)
