@@ -286,3 +286,16 @@ def test_an_item_whose_own_time_was_not_read_does_not_take_another_items_period(
     second = next(r for r in recs if r.geometry.type == "polygon" and abs(r.geometry.points[0][0] - 43.18667) < 1e-4)
     assert second.status == "review"
     assert any(r.startswith(("start time read", "end time read")) for r in second.reasons), second.reasons
+
+
+def test_a_zone_whose_own_clause_writes_an_unread_time_does_not_take_the_headings():
+    """An unlabelled list: the second area's clause writes its own period ("时间：2023年9月1日22:00—…") in a form the
+    reader passed over; the period written at the top is not the second area's (semantic fuzzer, seed 78 row 51070)."""
+    text = ("关于临时禁飞的通告  2023年8月4日6时至8时；北纬25°06′30″，东经102°44′20″；北纬25°08′51″东经102°41′17″；"
+            "北纬25°12′20″、东经102°43′17″围成的范围；真高300米以内  "
+            "范围：北纬25度15分、东经102度51分；北纬25度15分、东经102度53分；北纬25度12分 东经102度55分；北纬25度12分，"
+            "东经102度50分围成的范围；高度真高100米以下；时间：2023年9月1日22:00—2023年9月2日04:00。")
+    recs = _records(text)
+    second = next(r for r in recs if abs(r.geometry.points[0][0] - 25.25) < 1e-6)
+    assert second.status == "review"
+    assert any("outside this area's own clause" in r for r in second.reasons), second.reasons

@@ -24,6 +24,7 @@ from airspace.parser.coords import find_coords
 from airspace.parser.header import Header
 from airspace.parser.rules.blocks import block_values
 from airspace.parser.rules.limits import message_limits
+from airspace.parser.rules.patterns import PROSE_DT
 from airspace.parser.rules.times import read_schedule, read_times
 
 _CN = "一二三四五六七八九十"
@@ -283,6 +284,10 @@ _VENUE_BARE = re.compile(
     r"|\b(?:(?:over|above)\s+(?:the\s+)?|at\s+(?:the\s+)?(?=[A-Z][a-z]+(?:[ -][A-Z][a-z]+)*[ -](?:Stadium|Park|Circuit"
     r"|Gardens?|Centre|Center|Arena|Square|Hall|Bridge|Airport|Palace|Castle|Cathedral|Racecourse|Showground)\b))"
     r"(?P<en>[A-Z][a-z]+(?:(?:\s(?:de|of|du|la|le|del|di)\s|[ -])[A-Z][a-z]+)*)\b")
+# a time written in an area's own clause (the forms the period readers take: a prose date, ten digits, an ISO time,
+# a Chinese date)
+_TIME_STATED = re.compile(rf"{PROSE_DT}|(?<!\d)\d{{10}}(?!\d)|\d{{4}}-\d{{2}}-\d{{2}}[T ]\d{{2}}:\d{{2}}"
+                          r"|\d{4}年\d{1,2}月\d{1,2}日", re.I)
 # what stands before "范围内" after a radius or a coordinate is a unit, not a venue ("0.5公里范围内")
 _NOT_VENUE = re.compile(r"[公千海]?里$|米$|[度分秒]$|[为為](?:中心|[圆圓]心)$|^(?:地区|区域|管控|空域)")
 
@@ -377,4 +382,22 @@ def straddled_values(text: str, lo: int, hi: int, zones: Sequence[Mapping[str, _
                 other = ("a place no zone was read from" if between[0] < 0 else
                          f"area {between[0] + 1}'s place")
                 out[k].append(f"{_NAMES[key]} read beyond another place ({other} stands between)")
+    # a period taken from elsewhere by a zone whose own clause (from its place to the next place) writes a time no
+    # zone took: "…围成的范围；高度真高100米以下；时间：2023年9月1日22:00—2023年9月2日04:00。" reading the heading's period
+    used = [(sp.start, sp.end) for f in zones for key in ("start", "end") if (sp := f.get(key)) is not None]
+    for k, f in enumerate(zones):
+        own = [(a, b) for a, b, j in places if j == k]
+        if not own:
+            continue
+        a0, b0 = min(own)
+        nxt = min([a for a, _, j in places if a >= b0 and j != k] + [hi])
+        for key in ("start", "end"):
+            s = f.get(key)
+            if s is None or a0 <= s.start < nxt or not (lo <= s.start < hi):
+                continue
+            m = next((m for m in _TIME_STATED.finditer(text, b0, nxt)
+                      if not any(u0 <= m.start() < u1 for u0, u1 in used)), None)
+            if m is not None:
+                out[k].append(f"{_NAMES[key]} read from outside this area's own clause, which writes a time no zone "
+                              f"took ('{' '.join(m.group().split())[:40]}')")
     return out
