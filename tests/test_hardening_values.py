@@ -190,3 +190,20 @@ def test_local_times_that_are_not_applied_are_review():
     r = read(BOS.replace("SFC-400FT AGL", "SFC-400FT AGL 1800-2200 LOCAL"))
     assert r.status == "review"
     assert any("'1800-2200 LOCAL'" in x for x in r.reasons), r.reasons
+
+
+def test_two_periods_with_one_start_and_two_ends_are_review():
+    """The semantic fuzzer's reproducer (seed 78 row 50947): one zone, two periods that share their start; the end
+    the reader took is one of two the message writes."""
+    text = ("TEMPORARY FLIGHT RESTRICTION.\nwithin the area 10°51'49\" N 106°14'42\" E TO 10º53'59\" N 106º12'54\" E TO "
+            "10º56′53″N 106º12′45″E TO 10º56′50″N, 106º15′50″E. 2411022222-2411030422, 2411022222 TO 2411030022 - "
+            "BLW 150M AMSL. Confirm receipt.")
+    (r,) = [x for x in process_batch(text, "rules")[0] if x.geometry is not None]
+    assert r.status == "review"
+    assert any("two periods for this zone" in x for x in r.reasons), r.reasons
+    # a D) list of windows inside B) and C) is no contradiction
+    notam = ("F1159/22 NOTAMN\nQ) YMMM/QWMLW/IV/BO/W/000/999/3753S10103E120\nA) YMMM\nB) 2205201000 C) 2205241400\n"
+             "D) 2205201000 TO 2205201400\n   2205211000 TO 2205211400\n   2205241000 TO 2205241400\n"
+             "E) DANGER AREA 2NM RADIUS OF 375300S 1010300E\nF) SFC G) UNL")
+    (r,) = [x for x in process_batch(notam, "rules")[0] if x.geometry is not None]
+    assert not any("two periods" in x for x in r.reasons), r.reasons
