@@ -563,3 +563,14 @@ def test_items_b_and_c_state_the_period_in_prose_order_or_not_at_all():
     # a B)/C) the reader cannot read is no licence to take a period from item E's text
     z = _one(head + "B) SOON C) LATER" + tail)
     assert "start" not in z and "end" not in z
+
+
+def test_a_coordinate_followed_by_its_radius_is_a_centre_not_the_next_vertex():
+    """The semantic fuzzer's reproducer (seed 78 row 10244): the boundary's last vertex line is followed by a bullet
+    whose coordinate is a circle's centre; the boundary keeps its three vertices."""
+    text = ("Message from ATC:\n- Perimeter: N40.596146 W74.332678 TO N40.64864 W74.39406 TO N40.68 W74.31\n"
+            "- 40.513455ºN  73.959081ºW (1000 FT radius, from surface up to 400 feet MSL\n")
+    zones = rules_zones(text)
+    poly = next(z for z in zones if "polygon" in z)
+    assert poly["polygon"].endswith("N40.68 W74.31")
+    assert any(z.get("center") == "40.513455ºN  73.959081ºW" for z in zones)

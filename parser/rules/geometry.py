@@ -131,9 +131,17 @@ _CENTRE_BEFORE = re.compile(r"(?:中心[点點]?|中心坐[标標]|[圆圓]心|(
                             r"\s*[:：]?\s*(?:坐[标標]|位置)?\s*[:：]?\s*$")
 
 
+# a coordinate followed by its radius ("40.51ºN 73.96ºW (1000 FT radius", "c RADIUS 5NM", "c半径2公里") is a circle's
+# centre, never the next vertex of the boundary written before it
+_RADIUS_AFTER = re.compile(r"\s*[(（]?\s*(?:\d[\d.,]*\s*[A-Za-z]{1,16}(?:\s+[A-Za-z]{1,8})?\s+)?(?i:RADIUS\b)|\s*[,，]?\s*半[径徑]")
+
+
 def _polygon_runs(text: str, coords: list[CoordMatch]) -> list[list[CoordMatch]]:
     runs: list[list[CoordMatch]] = []
     for c in coords:
+        if runs and _RADIUS_AFTER.match(text, c.end):
+            runs.append([c])
+            continue
         if runs:
             prev = runs[-1][-1]
             if len(runs[-1]) == 1 and _CENTRE_BEFORE.search(text, max(0, prev.start - 20), prev.start):
