@@ -574,3 +574,19 @@ def test_a_coordinate_followed_by_its_radius_is_a_centre_not_the_next_vertex():
     poly = next(z for z in zones if "polygon" in z)
     assert poly["polygon"].endswith("N40.68 W74.31")
     assert any(z.get("center") == "40.513455ºN  73.959081ºW" for z in zones)
+
+
+def test_a_radius_in_the_centres_own_clause_comes_before_one_across_a_clause_end():
+    """"半径800米，中心c；\\n半径12千米，中心d": each centre takes the radius of its own clause, not the next line's
+    (semantic fuzzer, seed 79 row 72762)."""
+    text = ("临时禁飞通知\n中心点 北纬24°56′东经102°52′，半径5千米。\n半径800米，中心25.24N 102.52E；\n"
+            "半径12千米，中心北纬25度08分东经102度28分\n以上区域2024年7月29日4时-2024年7月29日16时期间。")
+    got = [(z["center"], z["radius"]) for z in rules_zones(text)]
+    assert got == [("北纬24°56′东经102°52′", "5千米"), ("25.24N 102.52E", "800米"), ("北纬25度08分东经102度28分", "12千米")]
+
+
+def test_a_list_labels_number_is_not_a_thousands_group():
+    """"ZONE 5 500m AGL to FL245" is 500 m, not 5,500 m (semantic fuzzer, seed 79 row 6769)."""
+    z = _one("UAS activity prohibited as follows. 2710190830 TO 2710301030:\nZONE 5 500m AGL to FL245. A CIRCLE WITH "
+             "RADIUS 2KM around the point 600900.3N 0115153.0E.")
+    assert z["lower"] == "500m AGL" and z["upper"] == "FL245"

@@ -261,6 +261,9 @@ def test_a_value_right_before_the_first_place_is_the_first_areas():
     # a distance from a venue (row 65933)
     ("管控时段：2024年1月7日22时—2024年1月8日0时  半径3公里，中心北纬28°26′ 东经113°02′  距贺龙体育中心0.4公里范围内，"
      "真高50米以下空域", "upper limit"),
+    # a venue before "区域禁飞" (seed 79 row 88284)
+    ("通告时间：2025年3月10日12时至2025年3月11日12时，禁飞区域如下：\n环东海域体育公园区域禁飞飞行高度真高50米以下。\n"
+     "半径5.2千米，中心点北纬24度25分东经118度09分 真高500米（含）以下；", "upper limit"),
     # "above" a Title-Case venue (row 6331)
     ("Dispatch board -\nfrom 2505150045 until 2505150215\n- above Silverstone Circuit - between 500m AGL and 1200M AMSL\n"
      "- CENTRE 403957N 0742144W; RADIUS: 30000 FT.", "limit"),

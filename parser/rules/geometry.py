@@ -136,6 +136,9 @@ _CENTRE_BEFORE = re.compile(r"(?:中心[点點]?|中心坐[标標]|[圆圓]心|(
 _RADIUS_AFTER = re.compile(r"\s*[(（]?\s*(?:\d[\d.,]*\s*[A-Za-z]{1,16}(?:\s+[A-Za-z]{1,8})?\s+)?(?i:RADIUS\b)|\s*[,，]?\s*半[径徑]")
 
 
+_CLAUSE_END = re.compile(r"[；;。\n]")
+
+
 def _polygon_runs(text: str, coords: list[CoordMatch]) -> list[list[CoordMatch]]:
     runs: list[list[CoordMatch]] = []
     for c in coords:
@@ -281,7 +284,9 @@ def read_geometry(text: str, lo: int, hi: int) -> list[Zone]:
             k = bisect_left(c_starts, g0)
             if k < len(singles) and singles[k].start < g1 and singles[k] is not c:
                 continue  # another coordinate sits between them
-            score = len(gap.strip()) + (20 if ("(" in gap or ")" in gap) else 0) + (40 if "\n\n" in gap else 0)
+            # (a clause end between them: a radius in the centre's own clause, "半径800米，中心c；", comes first)
+            score = (len(gap.strip()) + (20 if ("(" in gap or ")" in gap) else 0) + (40 if "\n\n" in gap else 0)
+                     + (30 if _CLAUSE_END.search(gap) else 0))
             cands.append((score, ci, mi))
     used_c, used_m = set(), set()
     for _score, ci, mi in sorted(cands):

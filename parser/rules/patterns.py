@@ -104,7 +104,9 @@ CLOSE = re.compile(
     re.I,
 )
 
-NUM = r"(?:\d{1,3}(?:,\d{3})+|\d{1,3}(?: \d{3})+(?=\s?(?:FT|FEET|M|MTR|METERS?|METRES?)\b)|\d+)(?:\.\d+)?"
+# (a list label's number is not a thousands group: "ZONE 5 500m AGL" is 500 m)
+NUM = (r"(?:\d{1,3}(?:,\d{3})+|(?<!ZONE )(?<!AREA )(?<!SECTOR )\d{1,3}(?: \d{3})+(?=\s?(?:FT|FEET|M|MTR|METERS?|METRES?)\b)"
+       r"|\d+)(?:\.\d+)?")
 ALT = rf"(?<![\w.,]){NUM}\s?(?:FT|FEET|M|MTR|METERS?|METRES?)\b\.?(?:\s?(?:AMSL|MSL|AGL|ASFC|AAL))?"
 LIM = rf"(?:(?<![A-Z])(?:SFC|GND|SURFACE|UNL(?:TD|IMITED|IMTED)?)(?![A-Z])|\bFL\s?\d{{2,3}}\b|{ALT})"
 RANGE = re.compile(
