@@ -3,18 +3,22 @@ never moves a right answer), and the spans the models got wrong on held-out temp
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from airspace.core.answer import ground, parse_answer
 from airspace.data.corpus import generate
 from airspace.parser.fieldcheck import qline_limit_field, reads_as, span_reads_as, starts_inside_coordinate
+from airspace.parser.partial_time import is_partial
 
 
 @pytest.mark.parametrize("split", ["train", "test"])
 def test_every_gold_value_reads_as_its_field(split):
     """Out of place and where it stands (``span_reads_as``: no number cut, no vertex list stopped short, an area
     beginning at its boundary), so the span repair never moves a right answer. A Q-line's own limit field (``000`` of
-    ``/000/999/``, a notice without F)/G)) reads as a limit only where it stands."""
+    ``/000/999/``, a notice without F)/G)) reads as a limit only where it stands, and so does a warning's time without
+    its month or year (``191218Z``, completed from the notice)."""
     seen, refused = 0, []
     for row in generate(600, 31, split=split):
         zones = parse_answer(row["answer"])
@@ -23,7 +27,11 @@ def test_every_gold_value_reads_as_its_field(split):
                 seen += 1
                 sp = draft.spans[field]
                 in_q = field in ("lower", "upper") and qline_limit_field(row["text"], sp.start, sp.end) == field
-                if not (reads_as(field, value) or in_q) or not span_reads_as(field, row["text"], sp.start, sp.end):
+                partial = field in ("start", "end") and is_partial(value)
+                here = span_reads_as(field, row["text"], sp.start, sp.end) or partial and any(
+                    # (a bare day, "16", is grounded at its first occurrence, which may be a coordinate's degrees)
+                    span_reads_as(field, row["text"], m.start(), m.end()) for m in re.finditer(re.escape(value), row["text"]))
+                if not (reads_as(field, value) or in_q or partial) or not here:
                     refused.append((row["template"], field, value))
     assert seen > 2000 and refused == []
 
@@ -133,3 +141,18 @@ def test_a_place_span_that_starts_inside_a_coordinate_does_not_read_where_it_sta
     assert span_reads_as("polygon", text, whole, end) and span_reads_as("center", text, whole, whole + 22)
     second = text.index("14 45")  # a span may start at any vertex of the list, just not inside one
     assert not starts_inside_coordinate(text, second)
+
+
+def test_a_warnings_time_without_month_or_year_reads_where_the_notice_states_them():
+    """A navigational warning's "191218Z" and "25 APR" read as a start and an end where its stamp gives the year and
+    the phrase the month (the decoder's span repair kept dropping them: Clover's generated warnings lost their
+    periods); the same values in a notice that states no year anywhere do not read."""
+    text = ("NAVAREA IV 418/23\n1. HAZARDOUS OPERATIONS, ROCKET LAUNCHING\n   191218Z TO 191647Z APR\n"
+            "   IN AREA BOUND BY 28-38.47N 080-37.31W, 28-38.00N 080-32.00W, 28-37.00N 080-23.00W.\n"
+            "2. CANCEL THIS MSG 251516Z APR 23.\n")
+    s = text.index("191218Z")
+    assert span_reads_as("start", text, s, s + 7)
+    e = text.index("191647Z APR")
+    assert span_reads_as("end", text, e, e + 11)
+    bare = text.replace("2. CANCEL THIS MSG 251516Z APR 23.\n", "")
+    assert not span_reads_as("start", bare, s, s + 7)
