@@ -19,7 +19,7 @@ from functools import lru_cache
 from airspace.parser.coords import find_coords, parse_coord
 from airspace.parser.distwords import read_distance
 from airspace.parser.header import qline_limit_field
-from airspace.parser.partial_time import complete_time, is_partial
+from airspace.parser.partial_time import complete_time, is_partial, is_warning
 from airspace.parser.places import CN_BOUNDED
 from airspace.parser.polygon import area_points, is_corridor, is_sector
 from airspace.parser.times import BEIJING, parse_time
@@ -135,12 +135,13 @@ def span_reads_as(field: str, text: str, start: int, end: int) -> bool:
     as the lower (upper) limit, as the normaliser reads it (``pipeline.normalize``); a span that begins or ends inside
     a number of the message is no value of it (the validator flags that span: ``5NM`` out of ``0.5NM``), nor a polygon
     that stops where its vertex list goes on or starts before its boundary; a time written without its month or year
-    (a navigational warning's ``191218Z``, ``28 MAR``) reads where the notice states them (``parser.partial_time``);
+    in a navigational warning (``191218Z``, ``28 MAR``) reads where the warning states them (``parser.partial_time``);
     anything else as ``reads_as``."""
     if field in ("lower", "upper") and qline_limit_field(text, start, end) == field:
         return True
-    if field in ("start", "end") and is_partial(text[start:end]):
+    if field in ("start", "end") and is_partial(text[start:end]) and is_warning(text):
         # a warning's "191218Z" or "28 MAR": its month and year are in the notice, as the normaliser completes them
+        # (elsewhere a day without its year or clock, "02 Jan" of "02 Jan 2025 19:00 GMT", is a cut value)
         try:
             complete_time(text[start:end], text, end, is_end=field == "end")
             return True

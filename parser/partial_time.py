@@ -38,6 +38,12 @@ _NAVWARN = re.compile(r"\bCANCEL\s+THIS\s+MSG\b|\bNAVAREA\b|\bHYDRO(?:LANT|PAC|A
 _TAGS = re.compile(r"<[^<>\n]{0,40}>")
 
 
+def is_warning(text: str) -> bool:
+    """Whether ``text`` is a navigational warning (its cancellation line or series name): the notices whose periods
+    are written this way by convention."""
+    return _NAVWARN.search(text) is not None
+
+
 def is_partial(value: str) -> bool:
     """Whether ``value`` is a day-time group or a day written without its year (one of this module's forms)."""
     s = _plain(value)
