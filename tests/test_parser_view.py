@@ -7,51 +7,18 @@ from __future__ import annotations
 from datetime import datetime, timezone
 
 import pytest
+from world_rows import PIB_VARIANT
+from world_rows import world_text as _world
 
-from airspace.data.world import read_world
 from airspace.parser.view import reading_view
 from airspace.pipeline.batch import process_batch
 from airspace.pipeline.engines import get_extractor
 
 UTC = timezone.utc
 
-PIB_VARIANT = """<Notam OriginalMessage="false" PIBSection="AD">
-    <Series>Q</Series>
-    <Number>123</Number>
-    <Year>25</Year>
-    <Type>N</Type>
-    <QLine>
-        <FIR>EGPX</FIR>
-        <Code23>RD</Code23>
-        <Code45>CA</Code45>
-        <Traffic>IV</Traffic>
-        <Purpose>BO</Purpose>
-        <Scope>W</Scope>
-        <Lower>0</Lower>
-        <Upper>25</Upper>
-    </QLine>
-    <Coordinates>5551N00412W</Coordinates>
-    <Radius>3</Radius>
-    <ItemA>EGPF</ItemA>
-    <StartValidity>2503031000</StartValidity>
-    <EndValidity>2503071600</EndValidity>
-    <ItemE>TEMPO DANGER AREA ACTIVE WI 2NM RADIUS OF 555100N 0041200W
-(GLASGOW). MAX HGT 400FT AGL.</ItemE>
-    <ItemF>SFC</ItemF>
-    <ItemG>2500FT AMSL</ItemG>
-</Notam>"""
-
 WEB_VARIANT = ("EGTT/QRTCA/IV/BO/W/000/040/5120N00015W003<br><br><pre>RESTRICTED AREA (TEMPORARY) ACTIVE WI 2NM<br>"
                "RADIUS OF 512000N 0001500W (EPSOM).</pre><br>LOWER: Surface<br>UPPER: 4,000 Feet AMSL<br>"
                "FROM: 05 Jun 2025 11:00 GMT   TO: 05 Jun 2025 17:30 GMT<br>")
-
-
-def _world(row_id: str) -> str:
-    for split in ("train", "val"):
-        for r in read_world(split):
-            if r["id"] == row_id:
-                return r["text"]
-    raise KeyError(row_id)
 
 
 def _faithful(view, message: str) -> None:

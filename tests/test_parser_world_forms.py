@@ -9,10 +9,11 @@ import json
 from datetime import datetime, timezone
 
 import pytest
+from world_rows import PIB_VARIANT
+from world_rows import world_text as _world
 
 from airspace.core.records import NM_TO_M
 from airspace.data.paths import REAL
-from airspace.data.world import read_world
 from airspace.parser.header import parse_header
 from airspace.parser.places import clause_fragment
 from airspace.parser.rules import rules_zones
@@ -20,14 +21,6 @@ from airspace.pipeline.batch import process_batch
 from airspace.pipeline.split import Message
 
 UTC = timezone.utc
-
-
-def _world(row_id: str) -> str:
-    for split in ("train", "val"):
-        for r in read_world(split):
-            if r["id"] == row_id:
-                return r["text"]
-    raise KeyError(row_id)
 
 
 def _archive(row_id: str) -> str:
@@ -398,33 +391,6 @@ def test_a_berth_around_a_lone_position_is_its_radius():
 
 
 # ---- feeds that name their items instead of lettering them -------------------------------------------------------
-
-PIB_VARIANT = """<Notam OriginalMessage="false" PIBSection="EN">
-    <NOF>EGGN</NOF>
-    <Series>Q</Series>
-    <Number>123</Number>
-    <Year>25</Year>
-    <Type>N</Type>
-    <QLine>
-        <FIR>EGPX</FIR>
-        <Code23>RD</Code23>
-        <Code45>CA</Code45>
-        <Traffic>IV</Traffic>
-        <Purpose>BO</Purpose>
-        <Scope>W</Scope>
-        <Lower>0</Lower>
-        <Upper>25</Upper>
-    </QLine>
-    <Coordinates>5551N00412W</Coordinates>
-    <Radius>3</Radius>
-    <StartValidity>2503031000</StartValidity>
-    <EndValidity>2503071600</EndValidity>
-    <ItemE>TEMPO DANGER AREA ACTIVE WI 2NM RADIUS OF 555100N 0041200W
-(GLASGOW). MAX HGT 400FT AGL.</ItemE>
-    <ItemF>SFC</ItemF>
-    <ItemG>2500FT AMSL</ItemG>
-</Notam>"""
-
 
 @pytest.mark.parametrize("text", [_world("pce1:H7712/24"), PIB_VARIANT], ids=["pce1-H7712", "variant"])
 def test_a_pib_export_names_its_items_in_tags(text):

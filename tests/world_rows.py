@@ -1,0 +1,43 @@
+"""Rows of the world set the tests may read (train and val splits only: test rows are never read by a test), and
+synthetic messages in the layouts of feeds that name their items instead of lettering them, each used beside a real
+row cited by id."""
+
+from airspace.data.world import read_world
+
+
+def world_text(row_id: str) -> str:
+    """The text of a train or val row of the world set."""
+    for split in ("train", "val"):
+        for r in read_world(split):
+            if r["id"] == row_id:
+                return r["text"]
+    raise KeyError(row_id)
+
+
+# an EAD/NATS PIB export: one <Notam> element, B)/C) as <StartValidity>/<EndValidity>, the Q-line's fields as tags
+PIB_VARIANT = """<Notam OriginalMessage="false" PIBSection="EN">
+    <NOF>EGGN</NOF>
+    <Series>Q</Series>
+    <Number>123</Number>
+    <Year>25</Year>
+    <Type>N</Type>
+    <QLine>
+        <FIR>EGPX</FIR>
+        <Code23>RD</Code23>
+        <Code45>CA</Code45>
+        <Traffic>IV</Traffic>
+        <Purpose>BO</Purpose>
+        <Scope>W</Scope>
+        <Lower>0</Lower>
+        <Upper>25</Upper>
+    </QLine>
+    <Coordinates>5551N00412W</Coordinates>
+    <Radius>3</Radius>
+    <ItemA>EGPF</ItemA>
+    <StartValidity>2503031000</StartValidity>
+    <EndValidity>2503071600</EndValidity>
+    <ItemE>TEMPO DANGER AREA ACTIVE WI 2NM RADIUS OF 555100N 0041200W
+(GLASGOW). MAX HGT 400FT AGL.</ItemE>
+    <ItemF>SFC</ItemF>
+    <ItemG>2500FT AMSL</ItemG>
+</Notam>"""
