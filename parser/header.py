@@ -240,11 +240,8 @@ def _xml_items(text: str, h: Header) -> bool:
         return False
     found = {}
     for letter, tag in _XML_ITEM_TAGS:
-        m = _tag(text, tag)
-        if m is not None:
-            s_, e_ = _trim(text, *m.span("v"))
-            if e_ > s_:
-                found[letter] = Item(letter, _span(text, s_, e_))
+        if (v := tag_span(text, tag)) is not None:
+            found[letter] = Item(letter, v)
     if "E" not in found:
         return False
     h.kind, h.items, h.layout = "icao", found, "pib_xml"

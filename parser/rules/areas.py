@@ -24,7 +24,7 @@ from airspace.parser.coords import find_coords
 from airspace.parser.header import Header
 from airspace.parser.rules.blocks import block_values
 from airspace.parser.rules.limits import message_limits
-from airspace.parser.rules.patterns import PROSE_DT
+from airspace.parser.rules.patterns import ISO_DT, PROSE_DT
 from airspace.parser.rules.times import read_schedule, read_times
 
 _CN = "一二三四五六七八九十"
@@ -286,8 +286,7 @@ _VENUE_BARE = re.compile(
     r"(?P<en>[A-Z][a-z]+(?:(?:\s(?:de|of|du|la|le|del|di)\s|[ -])[A-Z][a-z]+)*)\b")
 # a time written in an area's own clause (the forms the period readers take: a prose date, ten digits, an ISO time,
 # a Chinese date)
-_TIME_STATED = re.compile(rf"{PROSE_DT}|(?<!\d)\d{{10}}(?!\d)|\d{{4}}-\d{{2}}-\d{{2}}[T ]\d{{2}}:\d{{2}}"
-                          r"|\d{4}年\d{1,2}月\d{1,2}日", re.I)
+_TIME_STATED = re.compile(rf"{PROSE_DT}|(?<!\d)\d{{10}}(?!\d)|{ISO_DT}|\d{{4}}年\d{{1,2}}月\d{{1,2}}日", re.I)
 # what stands before "范围内" after a radius or a coordinate is a unit, not a venue ("0.5公里范围内")
 _NOT_VENUE = re.compile(r"[公千海]?里$|米$|[度分秒]$|[为為](?:中心|[圆圓]心)$|^(?:地区|区域|管控|空域)")
 

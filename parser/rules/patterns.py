@@ -250,13 +250,14 @@ FAA_SCHED = re.compile(
     rf"(?:\s*,?\s*\d{{4}}-\d{{4}}(?![\d-]))*"
 )
 MONTH = r"(?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)[A-Z]*\.?"
-PROSE_DT = rf"{MONTH}\s+\d{{1,2}},?\s+\d{{4}}(?:\s+at)?\s+\d{{4}}(?:\s*(?:UTC|Z|GMT))?"
+_PROSE_DAY_CLOCK = rf"{MONTH}\s+\d{{1,2}},?\s+\d{{4}}(?:\s+at)?\s+\d{{4}}"
+PROSE_DT = rf"{_PROSE_DAY_CLOCK}(?:\s*(?:UTC|Z|GMT))?"
 TFR_BEGIN = re.compile(rf"Beginning\s+Date\s+and\s+Time\s*:\s*(?P<v>{PROSE_DT})", re.I)
 TFR_END = re.compile(rf"Ending\s+Date\s+and\s+Time\s*:\s*(?P<v>{PROSE_DT})", re.I)
 PROSE_ANY = re.compile(PROSE_DT, re.I)
 # a web page's B)/C) value: "02 Jan 2025 09:00 GMT" (a clock with no zone word is not taken: it may be local)
 DMY_CLOCK = re.compile(rf"\d{{1,2}}\s+{MONTH}\s+\d{{4}}\s+\d{{2}}:?\d{{2}}\s*(?:UTC|Z|GMT)\b", re.I)
 # the same in prose order as an item's value: "B) February 13, 2027 at 0716 UTC"
-MDY_CLOCK = re.compile(rf"{MONTH}\s+\d{{1,2}},?\s+\d{{4}}(?:\s+at)?\s+\d{{4}}\s*(?:UTC|Z|GMT)\b", re.I)
+MDY_CLOCK = re.compile(rf"{_PROSE_DAY_CLOCK}\s*(?:UTC|Z|GMT)\b", re.I)
 CJK_RE = re.compile(r"[\u3400-\u9fff]")
 ICAO_LOC = re.compile(r"^[A-Z]{4}\b")
