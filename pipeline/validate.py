@@ -34,6 +34,7 @@ from airspace.parser.localtime import LOCAL_MARK
 from airspace.parser.polygon import is_sector, sector_notes
 from airspace.parser.schedule import holiday_note
 from airspace.parser.textnorm import damaged_numbers, shown
+from airspace.pipeline.periods import check_periods
 
 EARTH_R_M = 6_371_008.8
 CROSS_CHECK_CENTRE_M = 100.0  # model and rules centres further apart than this disagree
@@ -465,29 +466,6 @@ def _check_e_limits(rec: ZoneRecord, header: Header | None) -> None:
                        f"states {_fmt(mine)}: the message contradicts itself")
 
 
-# two ten-digit times joined as a period ("2411022222-2411030422", "2411022222 TO 2411030022"); narrower than the rules
-# reader's TIME_PAIR on purpose: a TFR's rings each "2609221400 UTC (…) UNTIL 2609222200" with its own end are no
-# contradiction
-_PERIOD = re.compile(r"(?<!\d)(?P<s>\d{10})\s*(?:-|TO|UNTIL|TIL|THRU)\s*(?P<e>\d{10})(?!\d)", re.I)
-
-
-def _check_periods(rec: ZoneRecord) -> None:
-    """The record's period read as one of two periods the message writes with the same start and another end (or the
-    same end and another start): the message contradicts itself about when the zone ends (or starts)."""
-    sp_s, sp_e = rec.spans.get("start"), rec.spans.get("end")
-    if sp_s is None or sp_e is None:
-        return
-    periods = list(_PERIOD.finditer(rec.text))
-    if not any(m.span("s") == (sp_s.start, sp_s.end) and m.span("e") == (sp_e.start, sp_e.end) for m in periods):
-        return  # (read from items B) and C), say, which a D) list of windows inside them does not contradict)
-    mine = (sp_s.text, sp_e.text)
-    for m in periods:
-        if (m.group("s") == mine[0]) != (m.group("e") == mine[1]):
-            rec.review(f"the message writes two periods for this zone, '{mine[0]}-{mine[1]}' and "
-                       f"'{m.group('s')}-{m.group('e')}': the message contradicts itself")
-            return
-
-
 def _item_states(header: Header, item: str, mine: Limit) -> bool:
     """Item F)/G) states the record's limit (read where E) repeats it: ``VERTICAL LIMITS: SFC TO FL660``): the
     record's limit is F)/G)'s, and E)'s pairs are compared with it."""
@@ -599,7 +577,7 @@ def validate(rec: ZoneRecord, header: Header | None, *, rules_rec: ZoneRecord | 
     _check_dated_area(rec, header)
     _check_qline_limits(rec, header)
     _check_e_limits(rec, header)
-    _check_periods(rec)
+    check_periods(rec)
     _check_amendments(rec)
     _check_local_times(rec)
     note_damage(rec)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Mapping, Sequence
+from itertools import chain
 from typing import Protocol
 
 from airspace.core.contract import Span
@@ -24,7 +25,7 @@ from airspace.parser.coords import find_coords
 from airspace.parser.header import Header
 from airspace.parser.rules.blocks import block_values
 from airspace.parser.rules.limits import message_limits
-from airspace.parser.rules.patterns import ISO_DT, PROSE_DT
+from airspace.parser.rules.patterns import CN_UPPER, ISO_DT, NUM, PROSE_DT
 from airspace.parser.rules.times import read_schedule, read_times
 
 _CN = "一二三四五六七八九十"
@@ -45,7 +46,9 @@ _FAMILIES: tuple[tuple[str, str], ...] = (
     ("dun", rf"(?:{_START}|(?<![\d.第])(?=\d)){_ORD}、"),
     # ("2)2027年…" is an item; "1.2027" is a number: a digit may follow ")" but not ".")
     # (and "通知1)位置…", "通知1. 北纬…", "【空域管制】1)…": an item number glued to the heading's last character)
-    ("dot", rf"(?:{_START}|(?<=[\u4e00-\u9fff】])(?=\d{{1,2}}[.)]))"
+    # (and "… 2609211915 3) coordinates …": "N)" after a word and one blank, in a list run on in one line; the run
+    # of labels 1, 2, 3 … takes it only in its turn)
+    ("dot", rf"(?:{_START}|(?<=[\u4e00-\u9fff】])(?=\d{{1,2}}[.)])|(?<=\w )(?=\d{{1,2}}\)[ \t]))"
             r"(?P<n>\d{1,2})(?:\.(?=[ \t\u4e00-\u9fff])|\)(?=[ \t\u4e00-\u9fff\d]))"),
     ("word", r"(?i:\b(?:AREA|ZONE|SECTOR))[ \t]+(?:(?P<n>\d{1,2})|(?P<a>[A-H]))(?=[ \t]*[:.\-–)\n]|[ \t]+\S)"),
     ("letter_dot", rf"{_START}(?P<a>[A-H])\.(?=[ \t])"),
@@ -257,6 +260,11 @@ _ITEM_END = re.compile(r"[\n。]|\.\s")
 _HEAD_END = re.compile(r"[\n。；;:：，,]|\.\s")
 
 
+# a value that opens the list's first item, right after its label ("… 1. 2024-02-10 17:30Z-…; area: c …; 2. …")
+_OPENS_ITEM = re.compile(r"(?:^|[\s:;,])(?:\(?[1１][.)）]|\([1１]\)|\(?A[.)]|#1|[1１][、．])\s*"
+                         r"(?:(?:from|between|valid|until|till|WEF|effective|time|times)\s*:?\s*)?$", re.I)
+
+
 def _one_line(text: str, pos: int, places: list[tuple[int, int, int]], sharers: set[int]) -> bool:
     """Whether the line (or Chinese sentence) from ``pos`` holds the first place and no other sharer's place, or
     starts with a place no zone was read from: a value written there, before the list's first area, is that area's
@@ -287,8 +295,14 @@ _VENUE_BARE = re.compile(
 # a time written in an area's own clause (the forms the period readers take: a prose date, ten digits, an ISO time,
 # a Chinese date)
 _TIME_STATED = re.compile(rf"{PROSE_DT}|(?<!\d)\d{{10}}(?!\d)|{ISO_DT}|\d{{4}}年\d{{1,2}}月\d{{1,2}}日", re.I)
+# a limit written in an area's own clause: a flight level, a height with its reference, a Chinese height (a bare
+# "500 M" may be a radius, so it does not count)
+_LIMIT_STATED = re.compile(rf"\bFL\s?\d{{2,3}}\b|(?<![\w.,]){NUM}\s?(?:FT|FEET|M|MTR|METERS?|METRES?)\.?\s?"
+                           rf"(?:AMSL|MSL|AGL|ASFC|AAL)\b|{CN_UPPER.pattern}", re.I)
 # what stands before "范围内" after a radius or a coordinate is a unit, not a venue ("0.5公里范围内")
-_NOT_VENUE = re.compile(r"[公千海]?里$|米$|[度分秒]$|[为為](?:中心|[圆圓]心)$|^(?:地区|区域|管控|空域)")
+# (nor are the words of a boundary's description, "以下各点连线范围内", "依次连线范围内")
+_NOT_VENUE = re.compile(r"[公千海]?里$|米$|[度分秒]$|[为為](?:中心|[圆圓]心)$|^(?:地区|区域|管控|空域)|[连連][线線]$|[围圍]成$"
+                        r"|^(?:以下|依次|上述|下列|各[点點])")
 
 # the values a zone reads for itself (its place fields are what orders the zones)
 _VALUES = ("lower", "upper", "start", "end", "schedule", "radius")
@@ -326,7 +340,10 @@ def straddled_values(text: str, lo: int, hi: int, zones: Sequence[Mapping[str, _
         places.sort()
     out: list[list[str]] = [[] for _ in zones]
     if len({k for _, _, k in places}) < 2:
-        return out
+        # (one place: the list is not made out, but a limit its own clause writes still outranks one from elsewhere;
+        # a lone area's clause may end in a page's "updated" time, so times are judged among several places only)
+        out = _unclaimed_in_clause(text, lo, hi, zones, places, out, times=False)
+        return _other_limits(text, lo, hi, zones, places, out) if len(places) == 1 else out
     # a value in the zone's own section of a list whose labels say "area" (``区域一``, ``AREA B``) is its own: the
     # labels say so (``foreign_values`` judges the rest); a bare enumerator may number anything, so it does not
     sections, named = listed if listed is not None else labelled_sections(text, lo, hi)
@@ -355,7 +372,8 @@ def straddled_values(text: str, lo: int, hi: int, zones: Sequence[Mapping[str, _
             if key == "radius" and len(sharers) > 1:
                 continue  # one radius for several centres is the plural form ("WI 0.3NM RADIUS OF PSNS: …")
             if len(sharers) > 1 and s.end <= first and k != places[0][2] and (
-                    _one_line(text, s.end, places, sharers) or not _HEAD_END.search(text, s.end, item_open)):
+                    _one_line(text, s.end, places, sharers) or not _HEAD_END.search(text, s.end, item_open)
+                    or _OPENS_ITEM.search(text, max(lo, s.start - 40), s.start)):
                 out[k].append(f"{_NAMES[key]} written on the first area's line and taken for {len(sharers)} areas: "
                               "it may be the first area's own")
                 continue
@@ -381,22 +399,70 @@ def straddled_values(text: str, lo: int, hi: int, zones: Sequence[Mapping[str, _
                 other = ("a place no zone was read from" if between[0] < 0 else
                          f"area {between[0] + 1}'s place")
                 out[k].append(f"{_NAMES[key]} read beyond another place ({other} stands between)")
+    return _unclaimed_in_clause(text, lo, hi, zones, places, out)
+
+
+def _other_limits(text: str, lo: int, hi: int, zones: Sequence[Mapping[str, _Span]], places: list[tuple[int, int, int]],
+                  out: list[list[str]]) -> list[list[str]]:
+    """``out`` with, for the one zone placed in a message, a limit the message writes that is neither of the zone's
+    and that nothing took ("A. not above 100M AGL / c; B. at Old Trafford LIMITS surface/1,500 ft AGL": the list's
+    other area, not made out, states its own): which limit is the zone's the text does not say."""
+    from airspace.parser.units import parse_limit
+
+    k = places[0][2]
+    f = zones[k]
+    mine = [f[key] for key in ("lower", "upper") if key in f and lo <= f[key].start < hi]
+    if not mine:
+        return out  # (limits from a header's items speak for the notice)
+    used = [(sp.start, sp.end) for g in zones for key in ("lower", "upper") if (sp := g.get(key)) is not None]
+    values = []
+    for s in mine:
+        try:
+            values.append(parse_limit(s.text))
+        except ValueError:
+            continue
+    for m in _LIMIT_STATED.finditer(text, lo, hi):
+        if any(u0 <= m.start() < u1 or m.start() <= u0 < m.end() for u0, u1 in used):
+            continue
+        try:
+            other = parse_limit(m.group())
+        except ValueError:
+            other = None
+        if other is not None and any(v.ref == other.ref and abs((v.ft or 0) - (other.ft or 0)) < 0.5 for v in values):
+            continue  # the same limit written again
+        out[k].append(f"the message writes a limit, '{' '.join(m.group().split())[:40]}', that is not this zone's "
+                      "and that no zone took: which is the zone's the text does not say")
+        break
+    return out
+
+
+def _unclaimed_in_clause(text: str, lo: int, hi: int, zones: Sequence[Mapping[str, _Span]],
+                         places: list[tuple[int, int, int]], out: list[list[str]], times: bool = True
+                         ) -> list[list[str]]:
+    """``out`` with, for each zone, a value taken from outside its own clause (from the place before it to the next
+    place) where that clause writes a value of the kind that no zone took."""
     # a period taken from elsewhere by a zone whose own clause (from its place to the next place) writes a time no
     # zone took: "…围成的范围；高度真高100米以下；时间：2023年9月1日22:00—2023年9月2日04:00。" reading the heading's period
-    used = [(sp.start, sp.end) for f in zones for key in ("start", "end") if (sp := f.get(key)) is not None]
-    for k, f in enumerate(zones):
-        own = [(a, b) for a, b, j in places if j == k]
-        if not own:
-            continue
-        a0, b0 = min(own)
-        nxt = min([a for a, _, j in places if a >= b0 and j != k] + [hi])
-        for key in ("start", "end"):
-            s = f.get(key)
-            if s is None or a0 <= s.start < nxt or not (lo <= s.start < hi):
+    # (the same for a limit: "(1) at Marina Bay Sands - surface to 600 M AMSL … (2) … c, ceiling 500 FT AMSL" reading
+    # area 1's limits for area 2)
+    kinds = ((("start", "end"), _TIME_STATED, "a time"),) if times else ()
+    for keys, stated, what in kinds + ((("lower", "upper"), _LIMIT_STATED, "a limit"),):
+        used = [(sp.start, sp.end) for f in zones for key in keys if (sp := f.get(key)) is not None]
+        for k, f in enumerate(zones):
+            own = [(a, b) for a, b, j in places if j == k]
+            if not own:
                 continue
-            m = next((m for m in _TIME_STATED.finditer(text, b0, nxt)
-                      if not any(u0 <= m.start() < u1 for u0, u1 in used)), None)
-            if m is not None:
-                out[k].append(f"{_NAMES[key]} read from outside this area's own clause, which writes a time no zone "
-                              f"took ('{' '.join(m.group().split())[:40]}')")
+            a0, b0 = min(own)
+            nxt = min([a for a, _, j in places if a >= b0 and j != k] + [hi])
+            # (and from the place before it: "…；管控时间：2027年8月3日7时到…，位置c，半径6.9公里" writes the period first)
+            prv = max([b for _, b, j in places if b <= a0 and j != k], default=a0)
+            for key in keys:
+                s = f.get(key)
+                if s is None or prv <= s.start < nxt or not (lo <= s.start < hi):
+                    continue
+                m = next((m for m in chain(stated.finditer(text, prv, a0), stated.finditer(text, b0, nxt))
+                          if not any(u0 <= m.start() < u1 or m.start() <= u0 < m.end() for u0, u1 in used)), None)
+                if m is not None:
+                    out[k].append(f"{_NAMES[key]} read from outside this area's own clause, which writes {what} no "
+                                  f"zone took ('{' '.join(m.group().split())[:40]}')")
     return out

@@ -131,9 +131,17 @@ _CENTRE_BEFORE = re.compile(r"(?:中心[点點]?|中心坐[标標]|[圆圓]心|(
                             r"\s*[:：]?\s*(?:坐[标標]|位置)?\s*[:：]?\s*$")
 
 
-# a coordinate followed by its radius ("40.51ºN 73.96ºW (1000 FT radius", "c RADIUS 5NM", "c半径2公里") is a circle's
-# centre, never the next vertex of the boundary written before it
-_RADIUS_AFTER = re.compile(r"\s*[(（]?\s*(?:\d[\d.,]*\s*[A-Za-z]{1,16}(?:\s+[A-Za-z]{1,8})?\s+)?(?i:RADIUS\b)|\s*[,，]?\s*半[径徑]")
+# a coordinate followed by its radius ("40.51ºN 73.96ºW (1000 FT radius", "c RADIUS 5NM", "c半径2公里", "c / 0.4
+# nautical miles") is a circle's centre, never the next vertex of the boundary written before it
+_RADIUS_AFTER = re.compile(r"\s*[(（]?\s*(?:\d[\d.,]*\s*[A-Za-z]{1,16}(?:\s+[A-Za-z]{1,8})?\s+)?(?i:RADIUS\b)"
+                           rf"|\s*[,，]?\s*半[径徑]|\s*/\s*(?i:{DIST})|\s*(?:周[边邊围圍]|四周)\s*\d")
+
+
+# a list of points closed as a boundary ("…连线围成的范围", "… 圍成的區域", "… TO START")
+_ENCLOSED = re.compile(r"\s*[，,]?\s*(?:依次)?(?:[连連][线線])?(?:[围圍]成|[范範][围圍]内|[区區]域)|\s*(?:-\s*|TO\s+)?(?i:START|BEGINNING)\b")
+
+
+_SLASH_RADIUS = re.compile(rf"[ \t]*/[ \t]*(?P<d>{DIST})(?![ \t]*(?:AGL|AMSL|MSL|ASFC|AAL|SFC|GND|ALT)\b)", re.I)
 
 
 _CLAUSE_END = re.compile(r"[；;。\n]")
@@ -222,9 +230,13 @@ def read_geometry(text: str, lo: int, hi: int) -> list[Zone]:
         k = next((i for i, c in enumerate(coords) if c.start >= me), None)
         if k is None or k in claimed or not INTRO_GAP.match(text[me : coords[k].start]):
             continue
+        if k and (r := _RADIUS_AFTER.match(text, coords[k - 1].end)) and r.end() > ms:
+            continue  # "中心点c 半径3千米\n c1 c2 …": the radius of the centre before it, not of the list after it
         run = [k]
         while run[-1] + 1 < len(coords) and LIST_GAP.match(text[coords[run[-1]].end : coords[run[-1] + 1].start]):
             run.append(run[-1] + 1)
+        if _ENCLOSED.match(text, coords[run[-1]].end):
+            continue  # "… c5 围成的范围": the list is a boundary's
         if len(run) >= 2 and not any(i in claimed for i in run):
             for i in run:
                 claimed.add(i)
@@ -305,6 +317,12 @@ def read_geometry(text: str, lo: int, hi: int) -> list[Zone]:
             used_c.add(ci)
             d = m.span("d") if m.group("d") else m.span("d2")
             zones.append(Zone({"center": sp(text, c.start, c.end), "radius": sp(text, *d)}, c.start, c.end, "circle"))
+            continue
+        m = _SLASH_RADIUS.match(text, c.end, hi)
+        if m:  # "c / 0.4 nautical miles": a centre and its radius joined by a slash (never a limit, "/ 500 M AGL")
+            used_c.add(ci)
+            zones.append(Zone({"center": sp(text, c.start, c.end), "radius": sp(text, *m.span("d"))}, c.start, c.end,
+                              "circle"))
 
     # 3b. "A CIRCLE OF 10 NM AROUND THE LAUNCHER" whose object was located earlier ("LAUNCH PAD COORD: c"): when
     # exactly one position is left over, the circle is centred on it; the name goes along so validation says so

@@ -1,0 +1,103 @@
+"""Whether the message writes the record's period twice, differently: a contradiction, or a window taken for the period.
+
+Two checks, both ``review`` with the two readings named:
+
+- the record's period is one of two ten-digit periods anywhere in the message with one boundary in common and the
+  other not (``2411022222-2411030422`` and ``2411022222 TO 2411030022``);
+- the record's period is one window of a list of them written one after another;
+- the record's period is one of two periods written near the zone (its own lines), in any of the forms free text
+  writes them (ten-digit, ISO, month-name prose), with one boundary in common and the other not, or lying inside the
+  other (``EFFECTIVE 2027-11-03T17:30Z-2027-11-03T23:30Z 2711031730 TO 2711031930``: a daily window read as the
+  period, or the period restated with another end).
+
+The record's period must itself be one of the written pairs: a period read from items B) and C) is not contradicted
+by a D) list of windows inside it.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+
+from airspace.core.records import ZoneRecord
+from airspace.parser.rules.patterns import ISO_DT, PROSE_DT
+from airspace.parser.times import parse_time
+
+# two ten-digit times joined as a period ("2411022222-2411030422", "2411022222 TO 2411030022"), message-wide;
+# narrower than the rules reader's TIME_PAIR on purpose: a TFR's rings each "2609221400 UTC (…) UNTIL 2609222200"
+# with its own end are no contradiction
+_PERIOD = re.compile(r"(?<!\d)(?P<s>\d{10})\s*(?:-|TO|UNTIL|TIL|THRU)\s*(?P<e>\d{10})(?!\d)", re.I)
+
+# what stands between two windows of a list ("2604260743 TO 2604260943 2604270743 TO 2604270943")
+_LIST_GAP = re.compile(r"[\s,;]*(?:AND\s+)?", re.I)
+_JOIN = r"\s*(?:-|–|\bTO\b|\bUNTIL\b|\bTILL?\b|\bTHRU\b|\bAND\b)\s*"
+# a period in one form, both ends alike (a ten-digit stamp, an ISO time, "July 14, 2027 at 0330 UTC")
+_PAIRS = tuple(re.compile(rf"(?P<s>{x}){_JOIN}(?P<e>{x})", re.I)
+               for x in (r"(?<!\d)\d{10}(?!\d)", ISO_DT, PROSE_DT))
+
+
+def check_periods(rec: ZoneRecord) -> None:
+    """Both checks of this module on ``rec`` (in place)."""
+    _same_form_twice(rec)
+    if rec.status == "ok":
+        _near_periods(rec)
+
+
+def _same_form_twice(rec: ZoneRecord) -> None:
+    sp_s, sp_e = rec.spans.get("start"), rec.spans.get("end")
+    if sp_s is None or sp_e is None:
+        return
+    periods = list(_PERIOD.finditer(rec.text))
+    if not any(m.span("s") == (sp_s.start, sp_s.end) and m.span("e") == (sp_e.start, sp_e.end) for m in periods):
+        return
+    mine = (sp_s.text, sp_e.text)
+    for m in periods:
+        if (m.group("s") == mine[0]) != (m.group("e") == mine[1]):
+            rec.review(f"the message writes two periods for this zone, '{mine[0]}-{mine[1]}' and "
+                       f"'{m.group('s')}-{m.group('e')}': the message contradicts itself")
+            return
+
+
+def _when(text: str) -> datetime | None:
+    try:
+        return parse_time(text).dt
+    except ValueError:
+        return None
+
+
+def _near_periods(rec: ZoneRecord) -> None:
+    sp_s, sp_e = rec.spans.get("start"), rec.spans.get("end")
+    if sp_s is None or sp_e is None or rec.start is None or rec.end is None:
+        return
+    text = rec.text
+    # the zone's own lines: from the line its first value is on to the line its last value is on
+    lo = min(s.start for s in rec.spans.values())
+    hi = max(s.end for s in rec.spans.values())
+    lo = text.rfind("\n", 0, lo) + 1
+    hi = len(text) if (nl := text.find("\n", hi)) < 0 else nl
+    written = [m for pat in _PAIRS for m in pat.finditer(text, lo, hi)]
+    if not any(m.start("s") == sp_s.start and m.end("e") == sp_e.end for m in written):
+        return
+    m0 = next(m for m in written if m.start("s") == sp_s.start and m.end("e") == sp_e.end)
+    chained = [m for m in written if m is not m0 and m.re is m0.re and (
+        (m.start() >= m0.end() and _LIST_GAP.fullmatch(text, m0.end(), m.start()))
+        or (m.end() <= m0.start() and _LIST_GAP.fullmatch(text, m.end(), m0.start())))]
+    if chained:
+        rec.review(f"the period '{sp_s.text} … {sp_e.text}' is one of a list of windows the message writes "
+                   f"('{' '.join(chained[0].group().split())}' beside it): the zone's period is not one window")
+        return
+    mine = (rec.start, rec.end)
+    for m in written:
+        if m is m0:
+            continue
+        other = (_when(m.group("s")), _when(m.group("e")))
+        if None in other or other == mine or other[0] >= other[1]:
+            continue
+        shared = (other[0] == mine[0]) != (other[1] == mine[1])
+        inside = other[0] <= mine[0] and mine[1] <= other[1]
+        if shared or inside:
+            said = " ".join(m.group().split())
+            rec.review(f"the message writes two periods near this zone, '{sp_s.text} … {sp_e.text}' and '{said}'"
+                       f"{' (the first inside the second: a window, or the period restated)' if inside else ''}: "
+                       "which is the zone's period is unclear")
+            return

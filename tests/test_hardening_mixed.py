@@ -1,0 +1,137 @@
+"""Issue 45: no `ok` record carrying another area's value, or a window read as the period, in hand-written lists.
+
+Each message is a reproducer of the semantic fuzzer (``eval.fuzz``, seeds 80 and 82) cut to the part that matters:
+a list of areas, each with its own limits or times, written the way dispatch boards and municipal notices write them.
+The reader either reads each area's own values or says which value it could not tie to its area (`review`).
+"""
+
+from airspace.core.records import NM_TO_M, CircleGeometry, PolygonGeometry
+from airspace.parser.rules.areas import labelled_sections
+from airspace.pipeline.batch import process_batch
+
+
+def zones(text: str):
+    return [r for r in process_batch(text, "rules")[0] if r.geometry is not None]
+
+
+def said(rec, words: str) -> bool:
+    return any(words in x for x in rec.reasons)
+
+
+# ---- periods: the period restated, a window read as the period, a list of windows -----------------------------
+
+def test_a_window_written_beside_the_period_is_not_read_as_the_period_silently():
+    one = ("Security zone established by the authorities. inside 1 SM around 483346.8N 1351937.7E between surface and "
+           "400 feet MSL EFFECTIVE 2027-11-03T17:30Z-2027-11-03T23:30Z{w}. Ref 1129.")
+    (r,) = zones(one.format(w=""))
+    assert r.status == "ok" and r.end.hour == 23
+    (r,) = zones(one.format(w=" 2711031730 TO 2711031930"))
+    assert r.status == "review" and said(r, "two periods near this zone"), r.reasons
+
+
+def test_one_of_several_daily_windows_is_not_the_period():
+    text = ("RESTRICTED AREA ACTIVATED. SFC TO FL095; 2305212220 TO 2305220020 2305222220 TO 2305230020\n"
+            "Perimeter: 433640N / 0784958W, 434259N/0785445W, 434446N/0790616W, 433717N / 0791251W, 433640N / "
+            "0784958W All UAS flights prohibited.")
+    (r,) = zones(text)
+    assert r.status == "review" and said(r, "list of windows"), r.reasons
+
+
+def test_a_prose_period_that_holds_the_ten_digit_one():
+    text = ("Notice to drone operators. 2707140330 TO 2707140530 - floor SFC, ceiling 120m AMSL - between July 14, 2027 "
+            "at 0330 UTC and July 14, 2027 at 0930 UTC, WI AN AREA DEFINED AS N42.12754, W88.37058\nN42.1134, W88.3042\n"
+            "N42.065797, W88.313083\nN42.0465, W88.3649")
+    (r,) = zones(text)
+    assert isinstance(r.geometry, PolygonGeometry)
+    assert r.status == "review" and said(r, "the first inside the second"), r.reasons
+
+
+# ---- circles written without the word radius ------------------------------------------------------------------
+
+def test_a_centre_and_its_radius_joined_by_a_slash_and_a_ring_around_a_point():
+    text = ("2. for aerial filming. .1NM ring around 22.7379°N 113.5907°E; 3. area bounded by 23.075560° N, "
+            "113.752272° E; 23.05342°N  113.61622°E; 22.936° N / 113.561° E; 22.94ºN  113.83ºE. 4. N23.0909 E113.9538 "
+            "/ 0.4 nautical miles.")
+    got = zones(text)
+    circles = sorted((round(r.geometry.radius_m, 1), r.spans["center"].text) for r in got
+                     if isinstance(r.geometry, CircleGeometry))
+    assert circles == [(round(0.1 * NM_TO_M, 1), "22.7379°N 113.5907°E"), (round(0.4 * NM_TO_M, 1), "N23.0909 E113.9538")]
+    (poly,) = [r for r in got if isinstance(r.geometry, PolygonGeometry)]
+    assert len(poly.geometry.points) == 4  # the slash-radius centre is not a fifth vertex
+
+
+def test_a_radius_written_after_its_centre_is_not_the_radius_of_the_boundary_after_it():
+    text = ("禁飞区域如下：\n半径12千米，圆心北纬31.283度 东经121.238度；中心点312007N1214035E 半径3千米\n"
+            "北纬31度16分，东经121度32分 北纬31度15分、东经121度28分 北纬31度12分、东经121度29分 北纬31度11分 东经121度31分 "
+            "北纬31度13分 东经121度34分围成的范围，真高120米以下。")
+    got = zones(text)
+    assert sorted(type(r.geometry).__name__ for r in got) == ["CircleGeometry", "CircleGeometry", "PolygonGeometry"]
+    (poly,) = [r for r in got if isinstance(r.geometry, PolygonGeometry)]
+    assert len(poly.geometry.points) == 5
+
+
+def test_a_point_with_a_buffer_after_a_boundary_is_its_own_circle():
+    text = ("以下各點連線範圍內：北緯34°37′14″ 東經113°45′20″、北緯34°32′40″ 東經113°38′51″、北緯34°34′30″、東經113°29′33″、"
+            "北緯34°41′15″ 東經113°32′42″；\n北緯35度01分、東經113度35分周邊450米範圍；真高150米以下。")
+    got = zones(text)
+    (poly,) = [r for r in got if isinstance(r.geometry, PolygonGeometry)]
+    assert len(poly.geometry.points) == 4  # the buffered point (35°01′N) is no fifth vertex
+    assert all(r.geometry.radius_m == 450.0 for r in got if isinstance(r.geometry, CircleGeometry))
+
+
+# ---- values of another area ----------------------------------------------------------------------------------
+
+def test_a_limit_of_the_area_before_is_not_taken_over_the_areas_own():
+    text = ("Please note the following.\n(1) at Marina Bay Sands - surface to 600 M AMSL\nTIL 2609130015.\n"
+            "(2) 2 SM radius around 371802S1450657E, ceiling 500 FT AMSL EFFECTIVE 2410160600-2410161000.  Ref 3936.")
+    (r,) = zones(text)
+    assert r.status == "review" and said(r, "'500 FT AMSL'"), r.reasons
+
+
+def test_a_limit_of_the_area_after_is_not_taken_over_the_areas_own():
+    text = ("URGENT: between 2025-05-22 20:30 UTC and 2025-05-23 00:30 UTC\nA. not above 100M AGL\n"
+            "1 NM radius around S0102E03640; B. at Old Trafford\nLIMITS surface/1,500 ft AGL.  Emergency services exempt.")
+    (r,) = zones(text)
+    assert r.status == "review" and said(r, "'100M AGL'"), r.reasons
+
+
+def test_a_period_written_before_its_area_is_not_left_for_the_heading():
+    text = ("1、管控时间：2023年2月21日17时-2023年2月22日17时，坐标点北纬19度46分 东经110度23分；北纬19度48分 东经110度16分；"
+            "北纬19度53分、东经110度15分；真高120米以内；\n管控时间：2027年8月3日7时到2027年8月4日7时，位置北纬20°10′ 东经110°13′，"
+            "半径6.9公里，真高150米以下空域。")
+    got = zones(text)
+    (circle,) = [r for r in got if isinstance(r.geometry, CircleGeometry)]
+    if circle.status == "ok":  # read right, or review: never the first area's period
+        assert circle.start.year == 2027
+    else:
+        assert said(circle, "2027年8月3日"), circle.reasons
+
+
+def test_a_boundary_description_is_no_place_and_its_own_time_is_not_skipped():
+    text = ("国际马拉松赛期间无人机管控措施\n\n2025年6月24日23:00至2025年6月25日07:00，首钢园。\n以下各点连线范围内：北纬39°53′东经116°33′、"
+            "北纬39°55′ 东经116°27′、北纬39°50′ 东经116°25′、北纬39°49′东经116°31′依次连线范围内；时间：2024年8月14日9时至2024年8月"
+            "14日13时。\n半径9公里，中心点北纬39度50分 东经116度23分；2026年8月13日12:00-2026年8月13日18:00；\n均为真高50米以内。")
+    (poly,) = [r for r in zones(text) if isinstance(r.geometry, PolygonGeometry)]
+    assert poly.start.year == 2024 if poly.status == "ok" else said(poly, "2024年8月14日"), poly.reasons
+
+
+def test_a_period_opening_the_first_item_is_not_every_items():
+    text = ("Dispatch board - from SFC up to 300M AMSL 1. 2024-02-10 17:30Z-2024-02-20 17:30Z; area: 3404N 08411W "
+            "3405N 08413W 3406N 08412W 3406N 08410W 3404N 08411W; 2. points 333434N0841923W 333122N0842139W "
+            "333201N0842546W 333459N0842531W  All UAS flights prohibited.")
+    first, second = zones(text)
+    assert second.status == "review" and said(second, "first area's line"), second.reasons
+
+
+def test_list_labels_run_on_in_one_line_still_number_the_areas():
+    text = ("RESTRICTED AREA ACTIVATED. 1) at 395916N1163035E with a radius of 9.3NM valid until 2609211915 2) coordinates "
+            "4014N 11641E TO 4013N 11647E TO 4009N 11645E TO 4014N 11641E TO START ref 9048 2502011133 TO 2502011333 "
+            "3) coordinates N40.2757, E116.3267; N40.237064 E116.385500; N40.24594 E116.45440; N40.348 E116.325 "
+            "2027-01-10 11:30 UTC-2027-01-10 12:30 UTC. 4) Altitude: 500m AGL - 5000 FT AMSL between 2512291730 and "
+            "2512291900 coordinates N39.7714 E117.2585 to N39.9210 E117.2520 to N39.93641 E117.04929 to N39.79 E116.98")
+    sections, _ = labelled_sections(text)
+    assert [text[a : a + 2] for a, _ in sections] == ["1)", "2)", "3)", "4)"]
+    got = zones(text)
+    poly = next(r for r in got if "polygon" in r.spans and r.spans["polygon"].text.startswith("N40.2757"))
+    # the limits written after label 4) are area 4's: area 3's zone does not carry them as its own, ok
+    assert poly.status == "review" and said(poly, "read from area 4's text"), poly.reasons
