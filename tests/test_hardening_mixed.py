@@ -14,6 +14,11 @@ def zones(text: str):
     return [r for r in process_batch(text, "rules")[0] if r.geometry is not None]
 
 
+def labels(text: str) -> list[str]:
+    """The labels that open the areas' sections of a list."""
+    return [text[a:b].lstrip()[:2] for a, b in labelled_sections(text)[0]]
+
+
 def said(rec, words: str) -> bool:
     return any(words in x for x in rec.reasons)
 
@@ -129,9 +134,51 @@ def test_list_labels_run_on_in_one_line_still_number_the_areas():
             "3) coordinates N40.2757, E116.3267; N40.237064 E116.385500; N40.24594 E116.45440; N40.348 E116.325 "
             "2027-01-10 11:30 UTC-2027-01-10 12:30 UTC. 4) Altitude: 500m AGL - 5000 FT AMSL between 2512291730 and "
             "2512291900 coordinates N39.7714 E117.2585 to N39.9210 E117.2520 to N39.93641 E117.04929 to N39.79 E116.98")
-    sections, _ = labelled_sections(text)
-    assert [text[a : a + 2] for a, _ in sections] == ["1)", "2)", "3)", "4)"]
+    assert labels(text) == ["1)", "2)", "3)", "4)"]
     got = zones(text)
     poly = next(r for r in got if "polygon" in r.spans and r.spans["polygon"].text.startswith("N40.2757"))
     # the limits written after label 4) are area 4's: area 3's zone does not carry them as its own, ok
     assert poly.status == "review" and said(poly, "read from area 4's text"), poly.reasons
+
+
+def test_bullets_after_a_colon_or_a_wide_gap_are_the_areas_of_the_list():
+    text = ("Dispatch board -    from 2510041307 until 2510041707:  * LIMITS GND/18000FT AGL; A CIRCLE WITH RADIUS 14KM "
+            "centred at 372237.6S1450257.6E; * from SFC up to 120 meters AGL, inside 8 nm from 372929S1443642E  * PSN "
+            "-37.80, 145.39 radius 30000 FT - BLW FL065 (police request).   Ref 6714.")
+    first, second, _ = zones(text)
+    for rec, upper in ((first, "18000FT AGL"), (second, "120 meters AGL")):
+        assert rec.status == "review" or rec.spans["upper"].text == upper, (rec.spans, rec.reasons)
+    assert first.spans["upper"].text == "18000FT AGL" and second.spans["upper"].text == "120 meters AGL"
+
+
+def test_letters_and_stars_run_on_in_one_line_still_label_the_areas():
+    lettered = ("Please note the following. between 2709070646 and 2709070816: A. points 175616S1492442W 175253S1492904W "
+                "175558S1493359W 180101S1493143W ceiling 100M AMSL. B. WI AN AREA DEFINED AS 17.0977°S 149.3850°W "
+                "17.10754º S 149.38305º W 17.1102° S  149.3927° W 17.1065°S  149.4009°W C. position 17 02 42 S 149 34 01 W "
+                "with a radius of 1 statute miles SFC to 5000ft AMSL")
+    assert labels(lettered) == ["A.", "B.", "C."]
+    b = next(r for r in zones(lettered) if "polygon" in r.spans and r.spans["polygon"].text.startswith("17.0977"))
+    assert b.status == "review" or "upper" not in b.spans, (b.spans, b.reasons)
+    starred = ("Ops update * within 8 kilometers of 530922.9N0100307.5E - 1500 feet MSL and below WEF 2701061445 TIL "
+               "2701070045. * polygon 5319N 01031E TO 5315N 01032E TO 5312N 01027E TO 5319N 01031E TO BEGINNING\n"
+               "DAILY 1300-1700, SFC-FL245 2305160700 TO 2305161000")
+    assert len(labelled_sections(starred)[0]) == 2
+    circle = next(r for r in zones(starred) if isinstance(r.geometry, CircleGeometry))
+    assert circle.status == "review" or circle.spans.get("lower") is None, (circle.spans, circle.reasons)
+
+
+def test_a_centre_with_its_radius_after_a_dash_ends_the_boundary_before_it():
+    text = ("4) area bounded by N48.4287 E15.8284; N48.28 E15.83; N48.25995 E16.05258; N48.399439, E16.066976\n"
+            "5) 4828.7N 01623.1E - 25 SM\nApplies to all: SFC TO FL330 .")
+    got = zones(text)
+    (poly,) = [r for r in got if isinstance(r.geometry, PolygonGeometry)]
+    assert len(poly.geometry.points) == 4
+    (circle,) = [r for r in got if isinstance(r.geometry, CircleGeometry)]
+    assert circle.spans["radius"].text == "25 SM"
+
+
+def test_a_venue_closed_by_a_ban_is_a_place_and_its_limit_is_not_the_next_circles():
+    text = ("各飞手注意：自2023年9月18日13时—17时止；\n范围：珠海国际航展中心临时禁止无人机飞行，真高150米以下；"
+            "以222428N1134808E为圆心半径2千米以内；")
+    (circle,) = zones(text)
+    assert circle.status == "review" and said(circle, "another place"), circle.reasons

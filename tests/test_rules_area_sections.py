@@ -236,8 +236,9 @@ def test_a_bullet_before_a_distance_is_a_list_item_and_one_before_a_coordinate_i
     text = ("Ops update * area bounded by 3707N12625E- 3655N12628E- 3704N12639E BACK TO START. height limit 3,000 FT AGL; "
             "* 7,400FT ring around 372447N1261617E - effective 2026-12-29T06:30Z UFN below UNL.\n* 22300FT radius of Hyde "
             "Park. GND to 300M AGL from 2027-10-21 03:53Z until 2027-10-27 03:53 UTC.")
-    assert len(area_sections(text)) == 2
-    # the values after the third item's venue are not the boundary's (the first item, before the list's labels)
+    # (the first star opens an item too, written after the heading's word: "Ops update * area bounded by …")
+    assert len(area_sections(text)) == 3
+    # the values after the third item's venue are not the boundary's (the first item's)
     assert all(s == "review" for s, _ in _statuses(text))
     assert area_sections("AREA:\n- 5130N00010W\n- 5131N00011W\n- 5132N00012W\n- 5130N00010W") == []
 

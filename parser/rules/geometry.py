@@ -132,16 +132,16 @@ _CENTRE_BEFORE = re.compile(r"(?:中心[点點]?|中心坐[标標]|[圆圓]心|(
 
 
 # a coordinate followed by its radius ("40.51ºN 73.96ºW (1000 FT radius", "c RADIUS 5NM", "c半径2公里", "c / 0.4
-# nautical miles") is a circle's centre, never the next vertex of the boundary written before it
+# nautical miles", "c - 25 SM") is a circle's centre, never the next vertex of the boundary written before it
 _RADIUS_AFTER = re.compile(r"\s*[(（]?\s*(?:\d[\d.,]*\s*[A-Za-z]{1,16}(?:\s+[A-Za-z]{1,8})?\s+)?(?i:RADIUS\b)"
-                           rf"|\s*[,，]?\s*半[径徑]|\s*/\s*(?i:{DIST})|\s*(?:周[边邊围圍]|四周)\s*\d")
+                           rf"|\s*[,，]?\s*半[径徑]|[ \t]*[/\-–][ \t]*(?i:{DIST})(?![ \t]*(?i:AGL|AMSL|MSL|SFC|GND)\b)|\s*(?:周[边邊围圍]|四周)\s*\d")
 
 
 # a list of points closed as a boundary ("…连线围成的范围", "… 圍成的區域", "… TO START")
 _ENCLOSED = re.compile(r"\s*[，,]?\s*(?:依次)?(?:[连連][线線])?(?:[围圍]成|[范範][围圍]内|[区區]域)|\s*(?:-\s*|TO\s+)?(?i:START|BEGINNING)\b")
 
 
-_SLASH_RADIUS = re.compile(rf"[ \t]*/[ \t]*(?P<d>{DIST})(?![ \t]*(?:AGL|AMSL|MSL|ASFC|AAL|SFC|GND|ALT)\b)", re.I)
+_SLASH_RADIUS = re.compile(rf"[ \t]*[/\-–][ \t]*(?P<d>{DIST})(?![ \t]*(?:AGL|AMSL|MSL|ASFC|AAL|SFC|GND|ALT)\b)", re.I)
 
 
 _CLAUSE_END = re.compile(r"[；;。\n]")
@@ -319,7 +319,8 @@ def read_geometry(text: str, lo: int, hi: int) -> list[Zone]:
             zones.append(Zone({"center": sp(text, c.start, c.end), "radius": sp(text, *d)}, c.start, c.end, "circle"))
             continue
         m = _SLASH_RADIUS.match(text, c.end, hi)
-        if m:  # "c / 0.4 nautical miles": a centre and its radius joined by a slash (never a limit, "/ 500 M AGL")
+        if m:  # "c / 0.4 nautical miles", "c - 25 SM": a centre and its radius joined by a slash or a dash (never a
+            # limit, "/ 500 M AGL")
             used_c.add(ci)
             zones.append(Zone({"center": sp(text, c.start, c.end), "radius": sp(text, *m.span("d"))}, c.start, c.end,
                               "circle"))
