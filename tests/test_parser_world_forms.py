@@ -463,3 +463,19 @@ def test_a_list_label_before_a_line_break_is_no_broken_number():
     (r,) = process_batch(text, "rules")[0]
     assert r.geometry.radius_m == pytest.approx(5 * NM_TO_M)
     assert not any("broken across a line" in x for x in r.reasons)
+
+
+@pytest.mark.parametrize("phrase, metres", [
+    ("30 Nautischen Meilen", 30 * NM_TO_M), ("2 milles nautiques", 2 * NM_TO_M), ("5 kilomètres", 5000.0),
+    ("3 Kilometern", 3000.0), ("500 metros", 500.0), ("4 quilômetros", 4000.0), ("5 км", 5000.0)])
+def test_a_radius_in_the_words_of_other_languages(phrase, metres):
+    (r,) = [x for x in process_batch(f"ZONE: 5231N01322E, radius {phrase}.", "rules")[0] if x.geometry is not None]
+    assert r.geometry.radius_m == pytest.approx(metres)
+
+
+def test_a_german_notice_writes_its_circles_radius_in_words():
+    """uavdach:humboldt-aachen-2023 (val): "in einem Kreis mit einem Radius von 30 Nautischen Meilen (NM) um den
+    Bezugspunkt 52 31 34 N 013 22 20 E" — two such circles, each read with its 30 NM."""
+    recs = [r for r in process_batch(_world("uavdach:humboldt-aachen-2023"), "rules")[0] if r.geometry is not None]
+    assert [round(r.geometry.radius_m) for r in recs] == [55560, 55560]
+    assert recs[0].spans["radius"].text == "30 Nautischen Meilen"

@@ -9,9 +9,11 @@ from __future__ import annotations
 import re
 
 from airspace.parser.polygon import BORDER_EDGE
+from airspace.parser.units import KM_WORDS, M_WORDS, NM_WORDS
 
 DIST_UNITS = (
     # (NMR: "nautical mile radius", the FAA's "10 NMR OF 404500N0735800W")
+    rf"{NM_WORDS}|{KM_WORDS}|{M_WORDS}|"
     r"NAUTICAL[\s\-−‐]+MILES?|STATUTE[\s\-−‐]+MILES?|KILOMET(?:ER|RE)S?|MET(?:ER|RE)S?|FEET|NMR|NM|KM|MTR|M|FT|SM|MILES?|MI"
     r"|公里|千米|海里|米"
 )
@@ -24,7 +26,10 @@ NUM_WORDS = (r"(?i:ONE|TWO|THREE|FOUR|FIVE|SIX|SEVEN|EIGHT|NINE|TEN|ELEVEN|TWELV
 DIST = rf"(?:(?<![\d.])(?<!\d,)(?:\d{{1,3}}(?:,\d{{3}})+(?:\.\d+)?|\d+(?:\.\d+|,\d{{1,2}}(?!\d))?|\.\d+)|(?<![A-Za-z]){NUM_WORDS}(?=\s))(?:\s?|[\-−‐])(?:{DIST_UNITS})(?![A-Za-z])"  # "2−nautical−mile" too
 DIST_PAREN = rf"{DIST}(?:\s*\(\s*{DIST}\s*\))?"
 # (RDO: "radio", the radius in Spanish-speaking states' NOTAMs: "RDO 5NM CENTERED COORD: 2205N08102W")
-RADIUS_KW = r"(?:RADIUS|RADIUS\s+OF|RAD\b|RDO\b|半径|半徑|周围|周圍)"
+# (and in other languages: "Radius von", "rayon de", "raggio di", "radio de", "raio de", "im Umkreis von", "в радиусе",
+# 반경)
+RADIUS_KW = (r"(?:RADIUS|RADIUS\s+(?:OF|VON|DE)|RAD\b|RDO\b|半径|半徑|周围|周圍|RAYON\s+D[E']|RAGGIO\s+DI|RADIO\s+DE|RAIO\s+DE"
+             r"|UMKREIS\s+VON|РАДИУС[ЕА]?|반경)")
 # a distance before the keyword ("0.5NM RADIUS", "a 3 nautical mile radius") or after it ("RADIUS - 1NM", 半径2公里)
 R_BEFORE = re.compile(rf"(?<![\w.])(?P<d>{DIST})(?:\s*\(\s*{DIST}\s*\))?\s*RADIUS\b", re.I)
 R_AFTER = re.compile(rf"(?P<kw>{RADIUS_KW})\s*(?:IS\s+|为\s*|為\s*)?[-:=]?\s*(?P<d>{DIST})", re.I)
