@@ -479,3 +479,12 @@ def test_a_german_notice_writes_its_circles_radius_in_words():
     recs = [r for r in process_batch(_world("uavdach:humboldt-aachen-2023"), "rules")[0] if r.geometry is not None]
     assert [round(r.geometry.radius_m) for r in recs] == [55560, 55560]
     assert recs[0].spans["radius"].text == "30 Nautischen Meilen"
+
+
+def test_a_radius_written_after_its_centre_as_within_a_distance():
+    """yeewee:F1008/26 (val): "TRANSITING FROM HOLSWORTHY AD (YSHW) TO PSN 332628S 1493423E AND OPR WI 30NM": the
+    operating area is 30 NM around the position; "WI 2NM OF c" (the distance before its centre) reads as before."""
+    (r,) = [x for x in process_batch(_world("yeewee:F1008/26"), "rules")[0] if x.geometry is not None]
+    assert r.spans["radius"].text == "30NM" and r.status == "ok"
+    (r,) = [x for x in process_batch("AREA WI 2NM OF 332628S 1493423E, SFC-3000FT AMSL", "rules")[0]]
+    assert r.spans["radius"].text == "2NM"

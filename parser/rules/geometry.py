@@ -43,6 +43,7 @@ from airspace.parser.rules.patterns import (
     PLURAL,
     R_AFTER,
     R_BEFORE,
+    R_WI_AFTER,
     R_WITHIN,
     SEP_GAP,
     nofix,
@@ -54,7 +55,7 @@ from airspace.parser.rules.zone import Zone, sp
 def _radius_mentions(text: str, lo: int, hi: int) -> list[tuple[int, int, Span]]:
     """(mention start, mention end, distance span) for every radius mention in [lo, hi)."""
     out = []
-    for rx in (R_BEFORE, R_AFTER):
+    for rx in (R_BEFORE, R_AFTER, R_WI_AFTER):
         for m in rx.finditer(text, lo, hi):
             out.append((m.start(), m.end(), sp(text, *m.span("d"))))
     out.sort(key=lambda t: (t[0], -(t[1] - t[0])))

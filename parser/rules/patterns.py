@@ -39,6 +39,9 @@ R_WITHIN = re.compile(
     rf"\s*(?:(?:PSN|POSITION|POINT|PT|COORD(?:INATES?|S)?)\s*:?\s*)?$",
     re.I,
 )
+# "… PSN c AND OPR WI 30NM": a radius written after its centre as "within" a distance, with no "of" after it (that is
+# R_WITHIN's, before its centre)
+R_WI_AFTER = re.compile(rf"\b(?:WI|WITHIN)\s+(?P<d>{DIST})(?!\s*(?:OF|FROM|AROUND|RADIUS|EITHER|EACH|BOTH|@)\b)", re.I)
 # a radius mention that directly introduces a list of coordinates ("1NM RADIUS CENTERED ON:\n c1\n c2")
 EITHER_SIDE = re.compile(
     rf"(?<![\w.])(?:{DIST})\s+(?:EITHER|EACH|BOTH)\s+SIDES?\s+OF\s+(?:THE\s+|AN?\s+)?"
