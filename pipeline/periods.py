@@ -61,7 +61,7 @@ def _same_form_twice(rec: ZoneRecord) -> None:
 def _when(text: str) -> datetime | None:
     try:
         return parse_time(text).dt
-    except ValueError:
+    except (ValueError, OverflowError):
         return None
 
 

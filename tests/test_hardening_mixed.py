@@ -182,3 +182,12 @@ def test_a_venue_closed_by_a_ban_is_a_place_and_its_limit_is_not_the_next_circle
             "以222428N1134808E为圆心半径2千米以内；")
     (circle,) = zones(text)
     assert circle.status == "review" and said(circle, "another place"), circle.reasons
+
+
+def test_a_number_too_long_for_a_float_beside_a_limit_is_no_internal_failure():
+    """The hostile fuzzer's reproducer (seed 484): a limit of a lone zone compared with another one written as a
+    hundred-digit number."""
+    text = ("调度通知：北纬22.55度，东经114.10度半径500米内，2026年11月30日14时至2026年11月30日17时禁飞，真高120米以下。"
+            + "9" * 1965 + "M AMSL")
+    recs, _ = process_batch(text, "rules")
+    assert recs and not any("internal failure" in x for r in recs for x in r.reasons), [r.reasons for r in recs]

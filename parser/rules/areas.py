@@ -421,14 +421,14 @@ def _other_limits(text: str, lo: int, hi: int, zones: Sequence[Mapping[str, _Spa
     for s in mine:
         try:
             values.append(parse_limit(s.text))
-        except ValueError:
+        except (ValueError, OverflowError):  # (a hostile number too long for a float)
             continue
     for m in _LIMIT_STATED.finditer(text, lo, hi):
         if any(u0 <= m.start() < u1 or m.start() <= u0 < m.end() for u0, u1 in used):
             continue
         try:
             other = parse_limit(m.group())
-        except ValueError:
+        except (ValueError, OverflowError):
             other = None
         if other is not None and any(v.ref == other.ref and abs((v.ft or 0) - (other.ft or 0)) < 0.5 for v in values):
             continue  # the same limit written again
