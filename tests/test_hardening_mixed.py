@@ -191,3 +191,32 @@ def test_a_number_too_long_for_a_float_beside_a_limit_is_no_internal_failure():
             + "9" * 1965 + "M AMSL")
     recs, _ = process_batch(text, "rules")
     assert recs and not any("internal failure" in x for r in recs for x in r.reasons), [r.reasons for r in recs]
+
+
+def test_the_next_letter_of_a_list_ends_the_boundary_before_it():
+    text = ("N3566/27 NOTAMN\nQ) EPWW/QRDCA/I/B/E/000/188/5232N02058E060\nA) EPWA\nB) 2711070830\nC) 2711160830\n"
+            "E) TEMPORARY DANGER AREA DECLARED WI AREAS BOUNDED BY LINES JOINING:\n"
+            "A. 522830N 0211550E   521927N 0210124E   522420N 0204048E\n523709N 0205338E B.  523030N 0204339E  "
+            "524002N 0204757E  523900N 0210604E  522818N 0210709E\n522441N 0205342E\nF) SFC G) 5700m AMSL")
+    assert [len(r.geometry.points) for r in zones(text)] == [4, 5]
+
+
+def test_a_numbered_label_after_a_word_and_one_blank():
+    text = ("Message from ATC: 1. 6°22′52″S 106°13′22″E - 400M - between GND and FL245. 2. area bounded by S06 10 E106 33, "
+            "S06 10 E106 23, S06 17 E106 26, S06 10 E106 33, SFC TO 100 M AGL. B) 2023-01-04T17:49Z C) 2023-01-14T18:19Z "
+            "3. at Marina Bay Sands, LIMITS 500FT AGL/3000 feet MSL between 2504022130 and 2504022200.")
+    assert labels(text) == ["1.", "2.", "3."]
+    poly = next(r for r in zones(text) if isinstance(r.geometry, PolygonGeometry))
+    assert poly.status == "review" or poly.start.year == 2023, (poly.spans, poly.reasons)
+
+
+def test_venues_after_a_label_or_measured_from_are_places_of_the_list():
+    after_label = ("各飞手注意：1)以北纬34度29分 东经109度06分为圆心，半径10千米；2)西安奥体中心，高度真高300米以下；2024年4月27日10时至"
+                   "2024年4月27日14时期间。")
+    (circle,) = zones(after_label)
+    assert circle.status == "review", circle.reasons  # the height is the venue's, or nobody can say
+    measured = ("调度通知：\n\n2024年3月4日21时-2024年3月5日1时期间；\n以下各点连线范围内：北纬45°30′，东经126°45′、北纬45°32′，东经126°36′、"
+                "北纬45°39′ 东经126°39′、北纬45°36′、东经126°46′连线围成的区域\n距太阳岛冰雪大世界850米范围内\n"
+                "距太阳岛冰雪大世界1060米范围内，真高150米以下。")
+    (poly,) = zones(measured)
+    assert poly.status == "review" and said(poly, "another place"), poly.reasons

@@ -46,9 +46,9 @@ _FAMILIES: tuple[tuple[str, str], ...] = (
     ("dun", rf"(?:{_START}|(?<![\d.第])(?=\d)){_ORD}、"),
     # ("2)2027年…" is an item; "1.2027" is a number: a digit may follow ")" but not ".")
     # (and "通知1)位置…", "通知1. 北纬…", "【空域管制】1)…": an item number glued to the heading's last character)
-    # (and "… 2609211915 3) coordinates …": "N)" after a word and one blank, in a list run on in one line; the run
-    # of labels 1, 2, 3 … takes it only in its turn)
-    ("dot", rf"(?:{_START}|(?<=[\u4e00-\u9fff】])(?=\d{{1,2}}[.)])|(?<=\w )(?=\d{{1,2}}\)[ \t]))"
+    # (and "… 2609211915 3) coordinates …", "… C) 2023-01-14T18:19Z 5. at …": "N)" or "N." after a word and one
+    # blank, in a list run on in one line; the run of labels 1, 2, 3 … takes it only in its turn)
+    ("dot", rf"(?:{_START}|(?<=[\u4e00-\u9fff】])(?=\d{{1,2}}[.)])|(?<=\w )(?=\d{{1,2}}[.)][ \t]))"
             r"(?P<n>\d{1,2})(?:\.(?=[ \t\u4e00-\u9fff])|\)(?=[ \t\u4e00-\u9fff\d]))"),
     ("word", r"(?i:\b(?:AREA|ZONE|SECTOR))[ \t]+(?:(?P<n>\d{1,2})|(?P<a>[A-H]))(?=[ \t]*[:.\-–)\n]|[ \t]+\S)"),
     ("letter_dot", rf"(?:{_START}|(?<=\w )(?=[A-H]\.[ \t]))(?P<a>[A-H])\.(?=[ \t])"),
@@ -288,12 +288,15 @@ _VENUE = re.compile(r"(?P<name>[\u4e00-\u9fff]{2,20}?)(?:周[边邊围圍]|附�
 # "距贺龙体育中心0.4公里范围内"), or a Title-Case place "over" or "above" which the zone lies ("above Stade de France"),
 # or "at" a venue ("at Silverstone Circuit")
 _VENUE_BARE = re.compile(
-    r"(?:^|(?<=[，,；;。：:、\s距离離]))(?P<name>[\u4e00-\u9fff]{2,16}?(?:中心|体育场|體育場|体育馆|體育館|公园|公園|广场|廣場"
+    r"(?:^|(?<=[，,；;。：:、\s距离離)）]))(?P<name>[\u4e00-\u9fff]{2,16}?(?:中心|体育场|體育場|体育馆|體育館|公园|公園|广场|廣場"
     r"|剧院|劇院|机场|機場|大学|大學|医院|醫院|码头|碼頭|景区|景區|赛道|賽道|车站|車站|大桥|大橋|水库|水庫))"
     r"(?=[，,；;。\s、（(\d]|实施|實施|划设|劃設|上空|[区區]域|临时|臨時|禁[飞飛止]|$)"
     r"|\b(?:(?:over|above)\s+(?:the\s+)?|at\s+(?:the\s+)?(?=[A-Z][a-z]+(?:[ -][A-Z][a-z]+)*[ -](?:Stadium|Park|Circuit"
     r"|Gardens?|Centre|Center|Arena|Square|Hall|Bridge|Airport|Palace|Castle|Cathedral|Racecourse|Showground)\b))"
     r"(?P<en>[A-Z][a-z]+(?:(?:\s(?:de|of|du|la|le|del|di)\s|[ -])[A-Z][a-z]+)*)\b")
+# a venue a distance is measured from ("距太阳岛冰雪大世界850米范围内"): a place whatever its name ends with
+_VENUE_DIST = re.compile(r"(?:距|离|離)(?:离|離)?(?P<name>[\u4e00-\u9fff]{2,16}?)\s*\d+(?:\.\d+)?\s*(?:米|公里|千米)"
+                         r"(?:范围|範圍|以内|以內|内|內)")
 # a time written in an area's own clause (the forms the period readers take: a prose date, ten digits, an ISO time,
 # a Chinese date)
 _TIME_STATED = re.compile(rf"{PROSE_DT}|(?<!\d)\d{{10}}(?!\d)|{ISO_DT}|\d{{4}}年\d{{1,2}}月\d{{1,2}}日", re.I)
@@ -334,7 +337,7 @@ def straddled_values(text: str, lo: int, hi: int, zones: Sequence[Mapping[str, _
         coords = [(lo + c.start, lo + c.end, (round(c.lat, 5), round(c.lon, 5))) for c in find_coords(text[lo:hi])]
         read = {pt for a, _, pt in coords if any(p0 <= a < p1 for p0, p1, _ in places)}
         unread = [(a, b) for a, b, pt in coords if pt not in read]
-        unread += [m.span("name" if m.group("name") else "en") for rx in (_VENUE, _VENUE_BARE)
+        unread += [m.span("name" if m.group("name") else "en") for rx in (_VENUE, _VENUE_BARE, _VENUE_DIST)
                    for m in rx.finditer(text, lo, hi) if not (m.group("name") and _NOT_VENUE.search(m.group("name")))]
         for a, b in unread:
             if not any(p0 <= a < p1 or a <= p0 < b for p0, p1, _ in places):

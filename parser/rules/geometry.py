@@ -148,6 +148,23 @@ _SLASH_RADIUS = re.compile(rf"[ \t]*[/\-–][ \t]*(?P<d>{DIST})(?![ \t]*(?:AGL|A
 _CLAUSE_END = re.compile(r"[；;。\n]")
 
 
+_LETTER_LABEL_IN_GAP = re.compile(r"(?<![A-Za-z])(?P<l>[B-H])[.)](?=\s)")
+
+
+def _next_letter_area(text: str, run: list[CoordMatch], gap: str) -> bool:
+    """Whether the gap holds the next letter of a list whose previous letter opens the run, a ring of three or more
+    points with no letter between them (``A. c1 c2 c3 c4 B. d1 …``): the next area; letters before every vertex
+    (``A. c1, B. c2, C. c3``) label vertices."""
+    m = _LETTER_LABEL_IN_GAP.search(gap)
+    if m is None or len(run) < 3:
+        return False
+    if any(_LETTER_LABEL_IN_GAP.search(text, a.end, b.start) for a, b in zip(run, run[1:])):
+        return False
+    prev = chr(ord(m["l"]) - 1)
+    start = run[0].start
+    return re.search(rf"(?<![A-Za-z]){prev}[.)]\s*$", text[max(0, start - 12) : start]) is not None
+
+
 def _polygon_runs(text: str, coords: list[CoordMatch]) -> list[list[CoordMatch]]:
     runs: list[list[CoordMatch]] = []
     for c in coords:
@@ -160,6 +177,9 @@ def _polygon_runs(text: str, coords: list[CoordMatch]) -> list[list[CoordMatch]]
                 runs.append([c])
                 continue
             gap = _gap(text, prev.end, c.start)
+            if _next_letter_area(text, runs[-1], gap):
+                runs.append([c])
+                continue
             # after an arc's centre, "FROM BRG 000 TO BRG 180 -" states the arc's extent
             after_arc = len(runs[-1]) >= 2 and ARC_GAP.search(text, runs[-1][-2].end, prev.start) is not None
             joined = (
