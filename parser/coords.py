@@ -77,12 +77,13 @@ _PATTERNS: list[tuple[str, bool, re.Pattern[str]]] = [
     # compact, hemisphere first
     ("lat", False, re.compile(r"(?<![A-Za-z])(?P<h>[NS]) ?(?P<d>\d{2})" + _COMPACT_TAIL + r"(?![0-9])")),
     ("lon", False, re.compile(r"(?<![A-Za-z])(?P<h>[EW]) ?(?P<d>\d{3})" + _COMPACT_TAIL + r"(?![0-9])")),
-    # spaced, hemisphere after; a line wrapped at a fixed width may break it at any of its blanks
+    # spaced, hemisphere after; a line wrapped at a fixed width may break it at any of its blanks (never starting at a
+    # clock's minutes: "…17:00 40.0631N" is a time, then a decimal latitude)
     # ("30 00\nS 154 08 W"): the hemisphere letter closes it, so a break cannot run it on into the next line's words
     ("lat", False, re.compile(
-        rf"(?<![0-9.])(?P<d>\d{{1,2}}){_GAP}(?P<m>{_NUM})(?:{_GAP}(?P<s>{_NUM}))?{_HEMI_GAP}(?P<h>[NS])(?![A-Za-z])")),
+        rf"(?<![0-9.])(?<!\d:)(?P<d>\d{{1,2}}){_GAP}(?P<m>{_NUM})(?:{_GAP}(?P<s>{_NUM}))?{_HEMI_GAP}(?P<h>[NS])(?![A-Za-z])")),
     ("lon", False, re.compile(
-        rf"(?<![0-9.])(?P<d>\d{{1,3}}){_GAP}(?P<m>{_NUM})(?:{_GAP}(?P<s>{_NUM}))?{_HEMI_GAP}(?P<h>[EW])(?![A-Za-z])")),
+        rf"(?<![0-9.])(?<!\d:)(?P<d>\d{{1,3}}){_GAP}(?P<m>{_NUM})(?:{_GAP}(?P<s>{_NUM}))?{_HEMI_GAP}(?P<h>[EW])(?![A-Za-z])")),
     # spaced, hemisphere first
     # (a full stop right after the last one ends the sentence: "…, N45 31 E008 25."; a number after it that is an
     # item's number or a date's day is not its seconds: "E107 01  2)  S05 53 …", "W007 37  06 AUG")

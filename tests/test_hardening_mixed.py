@@ -220,3 +220,17 @@ def test_venues_after_a_label_or_measured_from_are_places_of_the_list():
                 "距太阳岛冰雪大世界1060米范围内，真高150米以下。")
     (poly,) = zones(measured)
     assert poly.status == "review" and said(poly, "another place"), poly.reasons
+
+
+def test_the_next_number_of_a_list_ends_the_boundary_before_it():
+    text = ("Q) EDGG/QWALW/IV/M/W/005/040/5015N00848E060\nA) EDGG\nB) 2306041605\nC) 2306041635\nE) AIR DISPLAY AT HANAU: 1.\n"
+            "5010N00902E,5019N00916E,5031N00904E,5030N00843E,5019N00836E,5009N00844E 2. 5023N00832E , 5010N00830E , "
+            "5002N00845E ,\n5010N00858E , 5023N00855E\nF) 500 FT AGL \nG) 1200 M AMSL")
+    assert [len(r.geometry.points) for r in zones(text)] == [6, 5]
+
+
+def test_a_clocks_minutes_are_not_the_degrees_of_the_coordinate_after_it():
+    from airspace.parser.coords import find_coords
+
+    (c,) = find_coords("管控时间：2026年8月27日17:00至2026年8月28日17:00 40.0631N, 116.3474E 半径 4100米")
+    assert (c.lat, c.lon, c.text) == (40.0631, 116.3474, "40.0631N, 116.3474E")

@@ -148,21 +148,21 @@ _SLASH_RADIUS = re.compile(rf"[ \t]*[/\-–][ \t]*(?P<d>{DIST})(?![ \t]*(?:AGL|A
 _CLAUSE_END = re.compile(r"[；;。\n]")
 
 
-_LETTER_LABEL_IN_GAP = re.compile(r"(?<![A-Za-z])(?P<l>[B-H])[.)](?=\s)")
+_LETTER_LABEL_IN_GAP = re.compile(r"(?<![A-Za-z\d.,])(?P<l>[B-H]|[2-9]|1\d)[.)](?=\s)")
 
 
 def _next_letter_area(text: str, run: list[CoordMatch], gap: str) -> bool:
-    """Whether the gap holds the next letter of a list whose previous letter opens the run, a ring of three or more
-    points with no letter between them (``A. c1 c2 c3 c4 B. d1 …``): the next area; letters before every vertex
-    (``A. c1, B. c2, C. c3``) label vertices."""
+    """Whether the gap holds the next letter or number of a list whose previous one opens the run, a ring of three or
+    more points with no label between them (``A. c1 c2 c3 c4 B. d1 …``, ``1.\n c1,…,c6 2. d1 …``): the next area;
+    labels before every vertex (``A. c1, B. c2, C. c3``) label vertices."""
     m = _LETTER_LABEL_IN_GAP.search(gap)
     if m is None or len(run) < 3:
         return False
     if any(_LETTER_LABEL_IN_GAP.search(text, a.end, b.start) for a, b in zip(run, run[1:])):
         return False
-    prev = chr(ord(m["l"]) - 1)
+    prev = str(int(m["l"]) - 1) if m["l"].isdigit() else chr(ord(m["l"]) - 1)
     start = run[0].start
-    return re.search(rf"(?<![A-Za-z]){prev}[.)]\s*$", text[max(0, start - 12) : start]) is not None
+    return re.search(rf"(?<![A-Za-z\d.,]){prev}[.)]\s*$", text[max(0, start - 12) : start]) is not None
 
 
 def _polygon_runs(text: str, coords: list[CoordMatch]) -> list[list[CoordMatch]]:
