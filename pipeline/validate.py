@@ -32,7 +32,6 @@ from airspace.parser.fieldcheck import cut_number
 from airspace.parser.header import Header
 from airspace.parser.localtime import LOCAL_MARK
 from airspace.parser.polygon import is_sector, sector_notes
-from airspace.parser.rules.navwarn import is_navwarning
 from airspace.parser.schedule import holiday_note
 from airspace.parser.textnorm import damaged_numbers, shown
 from airspace.pipeline.periods import check_periods
@@ -177,16 +176,10 @@ def _check_text(rec: ZoneRecord) -> None:
         rec.review("the message describes a sector that was not built; this geometry only approximates it")
 
 
-def _check_limits(rec: ZoneRecord, header: Header | None = None) -> None:
+def _check_limits(rec: ZoneRecord) -> None:
     lo, hi = rec.lower, rec.upper
     if hi is None and rec.geometry is not None:
-        if (lo is None or not lo.raw) and (header is None or header.kind == "other") and is_navwarning(rec.text):
-            # a navigational warning (NAVAREA, HYDROLANT …) bounds a sea area and never a height: its hazard (a
-            # launch, firing, debris) stands over the whole area, and the zone is drawn from the surface up, unbounded
-            rec.reasons.append("note: a navigational warning states no vertical limits: the zone is the whole column "
-                               "above its area, from the surface up")
-        else:
-            rec.review("no upper limit stated")
+        rec.review("no upper limit stated")
     if lo is not None and lo.ref == "UNL":
         rec.review(f"lower limit is unlimited ({_fmt(lo)})")
     if hi is not None and hi.ref == "UNL" and re.search(r"F(?:L|LIGHT\s+LEVEL)?\s*\(?\s*999\b", hi.raw, re.I):
@@ -577,7 +570,7 @@ def validate(rec: ZoneRecord, header: Header | None, *, rules_rec: ZoneRecord | 
         return rec  # a cancellation: nothing to check
     _check_grounding(rec)
     _check_geometry(rec, header)
-    _check_limits(rec, header)
+    _check_limits(rec)
     _check_text(rec)
     _check_subject(rec, header)
     _check_times(rec, header)

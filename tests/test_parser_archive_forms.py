@@ -533,10 +533,8 @@ def test_lettered_areas_in_degrees_and_decimal_minutes_are_one_polygon_each():
     assert [len(r.geometry.points) for r in recs] == [8, 4]
     assert recs[0].geometry.points[0] == pytest.approx((31 + 57 / 60, -(77 + 1 / 60)), abs=1e-9)
     assert recs[1].geometry.points[-1] == pytest.approx((28 + 28.66 / 60, -(80 + 32.15 / 60)), abs=1e-9)
-    # the warning states no vertical limits: each area is the whole column above it (a launch's hazard), said in a
-    # note, and no ceiling is made up
-    assert all(r.upper is None and any("states no vertical limits" in x for x in r.reasons) for r in recs)
-    assert all(r.status == "ok" for r in recs), [r.reasons for r in recs]
+    # the warning states no vertical limits: every area says so (review), never a silent default ceiling
+    assert all(r.status == "review" and r.upper is None for r in recs)
     # a feed that collapsed the line breaks into blank runs (NAVAREA IV 268/26, train, writes it so)
     flat = _records(NAVAREA_IV_251.replace("\n", "     "))
     assert [len(r.geometry.points) for r in flat] == [8, 4]
