@@ -5,6 +5,8 @@ a list of areas, each with its own limits or times, written the way dispatch boa
 The reader either reads each area's own values or says which value it could not tie to its area (`review`).
 """
 
+import pytest
+
 from airspace.core.records import NM_TO_M, CircleGeometry, PolygonGeometry
 from airspace.parser.rules.areas import labelled_sections
 from airspace.pipeline.batch import process_batch
@@ -34,14 +36,6 @@ def test_a_window_written_beside_the_period_is_not_read_as_the_period_silently()
     assert r.status == "review" and said(r, "two periods near this zone"), r.reasons
 
 
-def test_one_of_several_daily_windows_is_not_the_period():
-    text = ("RESTRICTED AREA ACTIVATED. SFC TO FL095; 2305212220 TO 2305220020 2305222220 TO 2305230020\n"
-            "Perimeter: 433640N / 0784958W, 434259N/0785445W, 434446N/0790616W, 433717N / 0791251W, 433640N / "
-            "0784958W All UAS flights prohibited.")
-    (r,) = zones(text)
-    assert r.status == "review" and said(r, "list of windows"), r.reasons
-
-
 def test_a_prose_period_that_holds_the_ten_digit_one():
     text = ("Notice to drone operators. 2707140330 TO 2707140530 - floor SFC, ceiling 120m AMSL - between July 14, 2027 "
             "at 0330 UTC and July 14, 2027 at 0930 UTC, WI AN AREA DEFINED AS N42.12754, W88.37058\nN42.1134, W88.3042\n"
@@ -49,6 +43,34 @@ def test_a_prose_period_that_holds_the_ten_digit_one():
     (r,) = zones(text)
     assert isinstance(r.geometry, PolygonGeometry)
     assert r.status == "review" and said(r, "the first inside the second"), r.reasons
+
+
+# ---- one zone, a value the text does not tie to it: review, the reason naming it ---------------------------------
+
+@pytest.mark.parametrize("text, words", [
+    pytest.param("RESTRICTED AREA ACTIVATED. SFC TO FL095; 2305212220 TO 2305220020 2305222220 TO 2305230020\n"
+                 "Perimeter: 433640N / 0784958W, 434259N/0785445W, 434446N/0790616W, 433717N / 0791251W, 433640N / "
+                 "0784958W All UAS flights prohibited.",
+                 "list of windows", id="window list"),
+    pytest.param("Please note the following.\n(1) at Marina Bay Sands - surface to 600 M AMSL\nTIL 2609130015.\n"
+                 "(2) 2 SM radius around 371802S1450657E, ceiling 500 FT AMSL EFFECTIVE 2410160600-2410161000.",
+                 "'500 FT AMSL'", id="area before"),
+    pytest.param("URGENT: between 2025-05-22 20:30 UTC and 2025-05-23 00:30 UTC\nA. not above 100M AGL\n"
+                 "1 NM radius around S0102E03640; B. at Old Trafford\nLIMITS surface/1,500 ft AGL.",
+                 "'100M AGL'", id="area after"),
+    pytest.param("各飞手注意：自2023年9月18日13时—17时止；\n范围：珠海国际航展中心临时禁止无人机飞行，真高150米以下；"
+                 "以222428N1134808E为圆心半径2千米以内；",
+                 "another place", id="venue closed by a ban"),
+    pytest.param("调度通知：\n\n2024年3月4日21时-2024年3月5日1时期间；\n以下各点连线范围内：北纬45°30′，东经126°45′、北纬45°32′，"
+                 "东经126°36′、北纬45°39′ 东经126°39′、北纬45°36′、东经126°46′连线围成的区域\n距太阳岛冰雪大世界850米范围内\n"
+                 "距太阳岛冰雪大世界1060米范围内，真高150米以下。",
+                 "another place", id="venue measured from"),
+])
+def test_a_value_the_text_does_not_tie_to_the_zone_is_review(text, words):
+    """A list of windows (one read as the period); a limit of the area before or after (the list's other area, not
+    made out); a venue closed by a ban, or a distance measured from a venue, standing between the zone and its value."""
+    (r,) = zones(text)
+    assert r.status == "review" and said(r, words), r.reasons
 
 
 # ---- circles written without the word radius ------------------------------------------------------------------
@@ -85,20 +107,6 @@ def test_a_point_with_a_buffer_after_a_boundary_is_its_own_circle():
 
 
 # ---- values of another area ----------------------------------------------------------------------------------
-
-def test_a_limit_of_the_area_before_is_not_taken_over_the_areas_own():
-    text = ("Please note the following.\n(1) at Marina Bay Sands - surface to 600 M AMSL\nTIL 2609130015.\n"
-            "(2) 2 SM radius around 371802S1450657E, ceiling 500 FT AMSL EFFECTIVE 2410160600-2410161000.  Ref 3936.")
-    (r,) = zones(text)
-    assert r.status == "review" and said(r, "'500 FT AMSL'"), r.reasons
-
-
-def test_a_limit_of_the_area_after_is_not_taken_over_the_areas_own():
-    text = ("URGENT: between 2025-05-22 20:30 UTC and 2025-05-23 00:30 UTC\nA. not above 100M AGL\n"
-            "1 NM radius around S0102E03640; B. at Old Trafford\nLIMITS surface/1,500 ft AGL.  Emergency services exempt.")
-    (r,) = zones(text)
-    assert r.status == "review" and said(r, "'100M AGL'"), r.reasons
-
 
 def test_a_period_written_before_its_area_is_not_left_for_the_heading():
     text = ("1、管控时间：2023年2月21日17时-2023年2月22日17时，坐标点北纬19度46分 东经110度23分；北纬19度48分 东经110度16分；"
@@ -177,13 +185,6 @@ def test_a_centre_with_its_radius_after_a_dash_ends_the_boundary_before_it():
     assert circle.spans["radius"].text == "25 SM"
 
 
-def test_a_venue_closed_by_a_ban_is_a_place_and_its_limit_is_not_the_next_circles():
-    text = ("各飞手注意：自2023年9月18日13时—17时止；\n范围：珠海国际航展中心临时禁止无人机飞行，真高150米以下；"
-            "以222428N1134808E为圆心半径2千米以内；")
-    (circle,) = zones(text)
-    assert circle.status == "review" and said(circle, "another place"), circle.reasons
-
-
 def test_a_number_too_long_for_a_float_beside_a_limit_is_no_internal_failure():
     """The hostile fuzzer's reproducer (seed 484): a limit of a lone zone compared with another one written as a
     hundred-digit number."""
@@ -210,16 +211,11 @@ def test_a_numbered_label_after_a_word_and_one_blank():
     assert poly.status == "review" or poly.start.year == 2023, (poly.spans, poly.reasons)
 
 
-def test_venues_after_a_label_or_measured_from_are_places_of_the_list():
+def test_a_venue_after_a_list_label_is_a_place_of_the_list():
     after_label = ("各飞手注意：1)以北纬34度29分 东经109度06分为圆心，半径10千米；2)西安奥体中心，高度真高300米以下；2024年4月27日10时至"
                    "2024年4月27日14时期间。")
     (circle,) = zones(after_label)
     assert circle.status == "review", circle.reasons  # the height is the venue's, or nobody can say
-    measured = ("调度通知：\n\n2024年3月4日21时-2024年3月5日1时期间；\n以下各点连线范围内：北纬45°30′，东经126°45′、北纬45°32′，东经126°36′、"
-                "北纬45°39′ 东经126°39′、北纬45°36′、东经126°46′连线围成的区域\n距太阳岛冰雪大世界850米范围内\n"
-                "距太阳岛冰雪大世界1060米范围内，真高150米以下。")
-    (poly,) = zones(measured)
-    assert poly.status == "review" and said(poly, "another place"), poly.reasons
 
 
 def test_the_next_number_of_a_list_ends_the_boundary_before_it():
