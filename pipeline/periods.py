@@ -1,6 +1,6 @@
 """Whether the message writes the record's period twice, differently: a contradiction, or a window taken for the period.
 
-Two checks, both ``review`` with the two readings named:
+Three checks, each ``review`` with the two readings named:
 
 - the record's period is one of two ten-digit periods anywhere in the message with one boundary in common and the
   other not (``2411022222-2411030422`` and ``2411022222 TO 2411030022``);
@@ -37,7 +37,7 @@ _PAIRS = tuple(re.compile(rf"(?P<s>{x}){_JOIN}(?P<e>{x})", re.I)
 
 
 def check_periods(rec: ZoneRecord) -> None:
-    """Both checks of this module on ``rec`` (in place)."""
+    """The checks of this module on ``rec`` (in place)."""
     _same_form_twice(rec)
     if rec.status == "ok":
         _near_periods(rec)
@@ -76,9 +76,9 @@ def _near_periods(rec: ZoneRecord) -> None:
     lo = text.rfind("\n", 0, lo) + 1
     hi = len(text) if (nl := text.find("\n", hi)) < 0 else nl
     written = [m for pat in _PAIRS for m in pat.finditer(text, lo, hi)]
-    if not any(m.start("s") == sp_s.start and m.end("e") == sp_e.end for m in written):
+    m0 = next((m for m in written if m.start("s") == sp_s.start and m.end("e") == sp_e.end), None)
+    if m0 is None:
         return
-    m0 = next(m for m in written if m.start("s") == sp_s.start and m.end("e") == sp_e.end)
     chained = [m for m in written if m is not m0 and m.re is m0.re and (
         (m.start() >= m0.end() and _LIST_GAP.fullmatch(text, m0.end(), m.start()))
         or (m.end() <= m0.start() and _LIST_GAP.fullmatch(text, m.end(), m0.start())))]

@@ -27,6 +27,7 @@ from airspace.parser.rules.blocks import block_values
 from airspace.parser.rules.limits import message_limits
 from airspace.parser.rules.patterns import CN_UPPER, ISO_DT, NUM, PROSE_DT
 from airspace.parser.rules.times import read_schedule, read_times
+from airspace.parser.units import parse_limit
 
 _CN = "一二三四五六七八九十"
 _ORD = rf"(?P<n>\d{{1,2}}|[{_CN}]{{1,3}})"
@@ -412,8 +413,6 @@ def _other_limits(text: str, lo: int, hi: int, zones: Sequence[Mapping[str, _Spa
     """``out`` with, for the one zone placed in a message, a limit the message writes that is neither of the zone's
     and that nothing took ("A. not above 100M AGL / c; B. at Old Trafford LIMITS surface/1,500 ft AGL": the list's
     other area, not made out, states its own): which limit is the zone's the text does not say."""
-    from airspace.parser.units import parse_limit
-
     k = places[0][2]
     f = zones[k]
     mine = [f[key] for key in ("lower", "upper") if key in f and lo <= f[key].start < hi]
