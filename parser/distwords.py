@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
+from airspace.parser.partial_time import is_warning
 from airspace.parser.units import NM, SM, parse_distance_m_exact
 
 _WORDS = {"ONE": 1, "TWO": 2, "THREE": 3, "FOUR": 4, "FIVE": 5, "SIX": 6, "SEVEN": 7, "EIGHT": 8, "NINE": 9,
@@ -22,7 +23,6 @@ _WORDS = {"ONE": 1, "TWO": 2, "THREE": 3, "FOUR": 4, "FIVE": 5, "SIX": 6, "SEVEN
           "THIRTY": 30, "FORTY": 40, "FIFTY": 50, "HUNDRED": 100}
 _WORD_DIST = re.compile(r"^\s*(?P<w>TWENTY[\s-]FIVE|[A-Z]+)(?P<rest>(?:\s|-).*)$", re.I | re.S)
 _MILE = re.compile(r"^\s*(?P<num>\d+(?:\.\d+)?|\.\d+)(?:\s?|-)MILES?(?![A-Za-z])[\s.,;)]*$", re.I)
-_NAVWARN = re.compile(r"\bCANCEL\s+THIS\s+MSG\b|\bNAVAREA\b|\bHYDRO(?:LANT|PAC|ARC)\b|\bNAVTEX\b", re.I)
 
 
 def read_distance(value: str, text: str) -> tuple[float, str | None]:
@@ -30,7 +30,7 @@ def read_distance(value: str, text: str) -> tuple[float, str | None]:
     s = " ".join(value.split())
     m = _MILE.match(s)
     if m is not None:
-        if _NAVWARN.search(text):
+        if is_warning(text):
             return float(Fraction(m["num"]) * NM), None  # the warning's own unit: nothing inferred
         return (float(Fraction(m["num"]) * SM),
                 f"radius {s!r}: 'mile' read as the statute mile (1609.344 m); the message does not say which mile")

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from datetime import datetime, timedelta, timezone
+from functools import lru_cache
 
 UTC = timezone.utc
 _MON = r"JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC"
@@ -38,9 +39,11 @@ _NAVWARN = re.compile(r"\bCANCEL\s+THIS\s+MSG\b|\bNAVAREA\b|\bHYDRO(?:LANT|PAC|A
 _TAGS = re.compile(r"<[^<>\n]{0,40}>")
 
 
+@lru_cache(maxsize=256)
 def is_warning(text: str) -> bool:
     """Whether ``text`` is a navigational warning (its cancellation line or series name): the notices whose periods
-    are written this way by convention."""
+    are written this way by convention, and whose bare "miles" are nautical. Cached: the span repair asks it for every
+    partial-time candidate of a message."""
     return _NAVWARN.search(text) is not None
 
 
@@ -79,7 +82,7 @@ def complete_time(value: str, text: str, span_end: int, *, is_end: bool, schedul
     """``value`` (at ``text[...:span_end]``) completed to a UTC time, the note that says how, and whether the notice
     settles it: a navigational warning's times are UTC by convention, and so is a window marked Z/UTC; whole days or a
     window without either in other prose are read as UTC and left for review."""
-    warning = _NAVWARN.search(text) is not None
+    warning = is_warning(text)
     sure = True
     s = _plain(value)
     m = _DTG.match(s)

@@ -154,8 +154,7 @@ def test_bullets_after_a_colon_or_a_wide_gap_are_the_areas_of_the_list():
             "centred at 372237.6S1450257.6E; * from SFC up to 120 meters AGL, inside 8 nm from 372929S1443642E  * PSN "
             "-37.80, 145.39 radius 30000 FT - BLW FL065 (police request).   Ref 6714.")
     first, second, _ = zones(text)
-    for rec, upper in ((first, "18000FT AGL"), (second, "120 meters AGL")):
-        assert rec.status == "review" or rec.spans["upper"].text == upper, (rec.spans, rec.reasons)
+    # each bullet's zone reads its own bullet's ceiling
     assert first.spans["upper"].text == "18000FT AGL" and second.spans["upper"].text == "120 meters AGL"
 
 

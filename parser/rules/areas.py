@@ -25,7 +25,7 @@ from airspace.parser.coords import find_coords
 from airspace.parser.header import Header
 from airspace.parser.rules.blocks import block_values
 from airspace.parser.rules.limits import message_limits
-from airspace.parser.rules.patterns import CN_UPPER, ISO_DT, NUM, PROSE_DT
+from airspace.parser.rules.patterns import ALT_REF, CN_UPPER, ISO_DT, PROSE_DT
 from airspace.parser.rules.times import read_schedule, read_times
 from airspace.parser.units import parse_limit
 
@@ -303,8 +303,7 @@ _VENUE_DIST = re.compile(r"(?:距|离|離)(?:离|離)?(?P<name>[\u4e00-\u9fff]{2
 _TIME_STATED = re.compile(rf"{PROSE_DT}|(?<!\d)\d{{10}}(?!\d)|{ISO_DT}|\d{{4}}年\d{{1,2}}月\d{{1,2}}日", re.I)
 # a limit written in an area's own clause: a flight level, a height with its reference, a Chinese height (a bare
 # "500 M" may be a radius, so it does not count)
-_LIMIT_STATED = re.compile(rf"\bFL\s?\d{{2,3}}\b|(?<![\w.,]){NUM}\s?(?:FT|FEET|M|MTR|METERS?|METRES?)\.?\s?"
-                           rf"(?:AMSL|MSL|AGL|ASFC|AAL)\b|{CN_UPPER.pattern}", re.I)
+_LIMIT_STATED = re.compile(rf"\bFL\s?\d{{2,3}}\b|{ALT_REF}|{CN_UPPER.pattern}", re.I)
 # what stands before "范围内" after a radius or a coordinate is a unit, not a venue ("0.5公里范围内")
 # (nor are the words of a boundary's description, "以下各点连线范围内", "依次连线范围内")
 _NOT_VENUE = re.compile(r"[公千海]?里$|米$|[度分秒]$|[为為](?:中心|[圆圓]心)$|^(?:地区|区域|管控|空域)|[连連][线線]$|[围圍]成$"

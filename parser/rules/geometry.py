@@ -134,31 +134,31 @@ _CENTRE_BEFORE = re.compile(r"(?:中心[点點]?|中心坐[标標]|[圆圓]心|(
 
 # a coordinate followed by its radius ("40.51ºN 73.96ºW (1000 FT radius", "c RADIUS 5NM", "c半径2公里", "c / 0.4
 # nautical miles", "c - 25 SM") is a circle's centre, never the next vertex of the boundary written before it
+# (its radius after a slash or a dash, never a limit: "c / 0.4 nautical miles", "c - 25 SM", not "/ 500 M AGL")
+_SLASH_RADIUS_RX = rf"[ \t]*[/\-–][ \t]*(?P<d>{DIST})(?![ \t]*(?:AGL|AMSL|MSL|ASFC|AAL|SFC|GND|ALT)\b)"
+_SLASH_RADIUS = re.compile(_SLASH_RADIUS_RX, re.I)
 _RADIUS_AFTER = re.compile(r"\s*[(（]?\s*(?:\d[\d.,]*\s*[A-Za-z]{1,16}(?:\s+[A-Za-z]{1,8})?\s+)?(?i:RADIUS\b)"
-                           rf"|\s*[,，]?\s*半[径徑]|[ \t]*[/\-–][ \t]*(?i:{DIST})(?![ \t]*(?i:AGL|AMSL|MSL|SFC|GND)\b)|\s*(?:周[边邊围圍]|四周)\s*\d")
+                           rf"|\s*[,，]?\s*半[径徑]|(?i:{_SLASH_RADIUS_RX})|\s*(?:周[边邊围圍]|四周)\s*\d")
 
 
 # a list of points closed as a boundary ("…连线围成的范围", "… 圍成的區域", "… TO START")
 _ENCLOSED = re.compile(r"\s*[，,]?\s*(?:依次)?(?:[连連][线線])?(?:[围圍]成|[范範][围圍]内|[区區]域)|\s*(?:-\s*|TO\s+)?(?i:START|BEGINNING)\b")
 
 
-_SLASH_RADIUS = re.compile(rf"[ \t]*[/\-–][ \t]*(?P<d>{DIST})(?![ \t]*(?:AGL|AMSL|MSL|ASFC|AAL|SFC|GND|ALT)\b)", re.I)
-
-
 _CLAUSE_END = re.compile(r"[；;。\n]")
 
 
-_LETTER_LABEL_IN_GAP = re.compile(r"(?<![A-Za-z\d.,])(?P<l>[B-H]|[2-9]|1\d)[.)](?=\s)")
+_LIST_LABEL_IN_GAP = re.compile(r"(?<![A-Za-z\d.,])(?P<l>[B-H]|[2-9]|1\d)[.)](?=\s)")
 
 
-def _next_letter_area(text: str, run: list[CoordMatch], gap: str) -> bool:
+def _next_list_area(text: str, run: list[CoordMatch], gap: str) -> bool:
     """Whether the gap holds the next letter or number of a list whose previous one opens the run, a ring of three or
     more points with no label between them (``A. c1 c2 c3 c4 B. d1 …``, ``1.\n c1,…,c6 2. d1 …``): the next area;
     labels before every vertex (``A. c1, B. c2, C. c3``) label vertices."""
-    m = _LETTER_LABEL_IN_GAP.search(gap)
+    m = _LIST_LABEL_IN_GAP.search(gap)
     if m is None or len(run) < 3:
         return False
-    if any(_LETTER_LABEL_IN_GAP.search(text, a.end, b.start) for a, b in zip(run, run[1:])):
+    if any(_LIST_LABEL_IN_GAP.search(text, a.end, b.start) for a, b in zip(run, run[1:])):
         return False
     prev = str(int(m["l"]) - 1) if m["l"].isdigit() else chr(ord(m["l"]) - 1)
     start = run[0].start
@@ -177,7 +177,7 @@ def _polygon_runs(text: str, coords: list[CoordMatch]) -> list[list[CoordMatch]]
                 runs.append([c])
                 continue
             gap = _gap(text, prev.end, c.start)
-            if _next_letter_area(text, runs[-1], gap):
+            if _next_list_area(text, runs[-1], gap):
                 runs.append([c])
                 continue
             # after an arc's centre, "FROM BRG 000 TO BRG 180 -" states the arc's extent
@@ -340,8 +340,7 @@ def read_geometry(text: str, lo: int, hi: int) -> list[Zone]:
             zones.append(Zone({"center": sp(text, c.start, c.end), "radius": sp(text, *d)}, c.start, c.end, "circle"))
             continue
         m = _SLASH_RADIUS.match(text, c.end, hi)
-        if m:  # "c / 0.4 nautical miles", "c - 25 SM": a centre and its radius joined by a slash or a dash (never a
-            # limit, "/ 500 M AGL")
+        if m:  # "c / 0.4 nautical miles", "c - 25 SM": a centre and its radius joined by a slash or a dash
             used_c.add(ci)
             zones.append(Zone({"center": sp(text, c.start, c.end), "radius": sp(text, *m.span("d"))}, c.start, c.end,
                               "circle"))

@@ -41,12 +41,6 @@ DAILY = re.compile(
 DAYS = re.compile(rf"(?P<s>{_DAY}){_W}(?:THRU|THROUGH){_W}(?P<e>{_DAY_END})", re.I)
 UNTIL = re.compile(rf"\bIN{_W}PROGRESS{_W}UNTIL{_W}(?P<e>{_DAY_END})", re.I)
 _ITEM = re.compile(rf"^(?:[ \t]|{MARKUP})*\d{{1,2}}\.[ \t]", re.M)
-_SIGNS = re.compile(r"\bCANCEL\s+THIS\s+MSG\b|\bNAVAREA\b|\bHYDRO(?:LANT|PAC|ARC)\b|\bNAVTEX\b", re.I)
-
-
-def is_navwarning(text: str) -> bool:
-    """A navigational warning's own words (its cancellation line, its series name)."""
-    return _SIGNS.search(text) is not None
 
 
 def _phrases(text: str, lo: int, hi: int) -> list[tuple[int, int, dict[str, Span]]]:

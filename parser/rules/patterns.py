@@ -115,7 +115,10 @@ CLOSE = re.compile(
 # (a list label's number is not a thousands group: "ZONE 5 500m AGL" is 500 m)
 NUM = (r"(?:\d{1,3}(?:,\d{3})+|(?<!ZONE )(?<!AREA )(?<!SECTOR )\d{1,3}(?: \d{3})+(?=\s?(?:FT|FEET|M|MTR|METERS?|METRES?)\b)"
        r"|\d+)(?:\.\d+)?")
-ALT = rf"(?<![\w.,]){NUM}\s?(?:FT|FEET|M|MTR|METERS?|METRES?)\b\.?(?:\s?(?:AMSL|MSL|AGL|ASFC|AAL))?"
+_ALT_VALUE = rf"(?<![\w.,]){NUM}\s?(?:FT|FEET|M|MTR|METERS?|METRES?)\b\.?"
+_ALT_REF = r"\s?(?:AMSL|MSL|AGL|ASFC|AAL)"
+ALT = rf"{_ALT_VALUE}(?:{_ALT_REF})?"
+ALT_REF = rf"{_ALT_VALUE}{_ALT_REF}\b"  # a height with its reference ("500 M" alone may be a radius)
 LIM = rf"(?:(?<![A-Z])(?:SFC|GND|SURFACE|UNL(?:TD|IMITED|IMTED)?)(?![A-Z])|\bFL\s?\d{{2,3}}\b|{ALT})"
 RANGE = re.compile(
     rf"(?:(?:FM|FROM|BTN|BETWEEN)\s+(?:THE\s+)?)?(?P<lo>{LIM})\s*"
