@@ -32,8 +32,10 @@ _PERIOD = re.compile(r"(?<!\d)(?P<s>\d{10})\s*(?:-|TO|UNTIL|TIL|THRU)\s*(?P<e>\d
 _LIST_GAP = re.compile(r"[\s,;]*(?:AND\s+)?", re.I)
 _JOIN = r"\s*(?:-|–|\bTO\b|\bUNTIL\b|\bTILL?\b|\bTHRU\b|\bAND\b)\s*"
 # a period in one form, both ends alike (a ten-digit stamp, an ISO time, "July 14, 2027 at 0330 UTC")
-_PAIRS = tuple(re.compile(rf"(?P<s>{x}){_JOIN}(?P<e>{x})", re.I)
-               for x in (r"(?<!\d)\d{10}(?!\d)", ISO_DT, PROSE_DT))
+_FORMS = (r"(?<!\d)\d{10}(?!\d)", ISO_DT, PROSE_DT)
+# (and labelled, each end on its own: "Start: April 23, 2025 at 1815 UTC\nEnd: April 24, 2025 at 0615 UTC")
+_PAIRS = tuple(re.compile(rf"(?P<s>{x}){_JOIN}(?P<e>{x})", re.I) for x in _FORMS) + tuple(
+    re.compile(rf"\b(?:START|BEGIN)S?\s*:\s*(?P<s>{x})[\s,;.]*\bENDS?\s*:\s*(?P<e>{x})", re.I) for x in _FORMS)
 
 
 def check_periods(rec: ZoneRecord) -> None:

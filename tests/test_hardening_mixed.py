@@ -5,11 +5,16 @@ a list of areas, each with its own limits or times, written the way dispatch boa
 The reader either reads each area's own values or says which value it could not tie to its area (`review`).
 """
 
+import json
+from pathlib import Path
+
 import pytest
 
 from airspace.core.records import NM_TO_M, CircleGeometry, PolygonGeometry
 from airspace.parser.rules.areas import labelled_sections
 from airspace.pipeline.batch import process_batch
+
+ARCHIVE = Path(__file__).resolve().parents[1] / "data" / "real" / "archive.jsonl"
 
 
 def zones(text: str):
@@ -229,3 +234,56 @@ def test_a_clocks_minutes_are_not_the_degrees_of_the_coordinate_after_it():
 
     (c,) = find_coords("管控时间：2026年8月27日17:00至2026年8月28日17:00 40.0631N, 116.3474E 半径 4100米")
     assert (c.lat, c.lon, c.text) == (40.0631, 116.3474, "40.0631N, 116.3474E")
+
+
+# ---- seed 85: an item's label earlier on its line, an unnumbered item inside a labelled area, a labelled period, a
+# value between two areas ------------------------------------------------------------------------------------------
+
+def test_the_next_number_ends_a_boundary_whose_own_label_stands_earlier_on_its_item():
+    text = ("Dispatch board -\nLIMITS 500FT AGL/FL 125\n3) between April 30, 2024 at 1215 UTC and April 30, 2024 at 1315 "
+            "UTC\n48.8959ºN 1.8591ºE to 48.95° N  1.82° E to 48.97ºN 1.90ºE to 48.919875° N / 1.926458° E\n"
+            "4) N491031E0025122 (0.6 nm, near the exhibition centre; 2401161300-2401161430")
+    polys = [r for r in zones(text) if isinstance(r.geometry, PolygonGeometry)]
+    assert len(polys) == 1 and len(polys[0].geometry.points) == 4, polys
+
+
+def test_an_unnumbered_item_inside_a_labelled_area_keeps_its_own_limit():
+    text = ("广州市公安局通告第一区：230309N1132028E半径0.9公里；真高150米（含）以下，时间：2023年11月17日19时至2023年11月18日3时；"
+            " 第二区：北纬22度53分、东经113度11分 半径 2公里内，管控时间：2023年12月28日21时至2023年12月29日5时 （三）海心沙亚运公园"
+            "范围内，真高300米以下，时间：2026年12月28日12时至2026年12月28日24时。")
+    first, second = zones(text)[:2]
+    assert first.status == "ok" and first.upper.ft == pytest.approx(150 / 0.3048)
+    assert second.status == "review" and said(second, "upper limit read beyond another place"), second.reasons
+
+
+def test_a_labelled_start_and_end_that_hold_the_ten_digit_period():
+    text = ("#3 2504231815 TO 2504232015, from surface up to FL065 - (police request). Start: April 23, 2025 at 1815 UTC\n"
+            "End: April 24, 2025 at 0615 UTC, -8.452700, -34.552744 / 14 NM radius.")
+    (r,) = zones(text)
+    assert isinstance(r.geometry, CircleGeometry) and r.geometry.radius_m == pytest.approx(14 * NM_TO_M)
+    assert r.status == "review" and said(r, "two periods near this zone"), r.reasons
+
+
+def test_a_value_between_two_areas_is_not_the_first_ones_when_the_second_has_none_of_its_own():
+    text = ("Notice to drone operators. from 2611022046 to 2611030046: - WI 28 NM of N613542W1503841. SFC to 1200 m AGL "
+            "- WI 16km RADIUS OF N61.42521 W149.54707 - H24, (police request) LIMITS 200M AGL/FL195, 30000FT from "
+            "N61.15 W150.85  Confirm receipt.")
+    recs = zones(text)
+    assert [r.geometry.radius_m for r in recs] == pytest.approx([28 * NM_TO_M, 16_000, 9144])
+    assert recs[1].status == "review" and said(recs[1], "written between this area's place and area 3's"), recs[1].reasons
+    assert recs[2].status == "review" and said(recs[2], "may be this area's own"), recs[2].reasons
+
+
+def test_a_field_label_that_writes_each_areas_limits_after_its_place_settles_them():
+    # kslv:P1774/26 (archive): each stage's area, then its own "VERTICAL ALTITUDE: SFC-UNL"
+    (row,) = [json.loads(x) for x in open(ARCHIVE, encoding="utf-8") if '"P1774/26"' in x]
+    recs = zones(row["text"])
+    assert len(recs) == 2 and not any(said(r, "written between") for r in recs), [r.reasons for r in recs]
+
+
+def test_an_exclusions_ceiling_is_not_the_areas_own():
+    # P1330/26 (archive): "BOUNDED BY … EXCLUDING THE OVERLAPPING AIRSPACE BLW 9000FT WI 18NM RADIUS OF c(MRE)",
+    # F) 5000FT AMSL G) FL240: the area's ceiling is G), not the exclusion's 9000FT
+    (row,) = [json.loads(x) for x in open(ARCHIVE, encoding="utf-8") if '"P1330/26"' in x]
+    poly = next(r for r in zones(row["text"]) if isinstance(r.geometry, PolygonGeometry))
+    assert poly.upper.ft == 9000 and poly.status == "review", (poly.upper, poly.reasons)

@@ -304,6 +304,8 @@ _TIME_STATED = re.compile(rf"{PROSE_DT}|(?<!\d)\d{{10}}(?!\d)|{ISO_DT}|\d{{4}}�
 # a limit written in an area's own clause: a flight level, a height with its reference, a Chinese height (a bare
 # "500 M" may be a radius, so it does not count)
 _LIMIT_STATED = re.compile(rf"\bFL\s?\d{{2,3}}\b|{ALT_REF}|{CN_UPPER.pattern}", re.I)
+# (and the words of a limit with no number, "SFC-UNL", where an area's own clause is asked whether it states one)
+_LIMIT_WORDS = re.compile(rf"{_LIMIT_STATED.pattern}|\b(?:SFC|GND|UNL|UNLTD|UNLIMITED)\b", re.I)
 # what stands before "范围内" after a radius or a coordinate is a unit, not a venue ("0.5公里范围内")
 # (nor are the words of a boundary's description, "以下各点连线范围内", "依次连线范围内")
 _NOT_VENUE = re.compile(r"[公千海]?里$|米$|[度分秒]$|[为為](?:中心|[圆圓]心)$|^(?:地区|区域|管控|空域)|[连連][线線]$|[围圍]成$"
@@ -371,7 +373,11 @@ def straddled_values(text: str, lo: int, hi: int, zones: Sequence[Mapping[str, _
             s = f.get(key)
             if s is None or not (lo <= s.start < hi) or any(a <= s.start < b for a, b, _ in places):
                 continue
-            if own_section[k] is not None and section_of(sections, s.start) == own_section[k]:
+            a0, b0 = min(own)
+            # (unless a place no zone was read from stands between: "第二区：c 半径2公里 …（三）海心沙亚运公园范围内，真高300米以下"
+            # runs area 2's section over an item the list's labels do not number)
+            unread_between = any(j < 0 and (b0 <= a and b <= s.start or s.end <= a and b <= a0) for a, b, j in places)
+            if own_section[k] is not None and section_of(sections, s.start) == own_section[k] and not unread_between:
                 continue
             sharers = taken[(key, s.start, s.end)]
             if key == "radius" and len(sharers) > 1:
@@ -392,7 +398,6 @@ def straddled_values(text: str, lo: int, hi: int, zones: Sequence[Mapping[str, _
                 out[k].append(f"{_NAMES[key]} written once inside the list of areas and taken for {len(sharers)} of "
                               "them: it belongs to an area next to it, and the text does not say which")
                 continue
-            a0, b0 = min(own)
             between = [j for a, b, j in places if j != k and (b <= s.start and a >= b0 or a >= s.end and b <= a0)]
             # next to a place no zone was read from, with the zone's own place on the other side: either area's
             before = [(b, j) for a, b, j in places if b <= s.start]
@@ -404,7 +409,55 @@ def straddled_values(text: str, lo: int, hi: int, zones: Sequence[Mapping[str, _
                 other = ("a place no zone was read from" if between[0] < 0 else
                          f"area {between[0] + 1}'s place")
                 out[k].append(f"{_NAMES[key]} read beyond another place ({other} stands between)")
+    out = _between_two(text, zones, places, sections, taken, hi, out)
     return _unclaimed_in_clause(text, lo, hi, zones, places, out)
+
+
+def _between_two(text: str, zones: Sequence[Mapping[str, _Span]], places: list[tuple[int, int, int]],
+                 sections: Sequence[tuple[int, int]], taken: dict[tuple[str, int, int], set[int]], hi: int,
+                 out: list[list[str]]) -> list[list[str]]:
+    """``out`` with a value written between two areas' places, taken by the area before it alone, while the area
+    after it takes none from its own text (one from the heading, or from another area's): which area the value is
+    written for, the text does not say (``… - WI 16km RADIUS OF c1 - H24, LIMITS 200M AGL/FL195, 30000FT from c2``);
+    both are ``review``. It is settled by a list's labels that put the value in the first area's item, or by a field
+    label that writes every area's value after its place (``LATERAL LIMITS: … VERTICAL LIMITS: …`` for each)."""
+    pairs = [(p, q) for p, q in zip(places, places[1:]) if p[2] >= 0 and q[2] >= 0 and p[2] != q[2]]
+
+    def alone_after(key: str, p: tuple[int, int, int], q: tuple[int, int, int]) -> _Span | None:
+        s = zones[p[2]].get(key)
+        ok = s is not None and p[1] <= s.start and s.end <= q[0] and taken[(key, s.start, s.end)] == {p[2]}
+        return s if ok else None
+
+    for (a0, b0, k), (a1, b1, j) in pairs:
+        after = min([a for a, _, x in places if a >= b1 and x != j] + [hi])
+        for key in _VALUES:
+            s, t = alone_after(key, (a0, b0, k), (a1, b1, j)), zones[j].get(key)
+            if s is None or t is None or b0 <= t.start < after:
+                continue  # (the next area takes its own from its own text)
+            here = section_of(sections, s.start)
+            if here is not None and here == section_of(sections, a0) != section_of(sections, a1):
+                continue
+            label = _field_label(text, s.start)
+            stated = _TIME_STATED if key in ("start", "end") else _LIMIT_WORDS if key in ("lower", "upper") else None
+            alike = [o.start for p, q in pairs if (o := alone_after(key, p, q)) is not None and o is not s]
+            alike += [m.start() for m in stated.finditer(text, b1, after)] if stated is not None else []
+            if label and any(_field_label(text, pos) == label for pos in alike):
+                continue
+            out[k].append(f"{_NAMES[key]} written between this area's place and area {j + 1}'s, which takes none "
+                          "from its own text: it may be that area's")
+            out[j].append(f"{_NAMES[key]} written between area {k + 1}'s place and this one's, which area {k + 1} "
+                          "took, may be this area's own")
+    return out
+
+
+# (the label of a pair's second value too: "VERTICAL ALTITUDE: SFC-UNL")
+_LABEL_BEFORE = re.compile(r"([A-Za-z\u4e00-\u9fff][A-Za-z\u4e00-\u9fff ]{0,30}[:：])[^:：\n]{0,20}$")
+
+
+def _field_label(text: str, pos: int) -> str:
+    """The field label before ``pos`` and the value it opens ("VERTICAL LIMITS:", "高度："), or ''."""
+    m = _LABEL_BEFORE.search(text, max(0, pos - 60), pos)
+    return " ".join(m.group(1).upper().split()) if m else ""
 
 
 def _other_limits(text: str, lo: int, hi: int, zones: Sequence[Mapping[str, _Span]], places: list[tuple[int, int, int]],

@@ -149,6 +149,7 @@ _CLAUSE_END = re.compile(r"[；;。\n]")
 
 
 _LIST_LABEL_IN_GAP = re.compile(r"(?<![A-Za-z\d.,])(?P<l>[B-H]|[2-9]|1\d)[.)](?=\s)")
+_LIST_LABEL_BEFORE = re.compile(r"(?<![A-Za-z\d.,])(?P<l>[A-H]|\d{1,2})(?P<p>[.)])(?=\s|$)")
 
 
 def _next_list_area(text: str, run: list[CoordMatch], gap: str) -> bool:
@@ -161,8 +162,11 @@ def _next_list_area(text: str, run: list[CoordMatch], gap: str) -> bool:
     if any(_LIST_LABEL_IN_GAP.search(text, a.end, b.start) for a, b in zip(run, run[1:])):
         return False
     prev = str(int(m["l"]) - 1) if m["l"].isdigit() else chr(ord(m["l"]) - 1)
+    # the run's own label is the last one written before it, right before it or earlier on its item ("3) between
+    # … UTC\n c1 to c2 to c3 4) …")
     start = run[0].start
-    return re.search(rf"(?<![A-Za-z\d.,]){prev}[.)]\s*$", text[max(0, start - 12) : start]) is not None
+    before = list(_LIST_LABEL_BEFORE.finditer(text, max(0, start - 200), start))
+    return bool(before) and before[-1]["l"] == prev and before[-1]["p"] == gap[m.end() - 1]
 
 
 def _polygon_runs(text: str, coords: list[CoordMatch]) -> list[list[CoordMatch]]:
