@@ -287,3 +287,48 @@ def test_an_exclusions_ceiling_is_not_the_areas_own():
     (row,) = [json.loads(x) for x in open(ARCHIVE, encoding="utf-8") if '"P1330/26"' in x]
     poly = next(r for r in zones(row["text"]) if isinstance(r.geometry, PolygonGeometry))
     assert poly.upper.ft == 9000 and poly.status == "review", (poly.upper, poly.reasons)
+
+
+# ---- seed 87: a range that runs into a radius, a ring's centre before the next item, a radius that names its own
+# centre, a period after the last area's sentence, a venue a distance in words is measured from ------------------
+
+def test_a_limit_then_a_radius_is_no_range():
+    (r,) = zones("EFFECTIVE 2508251704-2508260304\nbelow 1200M AGL - 5250M radius of 47.64447N/9.19984E All UAS flights "
+                 "prohibited.")
+    assert r.geometry.radius_m == pytest.approx(5250)
+    assert r.lower is None or r.lower.ft == 0, r.lower
+    assert r.upper.ref == "AGL" and r.upper.ft == pytest.approx(1200 / 0.3048), r.upper
+
+
+def test_a_rings_centre_is_not_the_first_point_of_the_next_items_boundary():
+    text = ("UAS activity prohibited as follows. max 3000FT AMSL\n5. 7,650m radius around 34°56'13''S 58°32'39''W\n"
+            "6. 22 nm ring around 34.525076°S 58.574752°W\n7. 34.8654° S / 58.1837° W TO 34.806873°S / 57.995408°W TO "
+            "34.949°S, 57.913°W TO 34.984939°S / 58.075814°W.\nApplies to all: between April 8, 2025 at 0945 UTC and "
+            "April 8, 2025 at 1745 UTC.")
+    recs = zones(text)
+    assert [type(r.geometry).__name__ for r in recs] == ["CircleGeometry", "CircleGeometry", "PolygonGeometry"]
+    assert len(recs[2].geometry.points) == 4
+
+
+def test_a_radius_that_names_its_own_centre_next_leaves_the_boundarys_last_point():
+    text = ("管控时段：2023年8月30日12时—24时。\n范围：北纬31°00′，东经120°32′、北纬31°05′ 东经120°27′、北纬31°10′，东经120°30′、"
+            "北纬31°02′、东经120°39′\n半径8公里，中心北纬31°09′、东经120°27′；\n各区域均为真高500米以内。")
+    poly, circle = zones(text)
+    assert len(poly.geometry.points) == 4 and poly.geometry.points[-1] == pytest.approx((31 + 2 / 60, 120.65))
+    assert circle.geometry.center == pytest.approx((31.15, 120.45)) and circle.geometry.radius_m == 8000
+
+
+def test_a_period_after_the_last_areas_sentence_on_its_line_may_be_its_own():
+    text = ("Security zone established by the authorities. * centred on 6005.05N 01133.78E, radius 9,990 M; LIMITS "
+            "surface/2,000FT AGL\n* 59.892°N, 10.742°E - 1.4KM) SFC TO UNL. 2304072300 TO 2304080030.  Confirm receipt.")
+    first, last = zones(text)
+    assert first.status == "review" and said(first, "written in the last area's own clause"), first.reasons
+
+
+def test_a_venue_measured_in_words_is_a_place_of_the_list():
+    text = ("Fire-fighting operations in progress. Altitude: SFC - 18,000FT AGL:\n(1) WI AN AREA DEFINED AS 48.31N 12.52E; "
+            "48.31280N 12.51202E; 48.31905N 12.51744E; 48.313180N 12.525043E\nfor aerial filming - from April 10, 2026 "
+            "at 1320 UTC to April 11, 2026 at 1350 UTC; (2) 0.9 nautical miles of Soldier Field; from 2027-07-16T07:20Z "
+            "until 2027-07-16T08:05Z.\n Ref 832.")
+    (poly,) = zones(text)
+    assert poly.start.year == 2026 or poly.status == "review", (poly.start, poly.reasons)

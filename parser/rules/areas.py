@@ -257,7 +257,7 @@ def section_values(text: str, sec: tuple[int, int], own: list[Span], h: Header) 
 
 _CLAUSE_END = re.compile(r"[\n。]")
 # where an area's clause ends: a value after it may speak for every area ("…范围内。以上区域真高…", "…\nALL AREAS …")
-_ITEM_END = re.compile(r"[\n。]|\.\s")
+_ITEM_END = re.compile(r"[\n。]")
 # what parts a heading from the first area: a value with none of these before the first place is that area's own
 # ("管控时段：…18时-24时 半径2公里，圆心…": the period opens area 1's item)
 _HEAD_END = re.compile(r"[\n。；;:：，,]|\.\s")
@@ -281,7 +281,8 @@ def _one_line(text: str, pos: int, places: list[tuple[int, int, int]], sharers: 
 # a venue named as a place ("哈尔滨国际会展中心周边", "以五台山体育中心为中心"): a zone's place whether or not one was read
 _VENUE = re.compile(r"(?P<name>[\u4e00-\u9fff]{2,20}?)(?:周[边邊围圍]|附近|一[带帶]|[为為]中心|[范範][围圍][内內]|半[径徑]"
                     r"|[区區]域(?=[划劃设設实實内內]))"
-                    r"|(?:\b(?:around|near|centred on|centered on|radius of)|\d\s?(?:NM|KM|SM|MI|M|FT)\s+(?:of|around))"
+                    r"|(?:\b(?:around|near|centred on|centered on|radius of)|\d\s?(?:NM|KM|SM|MI|M|FT)\s+(?:of|around)"
+                    r"|\d\s?(?:(?:nautical|statute)\s+miles?|miles?|kilomet(?:re|er)s?|met(?:re|er)s?|feet)\s+(?:of|around))"
                     r"\s+(?:the\s+)?"
                     r"(?P<en>[A-Z][a-z]+(?:[ -][A-Z][a-z]+)*)")
 # a venue named with no cue word around it: a name that ends as venues do, standing as its own clause or before what

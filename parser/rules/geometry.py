@@ -128,7 +128,10 @@ def _gap(text: str, a: int, b: int) -> str:
 
 # a coordinate introduced as a centre ("中心点36.51N 117.21E；北纬36度48分…", "CENTRE 5130N00010W, …") is a circle's,
 # not the first vertex of the boundary written after it
-_CENTRE_BEFORE = re.compile(r"(?:中心[点點]?|中心坐[标標]|[圆圓]心|(?i:\bCENT(?:RE|ER)(?:\s+POINT)?|\bCENT(?:RED|ERED)\s+(?:ON|AT)))"
+# (or as what a ring or a distance is around: "22 nm ring around c", "5NM RADIUS OF c", "within 2 KM of c")
+_CENTRE_BEFORE = re.compile(r"(?:中心[点點]?|中心坐[标標]|[圆圓]心|(?i:\bCENT(?:RE|ER)(?:\s+POINT)?|\bCENT(?:RED|ERED)\s+(?:ON|AT)"
+                            r"|\b(?:RING|CIRCLE|RADIUS|NM|KM|SM|MI|MILES?|M|FT|METRES|METERS|KILOMETRES|KILOMETERS)"
+                            r"\s+(?:AROUND|ABOUT|OF)))"
                             r"\s*[:：]?\s*(?:坐[标標]|位置)?\s*[:：]?\s*$")
 
 
@@ -139,6 +142,11 @@ _SLASH_RADIUS_RX = rf"[ \t]*[/\-–][ \t]*(?P<d>{DIST})(?![ \t]*(?:AGL|AMSL|MSL|
 _SLASH_RADIUS = re.compile(_SLASH_RADIUS_RX, re.I)
 _RADIUS_AFTER = re.compile(r"\s*[(（]?\s*(?:\d[\d.,]*\s*[A-Za-z]{1,16}(?:\s+[A-Za-z]{1,8})?\s+)?(?i:RADIUS\b)"
                            rf"|\s*[,，]?\s*半[径徑]|(?i:{_SLASH_RADIUS_RX})|\s*(?:周[边邊围圍]|四周)\s*\d")
+
+
+# a radius that names its own centre next ("…、北纬31°02′、东经120°39′\n半径8公里，中心北纬31°09′…", "… RADIUS 5NM CENTRE c") is
+# that centre's, not the point before it
+_OWN_CENTRE_NEXT = re.compile(r"[^；;。\n]{0,16}?(?:中心|[圆圓]心|(?i:\bCENT(?:RE|ER|RED|ERED)\b))")
 
 
 # a list of points closed as a boundary ("…连线围成的范围", "… 圍成的區域", "… TO START")
@@ -172,7 +180,7 @@ def _next_list_area(text: str, run: list[CoordMatch], gap: str) -> bool:
 def _polygon_runs(text: str, coords: list[CoordMatch]) -> list[list[CoordMatch]]:
     runs: list[list[CoordMatch]] = []
     for c in coords:
-        if runs and _RADIUS_AFTER.match(text, c.end):
+        if runs and (m := _RADIUS_AFTER.match(text, c.end)) and not _OWN_CENTRE_NEXT.match(text, m.end()):
             runs.append([c])
             continue
         if runs:
