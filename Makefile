@@ -68,9 +68,11 @@ bench: setup
 FUZZ_N ?= 100000
 FUZZ_SEMANTIC_N ?= 100000
 FUZZ_CLOVER_N ?= 5000
+# a seed no fix was developed on measures the reader; the one a fix came from measures the fix
+FUZZ_SEED ?= 0
 fuzz: setup
 	$(BIN)/python -m airspace.eval.fuzz --n $(FUZZ_N) --semantic $(FUZZ_SEMANTIC_N) \
-	  --semantic-clover $(FUZZ_CLOVER_N) --out bench-results/fuzz.json
+	  --semantic-clover $(FUZZ_CLOVER_N) --seed $(FUZZ_SEED) --out bench-results/fuzz.json
 
 # What the rules reader could not read on the real archive (review reasons, unread values, silver agreement).
 triage: setup

@@ -68,7 +68,7 @@ _GAP = r"(?: +|[ \t]*\r?\n[ \t]*)"
 # before the hemisphere letter: at most one blank, as before line breaks were read, or one line break
 _HEMI_GAP = r"(?: ?|[ \t]*\r?\n[ \t]*)"
 
-_NOT_SECONDS = r"(?![0-9]*[)）]|[0-9]* +(?i:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)\b)"
+_NOT_SECONDS = r"(?![0-9]*[)）]|[0-9]*\s+(?i:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)\b)"
 
 _PATTERNS: list[tuple[str, bool, re.Pattern[str]]] = [
     # compact, hemisphere after
@@ -86,7 +86,7 @@ _PATTERNS: list[tuple[str, bool, re.Pattern[str]]] = [
         rf"(?<![0-9.])(?<!\d:)(?P<d>\d{{1,3}}){_GAP}(?P<m>{_NUM})(?:{_GAP}(?P<s>{_NUM}))?{_HEMI_GAP}(?P<h>[EW])(?![A-Za-z])")),
     # spaced, hemisphere first
     # (a full stop right after the last one ends the sentence: "…, N45 31 E008 25."; a number after it that is an
-    # item's number or a date's day is not its seconds: "E107 01  2)  S05 53 …", "W007 37  06 AUG")
+    # item's number or a date's day is not its seconds: "E107 01  2)  S05 53 …", "W007 37  06 AUG", "E121 44 18\\nJUN")
     ("lat", False, re.compile(
         rf"(?<![A-Za-z])(?P<h>[NS]) ?(?P<d>\d{{1,2}}) +(?P<m>{_NUM})(?: +(?P<s>{_NUM}){_NOT_SECONDS})?(?![0-9]|\.\d)")),
     ("lon", False, re.compile(

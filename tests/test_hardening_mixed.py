@@ -332,3 +332,32 @@ def test_a_venue_measured_in_words_is_a_place_of_the_list():
             "until 2027-07-16T08:05Z.\n Ref 832.")
     (poly,) = zones(text)
     assert poly.start.year == 2026 or poly.status == "review", (poly.start, poly.reasons)
+
+
+# ---- seed 88: a date's day after a wrapped coordinate, a venue opening a bullet, a ceiling then a radius -------------
+
+def test_a_dates_day_on_the_line_before_its_month_is_no_coordinates_seconds():
+    text = ("B) 2706170630 C) 2706170730\nE) BLASTING OPS. THE AREA IS BOUNDED BY GEO COORD: 17 JUN N31 03 E121 44,"
+            "N31 02 E121 41,N31 03 E121 39,N31 05 E121 38,N31 03 E121 44 18\nJUN\nN31 02 E121 42,N31 01 E121 39,"
+            "N31 05 E121 37,N31 06 E121 42,\nN31 02 E121 42\nF) SFC G) 150M AGL")
+    first = zones(text)[0]
+    assert not any(lon == pytest.approx(121 + 44 / 60 + 18 / 3600) for _, lon in first.geometry.points)
+    assert len(first.geometry.points) == 4, first.geometry.points
+
+
+def test_a_venue_opening_a_bullet_makes_the_bullets_a_list_of_areas():
+    text = ("Dispatch board -\n- at Tokyo Big Sight between FL050 and FL245 WEF 2411081100 TIL 2411152100; - Perimeter: "
+            "4147N 08832W,4147N 08821W,4139N 08820W,4139N 08831W,\n4147N 08832W, from SFC up to 50M AGL 2027-02-12T19:00Z "
+            "TO 2027-02-20T19:00Z\n- at Camp Nou\nfrom SFC up to 2000ft AGL.")
+    (poly,) = zones(text)
+    assert poly.status == "review" and said(poly, "read from area 1's text"), poly.reasons
+
+
+@pytest.mark.parametrize("text", [
+    "from March 2, 2027 at 0049 UTC to March 2, 2027 at 0549 UTC - BLW 3,000 feet MSL - 9990m around 37.3574S 145.2731E.",
+    "from March 2, 2027 at 0049 UTC to March 2, 2027 at 0549 UTC - 1,000 feet MSL - 9990m ring around 37.3574S 145.2731E.",
+])
+def test_a_ceiling_then_a_circles_radius_is_no_range(text):
+    (r,) = zones(text)
+    assert r.geometry.radius_m == pytest.approx(9990)
+    assert all(x is None or x.ft < 3001 for x in (r.lower, r.upper)), (r.lower, r.upper)

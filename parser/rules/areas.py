@@ -201,7 +201,9 @@ def zone_sections(sections: Sequence[tuple[int, int]], zones: Sequence[Mapping[s
 # an item of a bare enumerated list that places something (a coordinate, a radius, "around/within/the area of")
 # is an area even where no zone was read from it (a venue the reader did not find is an area all the same)
 _PLACES = re.compile(r"周[边邊围圍]|附近|[范範][围圍]|半[径徑]|[区區]域|[NS]\s?\d|\d[NS]\b|\d\s?°|北[纬緯]|南[纬緯]|"
-                     r"(?i:\b(?:RADIUS|AREA|CIRCLE|POLYGON|BOUNDED|CENT(?:RE|ER|RED)|WITHIN|WI|AROUND)\b)")
+                     r"(?i:\b(?:RADIUS|AREA|CIRCLE|POLYGON|BOUNDED|CENT(?:RE|ER|RED)|WITHIN|WI|AROUND)\b)"
+                     # (a venue named in two or more Title-Case words: "- at Tokyo Big Sight between FL050 and FL245")
+                     r"|\b(?:at|near|over|above)\s+(?:the\s+)?[A-Z][a-z]+(?:\s[A-Z][a-z]+)+\b")
 
 
 def _placed_items(text: str, sections: Sequence[tuple[int, int]]) -> set[int]:

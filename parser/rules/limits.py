@@ -40,6 +40,8 @@ def slash_band(lo: str, hi: str) -> bool:
 
 
 _ALT_RE = re.compile(ALT, re.I)
+_CEILING_WORD = re.compile(r"\b(?:BLW|BELOW|AT\s+OR\s+BELOW|NOT\s+ABOVE|MAX(?:IMUM)?|CEILING(?:\s+OF)?|UP\s+TO)\s*:?\s*$",
+                           re.I)
 _HAS_REF = re.compile(r"(?:AMSL|MSL|AGL|ASFC|AAL)\s*$", re.I)
 
 
@@ -58,7 +60,9 @@ def _with_ref(text: str, span: Span, hi: int) -> Span:
 def limits_in(text: str, lo: int, hi: int) -> dict[str, Span]:
     """lower/upper stated in [lo, hi): a range first, else 'UP TO x' / 'FM x' forms."""
     out: dict[str, Span] = {}
-    m = RANGE.search(text, lo, hi)
+    # (a limit after "below" is a ceiling, never a range's floor: "BLW 3,000 feet MSL - 9990m …")
+    m = next((x for x in RANGE.finditer(text, lo, hi) if not _CEILING_WORD.search(text, max(lo, x.start() - 20),
+                                                                                  x.start("lo"))), None)
     m2 = next((x for x in RANGE_SLASH.finditer(text, lo, hi) if slash_band(x.group("lo"), x.group("hi"))), None)
     if m2 and (m is None or m2.start() < m.start()):
         m = m2
