@@ -168,6 +168,16 @@ _LABEL_BEFORE = re.compile(r"(?:\b(?:ZONE|AREA|SECTOR|ITEM|NO\.?|NR\.?)|#)[ \t]*
 _SPACED_LEAD = re.compile(r"\d{1,3}\s")
 
 
+def _next_label(clean: str, m: re.Match) -> bool:
+    """Whether a spaced coordinate's seconds are the next number of the list it stands in ("1. … N40 22 W073 39 2.
+    ceiling …"): a number followed by "." or ")" where the number before it labels an item not long before."""
+    s = m.group("s")
+    if not s.isdigit() or int(s) < 2 or not re.match(r"[.)]\s", clean[m.end("s") : m.end("s") + 2]):
+        return False
+    label = re.compile(rf"(?<![\w.]){int(s) - 1}[.)]\s")
+    return label.search(clean, max(0, m.start() - 600), m.start()) is not None
+
+
 def _halves(clean: str) -> list[_Half]:
     cands: list[_Half] = []
     for axis, explicit, pat in _PATTERNS:
@@ -176,6 +186,8 @@ def _halves(clean: str) -> list[_Half]:
             if _SPACED_LEAD.match(m.group()) and _LABEL_BEFORE.search(clean, max(0, m.start() - 16), m.start()):
                 pos = m.start() + 1  # (the coordinate may start at the next number)
                 continue
+            if m.groupdict().get("s") and _next_label(clean, m):
+                m = pat.match(clean, m.start(), m.start("s")) or m
             pos = m.end()
             h = _half_from_match(axis, explicit, m)
             if h is not None:

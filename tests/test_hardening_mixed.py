@@ -361,3 +361,21 @@ def test_a_ceiling_then_a_circles_radius_is_no_range(text):
     (r,) = zones(text)
     assert r.geometry.radius_m == pytest.approx(9990)
     assert all(x is None or x.ft < 3001 for x in (r.lower, r.upper)), (r.lower, r.upper)
+
+
+# ---- seed 89: the next item's number after a boundary's last point, one end of another area's range --------------
+
+def test_the_next_items_number_is_no_seconds_of_the_boundarys_last_point():
+    text = ("valid November 9, 2024 at 1000 UTC to November 9, 2024 at 1800 UTC: 1. between GND and 18,000 FT AMSL. "
+            "area bounded by N40 16 W073 32 N40 23 W073 24 N40 28 W073 32 N40 22 W073 39 2. ceiling 3000ft AGL, WI AN "
+            "AREA DEFINED AS N40.78 W74.09 N40.71109, W74.00368 N40.64 W74.08 N40.6366, W74.1857")
+    first = zones(text)[0]
+    assert first.geometry.points[-1] == pytest.approx((40 + 22 / 60, -(73 + 39 / 60))), first.geometry.points
+
+
+def test_a_zone_stating_its_ceiling_takes_no_floor_from_another_areas_range():
+    text = ("between 2026-09-04 17:00 UTC and 2026-09-18T17:59Z.  - between GND and 3000ft AGL; LOCATION: N4025W07334. "
+            "Radius 40 KM  - 3.7 nautical miles ring around N4110 W07348 600 m AGL and below;  Violators will be "
+            "prosecuted.")
+    ring = zones(text)[-1]
+    assert ring.upper.ft == pytest.approx(600 / 0.3048) and "lower" not in ring.spans, ring.spans

@@ -142,7 +142,12 @@ def rules_drafts(text: str, header: Header | None = None) -> list[ZoneDraft]:
         if sched is not None and sched.start <= clock["start"].start < sched.end:
             sched = None  # (the same "0930-1600 local" is the period, not a daily schedule)
     n_ranges = len(list(CN_RANGE.finditer(text))) if any(z.kind == "named" for z in zones) else 0
-
+    # (one end of a range written in the text is not a zone's that states the other end itself: "- between GND
+    # and 3000ft AGL; … - 3.7 nautical miles ring around c 600 m AGL and below" leaves the last ring's floor
+    # unstated, not another area's "GND"; F) and G) speak for every zone)
+    pair = msg_limits.get("lower"), msg_limits.get("upper")
+    in_text = (None not in pair and lo <= pair[0].start and pair[1].start < hi
+               and 0 <= pair[1].start - pair[0].end <= 12)  # (written as one range: "between GND and 3000ft AGL")
     drafts: list[ZoneDraft] = []
     heads = _area_heads(text)
     # a navigational warning states each item's (or each lettered area's) period before its areas
@@ -177,7 +182,7 @@ def rules_drafts(text: str, header: Header | None = None) -> list[ZoneDraft]:
         for k in ("lower", "upper"):
             if k in local:
                 fields[k] = local[k]
-            elif k in msg_limits:
+            elif k in msg_limits and not (in_text and local):
                 fields[k] = msg_limits[k]
         fields.update(times)
         if z.local_limits and not h.item("B"):  # a list of zones each with its own times ("…, 2311300800-2311301800")
