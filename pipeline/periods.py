@@ -20,6 +20,7 @@ import re
 from datetime import datetime
 
 from airspace.core.records import ZoneRecord
+from airspace.parser.rules.areas import ALL_AREAS
 from airspace.parser.rules.patterns import ISO_DT, PROSE_DT
 from airspace.parser.times import parse_time
 
@@ -78,6 +79,12 @@ def _near_periods(rec: ZoneRecord) -> None:
     lo = text.rfind("\n", 0, lo) + 1
     hi = len(text) if (nl := text.find("\n", hi)) < 0 else nl
     written = [m for pat in _PAIRS for m in pat.finditer(text, lo, hi)]
+    # (and a period stated for every area, on any line: "… 2504131800 TO 2504132000 …\nApplies to all: from
+    # 2025-04-13 18:00 UTC to 2025-04-14 02:00Z.")
+    for a in ALL_AREAS.finditer(text):
+        if not lo <= a.start() < hi:
+            stop = len(text) if (nl := text.find("\n", a.end())) < 0 else nl
+            written += [m for pat in _PAIRS for m in pat.finditer(text, a.end(), stop)]
     m0 = next((m for m in written if m.start("s") == sp_s.start and m.end("e") == sp_e.end), None)
     if m0 is None:
         return

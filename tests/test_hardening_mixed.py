@@ -379,3 +379,31 @@ def test_a_zone_stating_its_ceiling_takes_no_floor_from_another_areas_range():
             "prosecuted.")
     ring = zones(text)[-1]
     assert ring.upper.ft == pytest.approx(600 / 0.3048) and "lower" not in ring.spans, ring.spans
+
+
+# ---- seed 90: a ring "about" its centre, a venue before 划設 or before a blank, a period stated for all ------------
+
+def test_a_ring_about_its_centre_is_a_circle_not_the_next_items_first_vertex():
+    text = ("Message from ATC:    between 2024-07-16T16:31Z and 2024-07-16 18:31Z:  between SFC and 3,000FT AMSL:  1. a "
+            "ring of 1200FT about 10.556629°N / 106.985151°E; 2. N10.82658 E106.68124  N10.883 E106.476  N11.0916 "
+            "E106.5036  N11.0545 E106.6986  3. 10 KM ring around N1117E10652.")
+    ring, poly, circle = zones(text)
+    assert ring.geometry.radius_m == pytest.approx(1200 * 0.3048) and ring.geometry.center[0] == pytest.approx(10.556629)
+    assert len(poly.geometry.points) == 4 and circle.geometry.radius_m == 10_000
+
+
+@pytest.mark.parametrize("text", [
+    "北緯31度52分 東經118度49分半徑8公里；南京奧體中心划設臨時管控區；真高100米以下\n管控時間：2023年5月8日10時-2023年5月8日24時。",
+    "以北纬45.644°，东经126.523°为圆心，半径0.4公里范围内；太阳岛冰雪大世界区域 真高100米以下；2027年7月10日5时—11时。",
+], ids=["venue-before-huashe", "venue-area-before-blank"])
+def test_a_venue_named_before_its_measures_keeps_them_from_the_circle_before_it(text):
+    circle = zones(text)[0]
+    assert circle.status == "review", (circle.upper, circle.reasons)
+
+
+def test_a_period_stated_for_every_area_beside_an_areas_own_window():
+    text = ("(1) PSN 40°10'22\"N 116°44'12\"E radius 0.2NM BLW 400 feet AGL; (2) Perimeter: 402700N1162141E\n"
+            "402511N1163400E\n403511N1162739E\n402700N1162141E. 2504131800 TO 2504132000 BLW 600M AGL.\n"
+            "Applies to all: from 2025-04-13 18:00 UTC to 2025-04-14 02:00Z.  Confirm receipt.")
+    poly = zones(text)[1]
+    assert poly.status == "review" and said(poly, "two periods near this zone"), poly.reasons

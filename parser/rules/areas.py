@@ -65,7 +65,7 @@ _LABELS = [(name, re.compile(rx, re.M)) for name, rx in _FAMILIES]
 # contacts), so its item is an area only when a zone stands in it
 _AREA_WORDS = ("di", "quyu", "letter_qu", "word")
 # a closing statement for every area: "以上区域管控时间…", "上述区域…", "各区域均为…", "ALL AREAS …"
-_ALL_AREAS = re.compile(
+ALL_AREAS = re.compile(
     r"(?:^|(?<=[\n；;。]))[ \t]*(?:(?:以上|上述|所有|全部)(?:各)?(?:区域|范围|空域|管控区|禁飞区)?|各(?:区域|管控区|禁飞区)|均为)"
     r"|(?i:\b(?:ALL|EACH|THE ABOVE|ABOVE)[ \t]+(?:AREAS?|ZONES?|SECTORS?)\b|\bAPPLIES TO ALL\b)",
     re.M,
@@ -172,7 +172,7 @@ def _last_end(text: str, start: int, hi: int) -> int:
     """Where the last area's section ends: at a closing statement for every area; in a Chinese notice, which
     writes an area a line, also at the first line after the label's that does not go on with coordinates
     (``…；\n管控时间：…``: the list is over)."""
-    closing = _ALL_AREAS.search(text, start + 1, hi)
+    closing = ALL_AREAS.search(text, start + 1, hi)
     end = closing.start() if closing is not None else hi
     if re.search(r"[\u4e00-\u9fff]", text[start:end]):
         pos = start
@@ -282,7 +282,7 @@ def _one_line(text: str, pos: int, places: list[tuple[int, int, int]], sharers: 
 
 # a venue named as a place ("哈尔滨国际会展中心周边", "以五台山体育中心为中心"): a zone's place whether or not one was read
 _VENUE = re.compile(r"(?P<name>[\u4e00-\u9fff]{2,20}?)(?:周[边邊围圍]|附近|一[带帶]|[为為]中心|[范範][围圍][内內]|半[径徑]"
-                    r"|[区區]域(?=[划劃设設实實内內]))"
+                    r"|[区區]域(?=[划劃设設实實内內]|[ \t]))"
                     r"|(?:\b(?:around|near|centred on|centered on|radius of)|\d\s?(?:NM|KM|SM|MI|M|FT)\s+(?:of|around)"
                     r"|\d\s?(?:(?:nautical|statute)\s+miles?|miles?|kilomet(?:re|er)s?|met(?:re|er)s?|feet)\s+(?:of|around))"
                     r"\s+(?:the\s+)?"
@@ -294,7 +294,7 @@ _VENUE = re.compile(r"(?P<name>[\u4e00-\u9fff]{2,20}?)(?:周[边邊围圍]|附�
 _VENUE_BARE = re.compile(
     r"(?:^|(?<=[，,；;。：:、\s距离離)）]))(?P<name>[\u4e00-\u9fff]{2,16}?(?:中心|体育场|體育場|体育馆|體育館|公园|公園|广场|廣場"
     r"|剧院|劇院|机场|機場|大学|大學|医院|醫院|码头|碼頭|景区|景區|赛道|賽道|车站|車站|大桥|大橋|水库|水庫))"
-    r"(?=[，,；;。\s、（(\d]|实施|實施|实行|實行|划设|劃設|上空|[区區]域|临时|臨時|禁[飞飛止]|$)"
+    r"(?=[，,；;。\s、（(\d]|[实實][施行]|[划劃][设設]|上空|[区區]域|[临臨][时時]|禁[飞飛止]|$)"
     r"|\b(?:(?:over|above)\s+(?:the\s+)?|at\s+(?:the\s+)?(?=[A-Z][a-z]+(?:[ -][A-Z][a-z]+)*[ -](?:Stadium|Park|Circuit"
     r"|Gardens?|Centre|Center|Arena|Square|Hall|Bridge|Airport|Palace|Castle|Cathedral|Racecourse|Showground)\b))"
     r"(?P<en>[A-Z][a-z]+(?:(?:\s(?:de|of|du|la|le|del|di)\s|[ -])[A-Z][a-z]+)*)\b")
@@ -392,7 +392,7 @@ def straddled_values(text: str, lo: int, hi: int, zones: Sequence[Mapping[str, _
                               "it may be the first area's own")
                 continue
             tail = max(places, key=lambda p: p[1])
-            if (len(sharers) > 1 and s.start >= last and k != tail[2] and not _ALL_AREAS.search(text, tail[1], s.end)
+            if (len(sharers) > 1 and s.start >= last and k != tail[2] and not ALL_AREAS.search(text, tail[1], s.end)
                     and (tail[2] < 0 or not _ITEM_END.search(text, tail[1], s.start))):
                 out[k].append(f"{_NAMES[key]} written in the last area's own clause and taken for {len(sharers)} "
                               "areas: it may be the last area's own")

@@ -130,7 +130,7 @@ def _gap(text: str, a: int, b: int) -> str:
 # not the first vertex of the boundary written after it
 # (or as what a ring or a distance is around: "22 nm ring around c", "5NM RADIUS OF c", "within 2 KM of c")
 _CENTRE_BEFORE = re.compile(r"(?:中心[点點]?|中心坐[标標]|[圆圓]心|(?i:\bCENT(?:RE|ER)(?:\s+POINT)?|\bCENT(?:RED|ERED)\s+(?:ON|AT)"
-                            r"|\b(?:RING|CIRCLE|RADIUS|NM|KM|SM|MI|MILES?|M|FT|METRES|METERS|KILOMETRES|KILOMETERS)"
+                            r"|(?<![A-Z])(?:RING|CIRCLE|RADIUS|NM|KM|SM|MI|MILES?|M|FT|METRES|METERS|KILOMETRES|KILOMETERS)"
                             r"\s+(?:AROUND|ABOUT|OF)))"
                             r"\s*[:：]?\s*(?:坐[标標]|位置)?\s*[:：]?\s*$")
 

@@ -35,7 +35,8 @@ R_BEFORE = re.compile(rf"(?<![\w.])(?P<d>{DIST})(?:\s*\(\s*{DIST}\s*\))?\s*RADIU
 R_AFTER = re.compile(rf"(?P<kw>{RADIUS_KW})\s*(?:IS\s+|为\s*|為\s*)?[-:=]?\s*(?P<d>{DIST})", re.I)
 R_WITHIN = re.compile(
     rf"(?:\b(?:WI|WITHIN)\s+(?:AN?\s+)?(?P<d>{DIST})\s+(?:OF|FROM|AROUND)"
-    rf"|(?<![\w.])(?P<d2>{DIST})\s*(?:(?:RING|CIRCLE)\s+(?:AROUND|AT|OF|ON)|AROUND|OF|FROM|@|CENT(?:RE|ER|RED|ERED)(?:\s+(?:ON|AT))?))"
+    rf"|(?<![\w.])(?P<d2>{DIST})\s*(?:(?:RING|CIRCLE)\s+(?:AROUND|ABOUT|AT|OF|ON)|AROUND|ABOUT|OF|FROM|@"
+    rf"|CENT(?:RE|ER|RED|ERED)(?:\s+(?:ON|AT))?))"
     rf"\s*(?:(?:PSN|POSITION|POINT|PT|COORD(?:INATES?|S)?)\s*:?\s*)?$",
     re.I,
 )
