@@ -38,6 +38,9 @@ _FORMS = (r"(?<!\d)\d{10}(?!\d)", ISO_DT, PROSE_DT)
 _PAIRS = tuple(re.compile(rf"(?P<s>{x}){_JOIN}(?P<e>{x})", re.I) for x in _FORMS) + tuple(
     re.compile(rf"\b(?:START|BEGIN)S?\s*:\s*(?P<s>{x})[\s,;.]*\bENDS?\s*:\s*(?P<e>{x})", re.I) for x in _FORMS)
 
+# (a statement for every area may write its period as items: "All areas LIMITS SFC/300M AMSL B) 2605142357 C) …")
+_ITEMS_PAIR = re.compile(r"\bB\)\s*(?P<s>\d{10})\s+C\)\s*(?P<e>\d{10})(?!\d)")
+
 
 def check_periods(rec: ZoneRecord) -> None:
     """The checks of this module on ``rec`` (in place)."""
@@ -82,9 +85,9 @@ def _near_periods(rec: ZoneRecord) -> None:
     # (and a period stated for every area, on any line: "… 2504131800 TO 2504132000 …\nApplies to all: from
     # 2025-04-13 18:00 UTC to 2025-04-14 02:00Z.")
     for a in ALL_AREAS.finditer(text):
-        if not lo <= a.start() < hi:
-            stop = len(text) if (nl := text.find("\n", a.end())) < 0 else nl
-            written += [m for pat in _PAIRS for m in pat.finditer(text, a.end(), stop)]
+        stop = len(text) if (nl := text.find("\n", a.end())) < 0 else nl
+        pats = (_ITEMS_PAIR,) if lo <= a.start() < hi else _PAIRS + (_ITEMS_PAIR,)
+        written += [m for pat in pats for m in pat.finditer(text, a.end(), stop)]
     m0 = next((m for m in written if m.start("s") == sp_s.start and m.end("e") == sp_e.end), None)
     if m0 is None:
         return

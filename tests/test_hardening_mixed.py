@@ -407,3 +407,40 @@ def test_a_period_stated_for_every_area_beside_an_areas_own_window():
             "Applies to all: from 2025-04-13 18:00 UTC to 2025-04-14 02:00Z.  Confirm receipt.")
     poly = zones(text)[1]
     assert poly.status == "review" and said(poly, "two periods near this zone"), poly.reasons
+
+
+# ---- seed 91: a range before the next line's circle, a statement for all areas in items, venues of any ending, a
+# distance in lower case before a venue ------------------------------------------------------------------------------
+
+def test_a_range_keeps_its_reference_before_the_next_lines_circle():
+    (r,) = zones("between 2310120915 and 2310141115 from GND up to 400 feet AGL\nA CIRCLE WITH RADIUS 1 statute miles "
+                 "CENTRE 372641S1745534E.  Confirm receipt.")
+    assert r.upper.ref == "AGL" and r.upper.ft == 400, r.upper
+
+
+def test_a_period_for_every_area_written_as_items_beside_an_areas_own_window():
+    text = ("Message from ATC: A. 2605142357 TO 2605150157 - area: N27.98449 W81.37015 TO N27.9820, W81.3582 TO N27.99, "
+            "W81.36; B. coordinates N28.49 W81.67 TO N28.530606, W81.619287 TO N28.46392 W81.59121 - security ops -\n"
+            "All areas LIMITS SFC/300M AMSL B) 2605142357 C) 2605151157.  Confirm receipt.")
+    first = zones(text)[0]
+    assert first.status == "review" and said(first, "two periods near this zone"), first.reasons
+
+
+@pytest.mark.parametrize("text", [
+    "1)以北纬35°55′东经120°20′为中心，半径1.0公里以内，时间：2024年6月25日19时—2024年6月26日1时；\n2)自2027年7月7日8时至12时止 "
+    "青岛青春足球场；真高50米以内；上述区域内禁止无人驾驶航空器飞行活动。",
+    "1. 以45.68183N 126.41091E为圆心半径1850米。\n2. 太阳岛冰雪大世界实施临时禁飞，飞行高度真高150米以下\n禁飞时段：2023年6月17日05:00至"
+    "2023年6月18日05:00。",
+    "1. polygon 305525N / 1220810E  305238N/1220213E  305645N/1215903E  310005N/1220416E  from 100 FT AGL up to 400 "
+    "feet MSL  2. 3.2km of Croke Park below UNL; 2705092321-2705100221",
+], ids=["football-ground", "venue-acted-on", "km-of-venue"])
+def test_a_venue_item_after_an_area_keeps_its_values(text):
+    first = zones(text)[0]
+    assert first.status == "review" and said(first, "read beyond another place"), first.reasons
+
+
+def test_a_radius_in_its_centres_clause_is_not_a_following_venues():
+    text = ("1)以北纬35°55′东经120°20′为中心，半径1.0公里以内，真高120米以下，时间：2024年6月25日19时—2024年6月26日1时；\n"
+            "2)青岛青春足球场；真高50米以内；2027年7月7日8时至12时。")
+    first = zones(text)[0]
+    assert not said(first, "radius read beyond"), first.reasons

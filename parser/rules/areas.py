@@ -283,7 +283,7 @@ def _one_line(text: str, pos: int, places: list[tuple[int, int, int]], sharers: 
 # a venue named as a place ("哈尔滨国际会展中心周边", "以五台山体育中心为中心"): a zone's place whether or not one was read
 _VENUE = re.compile(r"(?P<name>[\u4e00-\u9fff]{2,20}?)(?:周[边邊围圍]|附近|一[带帶]|[为為]中心|[范範][围圍][内內]|半[径徑]"
                     r"|[区區]域(?=[划劃设設实實内內]|[ \t]))"
-                    r"|(?:\b(?:around|near|centred on|centered on|radius of)|\d\s?(?:NM|KM|SM|MI|M|FT)\s+(?:of|around)"
+                    r"|(?:\b(?:around|near|centred on|centered on|radius of)|\d\s?(?i:NM|KM|SM|MI|M|FT)\s+(?:of|around)"
                     r"|\d\s?(?:(?:nautical|statute)\s+miles?|miles?|kilomet(?:re|er)s?|met(?:re|er)s?|feet)\s+(?:of|around))"
                     r"\s+(?:the\s+)?"
                     r"(?P<en>[A-Z][a-z]+(?:[ -][A-Z][a-z]+)*)")
@@ -293,7 +293,8 @@ _VENUE = re.compile(r"(?P<name>[\u4e00-\u9fff]{2,20}?)(?:周[边邊围圍]|附�
 # or "at" a venue ("at Silverstone Circuit")
 _VENUE_BARE = re.compile(
     r"(?:^|(?<=[，,；;。：:、\s距离離)）]))(?P<name>[\u4e00-\u9fff]{2,16}?(?:中心|体育场|體育場|体育馆|體育館|公园|公園|广场|廣場"
-    r"|剧院|劇院|机场|機場|大学|大學|医院|醫院|码头|碼頭|景区|景區|赛道|賽道|车站|車站|大桥|大橋|水库|水庫))"
+    r"|剧院|劇院|机场|機場|大学|大學|医院|醫院|码头|碼頭|景区|景區|赛道|賽道|车站|車站|大桥|大橋|水库|水庫|球场|球場|运动场|運動場"
+    r"|博物馆|博物館|大世界|乐园|樂園))"
     r"(?=[，,；;。\s、（(\d]|[实實][施行]|[划劃][设設]|上空|[区區]域|[临臨][时時]|禁[飞飛止]|$)"
     r"|\b(?:(?:over|above)\s+(?:the\s+)?|at\s+(?:the\s+)?(?=[A-Z][a-z]+(?:[ -][A-Z][a-z]+)*[ -](?:Stadium|Park|Circuit"
     r"|Gardens?|Centre|Center|Arena|Square|Hall|Bridge|Airport|Palace|Castle|Cathedral|Racecourse|Showground)\b))"
@@ -301,6 +302,9 @@ _VENUE_BARE = re.compile(
 # a venue a distance is measured from ("距太阳岛冰雪大世界850米范围内"): a place whatever its name ends with
 _VENUE_DIST = re.compile(r"(?:距|离|離)(?:离|離)?(?P<name>[\u4e00-\u9fff]{2,16}?)\s*\d+(?:\.\d+)?\s*(?:米|公里|千米)"
                          r"(?:范围|範圍|以内|以內|内|內)")
+# a name before what is done in its airspace, whatever it ends with ("太阳岛冰雪大世界实施临时禁飞", "青岛青春足球场上空")
+_VENUE_ACTED = re.compile(r"(?:^|(?<=[，,；;。：:、\s)）]))(?P<name>[\u4e00-\u9fff]{2,16}?)"
+                          r"(?=[实實][施行][临臨][时時](?:禁[飞飛]|管[控制])|上空)")
 # a time written in an area's own clause (the forms the period readers take: a prose date, ten digits, an ISO time,
 # a Chinese date)
 _TIME_STATED = re.compile(rf"{PROSE_DT}|(?<!\d)\d{{10}}(?!\d)|{ISO_DT}|\d{{4}}年\d{{1,2}}月\d{{1,2}}日", re.I)
@@ -312,7 +316,9 @@ _LIMIT_WORDS = re.compile(rf"{_LIMIT_STATED.pattern}|\b(?:SFC|GND|UNL|UNLTD|UNLI
 # what stands before "范围内" after a radius or a coordinate is a unit, not a venue ("0.5公里范围内")
 # (nor are the words of a boundary's description, "以下各点连线范围内", "依次连线范围内")
 _NOT_VENUE = re.compile(r"[公千海]?里$|米$|[度分秒]$|[为為](?:中心|[圆圓]心)$|^(?:地区|区域|管控|空域)|[连連][线線]$|[围圍]成$"
-                        r"|^(?:以下|依次|上述|下列|各[点點])")
+                        r"|^(?:以下|依次|上述|下列|各[点點])"
+                        # (an authority is no place: "市公安局实施临时管控")
+                        r"|[局部所队隊厅廳委府]$|单位$|單位$|部门$|部門$")
 
 # the values a zone reads for itself (its place fields are what orders the zones)
 _VALUES = ("lower", "upper", "start", "end", "schedule", "radius")
@@ -342,7 +348,7 @@ def straddled_values(text: str, lo: int, hi: int, zones: Sequence[Mapping[str, _
         coords = [(lo + c.start, lo + c.end, (round(c.lat, 5), round(c.lon, 5))) for c in find_coords(text[lo:hi])]
         read = {pt for a, _, pt in coords if any(p0 <= a < p1 for p0, p1, _ in places)}
         unread = [(a, b) for a, b, pt in coords if pt not in read]
-        unread += [m.span("name" if m.group("name") else "en") for rx in (_VENUE, _VENUE_BARE, _VENUE_DIST)
+        unread += [m.span("name" if m.group("name") else "en") for rx in (_VENUE, _VENUE_BARE, _VENUE_DIST, _VENUE_ACTED)
                    for m in rx.finditer(text, lo, hi) if not (m.group("name") and _NOT_VENUE.search(m.group("name")))]
         for a, b in unread:
             if not any(p0 <= a < p1 or a <= p0 < b for p0, p1, _ in places):
@@ -406,7 +412,7 @@ def straddled_values(text: str, lo: int, hi: int, zones: Sequence[Mapping[str, _
             before = [(b, j) for a, b, j in places if b <= s.start]
             after = [(a, j) for a, b, j in places if a >= s.end]
             if not between and before and after and -1 in (max(before)[1], min(after)[1]) and k in (
-                    max(before)[1], min(after)[1]):
+                    max(before)[1], min(after)[1]) and not _clause_parts(text, s, max(before), min(after), k):
                 between = [-1]
             if between and len(sharers) == 1:
                 other = ("a place no zone was read from" if between[0] < 0 else
@@ -414,6 +420,17 @@ def straddled_values(text: str, lo: int, hi: int, zones: Sequence[Mapping[str, _
                 out[k].append(f"{_NAMES[key]} read beyond another place ({other} stands between)")
     out = _between_two(text, zones, places, sections, taken, hi, out)
     return _unclaimed_in_clause(text, lo, hi, zones, places, out)
+
+
+_PART = re.compile(r"[；;。\n]")
+
+
+def _clause_parts(text: str, s: _Span, before: tuple[int, int], after: tuple[int, int], k: int) -> bool:
+    """Whether a clause end parts the value from the unread place beside it and none parts it from its own place
+    ("…为中心，半径1.0公里以内；\n2)…青岛青春足球场": the radius is the circle's)."""
+    if before[1] == k:
+        return _PART.search(text, s.end, after[0]) is not None and _PART.search(text, before[0], s.start) is None
+    return _PART.search(text, before[0], s.start) is not None and _PART.search(text, s.end, after[0]) is None
 
 
 def _between_two(text: str, zones: Sequence[Mapping[str, _Span]], places: list[tuple[int, int, int]],

@@ -125,7 +125,8 @@ RANGE = re.compile(
     rf"(?:(?:FM|FROM|BTN|BETWEEN)\s+(?:THE\s+)?)?(?P<lo>{LIM})\s*"
     rf"(?:[-–—]?\s*UP\s+TO(?:\s+(?:AND|BUT)\s+(?:NOT\s+)?INCLUDING)?|-|–|—|TO|AND)\s*"
     # (never a circle's radius: "below 1200M AGL - 5250M radius of c", "… - 9990m around c")
-    rf"(?P<hi>{LIM})(?!(?<=\d)(?:\d|[.,]\d))(?!\s*(?:[A-Z]{{1,10}}\s+)?(?:RADIUS|AROUND|RING|CIRCLE)\b)",
+    rf"(?P<hi>{LIM})(?!(?<=\d)(?:\d|[.,]\d))"
+    rf"(?![ \t]*(?:(?:M|FT|KM|NM|SM|FEET|MET(?:RE|ER)S?|MILES?)[ \t]*)?(?:RADIUS|AROUND|RING|CIRCLE)\b)",
     re.I,
 )
 # "GND/5000FT AMSL", "FL125/5,700M AMSL": a slash separates limits only after a floor word or a flight level
