@@ -318,7 +318,9 @@ _LIMIT_WORDS = re.compile(rf"{_LIMIT_STATED.pattern}|\b(?:SFC|GND|UNL|UNLTD|UNLI
 _NOT_VENUE = re.compile(r"[公千海]?里$|米$|[度分秒]$|[为為](?:中心|[圆圓]心)$|^(?:地区|区域|管控|空域)|[连連][线線]$|[围圍]成$"
                         r"|^(?:以下|依次|上述|下列|各[点點])"
                         # (an authority is no place: "市公安局实施临时管控")
-                        r"|[局部所队隊厅廳委府]$|单位$|單位$|部门$|部門$")
+                        r"|[局部所队隊厅廳委府]$|单位$|單位$|部门$|部門$"
+                        # (nor a notice's title: "深圳市公安局关于实施临时禁飞的通告")
+                        r"|关于|關於|通告|通知")
 
 # the values a zone reads for itself (its place fields are what orders the zones)
 _VALUES = ("lower", "upper", "start", "end", "schedule", "radius")
