@@ -337,6 +337,13 @@ def _check_grounding(rec: ZoneRecord) -> None:
             rec.review(f"{key} value {sp.text[:40]!r} is not where its span says in the message")
         elif (whole := cut_number(text, sp.start, sp.end)) is not None:
             rec.review(f"{key} value {sp.text[:40]!r} cuts the number {whole!r} of the message")
+    # one distance read as the radius and as a limit ("c / 1700 FT up to 3,000 feet AGL", "radius 9990 m - up to
+    # UNL"): the words say one of them, and which the reading cannot tell
+    r = rec.spans.get("radius")
+    for key in ("lower", "upper"):
+        sp = rec.spans.get(key)
+        if r is not None and sp is not None and sp.start < r.end and r.start < sp.end:
+            rec.review(f"'{r.text[:40]}' is read both as the radius and as the {key} limit: it is one of them")
 
 
 def _same_limit(a: Limit | None, b: Limit | None) -> bool:

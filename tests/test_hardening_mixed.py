@@ -444,3 +444,15 @@ def test_a_radius_in_its_centres_clause_is_not_a_following_venues():
             "2)青岛青春足球场；真高50米以内；2027年7月7日8时至12时。")
     first = zones(text)[0]
     assert not said(first, "radius read beyond"), first.reasons
+
+
+# ---- seed 92: one distance read as the radius and as a limit ----------------------------------------------------
+
+@pytest.mark.parametrize("text", [
+    "EFFECTIVE 2309131755-2309241825.\nZONE 2 140824.67N 1003743.42E / 1700 FT up to 3,000 feet AGL;  Violators will "
+    "be prosecuted.",
+    "All areas EFFECTIVE 2408281354-2409111424. C. centre point S12.06623 W77.55305, radius 9990 m - up to UNL.",
+], ids=["slash-radius", "radius-then-up-to"])
+def test_a_distance_read_as_the_radius_and_as_a_limit_is_review(text):
+    (r,) = zones(text)
+    assert r.status == "review" and said(r, "is read both as the radius and as the"), (r.spans, r.reasons)
