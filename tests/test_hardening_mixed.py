@@ -456,3 +456,29 @@ def test_a_radius_in_its_centres_clause_is_not_a_following_venues():
 def test_a_distance_read_as_the_radius_and_as_a_limit_is_review(text):
     (r,) = zones(text)
     assert r.status == "review" and said(r, "is read both as the radius and as the"), (r.spans, r.reasons)
+
+
+# ---- seed 93: a limit's reference before the next circle, a venue in a notice's title line, the first area's own
+# period written before its place --------------------------------------------------------------------------------
+
+def test_a_range_before_a_circle_keeps_its_reference():
+    text = ("2503012330-2503100000:\n1. ref 402; Altitude: surface - 400FT AGL circle r 22 km centred at N512050 W0000620; "
+            "2. Centre: 511614N 0005555W, R 20 kilometres\n200 m AGL TO 18000 feet MSL")
+    first = zones(text)[0]
+    assert first.upper.ref == "AGL" and first.upper.ft == 400, first.upper
+
+
+def test_a_venue_glued_to_a_notices_title_is_still_a_place():
+    text = ("关于实施临时空域管制的通告以拓东体育场为中心，半径8.2公里范围内；真高1000米以下空域；\n北纬25°13′ 东经102°40′ 半径 1.4公里范围；"
+            "以上区域管控时段：2023年2月25日9时-2023年2月25日13时。")
+    circle = next(r for r in zones(text) if isinstance(r.geometry, CircleGeometry))
+    assert circle.status == "review" and said(circle, "read beyond another place"), circle.reasons
+
+
+def test_the_first_areas_own_period_before_its_place_outranks_a_later_one():
+    text = ("RESTRICTED AREA ACTIVATED.\n- LIMITS GND/1,200m AMSL; from November 4, 2023 at 0000 UTC to November 4, 2023 "
+            "at 0800 UTC inside 3 SM of 11.28513ºN / 106.54553ºE.\n- 10.49073, 106.38587 / 7,500FT\nfloor surface, "
+            "ceiling 150M AMSL from 2027-05-28T17:30Z until 2027-06-07 03:30 UTC.")
+    first = zones(text)[0]
+    assert first.start.year == 2023 or (first.status == "review" and said(first, "own clause")), (first.start,
+                                                                                                   first.reasons)

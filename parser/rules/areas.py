@@ -320,7 +320,7 @@ _NOT_VENUE = re.compile(r"[公千海]?里$|米$|[度分秒]$|[为為](?:中心|[
                         # (an authority is no place: "市公安局实施临时管控")
                         r"|[局部所队隊厅廳委府]$|单位$|單位$|部门$|部門$"
                         # (nor a notice's title: "深圳市公安局关于实施临时禁飞的通告")
-                        r"|关于|關於|通告|通知")
+                        r"|(?:关于|關於|通告|通知)$")
 
 # the values a zone reads for itself (its place fields are what orders the zones)
 _VALUES = ("lower", "upper", "start", "end", "schedule", "radius")
@@ -532,13 +532,15 @@ def _unclaimed_in_clause(text: str, lo: int, hi: int, zones: Sequence[Mapping[st
                 continue
             a0, b0 = min(own)
             nxt = min([a for a, _, j in places if a >= b0 and j != k] + [hi])
-            # (and from the place before it: "…；管控时间：2027年8月3日7时到…，位置c，半径6.9公里" writes the period first)
+            # (and from the place before it: "…；管控时间：2027年8月3日7时到…，位置c，半径6.9公里" writes the period first;
+            # before the first place, a value taken is the heading's, one not taken may be the first area's own)
             prv = max([b for _, b, j in places if b <= a0 and j != k], default=a0)
+            head = lo if prv == a0 else prv
             for key in keys:
                 s = f.get(key)
                 if s is None or prv <= s.start < nxt or not (lo <= s.start < hi):
                     continue
-                m = next((m for m in chain(stated.finditer(text, prv, a0), stated.finditer(text, b0, nxt))
+                m = next((m for m in chain(stated.finditer(text, head, a0), stated.finditer(text, b0, nxt))
                           if not any(u0 <= m.start() < u1 or m.start() <= u0 < m.end() for u0, u1 in used)), None)
                 if m is not None:
                     out[k].append(f"{_NAMES[key]} read from outside this area's own clause, which writes {what} no "

@@ -16,6 +16,7 @@ from airspace.parser.rules.patterns import (
     FLOORISH,
     LIM,
     LOWER_ONLY,
+    RADIUS_NEXT,
     RANGE,
     RANGE_SLASH,
     UNL_WORD,
@@ -60,9 +61,11 @@ def _with_ref(text: str, span: Span, hi: int) -> Span:
 def limits_in(text: str, lo: int, hi: int) -> dict[str, Span]:
     """lower/upper stated in [lo, hi): a range first, else 'UP TO x' / 'FM x' forms."""
     out: dict[str, Span] = {}
-    # (a limit after "below" is a ceiling, never a range's floor: "BLW 3,000 feet MSL - 9990m …")
-    m = next((x for x in RANGE.finditer(text, lo, hi) if not _CEILING_WORD.search(text, max(lo, x.start() - 20),
-                                                                                  x.start("lo"))), None)
+    # (a limit after "below" is a ceiling, never a range's floor: "BLW 3,000 feet MSL - 9990m …"; a distance with no
+    # reference before "radius"/"around" is a circle's radius, never a range's upper)
+    m = next((x for x in RANGE.finditer(text, lo, hi)
+              if not _CEILING_WORD.search(text, max(lo, x.start() - 20), x.start("lo"))
+              and not (not _HAS_REF.search(x.group("hi")) and RADIUS_NEXT.match(text, x.end()))), None)
     m2 = next((x for x in RANGE_SLASH.finditer(text, lo, hi) if slash_band(x.group("lo"), x.group("hi"))), None)
     if m2 and (m is None or m2.start() < m.start()):
         m = m2

@@ -124,11 +124,11 @@ LIM = rf"(?:(?<![A-Z])(?:SFC|GND|SURFACE|UNL(?:TD|IMITED|IMTED)?)(?![A-Z])|\bFL\
 RANGE = re.compile(
     rf"(?:(?:FM|FROM|BTN|BETWEEN)\s+(?:THE\s+)?)?(?P<lo>{LIM})\s*"
     rf"(?:[-–—]?\s*UP\s+TO(?:\s+(?:AND|BUT)\s+(?:NOT\s+)?INCLUDING)?|-|–|—|TO|AND)\s*"
-    # (never a circle's radius: "below 1200M AGL - 5250M radius of c", "… - 9990m around c")
-    rf"(?P<hi>{LIM})(?!(?<=\d)(?:\d|[.,]\d))"
-    rf"(?![ \t]*(?:(?:M|FT|KM|NM|SM|FEET|MET(?:RE|ER)S?|MILES?)[ \t]*)?(?:RADIUS|AROUND|RING|CIRCLE)\b)",
+    rf"(?P<hi>{LIM})(?!(?<=\d)(?:\d|[.,]\d))",
     re.I,
 )
+# what follows a circle's radius, never a range's upper: "below 1200M AGL - 5250M radius of c", "… - 9990m around c"
+RADIUS_NEXT = re.compile(r"[ \t]*(?:RADIUS|AROUND|RING|CIRCLE|ABOUT)\b", re.I)
 # "GND/5000FT AMSL", "FL125/5,700M AMSL": a slash separates limits only after a floor word or a flight level
 # (a bare "200FT AGL/211FT MSL" is one height in two references, not a band)
 RANGE_SLASH = re.compile(rf"(?P<lo>{LIM})\s*/\s*(?P<hi>{LIM})", re.I)
