@@ -482,3 +482,34 @@ def test_the_first_areas_own_period_before_its_place_outranks_a_later_one():
     first = zones(text)[0]
     assert first.start.year == 2023 or (first.status == "review" and said(first, "own clause")), (first.start,
                                                                                                    first.reasons)
+
+
+# ---- seed 94: a pair run on past the zone's line, a venue before its height, an aerodrome's reference point, a radius
+# between two centres -------------------------------------------------------------------------------------------
+
+def test_a_labelled_period_running_past_the_zones_line_is_still_near_it():
+    text = ("AREA D: Perimeter: 16.22S/48.24W\n16.202S 48.174W\n16.26310S 48.18504W, 2511220910 TO 2511221110. max 2000 FT "
+            "AMSL, Start: November 22, 2025 at 0910 UTC\nEnd: November 22, 2025 at 1910 UTC.\n Confirm receipt.")
+    (poly,) = zones(text)
+    assert poly.status == "review" and said(poly, "two periods near this zone"), poly.reasons
+
+
+def test_a_venue_before_its_height_is_a_place_of_the_list():
+    text = ("管控時段：2027年11月6日04:00-2027年11月7日04:00。\n北緯30°33′03″ 東經114°13′47″半徑1050米；4、五環體育中心真高100米以下空域\n"
+            "上述區域內禁止無人駕駛航空器飛行活動。")
+    (circle,) = zones(text)
+    assert circle.status == "review" and said(circle, "read beyond another place"), circle.reasons
+
+
+def test_an_aerodromes_reference_point_is_not_the_circles_centre():
+    text = ("Q) VABF/QRDCA/V/BO /A/050/600/1922N07245E019\nA) VABB B) 2705012200 C) 2705072259\nE) DANGER AREA ACTIVATED "
+            "IN A CIRCLE WITH CENTER AT 192202N 0724524E AND\nRADIUS OF 35KM. AD ARP 192005N0725134E.\nF) FL050 G) FL600")
+    (r,) = zones(text)
+    assert r.geometry.center == pytest.approx((19 + 22 / 60 + 2 / 3600, 72 + 45 / 60 + 24 / 3600))
+
+
+def test_a_radius_before_a_centre_opened_with_yi_is_the_clause_befores():
+    text = ("2024年11月2日15时到2024年11月2日19时（北京时间）。位置：北纬29°41′36″东经106°31′20″；半径2.8公里 以北纬29°39′、东经106°41′为圆心"
+            "半径11公里范围内；以上区域均为高度真高50米以下。")
+    a, b = zones(text)
+    assert (a.geometry.radius_m, b.geometry.radius_m) == (2800, 11_000)

@@ -295,7 +295,7 @@ _VENUE_BARE = re.compile(
     r"(?:^|(?<=[，,；;。：:、\s距离離)）]))(?P<name>[\u4e00-\u9fff]{2,16}?(?:中心|体育场|體育場|体育馆|體育館|公园|公園|广场|廣場"
     r"|剧院|劇院|机场|機場|大学|大學|医院|醫院|码头|碼頭|景区|景區|赛道|賽道|车站|車站|大桥|大橋|水库|水庫|球场|球場|运动场|運動場"
     r"|博物馆|博物館|大世界|乐园|樂園))"
-    r"(?=[，,；;。\s、（(\d]|[实實][施行]|[划劃][设設]|上空|[区區]域|[临臨][时時]|禁[飞飛止]|$)"
+    r"(?=[，,；;。\s、（(\d]|[实實][施行]|[划劃][设設]|上空|[区區]域|[临臨][时時]|禁[飞飛止]|真高|高度|$)"
     r"|\b(?:(?:over|above)\s+(?:the\s+)?|at\s+(?:the\s+)?(?=[A-Z][a-z]+(?:[ -][A-Z][a-z]+)*[ -](?:Stadium|Park|Circuit"
     r"|Gardens?|Centre|Center|Arena|Square|Hall|Bridge|Airport|Palace|Castle|Cathedral|Racecourse|Showground)\b))"
     r"(?P<en>[A-Z][a-z]+(?:(?:\s(?:de|of|du|la|le|del|di)\s|[ -])[A-Z][a-z]+)*)\b")

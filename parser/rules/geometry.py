@@ -73,7 +73,8 @@ _ROUTE_BEFORE = re.compile(
 )
 _ROUTE_NEAR = re.compile(r"\bWAYPOINTS?\b|\bATS\s+(?:RTE|ROUTE)S?\b|\bDCT\b|\bVIA\s+ROUTE\b", re.I)
 # a reference point given for orientation (參考坐標點, REF POINT) next to an area described in words
-_REF_POINT = re.compile(r"(?:参考|參考)[\u4e00-\u9fff]{0,4}\s*[:：]?\s*$|\bREF(?:ERENCE)?\s+(?:POINT|PSN|PT)\s*:?\s*$", re.I)
+_REF_POINT = re.compile(r"(?:参考|參考)[\u4e00-\u9fff]{0,4}\s*[:：]?\s*$|\bREF(?:ERENCE)?\s+(?:POINT|PSN|PT)\s*:?\s*$"
+                        r"|\b(?:AD\s+)?ARP\s*:?\s*$", re.I)
 _ROUTE_AFTER = re.compile(r"^[\s)]*(?:DCT\b|INSTEAD\s+OF\b)", re.I)
 _EXC_AREA = re.compile(
     r"\bEXC(?:EPT|LUDING|L)?\.?\s+(?:FOR\s+)?(?:THE\s+)?(?:AREA|A\s+CIRCLE|CIRCLE|WI\b|SECTOR|AIRSPACE\s+(?:WI|WITHIN)\b"
@@ -147,6 +148,9 @@ _RADIUS_AFTER = re.compile(r"\s*[(（]?\s*(?:\d[\d.,]*\s*[A-Za-z]{1,16}(?:\s+[A-
 # a radius that names its own centre next ("…、北纬31°02′、东经120°39′\n半径8公里，中心北纬31°09′…", "… RADIUS 5NM CENTRE c") is
 # that centre's, not the point before it
 _OWN_CENTRE_NEXT = re.compile(r"[^；;。\n]{0,16}?(?:中心|[圆圓]心|(?i:\bCENT(?:RE|ER|RED|ERED)\b))")
+
+
+_AS_CENTRE = re.compile(r"\s*[为為](?:[圆圓]心|中心)[，,、]?\s*")
 
 
 # a list of points closed as a boundary ("…连线围成的范围", "… 圍成的區域", "… TO START")
@@ -330,8 +334,15 @@ def read_geometry(text: str, lo: int, hi: int) -> list[Zone]:
             if k < len(singles) and singles[k].start < g1 and singles[k] is not c:
                 continue  # another coordinate sits between them
             # (a clause end between them: a radius in the centre's own clause, "半径800米，中心c；", comes first)
+            # (a point written as the centre comes first, an aerodrome's or a reference point last: "… CENTER AT c
+            # AND\nRADIUS OF 35KM. AD ARP c2.")
             score = (len(gap.strip()) + (20 if ("(" in gap or ")" in gap) else 0) + (40 if "\n\n" in gap else 0)
-                     + (30 if _CLAUSE_END.search(gap) else 0))
+                     + (30 if _CLAUSE_END.search(gap) else 0)
+                     - (25 if _CENTRE_BEFORE.search(text, max(lo, c.start - 20), c.start) else 0)
+                     + (60 if _REF_POINT.search(text, max(lo, c.start - 30), c.start) else 0)
+                     # (a radius after "以c为圆心" is that centre's; one before "以c…" ends the clause before it)
+                     - (10 if ms >= c.end and _AS_CENTRE.fullmatch(gap) else 0)
+                     + (30 if me <= c.start and gap.rstrip().endswith("以") else 0))
             cands.append((score, ci, mi))
     used_c, used_m = set(), set()
     for _score, ci, mi in sorted(cands):
