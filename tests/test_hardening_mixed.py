@@ -513,3 +513,30 @@ def test_a_radius_before_a_centre_opened_with_yi_is_the_clause_befores():
             "半径11公里范围内；以上区域均为高度真高50米以下。")
     a, b = zones(text)
     assert (a.geometry.radius_m, b.geometry.radius_m) == (2800, 11_000)
+
+
+# ---- seed 95: venues set up or measured before a circle, a radius after a full-width colon, a well-formed point after
+# a boundary ------------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("text", [
+    "临时禁飞通知\n天津团泊体育中心设立临时禁飞区，真高120米以内\n以北纬39.35度 东经117.33度为中心，半径8公里；\n管控时间：2025年10月2日10时到12时。",
+    "无人机管控措施  黄龙体育中心半径1公里以内；真高300米以下 以北纬30°15′东经120°03′为圆心，半径3550米范围内；真高500米以下空域。 "
+    "管控时间：2025年7月19日0时至12时（北京时间）。",
+], ids=["venue-set-up", "venue-radius-then-limit"])
+def test_a_venues_limit_before_a_circle_is_not_the_circles(text):
+    (circle,) = zones(text)
+    assert circle.status == "review" and said(circle, "read beyond another place"), circle.reasons
+
+
+def test_a_radius_after_a_full_width_colon_is_its_centres():
+    text = ("【空域管制】 2027年10月3日14時—16時。 第二區：珠海國際航展中心半徑0.5公里以內，真高500米以下 （三）位置北緯22°01′、東經113°37′，"
+            "半徑：1千米，真高300米以下；")
+    circle = next(r for r in zones(text) if isinstance(r.geometry, CircleGeometry))
+    assert circle.geometry.radius_m == 1000, circle.spans
+
+
+def test_a_well_formed_point_after_a_boundary_is_not_its_malformed_last_vertex():
+    text = ("调度通知：自2023年1月16日07:00到2023年1月17日07:00止。\n以下各点连线范围内：北纬34度05分，东经109度03分；北纬34度09分东经109度02分；"
+            "北纬34度06分、东经108度59分；\n340543N1090005E 半径 14公里；\n均为真高150米以下空域。")
+    poly, circle = zones(text)
+    assert len(poly.geometry.points) == 3 and circle.geometry.radius_m == 14_000

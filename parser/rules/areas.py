@@ -295,7 +295,7 @@ _VENUE_BARE = re.compile(
     r"(?:^|(?<=[，,；;。：:、\s距离離)）]))(?P<name>[\u4e00-\u9fff]{2,16}?(?:中心|体育场|體育場|体育馆|體育館|公园|公園|广场|廣場"
     r"|剧院|劇院|机场|機場|大学|大學|医院|醫院|码头|碼頭|景区|景區|赛道|賽道|车站|車站|大桥|大橋|水库|水庫|球场|球場|运动场|運動場"
     r"|博物馆|博物館|大世界|乐园|樂園))"
-    r"(?=[，,；;。\s、（(\d]|[实實][施行]|[划劃][设設]|上空|[区區]域|[临臨][时時]|禁[飞飛止]|真高|高度|$)"
+    r"(?=[，,；;。\s、（(\d]|[实實][施行]|[划劃设設][设設立置]|上空|[区區]域|[临臨][时時]|禁[飞飛止]|真高|高度|$)"
     r"|\b(?:(?:over|above)\s+(?:the\s+)?|at\s+(?:the\s+)?(?=[A-Z][a-z]+(?:[ -][A-Z][a-z]+)*[ -](?:Stadium|Park|Circuit"
     r"|Gardens?|Centre|Center|Arena|Square|Hall|Bridge|Airport|Palace|Castle|Cathedral|Racecourse|Showground)\b))"
     r"(?P<en>[A-Z][a-z]+(?:(?:\s(?:de|of|du|la|le|del|di)\s|[ -])[A-Z][a-z]+)*)\b")
@@ -430,9 +430,10 @@ _PART = re.compile(r"[；;。\n]")
 def _clause_parts(text: str, s: _Span, before: tuple[int, int], after: tuple[int, int], k: int) -> bool:
     """Whether a clause end parts the value from the unread place beside it and none parts it from its own place
     ("…为中心，半径1.0公里以内；\n2)…青岛青春足球场": the radius is the circle's)."""
-    if before[1] == k:
-        return _PART.search(text, s.end, after[0]) is not None and _PART.search(text, before[0], s.start) is None
-    return _PART.search(text, before[0], s.start) is not None and _PART.search(text, s.end, after[0]) is None
+    # (only with its own place before it: a value after an unread venue's clause end and before the zone's own place,
+    # "黄龙体育中心半径1公里以内；真高300米以下 以c为圆心…", may be either's)
+    return before[1] == k and _PART.search(text, s.end, after[0]) is not None and _PART.search(
+        text, before[0], s.start) is None
 
 
 def _between_two(text: str, zones: Sequence[Mapping[str, _Span]], places: list[tuple[int, int, int]],

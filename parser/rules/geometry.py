@@ -229,6 +229,8 @@ def _polygon_span(text: str, run: list[CoordMatch], lo: int, hi: int) -> tuple[i
         end += m.end("np")
         named += 1
     m = BAD_VERTEX_TAIL.match(text, end, min(hi, end + 60))
+    if m and find_coords(m.group()):
+        m = None  # (a well-formed point the runs left out is another area's: "…；\n340543N1090005E 半径 14公里")
     if m:  # a malformed last vertex ("…, 365852N-351722E"): in the span, so the polygon normaliser names it
         end = m.end()
         named += 1

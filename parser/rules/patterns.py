@@ -32,7 +32,7 @@ RADIUS_KW = (r"(?:RADIUS|RADIUS\s+(?:OF|VON|DE)|RAD\b|RDO\b|半径|半徑|周围
              r"|UMKREIS\s+VON|РАДИУС[ЕА]?|반경)")
 # a distance before the keyword ("0.5NM RADIUS", "a 3 nautical mile radius") or after it ("RADIUS - 1NM", 半径2公里)
 R_BEFORE = re.compile(rf"(?<![\w.])(?P<d>{DIST})(?:\s*\(\s*{DIST}\s*\))?\s*RADIUS\b", re.I)
-R_AFTER = re.compile(rf"(?P<kw>{RADIUS_KW})\s*(?:IS\s+|为\s*|為\s*)?[-:=]?\s*(?P<d>{DIST})", re.I)
+R_AFTER = re.compile(rf"(?P<kw>{RADIUS_KW})\s*(?:IS\s+|为\s*|為\s*)?[-:：=]?\s*(?P<d>{DIST})", re.I)
 R_WITHIN = re.compile(
     rf"(?:\b(?:WI|WITHIN)\s+(?:AN?\s+)?(?P<d>{DIST})\s+(?:OF|FROM|AROUND)"
     rf"|(?<![\w.])(?P<d2>{DIST})\s*(?:(?:RING|CIRCLE)\s+(?:AROUND|ABOUT|AT|OF|ON)|AROUND|ABOUT|OF|FROM|@"
