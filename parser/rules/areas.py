@@ -258,7 +258,8 @@ def section_values(text: str, sec: tuple[int, int], own: list[Span], h: Header) 
 
 
 _CLAUSE_END = re.compile(r"[\n。]")
-# where an area's clause ends: a value after it may speak for every area ("…范围内。以上区域真高…", "…\nALL AREAS …")
+# where an area's clause ends: a value after it may speak for every area ("…范围内。以上区域真高…", "…\nALL AREAS …");
+# a full stop on the same line does not ("… SFC TO UNL. 2304072300 TO 2304080030." may be the last area's own)
 _ITEM_END = re.compile(r"[\n。]")
 # what parts a heading from the first area: a value with none of these before the first place is that area's own
 # ("管控时段：…18时-24时 半径2公里，圆心…": the period opens area 1's item)

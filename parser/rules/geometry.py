@@ -139,7 +139,9 @@ _CENTRE_BEFORE = re.compile(r"(?:中心[点點]?|中心坐[标標]|[圆圓]心|(
 # a coordinate followed by its radius ("40.51ºN 73.96ºW (1000 FT radius", "c RADIUS 5NM", "c半径2公里", "c / 0.4
 # nautical miles", "c - 25 SM") is a circle's centre, never the next vertex of the boundary written before it
 # (its radius after a slash or a dash, never a limit: "c / 0.4 nautical miles", "c - 25 SM", not "/ 500 M AGL")
-_SLASH_RADIUS_RX = rf"[ \t]*[/\-–][ \t]*(?P<d>{DIST})(?![ \t]*(?:AGL|AMSL|MSL|ASFC|AAL|SFC|GND|ALT)\b)"
+# (a floor word that opens a range after it, "c / 30000FT SFC TO FL330", leaves the distance a radius)
+_SLASH_RADIUS_RX = (rf"[ \t]*[/\-–][ \t]*(?P<d>{DIST})"
+                    r"(?![ \t]*(?:AGL|AMSL|MSL|ASFC|AAL|ALT|(?:SFC|GND)(?![ \t]*(?:TO\b|[-–/])))\b)")
 _SLASH_RADIUS = re.compile(_SLASH_RADIUS_RX, re.I)
 _RADIUS_AFTER = re.compile(r"\s*[(（]?\s*(?:\d[\d.,]*\s*[A-Za-z]{1,16}(?:\s+[A-Za-z]{1,8})?\s+)?(?i:RADIUS\b)"
                            rf"|\s*[,，]?\s*半[径徑]|(?i:{_SLASH_RADIUS_RX})|\s*(?:周[边邊围圍]|四周)\s*\d")
