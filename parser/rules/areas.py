@@ -314,6 +314,8 @@ _TIME_STATED = re.compile(rf"{PROSE_DT}|(?<!\d)\d{{10}}(?!\d)|{ISO_DT}|\d{{4}}�
 _LIMIT_STATED = re.compile(rf"\bFL\s?\d{{2,3}}\b|{ALT_REF}|{CN_UPPER.pattern}", re.I)
 # (and the words of a limit with no number, "SFC-UNL", where an area's own clause is asked whether it states one)
 _LIMIT_WORDS = re.compile(rf"{_LIMIT_STATED.pattern}|\b(?:SFC|GND|UNL|UNLTD|UNLIMITED)\b", re.I)
+# what an area's own clause is asked whether it states, by field
+_STATED_WORDS = {"start": _TIME_STATED, "end": _TIME_STATED, "lower": _LIMIT_WORDS, "upper": _LIMIT_WORDS}
 # what stands before "范围内" after a radius or a coordinate is a unit, not a venue ("0.5公里范围内")
 # (nor are the words of a boundary's description, "以下各点连线范围内", "依次连线范围内")
 _NOT_VENUE = re.compile(r"[公千海]?里$|米$|[度分秒]$|[为為](?:中心|[圆圓]心)$|^(?:地区|区域|管控|空域)|[连連][线線]$|[围圍]成$"
@@ -462,7 +464,7 @@ def _between_two(text: str, zones: Sequence[Mapping[str, _Span]], places: list[t
             if here is not None and here == section_of(sections, a0) != section_of(sections, a1):
                 continue
             label = _field_label(text, s.start)
-            stated = _TIME_STATED if key in ("start", "end") else _LIMIT_WORDS if key in ("lower", "upper") else None
+            stated = _STATED_WORDS.get(key)
             alike = [o.start for p, q in pairs if (o := alone_after(key, p, q)) is not None and o is not s]
             alike += [m.start() for m in stated.finditer(text, b1, after)] if stated is not None else []
             if label and any(_field_label(text, pos) == label for pos in alike):
