@@ -141,6 +141,27 @@ def ring_problems(points: list[tuple[float, float]]) -> list[str]:
     return out
 
 
+# what separates one vertex from the next in a list (a bare line break is layout, not a separator)
+_VERTEX_SEP = re.compile(r"[、，,；;]")
+
+
+def list_break(text: str) -> str | None:
+    """Why a vertex list may be two lists, else None: it runs over a bare line break (no separator before it) and
+    the separator its points use changes there (``c1、c2、c3\nc4；c5；c6围成``), as where one area's line stopped
+    unclosed and the next area's list began. A list wrapped by layout keeps its separator across the break."""
+    coords = find_coords(text)
+    gaps = [text[a.end : b.start] for a, b in zip(coords, coords[1:])]
+    for k, gap in enumerate(gaps):
+        if "\n" not in gap or gap.strip():
+            continue
+        before = {m.group() for g in gaps[:k] for m in _VERTEX_SEP.finditer(g)}
+        after = {m.group() for g in gaps[k + 1 :] for m in _VERTEX_SEP.finditer(g)}
+        if len(before) == 1 and len(after) == 1 and before != after:
+            return (f"the boundary's points run over a line break where their separator changes ('{before.pop()}' "
+                    f"then '{after.pop()}'): the next line's points may be another area's; check the message")
+    return None
+
+
 HULL_ORDER_NOTE = ("polygon edges cross as written (corners listed row by row?); every vertex lies on the convex "
                    "hull, so the one simple ring through them, in hull order, is drawn: check it against the message")
 

@@ -33,6 +33,7 @@ from airspace.parser.polygon import (
     MalformedVertex,
     area_points,
     hull_order,
+    list_break,
     ring_problems,
     seen_points,
 )
@@ -92,6 +93,8 @@ def _geometry(rec: ZoneRecord, v: dict[str, str]) -> tuple[float, float] | None:
             rec.geometry = PolygonGeometry(points=pts)
             for problem in ring_problems(pts):  # bow-tie or repeated vertex: kept as written, flagged
                 rec.review(problem)
+            if (why := list_break(v["polygon"])) is not None:
+                rec.review(why)
             return _centroid(pts)
         except MalformedVertex as exc:
             _fail(rec, "polygon", v["polygon"], exc)

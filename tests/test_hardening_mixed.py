@@ -540,3 +540,16 @@ def test_a_slash_radius_before_a_range_is_a_circle_not_the_boundarys_last_vertex
 def test_a_value_another_item_may_own_is_review(text, index, words):
     rec = zones(text)[index]
     assert rec.status == "review" and said(rec, words), rec.reasons
+
+
+def test_a_list_whose_separator_changes_at_a_bare_line_break_may_be_two_areas():
+    """Seed 102: one area's list stopped unclosed at the line's end and the next area's list closed the boundary; a
+    list wrapped by layout keeps its separator across the break and stays one ok boundary."""
+    two = ("临时禁飞通知\n由北纬24度56分，东经102度35分、北纬25度00分 东经102度31分、北纬25度05分 东经102度37分\n"
+           "北纬24°54′56″、东经102°43′28″；北纬24°52′44″ 东经102°46′08″；北纬24°51′25″东经102°43′27″围成的范围；真高120米以内；"
+           "时间：2025年12月16日20时至22时。")
+    (r,) = zones(two)
+    assert r.status == "review" and said(r, "separator changes ('、' then '；')"), r.reasons
+    wrapped = two.replace("；北纬24°52′44″", "、北纬24°52′44″").replace("；北纬24°51′25″", "、北纬24°51′25″")
+    (r,) = zones(wrapped)
+    assert r.status == "ok" and len(r.geometry.points) == 6, r.reasons
