@@ -146,13 +146,13 @@ _VERTEX_SEP = re.compile(r"[、，,；;]")
 
 
 def list_break(text: str) -> str | None:
-    """Why a vertex list may be two lists, else None: it runs over a bare line break (no separator before it) and
-    the separator its points use changes there (``c1、c2、c3\nc4；c5；c6围成``), as where one area's line stopped
-    unclosed and the next area's list began. A list wrapped by layout keeps its separator across the break."""
+    """Why a vertex list may be two lists, else None: it runs over a line break and the separator its points use
+    changes there (``c1、c2、c3\nc4；c5；c6围成``, ``c1、c2、c3；\nd1，d2，d3连线围成``), as where one area's line ended
+    and the next area's list began. A list wrapped by layout keeps its separator across the break."""
     coords = find_coords(text)
     gaps = [text[a.end : b.start] for a, b in zip(coords, coords[1:])]
     for k, gap in enumerate(gaps):
-        if "\n" not in gap or gap.strip():
+        if "\n" not in gap:
             continue
         before = {m.group() for g in gaps[:k] for m in _VERTEX_SEP.finditer(g)}
         after = {m.group() for g in gaps[k + 1 :] for m in _VERTEX_SEP.finditer(g)}

@@ -553,3 +553,27 @@ def test_a_list_whose_separator_changes_at_a_bare_line_break_may_be_two_areas():
     wrapped = two.replace("；北纬24°52′44″", "、北纬24°52′44″").replace("；北纬24°51′25″", "、北纬24°51′25″")
     (r,) = zones(wrapped)
     assert r.status == "ok" and len(r.geometry.points) == 6, r.reasons
+
+
+def test_a_list_ended_by_a_clause_end_then_a_list_with_another_separator_is_review():
+    """Seed 96: "c1、…、c5；\\n d1，d2，d3连线围成的区域" may be two boundaries."""
+    text = ("北緯45°37′ 東經126°49′、北緯45°41′東經126°39′、北緯45°35′東經126°34′、北緯45°28′東經126°38′；\n"
+            "北緯45度33分 東經126度44分，北緯45度34分 東經126度39分，北緯45度37分、東經126度42分連線圍成的區域；"
+            "真高100米以下。管控時間：2025年9月25日00:00—2025年9月25日04:00。")
+    (r,) = zones(text)
+    assert r.status == "review" and said(r, "separator changes ('、' then '，')"), r.reasons
+
+
+def test_a_distance_from_a_point_is_that_points_circle():
+    """Seed 96: "距c點2900米以內" is a circle of 2.9 km around c, not a point without extent."""
+    (r,) = zones("（六）距北緯46°01′，東經126°30′點2900米以內；真高100米以下。2025年9月25日00:00—2025年9月25日04:00")
+    assert r.status == "ok" and isinstance(r.geometry, CircleGeometry) and r.geometry.radius_m == 2900.0, r.reasons
+    assert r.geometry.center == pytest.approx((46 + 1 / 60, 126.5))
+
+
+def test_a_venue_run_into_the_title_before_it_is_still_a_place():
+    """Seed 96: "…管控措施五环体育中心区域；真高500米以下\\n以c为圆心…": the height is the venue's line's, which no zone
+    was read from; the circle after it does not take it as its own."""
+    (r,) = zones("国际航空航天博览会期间无人机管控措施五环体育中心区域；真高500米（含）以下\n以北纬30°47′ 东经114°28′为圆心，"
+                 "半径1公里以内；管控时段：2023年11月8日10时至2023年11月8日24时。")
+    assert r.status == "review" and said(r, "upper limit read beyond another place"), r.reasons

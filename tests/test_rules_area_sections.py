@@ -136,14 +136,18 @@ def _statuses(text: str):
 
 
 def test_a_value_beyond_a_coordinate_no_zone_was_read_from_is_review():
-    # the circle's radius is glued to its coordinate ("″3公里"), so no zone is read from it; the height after it is
-    # the circle's or the boundary's, and the text does not say which
+    # the circle's radius is glued to its coordinate ("″3公里") with no "离" before it, so no zone is read from it; the
+    # height after it is the circle's or the boundary's, and the text does not say which
     text = ("杭州市公安局关于实施临时禁飞的通告\n由北纬30度05分 东经120度08分、北纬30度08分 东经120度10分、"
-            "北纬30度10分 东经120度06分依次连线范围内；离北纬30°24′47″东经120°12′28″3公里范围内，真高50米（含）以下。\n"
+            "北纬30度10分 东经120度06分依次连线范围内；{}北纬30°24′47″东经120°12′28″3公里范围内，真高50米（含）以下。\n"
             "2027年5月22日5时至7时。")
-    got = _statuses(text)
+    got = _statuses(text.format(""))
     assert got and all(s == "review" for s, _ in got), got
     assert any("upper limit read beyond another place (a place no zone was read from" in r for _, why in got for r in why)
+    # "离c3公里范围内" is the circle of 3 km around c: the height in its own clause is its own, the boundary's is not
+    got = _statuses(text.format("离"))
+    assert [s for s, _ in got] == ["review", "ok"], got
+    assert any("written in the last area's own clause" in r for r in got[0][1]), got
 
 
 def test_a_value_beyond_a_venue_no_zone_was_read_from_is_review():

@@ -290,10 +290,11 @@ _VENUE = re.compile(r"(?P<name>[\u4e00-\u9fff]{2,20}?)(?:周[边邊围圍]|附�
                     r"(?P<en>[A-Z][a-z]+(?:[ -][A-Z][a-z]+)*)")
 # a venue named with no cue word around it: a name that ends as venues do, standing as its own clause or before what
 # is done there or a distance from it ("…半径1150米；悦来国际会议中心，真高120米以下", "宝安体育场实施临时禁飞",
-# "距贺龙体育中心0.4公里范围内"), or a Title-Case place "over" or "above" which the zone lies ("above Stade de France"),
-# or "at" a venue ("at Silverstone Circuit")
+# "距贺龙体育中心0.4公里范围内", or right after a title run into it: "…管控措施五环体育中心区域"), or a Title-Case
+# place "over" or "above" which the zone lies ("above Stade de France"), or "at" a venue ("at Silverstone Circuit")
 _VENUE_BARE = re.compile(
-    r"(?:^|(?<=[，,；;。：:、\s距离離)）]))(?P<name>[\u4e00-\u9fff]{2,16}?(?:中心|体育场|體育場|体育馆|體育館|公园|公園|广场|廣場"
+    r"(?:^|(?<=[，,；;。：:、\s距离離)）])|(?<=措施|通告|通知|公告))"
+    r"(?P<name>[\u4e00-\u9fff]{2,16}?(?:中心|体育场|體育場|体育馆|體育館|公园|公園|广场|廣場"
     r"|剧院|劇院|机场|機場|大学|大學|医院|醫院|码头|碼頭|景区|景區|赛道|賽道|车站|車站|大桥|大橋|水库|水庫|球场|球場|运动场|運動場"
     r"|博物馆|博物館|大世界|乐园|樂園))"
     r"(?=[，,；;。\s、（(\d]|[实實][施行]|[划劃设設][设設立置]|上空|[区區]域|[临臨][时時]|禁[飞飛止]|真高|高度|$)"

@@ -33,6 +33,7 @@ from airspace.parser.rules.patterns import (
     BOUNDARY_GAP,
     CLOSE,
     CLOSE_IN_GAP,
+    CN_DIST,
     DIST,
     EITHER_SIDE,
     INTRO_GAP,
@@ -150,6 +151,11 @@ _RADIUS_AFTER = re.compile(r"\s*[(（]?\s*(?:\d[\d.,]*\s*[A-Za-z]{1,16}(?:\s+[A-
 # a radius that names its own centre next ("…、北纬31°02′、东经120°39′\n半径8公里，中心北纬31°09′…", "… RADIUS 5NM CENTRE c") is
 # that centre's, not the point before it
 _OWN_CENTRE_NEXT = re.compile(r"[^；;。\n]{0,16}?(?:中心|[圆圓]心|(?i:\bCENT(?:RE|ER|RED|ERED)\b))")
+
+
+# a distance "from" a point as the area's extent: "距北纬46°01′，东经126°30′点2900米以内"
+_CN_WITHIN_BEFORE = re.compile(r"(?:距|离|離)(?:离|離)?\s*$")
+_CN_WITHIN_AFTER = re.compile(rf"\s*[点點]?\s*(?P<d>{CN_DIST})\s*(?:范围|範圍)?\s*(?:以内|以內|内|內)")
 
 
 _AS_CENTRE = re.compile(r"\s*[为為](?:[圆圓]心|中心)[，,、]?\s*")
@@ -314,8 +320,18 @@ def read_geometry(text: str, lo: int, hi: int) -> list[Zone]:
     def in_poly(pos: int) -> bool:
         return any(s <= pos < e for s, e in poly_spans)
 
-    # 3. circles: each remaining coordinate takes the nearest radius mention (a mention serves one coordinate)
-    singles = [c for c in rest if not in_poly(c.start)]
+    # 3. circles: "距c点2900米以内" binds its distance to the point by grammar; each remaining coordinate takes the
+    # nearest radius mention (a mention serves one coordinate)
+    singles = []
+    for c in rest:
+        if in_poly(c.start):
+            continue
+        m = _CN_WITHIN_AFTER.match(text, c.end, hi)
+        if m and _CN_WITHIN_BEFORE.search(text, max(lo, c.start - 6), c.start):
+            zones.append(Zone({"center": sp(text, c.start, c.end), "radius": sp(text, *m.span("d"))}, c.start, c.end,
+                              "circle"))
+        else:
+            singles.append(c)
     mentions = [m for m in _radius_mentions(text, lo, hi) if not in_poly(m[0])]
     for pm in plurals:
         mentions = [m for m in mentions if not (pm.start() <= m[0] < pm.end())]
