@@ -577,3 +577,13 @@ def test_a_venue_run_into_the_title_before_it_is_still_a_place():
     (r,) = zones("国际航空航天博览会期间无人机管控措施五环体育中心区域；真高500米（含）以下\n以北纬30°47′ 东经114°28′为圆心，"
                  "半径1公里以内；管控时段：2023年11月8日10时至2023年11月8日24时。")
     assert r.status == "review" and said(r, "upper limit read beyond another place"), r.reasons
+
+
+def test_a_camel_case_venue_is_a_place_and_a_heading_limit_is_every_areas():
+    """Seed 97: "#1 period. over MetLife Stadium; #2 3.2NM circle at c": the period is item 1's (a venue named in
+    camel case is a place all the same); the heading's limits and item 2's own radius are the circle's."""
+    (r,) = zones("RESTRICTED AREA ACTIVATED.\nSFC TO 1000 FT AGL.\n#1 2305111000-2305111400. over MetLife Stadium; "
+                 "#2 3.2NM circle at 474349N0080917E;  Violators will be prosecuted.")
+    assert r.status == "review" and said(r, "start time read beyond another place"), r.reasons
+    assert not any(said(r, f"{what} read beyond") for what in ("upper limit", "lower limit", "radius")), r.reasons
+    assert r.geometry.radius_m == pytest.approx(3.2 * NM_TO_M)
