@@ -5,10 +5,10 @@ Three checks, each ``review`` with the two readings named:
 - the record's period is one of two ten-digit periods anywhere in the message with one boundary in common and the
   other not (``2411022222-2411030422`` and ``2411022222 TO 2411030022``);
 - the record's period is one window of a list of them written one after another;
-- the record's period is one of two periods written near the zone (its own lines), in any of the forms free text
-  writes them (ten-digit, ISO, month-name prose), with one boundary in common and the other not, or lying inside the
-  other (``EFFECTIVE 2027-11-03T17:30Z-2027-11-03T23:30Z 2711031730 TO 2711031930``: a daily window read as the
-  period, or the period restated with another end).
+- the record's period is one of two periods written near the zone (its own lines, or the heading before the first
+  area's line), in any of the forms free text writes them (ten-digit, ISO, month-name prose), with one boundary in
+  common and the other not, or lying inside the other (``EFFECTIVE 2027-11-03T17:30Z-2027-11-03T23:30Z 2711031730
+  TO 2711031930``: a daily window read as the period, or the period restated with another end).
 
 The record's period must itself be one of the written pairs: a period read from items B) and C) is not contradicted
 by a D) list of windows inside it.
@@ -20,6 +20,7 @@ import re
 from datetime import datetime
 
 from airspace.core.records import ZoneRecord
+from airspace.parser.coords import find_coords
 from airspace.parser.rules.areas import ALL_AREAS
 from airspace.parser.rules.patterns import ISO_DT, PROSE_DT
 from airspace.parser.times import parse_time
@@ -89,6 +90,11 @@ def _near_periods(rec: ZoneRecord) -> None:
         stop = len(text) if (nl := text.find("\n", a.end())) < 0 else nl
         pats = (_ITEMS_PAIR,) if lo <= a.start() < hi else _PAIRS + (_ITEMS_PAIR,)
         written += [m for pat in pats for m in pat.finditer(text, a.end(), stop)]
+    # (and a period on the lines before the first area's, a heading for every area: "WEF March 2, 2023 at 1115 UTC TIL
+    # … 1715 UTC\nArea A - c (9990MTR; …\nArea C - c RADIUS 2NM 2303021115 TO 2303021315.")
+    coords = find_coords(text)
+    head = text.rfind("\n", 0, coords[0].start) + 1 if coords else 0
+    written += [m for pat in _PAIRS for m in pat.finditer(text, 0, min(head, lo))]
     m0 = next((m for m in written if m.start("s") == sp_s.start and m.end("e") == sp_e.end), None)
     if m0 is None:
         return

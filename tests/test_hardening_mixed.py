@@ -587,3 +587,15 @@ def test_a_camel_case_venue_is_a_place_and_a_heading_limit_is_every_areas():
     assert r.status == "review" and said(r, "start time read beyond another place"), r.reasons
     assert not any(said(r, f"{what} read beyond") for what in ("upper limit", "lower limit", "radius")), r.reasons
     assert r.geometry.radius_m == pytest.approx(3.2 * NM_TO_M)
+
+
+def test_an_areas_own_window_inside_the_headings_period_is_review():
+    """Seed 98: a period on the heading's own line speaks for every area; the window an area writes inside it may be
+    its daily window or its own period, so the area's record names both."""
+    text = ("Security zone established by the authorities.\n\nWEF March 2, 2023 at 1115 UTC TIL March 2, 2023 at 1715 UTC\n"
+            "Area C - position 50º 04′ 05″N 7º 49′ 54″E RADIUS 2NM 2303021115 TO 2303021315.\n"
+            "All areas 50 m AGL and below .  Confirm receipt.")
+    (r,) = zones(text)
+    assert r.status == "review" and said(r, "two periods near this zone"), r.reasons
+    (r,) = zones(text.replace(" 2303021115 TO 2303021315", ""))
+    assert r.status == "ok" and (r.start.hour, r.end.hour) == (11, 17), r.reasons
