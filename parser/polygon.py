@@ -142,7 +142,7 @@ def ring_problems(points: list[tuple[float, float]]) -> list[str]:
 
 
 # what separates one vertex from the next in a list (a bare line break is layout, not a separator)
-_VERTEX_SEP = re.compile(r"[、，,；;]")
+_VERTEX_SEP = re.compile(r"[、，,；;]|(?<![A-Za-z])(?:TO|THEN|AND)(?![A-Za-z])|(?<=\s)[-–](?=\s)", re.I)
 
 
 def list_break(text: str) -> str | None:
@@ -154,8 +154,8 @@ def list_break(text: str) -> str | None:
     for k, gap in enumerate(gaps):
         if "\n" not in gap:
             continue
-        before = {m.group() for g in gaps[:k] for m in _VERTEX_SEP.finditer(g)}
-        after = {m.group() for g in gaps[k + 1 :] for m in _VERTEX_SEP.finditer(g)}
+        before = {m.group().upper() for g in gaps[:k] for m in _VERTEX_SEP.finditer(g)}
+        after = {m.group().upper() for g in gaps[k + 1 :] for m in _VERTEX_SEP.finditer(g)}
         if len(before) == 1 and len(after) == 1 and before != after:
             return (f"the boundary's points run over a line break where their separator changes ('{before.pop()}' "
                     f"then '{after.pop()}'): the next line's points may be another area's; check the message")

@@ -5,10 +5,11 @@ Three checks, each ``review`` with the two readings named:
 - the record's period is one of two ten-digit periods anywhere in the message with one boundary in common and the
   other not (``2411022222-2411030422`` and ``2411022222 TO 2411030022``);
 - the record's period is one window of a list of them written one after another;
-- the record's period is one of two periods written near the zone (its own lines, or the heading before the first
-  area's line), in any of the forms free text writes them (ten-digit, ISO, month-name prose), with one boundary in
-  common and the other not, or lying inside the other (``EFFECTIVE 2027-11-03T17:30Z-2027-11-03T23:30Z 2711031730
-  TO 2711031930``: a daily window read as the period, or the period restated with another end).
+- the record's period is one of two periods written near the zone (its own lines, the heading before the first
+  area's line, or the message's tail after the last area's line), in any of the forms free text writes them
+  (ten-digit, ISO, month-name prose), with one boundary in common and the other not, or lying inside the other
+  (``EFFECTIVE 2027-11-03T17:30Z-2027-11-03T23:30Z 2711031730 TO 2711031930``: a daily window read as the period, or
+  the period restated with another end).
 
 The record's period must itself be one of the written pairs: a period read from items B) and C) is not contradicted
 by a D) list of windows inside it.
@@ -95,6 +96,11 @@ def _near_periods(rec: ZoneRecord) -> None:
     coords = find_coords(text)
     head = text.rfind("\n", 0, coords[0].start) + 1 if coords else 0
     written += [m for pat in _PAIRS for m in pat.finditer(text, 0, min(head, lo))]
+    # (and after the last area's line, the message's tail: "… ZONE 4 c … 2406170400 TO 2406170600\nStart: 2406170400\n
+    # End: 2406170800")
+    tail = text.find("\n", coords[-1].end) if coords else -1
+    if tail >= hi:
+        written += [m for pat in _PAIRS for m in pat.finditer(text, tail)]
     m0 = next((m for m in written if m.start("s") == sp_s.start and m.end("e") == sp_e.end), None)
     if m0 is None:
         return

@@ -599,3 +599,23 @@ def test_an_areas_own_window_inside_the_headings_period_is_review():
     assert r.status == "review" and said(r, "two periods near this zone"), r.reasons
     (r,) = zones(text.replace(" 2303021115 TO 2303021315", ""))
     assert r.status == "ok" and (r.start.hour, r.end.hour) == (11, 17), r.reasons
+
+
+@pytest.mark.parametrize("text, index, words", [
+    # seed 99: an item labelled in another style ("（三）") inside area 2's labelled section; the period between
+    # area 2's venue and the circle may be either's
+    pytest.param("第1处：管控时间：2024年6月12日5时到9时，半径1千米，圆心303252N1142942E； 第2处：光谷国际网球中心半径1公里以内；"
+                 "2027年2月24日10:00—2027年2月24日16:00 （三）距304334N1141328E点10公里范围内 2023年7月21日20时—2023年7月22日20时"
+                 "（北京时间）；以上区域均为真高300米（含）以下。", 1, "start time read beyond another place", id="label-of-another-style"),
+    # seed 99: a bullet's list joined by TO, the next bullet's by semicolons
+    pytest.param("GND TO 1500 feet MSL:\n2025-11-25T13:00Z TO 2025-11-25T18:00Z:\n- coordinates 7°44'15\"S / 35°04'16\"W TO "
+                 "7º39′59″S 34º58′07″W TO 7°33′07″S, 34°57′56″W\n- 8.1584ºS 35.4065ºW; 8.284°S, 35.341°W; 8.19° S  35.27° W.",
+                 0, "separator changes ('TO' then ';')", id="bullets-to-then-semicolons"),
+    # seed 99: a labelled Start:/End: pair in the message's tail after the last area's own window
+    pytest.param("Security zone established by the authorities.\nZONE 4 8.5 km from N321226E0350011 SFC TO 1200m AMSL "
+                 "2406170400 TO 2406170600 - for the event\nStart: 2406170400\nEnd: 2406170800\n Ref 9364.",
+                 0, "two periods near this zone", id="start-end-in-the-tail"),
+])
+def test_a_value_or_a_boundary_another_item_may_own_is_review(text, index, words):
+    rec = zones(text)[index]
+    assert rec.status == "review" and said(rec, words), rec.reasons

@@ -392,7 +392,12 @@ def straddled_values(text: str, lo: int, hi: int, zones: Sequence[Mapping[str, _
             # (unless a place no zone was read from stands between: "第二区：c 半径2公里 …（三）海心沙亚运公园范围内，真高300米以下"
             # runs area 2's section over an item the list's labels do not number)
             unread_between = any(j < 0 and (b0 <= a and b <= s.start or s.end <= a and b <= a0) for a, b, j in places)
-            if own_section[k] is not None and section_of(sections, s.start) == own_section[k] and not unread_between:
+            # (nor where the value stands after such a place and before its own in the section: "第2处：光谷国际网球中心半径
+            # 1公里以内；<period> （三）距c点10公里范围内" runs area 2's section over an item labelled in another style)
+            sec = own_section[k]
+            unread_before = sec is not None and s.end <= a0 and any(
+                j < 0 and sections[sec][0] <= a and b <= s.start for a, b, j in places)
+            if sec is not None and section_of(sections, s.start) == sec and not unread_between and not unread_before:
                 continue
             sharers = taken[(key, s.start, s.end)]
             if key == "radius" and len(sharers) > 1:
