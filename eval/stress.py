@@ -87,6 +87,10 @@ def families(rnd: random.Random) -> dict[str, Callable[[int], str]]:
             lambda k: _HEAD + "AREA " + _coords_text(_ring(max(k, 5), True, random.Random(k))) + _TAIL, n),
         "many_circles": lambda n: _fit(lambda k: _HEAD + " ".join(
             f"{i + 1}. PSN {format_coord(48 + i * 0.01, 16.0, 'dms')} RADIUS 1NM." for i in range(k)) + _TAIL, n),
+        # (each area with its own window: every ok record weighs the periods near it against the message's)
+        "many_windows": lambda n: _fit(lambda k: _HEAD + " ".join(
+            f"{i + 1}. PSN {format_coord(48 + i * 0.01, 16.0, 'dms')} RADIUS 1NM {2601010800 + (i % 28) * 10000} TO "
+            f"{2601011000 + (i % 28) * 10000}." for i in range(k)) + _TAIL, n),
         "huge_radii": lambda n: _fit(lambda k: _HEAD + " ".join(
             f"PSN {format_coord(10 + (i % 60), 16.0 + i % 90, 'dms')} RADIUS 2500NM." for i in range(k)) + _TAIL, n),
         "label_blocks": lambda n: "".join(f"Label {_word(i)}: value {i}\n\n" for i in range(n // 22)),

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from datetime import datetime
+from functools import lru_cache
 
 from airspace.core.records import ZoneRecord
 from airspace.parser.coords import find_coords
@@ -73,6 +74,16 @@ def _when(text: str) -> datetime | None:
         return None
 
 
+@lru_cache(maxsize=4)
+def _area_lines(text: str) -> tuple[int, int]:
+    """(start of the first coordinate's line, end of the last one's or -1): the heading before them and the tail
+    after them. Once per message, not per record (a message of 300 zones would find its coordinates 300 times)."""
+    coords = find_coords(text)
+    if not coords:
+        return 0, -1
+    return text.rfind("\n", 0, coords[0].start) + 1, text.find("\n", coords[-1].end)
+
+
 def _near_periods(rec: ZoneRecord) -> None:
     sp_s, sp_e = rec.spans.get("start"), rec.spans.get("end")
     if sp_s is None or sp_e is None or rec.start is None or rec.end is None:
@@ -93,12 +104,10 @@ def _near_periods(rec: ZoneRecord) -> None:
         written += [m for pat in pats for m in pat.finditer(text, a.end(), stop)]
     # (and a period on the lines before the first area's, a heading for every area: "WEF March 2, 2023 at 1115 UTC TIL
     # … 1715 UTC\nArea A - c (9990MTR; …\nArea C - c RADIUS 2NM 2303021115 TO 2303021315.")
-    coords = find_coords(text)
-    head = text.rfind("\n", 0, coords[0].start) + 1 if coords else 0
-    written += [m for pat in _PAIRS for m in pat.finditer(text, 0, min(head, lo))]
+    head, tail = _area_lines(text)
+    written += [m for pat in _PAIRS + (_ITEMS_PAIR,) for m in pat.finditer(text, 0, min(head, lo))]
     # (and after the last area's line, the message's tail: "… ZONE 4 c … 2406170400 TO 2406170600\nStart: 2406170400\n
     # End: 2406170800")
-    tail = text.find("\n", coords[-1].end) if coords else -1
     if tail >= hi:
         written += [m for pat in _PAIRS for m in pat.finditer(text, tail)]
     m0 = next((m for m in written if m.start("s") == sp_s.start and m.end("e") == sp_e.end), None)

@@ -619,3 +619,47 @@ def test_an_areas_own_window_inside_the_headings_period_is_review():
 def test_a_value_or_a_boundary_another_item_may_own_is_review(text, index, words):
     rec = zones(text)[index]
     assert rec.status == "review" and said(rec, words), rec.reasons
+
+
+def test_a_window_inside_the_headings_items_b_and_c_is_review():
+    """Seed 105: "B) x C) y" on the heading's line is every area's period; the last area's own window inside it may
+    be a daily window or its period."""
+    (r,) = zones("Fire-fighting operations in progress.\n\nB) 2609112305 C) 2609120705.\n- center 224124N1140749E RADIUS "
+                 "1.0 nautical mile, 2609112305 TO 2609120105\n1500ft AGL and below.  Confirm receipt.")
+    assert r.status == "review" and said(r, "'B) 2609112305 C) 2609120705'"), r.reasons
+
+
+def test_a_value_on_the_line_after_an_unfinished_last_item_may_be_its_own():
+    """Seed 105: "* c2 / 2 NM)\\nceiling 1500 FT AMSL." may be the last item's own; after a finished item, a labelled
+    line or one list of centres sharing its radius, the line speaks for every area (real: A0549/22, C1131/15)."""
+    text = ("EFFECTIVE February 1, 2024 at 2300 UTC-February 2, 2024 at 0300 UTC.\n* WI 3450 M RADIUS OF 4918.96N "
+            "00207.68E. * 49.16N/2.32E / 2 NM){}\nceiling 1500 FT AMSL.\n Thanks.")
+    first, last = zones(text.format(""))
+    assert first.status == "review" and said(first, "it may be the last area's own"), first.reasons
+    for end in (".", ";"):
+        assert [r.status for r in zones(text.format(end))] == ["ok", "ok"]
+    labelled = zones(text.format("").replace("ceiling 1500", "VERTICAL LIMITS: SFC-1500"))
+    assert [r.status for r in labelled] == ["ok", "ok"], [r.reasons for r in labelled]
+
+
+def test_a_value_after_another_areas_place_on_its_line_is_not_silently_the_next_areas():
+    """Seed 105 (Clover): the model gave area 2 the height written after area 1's boundary on area 1's line; the
+    check runs on any engine's spans (a model's pointers), so area 2 is review whoever read it."""
+    from airspace.core.contract import Span
+    from airspace.parser.rules.areas import straddled_values
+
+    text = ("以下各点连线范围内：北纬34°49′23″东经113°40′27″ 北纬34°46′17″ 东经113°46′31″ 北纬34°41′47″，东经113°48′27″连线围成的区域；"
+            "真高150米（含）以下；\n范围：北纬34度41分，东经113度36分，北纬34度37分、东经113度36分，北纬34度36分东经113度30分依次连线范围内；")
+
+    def span(sub: str, after: int = 0) -> Span:
+        a = text.index(sub, after)
+        return Span(a, a + len(sub), sub)
+
+    one = {"polygon": span("北纬34°49′23″东经113°40′27″ 北纬34°46′17″ 东经113°46′31″ 北纬34°41′47″，东经113°48′27″")}
+    two = {"polygon": span("北纬34度41分，东经113度36分，北纬34度37分、东经113度36分，北纬34度36分东经113度30分"),
+           "upper": span("真高150米")}
+    why = straddled_values(text, 0, len(text), [one, two])
+    assert any("written after another area's place on its line" in x for x in why[1]), why
+    # the same height taken by the area whose line it is on is that area's own
+    one_own = {**one, "upper": two.pop("upper")}
+    assert straddled_values(text, 0, len(text), [one_own, two]) == [[], []]

@@ -258,9 +258,23 @@ def section_values(text: str, sec: tuple[int, int], own: list[Span], h: Header) 
 
 
 _CLAUSE_END = re.compile(r"[\n。]")
-# where an area's clause ends: a value after it may speak for every area ("…范围内。以上区域真高…", "…\nALL AREAS …");
-# a full stop on the same line does not ("… SFC TO UNL. 2304072300 TO 2304080030." may be the last area's own)
-_ITEM_END = re.compile(r"[\n。]")
+# where an area's clause ends: a value after it may speak for every area ("…范围内。以上区域真高…", "…\n\nALL AREAS …",
+# "….\nSFC TO 1000FT"); a full stop on the same line does not ("… SFC TO UNL. 2304072300 TO 2304080030." may be the
+# last area's own), and a bare line break only before a labelled line ("…RANGE\nVERTICAL ALTITUDE: SFC-UNL.") or
+# after one list of centres sharing its radius ("CENTERED PSNS c1\nc2 … CLSD\nFM GND UP TO 1,700FT AMSL.")
+_ITEM_END = re.compile(r"。|\n[ \t]*\n|[.;；:：][ \t]*\n")
+_LABELLED_LINE = re.compile(r"[ \t]*(?:[A-Za-z][A-Za-z /]{1,30}|[\u4e00-\u9fff]{2,8})[ \t]*[:：]")
+
+
+def _trailer(text: str, last_end: int, s: _Span, zones: Sequence[Mapping[str, _Span]], sharers: set[int]) -> bool:
+    """Whether a value after the last area's place stands after that area's clause (a trailer for every area)."""
+    if _ITEM_END.search(text, last_end, s.start):
+        return True
+    if "\n" not in text[last_end : s.start]:
+        return False
+    line = text.rfind("\n", 0, s.start) + 1
+    radii = {(zones[j]["radius"].start, zones[j]["radius"].end) if "radius" in zones[j] else None for j in sharers}
+    return _LABELLED_LINE.match(text, line, s.start) is not None or (len(radii) == 1 and None not in radii)
 # what parts a heading from the first area: a value with none of these before the first place is that area's own
 # ("管控时段：…18时-24时 半径2公里，圆心…": the period opens area 1's item)
 _HEAD_END = re.compile(r"[\n。；;:：，,]|\.\s")
@@ -410,7 +424,7 @@ def straddled_values(text: str, lo: int, hi: int, zones: Sequence[Mapping[str, _
                 continue
             tail = max(places, key=lambda p: p[1])
             if (len(sharers) > 1 and s.start >= last and k != tail[2] and not ALL_AREAS.search(text, tail[1], s.end)
-                    and (tail[2] < 0 or not _ITEM_END.search(text, tail[1], s.start))):
+                    and (tail[2] < 0 or not _trailer(text, tail[1], s, zones, sharers))):
                 out[k].append(f"{_NAMES[key]} written in the last area's own clause and taken for {len(sharers)} "
                               "areas: it may be the last area's own")
                 continue
@@ -433,6 +447,13 @@ def straddled_values(text: str, lo: int, hi: int, zones: Sequence[Mapping[str, _
                 other = ("a place no zone was read from" if between[0] < 0 else
                          f"area {between[0] + 1}'s place")
                 out[k].append(f"{_NAMES[key]} read beyond another place ({other} stands between)")
+            elif len(sharers) == 1 and s.end <= a0 and "\n" in text[s.end : a0]:
+                # (a value after another area's place on that area's line, this one's place on a later line: "…c6连线
+                # 围成的区域；真高150米以下；\n范围：d1…" is the line's area's, whatever a reader gave it to)
+                line = text.rfind("\n", 0, s.start) + 1
+                if any(j != k and line <= a and b <= s.start for a, b, j in places):
+                    out[k].append(f"{_NAMES[key]} written after another area's place on its line, this area's "
+                                  "place on a later line: it may be that area's")
     out = _between_two(text, zones, places, sections, taken, hi, out)
     return _unclaimed_in_clause(text, lo, hi, zones, places, out)
 
