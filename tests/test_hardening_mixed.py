@@ -663,3 +663,11 @@ def test_a_value_after_another_areas_place_on_its_line_is_not_silently_the_next_
     # the same height taken by the area whose line it is on is that area's own
     one_own = {**one, "upper": two.pop("upper")}
     assert straddled_values(text, 0, len(text), [one_own, two]) == [[], []]
+
+
+def test_a_hash_labels_number_is_not_a_thousands_group():
+    """Seed 103: "#3 100m AGL" is item 3's 100 m, not 3,100 m; a bare "3 100m AGL" is still 3,100 m."""
+    text = "{}100m AGL to FL125; WEF 2026-03-21 18:10Z TIL 2026-03-27T18:10Z\ncircle r 20KM CENTRE 161347S 0474349W."
+    for label, metres in (("#3 ", 100), ("# 3 ", 100), ("3 ", 3100)):
+        (r,) = zones(text.format(label))
+        assert r.lower.m == metres, (label, r.lower)

@@ -113,8 +113,8 @@ CLOSE = re.compile(
     re.I,
 )
 
-# (a list label's number is not a thousands group: "ZONE 5 500m AGL" is 500 m)
-NUM = (r"(?:\d{1,3}(?:,\d{3})+|(?<!ZONE )(?<!AREA )(?<!SECTOR )\d{1,3}(?: \d{3})+(?=\s?(?:FT|FEET|M|MTR|METERS?|METRES?)\b)"
+# (a list label's number is not a thousands group: "ZONE 5 500m AGL" is 500 m, "#3 100m AGL" 100 m)
+NUM = (r"(?:\d{1,3}(?:,\d{3})+|(?<!ZONE )(?<!AREA )(?<!SECTOR )(?<!#)(?<!# )\d{1,3}(?: \d{3})+(?=\s?(?:FT|FEET|M|MTR|METERS?|METRES?)\b)"
        r"|\d+)(?:\.\d+)?")
 _ALT_VALUE = rf"(?<![\w.,]){NUM}\s?(?:FT|FEET|M|MTR|METERS?|METRES?)\b\.?"
 _ALT_REF = r"\s?(?:AMSL|MSL|AGL|ASFC|AAL)"
