@@ -318,7 +318,6 @@ def test_a_radius_that_names_its_own_centre_next_leaves_the_boundarys_last_point
     assert circle.geometry.center == pytest.approx((31.15, 120.45)) and circle.geometry.radius_m == 8000
 
 
-
 def test_a_venue_measured_in_words_is_a_place_of_the_list():
     text = ("Fire-fighting operations in progress. Altitude: SFC - 18,000FT AGL:\n(1) WI AN AREA DEFINED AS 48.31N 12.52E; "
             "48.31280N 12.51202E; 48.31905N 12.51744E; 48.313180N 12.525043E\nfor aerial filming - from April 10, 2026 "
@@ -337,7 +336,6 @@ def test_a_dates_day_on_the_line_before_its_month_is_no_coordinates_seconds():
     first = zones(text)[0]
     assert not any(lon == pytest.approx(121 + 44 / 60 + 18 / 3600) for _, lon in first.geometry.points)
     assert len(first.geometry.points) == 4, first.geometry.points
-
 
 
 @pytest.mark.parametrize("text", [
@@ -388,7 +386,6 @@ def test_a_venue_named_before_its_measures_keeps_them_from_the_circle_before_it(
     assert circle.status == "review", (circle.upper, circle.reasons)
 
 
-
 # ---- seed 91: a range before the next line's circle, a statement for all areas in items, venues of any ending, a
 # distance in lower case before a venue ------------------------------------------------------------------------------
 
@@ -396,7 +393,6 @@ def test_a_range_keeps_its_reference_before_the_next_lines_circle():
     (r,) = zones("between 2310120915 and 2310141115 from GND up to 400 feet AGL\nA CIRCLE WITH RADIUS 1 statute miles "
                  "CENTRE 372641S1745534E.  Confirm receipt.")
     assert r.upper.ref == "AGL" and r.upper.ft == 400, r.upper
-
 
 
 @pytest.mark.parametrize("text", [
@@ -459,7 +455,6 @@ def test_the_first_areas_own_period_before_its_place_outranks_a_later_one():
 
 # ---- seed 94: a pair run on past the zone's line, a venue before its height, an aerodrome's reference point, a radius
 # between two centres -------------------------------------------------------------------------------------------
-
 
 
 def test_an_aerodromes_reference_point_is_not_the_circles_centre():
@@ -536,6 +531,19 @@ def test_a_slash_radius_before_a_range_is_a_circle_not_the_boundarys_last_vertex
     pytest.param("管控時段：2027年11月6日04:00-2027年11月7日04:00。\n北緯30°33′03″ 東經114°13′47″半徑1050米；4、五環體育中心真高100米以下空域\n"
                  "上述區域內禁止無人駕駛航空器飛行活動。",
                  0, 'read beyond another place', id="venue-before-height"),
+    # seed 99: an item labelled in another style ("（三）") inside area 2's labelled section; the period between
+    # area 2's venue and the circle may be either's
+    pytest.param("第1处：管控时间：2024年6月12日5时到9时，半径1千米，圆心303252N1142942E； 第2处：光谷国际网球中心半径1公里以内；"
+                 "2027年2月24日10:00—2027年2月24日16:00 （三）距304334N1141328E点10公里范围内 2023年7月21日20时—2023年7月22日20时"
+                 "（北京时间）；以上区域均为真高300米（含）以下。", 1, "start time read beyond another place", id="label-of-another-style"),
+    # seed 99: a bullet's list joined by TO, the next bullet's by semicolons
+    pytest.param("GND TO 1500 feet MSL:\n2025-11-25T13:00Z TO 2025-11-25T18:00Z:\n- coordinates 7°44'15\"S / 35°04'16\"W TO "
+                 "7º39′59″S 34º58′07″W TO 7°33′07″S, 34°57′56″W\n- 8.1584ºS 35.4065ºW; 8.284°S, 35.341°W; 8.19° S  35.27° W.",
+                 0, "separator changes ('TO' then ';')", id="bullets-to-then-semicolons"),
+    # seed 99: a labelled Start:/End: pair in the message's tail after the last area's own window
+    pytest.param("Security zone established by the authorities.\nZONE 4 8.5 km from N321226E0350011 SFC TO 1200m AMSL "
+                 "2406170400 TO 2406170600 - for the event\nStart: 2406170400\nEnd: 2406170800\n Ref 9364.",
+                 0, "two periods near this zone", id="start-end-in-the-tail"),
 ])
 def test_a_value_another_item_may_own_is_review(text, index, words):
     rec = zones(text)[index]
@@ -599,26 +607,6 @@ def test_an_areas_own_window_inside_the_headings_period_is_review():
     assert r.status == "review" and said(r, "two periods near this zone"), r.reasons
     (r,) = zones(text.replace(" 2303021115 TO 2303021315", ""))
     assert r.status == "ok" and (r.start.hour, r.end.hour) == (11, 17), r.reasons
-
-
-@pytest.mark.parametrize("text, index, words", [
-    # seed 99: an item labelled in another style ("（三）") inside area 2's labelled section; the period between
-    # area 2's venue and the circle may be either's
-    pytest.param("第1处：管控时间：2024年6月12日5时到9时，半径1千米，圆心303252N1142942E； 第2处：光谷国际网球中心半径1公里以内；"
-                 "2027年2月24日10:00—2027年2月24日16:00 （三）距304334N1141328E点10公里范围内 2023年7月21日20时—2023年7月22日20时"
-                 "（北京时间）；以上区域均为真高300米（含）以下。", 1, "start time read beyond another place", id="label-of-another-style"),
-    # seed 99: a bullet's list joined by TO, the next bullet's by semicolons
-    pytest.param("GND TO 1500 feet MSL:\n2025-11-25T13:00Z TO 2025-11-25T18:00Z:\n- coordinates 7°44'15\"S / 35°04'16\"W TO "
-                 "7º39′59″S 34º58′07″W TO 7°33′07″S, 34°57′56″W\n- 8.1584ºS 35.4065ºW; 8.284°S, 35.341°W; 8.19° S  35.27° W.",
-                 0, "separator changes ('TO' then ';')", id="bullets-to-then-semicolons"),
-    # seed 99: a labelled Start:/End: pair in the message's tail after the last area's own window
-    pytest.param("Security zone established by the authorities.\nZONE 4 8.5 km from N321226E0350011 SFC TO 1200m AMSL "
-                 "2406170400 TO 2406170600 - for the event\nStart: 2406170400\nEnd: 2406170800\n Ref 9364.",
-                 0, "two periods near this zone", id="start-end-in-the-tail"),
-])
-def test_a_value_or_a_boundary_another_item_may_own_is_review(text, index, words):
-    rec = zones(text)[index]
-    assert rec.status == "review" and said(rec, words), rec.reasons
 
 
 def test_a_window_inside_the_headings_items_b_and_c_is_review():
