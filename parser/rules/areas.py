@@ -200,10 +200,12 @@ def zone_sections(sections: Sequence[tuple[int, int]], zones: Sequence[Mapping[s
 
 # an item of a bare enumerated list that places something (a coordinate, a radius, "around/within/the area of")
 # is an area even where no zone was read from it (a venue the reader did not find is an area all the same)
+# a Title-Case word of a venue's name, camel case too ("MetLife", "SoFi")
+_TITLE_WORD = r"[A-Z][a-z]+(?:[A-Z][a-z]+)*"
 _PLACES = re.compile(r"周[边邊围圍]|附近|[范範][围圍]|半[径徑]|[区區]域|[NS]\s?\d|\d[NS]\b|\d\s?°|北[纬緯]|南[纬緯]|"
                      r"(?i:\b(?:RADIUS|AREA|CIRCLE|POLYGON|BOUNDED|CENT(?:RE|ER|RED)|WITHIN|WI|AROUND)\b)"
                      # (a venue named in two or more Title-Case words: "- at Tokyo Big Sight between FL050 and FL245")
-                     r"|\b(?:at|near|over|above)\s+(?:the\s+)?[A-Z][a-z]+(?:[A-Z][a-z]+)*(?:\s[A-Z][a-z]+(?:[A-Z][a-z]+)*)+\b")
+                     rf"|\b(?:at|near|over|above)\s+(?:the\s+)?{_TITLE_WORD}(?:\s{_TITLE_WORD})+\b")
 
 
 def _placed_items(text: str, sections: Sequence[tuple[int, int]]) -> set[int]:
@@ -301,7 +303,7 @@ _VENUE = re.compile(r"(?P<name>[\u4e00-\u9fff]{2,20}?)(?:周[边邊围圍]|附�
                     r"|(?:\b(?:around|near|centred on|centered on|radius of)|\d\s?(?i:NM|KM|SM|MI|M|FT)\s+(?:of|around)"
                     r"|\d\s?(?:(?:nautical|statute)\s+miles?|miles?|kilomet(?:re|er)s?|met(?:re|er)s?|feet)\s+(?:of|around))"
                     r"\s+(?:the\s+)?"
-                    r"(?P<en>[A-Z][a-z]+(?:[A-Z][a-z]+)*(?:[ -][A-Z][a-z]+(?:[A-Z][a-z]+)*)*)")
+                    rf"(?P<en>{_TITLE_WORD}(?:[ -]{_TITLE_WORD})*)")
 # a venue named with no cue word around it: a name that ends as venues do, standing as its own clause or before what
 # is done there or a distance from it ("…半径1150米；悦来国际会议中心，真高120米以下", "宝安体育场实施临时禁飞",
 # "距贺龙体育中心0.4公里范围内", or right after a title run into it: "…管控措施五环体育中心区域"), or a Title-Case
@@ -312,9 +314,9 @@ _VENUE_BARE = re.compile(
     r"|剧院|劇院|机场|機場|大学|大學|医院|醫院|码头|碼頭|景区|景區|赛道|賽道|车站|車站|大桥|大橋|水库|水庫|球场|球場|运动场|運動場"
     r"|博物馆|博物館|大世界|乐园|樂園))"
     r"(?=[，,；;。\s、（(\d]|[实實][施行]|[划劃设設][设設立置]|上空|[区區]域|[临臨][时時]|禁[飞飛止]|真高|高度|$)"
-    r"|\b(?:(?:over|above)\s+(?:the\s+)?|at\s+(?:the\s+)?(?=[A-Z][a-z]+(?:[A-Z][a-z]+)*(?:[ -][A-Z][a-z]+(?:[A-Z][a-z]+)*)*[ -](?:Stadium|Park|Circuit"
+    rf"|\b(?:(?:over|above)\s+(?:the\s+)?|at\s+(?:the\s+)?(?={_TITLE_WORD}(?:[ -]{_TITLE_WORD})*[ -](?:Stadium|Park|Circuit"
     r"|Gardens?|Centre|Center|Arena|Square|Hall|Bridge|Airport|Palace|Castle|Cathedral|Racecourse|Showground)\b))"
-    r"(?P<en>[A-Z][a-z]+(?:[A-Z][a-z]+)*(?:(?:\s(?:de|of|du|la|le|del|di)\s|[ -])[A-Z][a-z]+(?:[A-Z][a-z]+)*)*)\b")
+    rf"(?P<en>{_TITLE_WORD}(?:(?:\s(?:de|of|du|la|le|del|di)\s|[ -]){_TITLE_WORD})*)\b")
 # a venue a distance is measured from ("距太阳岛冰雪大世界850米范围内"): a place whatever its name ends with
 _VENUE_DIST = re.compile(r"(?:距|离|離)(?:离|離)?(?P<name>[\u4e00-\u9fff]{2,16}?)\s*\d+(?:\.\d+)?\s*(?:米|公里|千米)"
                          r"(?:范围|範圍|以内|以內|内|內)")
@@ -435,8 +437,8 @@ def straddled_values(text: str, lo: int, hi: int, zones: Sequence[Mapping[str, _
             # (a value on a line of its own before every place, "SFC TO 1000 FT AGL.\n#1 … over X; #2 c", is a
             # heading for all the areas, not read beyond the first)
             heading = s.end <= first and "\n" in text[s.end : first]
-            between = [j for a, b, j in places if j != k and not heading
-                       and (b <= s.start and a >= b0 or a >= s.end and b <= a0)]
+            between = [] if heading else [j for a, b, j in places
+                                          if j != k and (b <= s.start and a >= b0 or a >= s.end and b <= a0)]
             # next to a place no zone was read from, with the zone's own place on the other side: either area's
             before = [(b, j) for a, b, j in places if b <= s.start]
             after = [(a, j) for a, b, j in places if a >= s.end]
