@@ -25,6 +25,17 @@ import time
 WORLD_MESSAGES_PER_YEAR = 2_700_000
 
 
+def _cpu_model() -> str:
+    """The processor's name (rates differ between the machines a session gets; the ratios are per run)."""
+    try:
+        for line in open("/proc/cpuinfo", encoding="utf-8"):
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
 def _rows(n: int) -> list:
     from airspace.data.paths import archive_path
     from airspace.pipeline.split import Message
@@ -254,7 +265,8 @@ def main(argv: list[str] | None = None) -> None:
         if not args.no_busy:
             runs.append(measure(engine, args.n, args.threads, busy=True))
         print(json.dumps(runs[-1]), file=sys.stderr, flush=True)
-    result: dict = {"host": platform.node(), "cores": len(os.sched_getaffinity(0)), "n": args.n, "runs": runs}
+    result: dict = {"host": platform.node(), "cpu": _cpu_model(), "cores": len(os.sched_getaffinity(0)), "n": args.n,
+                    "runs": runs}
     idle = {r["engine"]: r for r in runs if not r.get("busy_neighbour") and "msg_per_s" in r}
     busy = {r["engine"]: r for r in runs if r.get("busy_neighbour") and "msg_per_s" in r}
     result["busy_slowdown"] = {e: round(idle[e]["msg_per_s"] / busy[e]["msg_per_s"], 2) for e in idle if e in busy}

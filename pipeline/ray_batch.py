@@ -48,6 +48,10 @@ class _ShardReader:
 
         from airspace.pipeline.engines import get_extractor
 
+        # The actor holds ``threads`` of the cluster's CPUs, but Ray does not pin it, so the engine would see every
+        # core of the node and read prompt groups side by side on all of them: two actors on two cores then ran
+        # four readers and scaled 1.2x. One reader of ``threads`` torch threads keeps the actor to its share.
+        os.environ["AIRSPACE_READ_WORKERS"] = "1"
         torch.set_num_threads(max(1, threads))
         self.extractor = get_extractor(engine, checkpoint)
         self.cross_check = cross_check
@@ -117,13 +121,19 @@ def read_with_ray(messages: list[Message], engine: str, *, checkpoint: str | Non
     logging.getLogger("ray.data").setLevel(logging.WARNING)
 
     gpus = ray.cluster_resources().get("GPU", 0)
-    rows = [{"index": m.index, "text": m.text, "error": m.error or ""} for m in messages]
+    # Longest messages first, one block per shard, and no shard queued behind another at an actor: the pool hands
+    # the next shard to whichever actor is free, so one actor's long shard (the 64 longest archive messages cost as
+    # much as the next 300) does not hold back a shard the other could read, and the last shards, the shortest, even
+    # out the end. What a record says does not depend on its shard; records are put back in message order.
+    rows = sorted(({"index": m.index, "text": m.text, "error": m.error or ""} for m in messages),
+                  key=lambda r: -len(r["text"]))
     if not rows:
         return [], ExtractStats(engine=engine)
-    ds = ray.data.from_items(rows, override_num_blocks=max(1, min(len(rows), workers * 4)))
+    ds = ray.data.from_items(rows, override_num_blocks=max(1, -(-len(rows) // shard_size)))
+    pool = ray.data.ActorPoolStrategy(size=workers, max_tasks_in_flight_per_actor=1)
     out = ds.map_batches(_ShardReader, fn_constructor_kwargs={"engine": engine, "checkpoint": checkpoint,
                                                               "cross_check": cross_check, "threads": threads},
-                         batch_size=shard_size, concurrency=workers, num_cpus=threads,
+                         batch_size=shard_size, compute=pool, num_cpus=threads,
                          num_gpus=1 if gpus >= workers else 0, batch_format="numpy")
     read: dict[int, list[str]] = {}
     for row in out.iter_rows():
