@@ -7,6 +7,9 @@ the CPU, freeze the page for seconds; until then a click waits). A benchmark (wr
 
     python -m airspace.app.bench_cold_start --runs 5 --old-rev fe69c28 --out bench-results/cold-start.json
 
+``--floor``: a page of nothing but a title, a Run button and a one-point deck.gl map is measured beside them: what
+Streamlit and the browser cost before any page of ours, on this machine (the bar a page cannot go under).
+
 ``--old-rev``: the page of that commit is measured beside the current one, on that commit's own code: its code
 folders are exported (``git archive``) to a temporary folder, and its server runs in a folder holding an
 ``airspace`` package made of them, which ``python -m`` puts first on the import path (``data/`` is this checkout's:
@@ -96,19 +99,36 @@ def cold_start(script: Path, browser, viewport=(1400, 900), cwd: Path = REPO) ->
         return {"health_s": round(health, 3), "usable_s": round(usable, 3), "settled_s": round(quiet, 3)}
 
 
+#: the framework's floor: Streamlit's page, one button and a one-layer deck.gl map (no basemap, no data of ours)
+FLOOR_PAGE = """import pydeck as pdk
+import streamlit as st
+
+st.title("Floor")
+st.button("Run")
+st.pydeck_chart(pdk.Deck(layers=[pdk.Layer("ScatterplotLayer", data=[{"p": [0, 0]}], get_position="p",
+                                           get_radius=1000)], map_provider=None,
+                         initial_view_state=pdk.ViewState(latitude=0, longitude=0, zoom=1)))
+"""
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--old-rev", default=None, help="also measure app/dashboard.py of this commit")
+    ap.add_argument("--floor", action="store_true", help="also measure a one-button, one-layer page (the floor)")
     ap.add_argument("--out", default=None)
     args = ap.parse_args(argv)
     from playwright.sync_api import sync_playwright
 
     scripts = {"current": (REPO / "app" / "dashboard.py", REPO)}
-    tmp = None
+    tmp = tempfile.TemporaryDirectory()
     if args.old_rev:
-        tmp = tempfile.TemporaryDirectory()
-        scripts[f"old ({args.old_rev})"] = export_rev(args.old_rev, Path(tmp.name))
+        (Path(tmp.name) / "old").mkdir()
+        scripts[f"old ({args.old_rev})"] = export_rev(args.old_rev, Path(tmp.name) / "old")
+    if args.floor:
+        floor = Path(tmp.name) / "floor_page.py"
+        floor.write_text(FLOOR_PAGE, encoding="utf-8")
+        scripts["floor (one button, one-layer map)"] = (floor, REPO)
     results: dict[str, list[dict]] = {k: [] for k in scripts}
     load_before = os.getloadavg()
     with sync_playwright() as p:
@@ -132,8 +152,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.out:
         Path(args.out).parent.mkdir(parents=True, exist_ok=True)
         Path(args.out).write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
-    if tmp is not None:
-        tmp.cleanup()
+    tmp.cleanup()
     return 0
 
 
