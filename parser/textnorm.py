@@ -31,8 +31,17 @@ def _map_char(ch: str) -> str:
     return ch
 
 
+# the one-character rewrites of ``_map_char`` as a ``str.translate`` table
+_ONE_FOR_ONE = {c: _map_char(chr(c)) for c in [*range(0xFF01, 0xFF5F), 0x3000, 0x00A0, 0x2007, 0x202F,
+                                               *range(0x2010, 0x2016), 0x2212]}
+
+
 def clean_with_map(text: str) -> tuple[str, list[int], list[int]]:
     """Return ``(clean, starts, ends)``: clean[i] came from ``text[starts[i]:ends[i]]``."""
+    if "&" not in text:
+        # Without an entity every rewrite is one character for one, so the map is the identity: the per-character
+        # loop below was the rules reader's costliest function on the archive (called ~14 times a message).
+        return text.translate(_ONE_FOR_ONE), list(range(len(text))), list(range(1, len(text) + 1))
     out: list[str] = []
     starts: list[int] = []
     ends: list[int] = []

@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from datetime import datetime
 from functools import lru_cache
+from itertools import takewhile
 
 from airspace.core.records import ZoneRecord
 from airspace.parser.coords import find_coords
@@ -95,7 +96,7 @@ def _near_periods(rec: ZoneRecord) -> None:
     lo = text.rfind("\n", 0, lo) + 1
     hi = len(text) if (nl := text.find("\n", hi)) < 0 else nl
     # (a pair may run on past the zone's last line: "…, Start: November 22, 2025 at 0910 UTC\nEnd: …")
-    written = [m for pat in _PAIRS for m in pat.finditer(text, lo) if m.start() < hi]
+    written = [m for pat in _PAIRS for m in takewhile(lambda m: m.start() < hi, pat.finditer(text, lo))]
     # (and a period stated for every area, on any line: "… 2504131800 TO 2504132000 …\nApplies to all: from
     # 2025-04-13 18:00 UTC to 2025-04-14 02:00Z.")
     for a in ALL_AREAS.finditer(text):

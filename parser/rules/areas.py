@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from itertools import chain
 from typing import Protocol
 
@@ -149,7 +150,14 @@ def area_sections(text: str, lo: int = 0, hi: int | None = None) -> list[tuple[i
 
 def labelled_sections(text: str, lo: int = 0, hi: int | None = None) -> tuple[list[tuple[int, int]], bool]:
     """``area_sections`` and whether their labels say "area" themselves (``第2处``, ``区域二``, ``AREA B``)."""
-    hi = len(text) if hi is None else hi
+    sections, say_area = _sections(text, lo, len(text) if hi is None else hi)
+    return list(sections), say_area
+
+
+@lru_cache(maxsize=64)
+def _sections(text: str, lo: int, hi: int) -> tuple[tuple[tuple[int, int], ...], bool]:
+    # Pure in its arguments, and asked twice a message on the archive (the reader, then the pipeline's area
+    # checks): the label patterns' scan was the rules reader's costliest line. Tuples: no caller changes them.
     labels = _labels(text, lo, hi)
     best: list[tuple[int, int, str]] = []
     for family in dict.fromkeys(x[2] for x in labels if x[1] == 1):
@@ -159,9 +167,9 @@ def labelled_sections(text: str, lo: int = 0, hi: int | None = None) -> tuple[li
                                                                        len(best)):
             best = run
     if len(best) < 2:
-        return [], False
+        return (), False
     starts = [x[0] for x in best]
-    return list(zip(starts, starts[1:] + [_last_end(text, starts[-1], hi)])), best[0][2] in _AREA_WORDS
+    return tuple(zip(starts, starts[1:] + [_last_end(text, starts[-1], hi)])), best[0][2] in _AREA_WORDS
 
 
 # a line that goes on with coordinates (a boundary written one point a line) still belongs to its area

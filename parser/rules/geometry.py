@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
+from functools import lru_cache
 
 from airspace.core.contract import Span
 from airspace.parser.coords import CoordMatch, find_coords
@@ -53,8 +54,10 @@ from airspace.parser.rules.sectors import read_sectors
 from airspace.parser.rules.zone import Zone, sp
 
 
-def _radius_mentions(text: str, lo: int, hi: int) -> list[tuple[int, int, Span]]:
-    """(mention start, mention end, distance span) for every radius mention in [lo, hi)."""
+@lru_cache(maxsize=16)
+def _radius_mentions(text: str, lo: int, hi: int) -> tuple[tuple[int, int, Span], ...]:
+    """(mention start, mention end, distance span) for every radius mention in [lo, hi); read once for the two
+    passes of ``read_geometry`` that ask (a tuple: neither changes it)."""
     out = []
     for rx in (R_BEFORE, R_AFTER, R_WI_AFTER):
         for m in rx.finditer(text, lo, hi):
@@ -65,7 +68,7 @@ def _radius_mentions(text: str, lo: int, hi: int) -> list[tuple[int, int, Span]]
         if dedup and t[0] < dedup[-1][1]:  # overlapping mentions ("1NM RADIUS 2NM"): keep the first
             continue
         dedup.append(t)
-    return dedup
+    return tuple(dedup)
 
 
 _ROUTE_BEFORE = re.compile(
