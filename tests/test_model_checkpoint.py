@@ -375,3 +375,16 @@ def test_checkpoint_refuses_pickles_truncation_absurd_headers_and_files_without_
         load_checkpoint(ck)
     st.write_bytes(good)
     load_checkpoint(ck)
+
+
+def test_loading_the_shipped_checkpoint_does_not_import_torchs_compiler():
+    # the shape check once built its template on the meta device, which imports torch._dynamo: ~1.1 s of every
+    # process's first load (the CLI, the dashboard's engine, each Ray actor)
+    import subprocess
+    import sys
+
+    code = ("import sys; from airspace.model.engine import load_extractor; load_extractor('clover'); "
+            "print('torch._dynamo' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-500:]
+    assert out.stdout.strip().splitlines()[-1] == "False"

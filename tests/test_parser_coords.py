@@ -262,3 +262,25 @@ def test_a_full_stop_after_a_decimal_coordinate_ends_the_sentence_not_the_number
 def test_a_label_number_before_a_spaced_coordinate_is_the_labels(text, lat, lon):
     (c,) = find_coords(text)
     assert (c.lat, c.lon) == (pytest.approx(lat), pytest.approx(lon))
+
+
+# the coordinates of a text are found once and kept; each caller still gets a list of its own
+def test_found_coordinates_are_each_callers_own():
+    text = "AREA BOUNDED BY 512107N 0003608W - 5130N00010W - 513000N 0001000E"
+    first = find_coords(text)
+    assert len(first) == 3
+    first.clear()
+    assert [c.text for c in find_coords(text)] == ["512107N 0003608W", "5130N00010W", "513000N 0001000E"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from("AZ09 .-\n\u00a0\u3000\u2013\u2212\uff11\uff2e\u4e00\u00ba"), max_size=40))
+def test_clean_up_without_an_entity_maps_each_character_as_the_entity_path_does(text):
+    # a text with an entity goes through the character-by-character path; without one, through str.translate
+    from airspace.parser.textnorm import clean_with_map
+
+    fast = clean_with_map(text)
+    slow = clean_with_map(text + "&amp;")
+    n = len(text)
+    assert fast == (slow[0][:n], slow[1][:n], slow[2][:n])
+    assert slow[0][n:] == "&" and slow[2][n] == n + 5
