@@ -111,6 +111,36 @@ st.pydeck_chart(pdk.Deck(layers=[pdk.Layer("ScatterplotLayer", data=[{"p": [0, 0
 """
 
 
+def _scripts(args, tmp: Path) -> dict[str, tuple[Path, Path]]:
+    """Name -> (page script, folder to serve it from): the current page, and those ``--old-rev``/``--floor`` ask."""
+    scripts = {"current": (REPO / "app" / "dashboard.py", REPO)}
+    if args.old_rev:
+        (tmp / "old").mkdir()
+        scripts[f"old ({args.old_rev})"] = export_rev(args.old_rev, tmp / "old")
+    if args.floor:
+        floor = tmp / "floor_page.py"
+        floor.write_text(FLOOR_PAGE, encoding="utf-8")
+        scripts["floor (one button, one-layer map)"] = (floor, REPO)
+    return scripts
+
+
+def _measure(scripts: dict[str, tuple[Path, Path]], runs: int) -> tuple[dict[str, list[dict]], tuple]:
+    """``runs`` cold starts of each page, the pages alternated in one browser; and the load average before."""
+    from playwright.sync_api import sync_playwright
+
+    results: dict[str, list[dict]] = {k: [] for k in scripts}
+    load_before = os.getloadavg()
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+        for i in range(runs):
+            for name, (script, cwd) in scripts.items():
+                r = cold_start(script, browser, cwd=cwd)
+                results[name].append(r)
+                print(f"run {i + 1} {name}: {r}", flush=True)
+        browser.close()
+    return results, load_before
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--runs", type=int, default=5)
@@ -118,27 +148,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--floor", action="store_true", help="also measure a one-button, one-layer page (the floor)")
     ap.add_argument("--out", default=None)
     args = ap.parse_args(argv)
-    from playwright.sync_api import sync_playwright
-
-    scripts = {"current": (REPO / "app" / "dashboard.py", REPO)}
-    tmp = tempfile.TemporaryDirectory()
-    if args.old_rev:
-        (Path(tmp.name) / "old").mkdir()
-        scripts[f"old ({args.old_rev})"] = export_rev(args.old_rev, Path(tmp.name) / "old")
-    if args.floor:
-        floor = Path(tmp.name) / "floor_page.py"
-        floor.write_text(FLOOR_PAGE, encoding="utf-8")
-        scripts["floor (one button, one-layer map)"] = (floor, REPO)
-    results: dict[str, list[dict]] = {k: [] for k in scripts}
-    load_before = os.getloadavg()
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
-        for i in range(args.runs):
-            for name, (script, cwd) in scripts.items():
-                r = cold_start(script, browser, cwd=cwd)
-                results[name].append(r)
-                print(f"run {i + 1} {name}: {r}", flush=True)
-        browser.close()
+    with tempfile.TemporaryDirectory() as tmp:  # the old commit's code and the floor page, gone however this ends
+        results, load_before = _measure(_scripts(args, Path(tmp)), args.runs)
     summary = {name: {"usable_s_median": statistics.median(r["usable_s"] for r in rs),
                       "settled_s_median": statistics.median(r["settled_s"] for r in rs),
                       "health_s_median": statistics.median(r["health_s"] for r in rs), "runs": rs}
@@ -152,7 +163,6 @@ def main(argv: list[str] | None = None) -> int:
     if args.out:
         Path(args.out).parent.mkdir(parents=True, exist_ok=True)
         Path(args.out).write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
-    tmp.cleanup()
     return 0
 
 
