@@ -28,9 +28,11 @@ from airspace.core.contract import PLACE_FIELDS, EngineError, Extractor, Extract
 from airspace.core.records import CircleGeometry, Limit, ZoneRecord
 from airspace.parser.coords import find_coords
 from airspace.parser.header import Header, parse_header
+from airspace.parser.partial_time import is_warning
 from airspace.parser.places import AERODROME_RADIUS_M, aerodrome_name, resolve_icao
 from airspace.parser.rules import RulesExtractor, area_designator, message_times, rules_drafts
 from airspace.parser.rules.areas import foreign_values, labelled_sections, straddled_values
+from airspace.parser.rules.navwarn import surface_hazard
 from airspace.parser.rules.readers import location_indicator, qline_circle
 from airspace.parser.rules.zone import Message as ReaderMessage
 from airspace.parser.rules.zone import body, not_an_area
@@ -199,7 +201,10 @@ def _records_for(
         times = message_times(msg.text, header)
         # a fragment with coordinates that are not a zone (a substitute fix, an excluded area) was read, not "not
         # understood": it gets the "no zone found" review below
-        if header.kind == "other" and says_not_understood and not times.values and not _body_coords(msg.text, header):
+        # (a warning of a hazard to ships alone was understood, coordinates or not: a station off air)
+        hazard = surface_hazard(msg.text) if header.kind == "other" and is_warning(msg.text) else None
+        if (header.kind == "other" and says_not_understood and not times.values and not _body_coords(msg.text, header)
+                and hazard is None):
             return [_error(msg, "not understood: no NOTAM header, Q-line, coordinates, times or zone found", engine,
                            header)]
         try:  # keep the message's own times on its record (a runway closure still says when)
@@ -214,6 +219,9 @@ def _records_for(
             return [rec]  # a cancellation: no zone, nothing wrong
         if (why := not_an_area(header)) is not None:
             rec.review(f"no zone: {why}")
+        elif hazard is not None:
+            rec.review(f"no zone: a navigational warning of a hazard to ships alone ({hazard}); the airspace above "
+                       "it is free")
         elif _body_coords(msg.text, header):
             rec.review("no zone found in the message (its coordinates are navigation points, an excluded area or "
                        "otherwise not a zone boundary)")

@@ -359,29 +359,41 @@ def test_a_fir_closure_is_one_zone_per_indicator_of_item_a_and_a_fir_notice_with
 
 
 def test_a_navigational_warning_is_its_lettered_areas_as_the_rules_reader_reads_them():
-    """NAVAREA / HYDROPAC warnings: each lettered area is a zone whose polygon is its point list and whose period is
-    its item's or its own (start, end, a daily window's schedule); a cancellation has no zone. The rules reader reads
-    every generated warning to the same spans, so the silver teaches the same."""
+    """NAVAREA / HYDROPAC warnings: each lettered area (a boundary or a circle) is a zone whose period is its item's
+    or its own (start, end, a daily window's schedule); a cancellation and a hazard to ships alone (a wreck, a buoy,
+    a station off air) have no zone. The rules reader reads every generated warning to the same spans, so the silver
+    teaches the same."""
     import random
 
     from airspace.data.gen.navwarn import generate as navwarn_generate
     from airspace.parser.rules import rules_drafts
 
-    lettered = cancels = closed = 0
-    forms = Counter()
-    for k in range(150):
-        ex = navwarn_generate(random.Random(k), "warning")
-        text, zones = ex.text(), ex.answer_zones()
-        assert re.search(r"^(?:NAVAREA (?:IV|XII)|HYDROPAC|HYDROLANT) \d+/\d\d", text, re.M)
-        assert [{f: s.text for f, s in d.spans.items()} for d in rules_drafts(text)] == zones
-        assert all("lower" not in z and "upper" not in z for z in zones)  # no limit is stated
-        forms.update(tuple(sorted(z)) for z in zones)
-        for z, g in zip(zones, ex.gold):
-            pts = re.findall(r"\d\d-\d\d\.\d\d[NS] \d{3}-\d\d\.\d\d[EW]", z["polygon"])
-            closed += pts[0] == pts[-1]
-            assert len(g["geometry"]["points"]) == len(pts) - (pts[0] == pts[-1])
-        lettered += len(zones) > 1 and bool(re.search(r"^ +B\. ", text, re.M))
-        cancels += not zones
-    assert lettered > 15 and cancels > 10 and closed > 15
+    lettered = cancels = closed = surface = 0
+    forms, units, precisions = Counter(), Counter(), Counter()
+    point = r"\d\d-\d\d(?:\.\d{1,2})?[NS] \d{3}-\d\d(?:\.\d{1,2})?[EW]"
+    for template in ("warning", "warning_circle", "warning_surface"):
+        for k in range(120):
+            ex = navwarn_generate(random.Random(k), template)
+            text, zones = ex.text(), ex.answer_zones()
+            assert re.search(r"^(?:NAVAREA (?:IV|XII)|HYDROPAC|HYDROLANT) \d+/\d\d", text, re.M)
+            assert [{f: s.text for f, s in d.spans.items()} for d in rules_drafts(text)] == zones
+            assert all("lower" not in z and "upper" not in z for z in zones)  # no limit is stated
+            forms.update(tuple(sorted(z)) for z in zones)
+            for z, g in zip(zones, ex.gold):
+                if "polygon" in z:
+                    pts = re.findall(point, z["polygon"])
+                    closed += pts[0] == pts[-1]
+                    assert len(g["geometry"]["points"]) == len(pts) - (pts[0] == pts[-1])
+                    precisions[len(pts[0].split()[0])] += 1
+                else:
+                    assert re.fullmatch(point, z["center"]) and g["geometry"]["type"] == "circle"
+                    units[z["radius"].lstrip("0123456789. ")] += 1
+            lettered += len(zones) > 1 and bool(re.search(r"^ +B\. ", text, re.M))
+            cancels += not zones and template != "warning_surface"
+            surface += template == "warning_surface" and not zones
+    assert lettered > 15 and cancels > 10 and closed > 15 and surface == 120
     # every form of period: groups (start, end), a daily window (and its schedule), under way (an end only)
     assert {("end", "polygon", "start"), ("end", "polygon", "schedule", "start"), ("end", "polygon")} <= set(forms)
+    assert {("center", "end", "radius", "start"), ("center", "end", "radius", "schedule", "start")} <= set(forms)
+    # positions to whole minutes and with one or two decimals; a warning's bare miles and nautical miles
+    assert {6, 8, 9} <= set(precisions) and {"MILES", "NAUTICAL MILES", "NM"} <= set(units)

@@ -379,13 +379,13 @@ def test_several_places_each_with_its_own_distance_in_prose():
 
 def test_a_berth_around_a_lone_position_is_its_radius():
     """val ``marlin-nga:NAVAREA IV 404/23``: ``UNDERWATER OPERATIONS 12 THRU 25 APR … IN 10-15.89N 060-33.25W.
-    500 METER BERTH REQUESTED.``; ``WIDE BERTH`` states no distance."""
+    500 METER BERTH REQUESTED.``; ``WIDE BERTH`` states no distance, so a vessel aground (a hazard to ships alone)
+    is then no zone at all."""
     (r,) = _records(_world("marlin-nga:NAVAREA IV 404/23"))
     assert r.geometry.radius_m == 500.0 and r.geometry.center == pytest.approx((10 + 15.89 / 60, -(60 + 33.25 / 60)))
     assert (r.start, r.end) == (_t("2023-04-12T00:00Z"), _t("2023-04-25T23:59Z"))
     text = "ANGUILLA.\nVESSEL AGROUND IN 18-10.07N 063-09.81W.\nWIDE BERTH REQUESTED.\nCANCEL THIS MSG 010000Z MAY 23."
-    (z,) = rules_zones(text)
-    assert "radius" not in z
+    assert rules_zones(text) == []
     (z,) = rules_zones(text.replace("WIDE BERTH", "TWO MILE BERTH"))
     assert z["radius"] == "TWO MILE"
 

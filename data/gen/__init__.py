@@ -36,11 +36,12 @@ MODULES = {"icao": icao, "faa": faa, "tfr": tfr, "chinese": chinese, "freetext":
 
 # family weight (share of rows) and per-template relative weights (default 1.0)
 FAMILY_WEIGHTS = {"icao": 38, "faa": 12, "tfr": 6, "chinese": 16, "freetext": 16, "composite": 12, "mix": 30,
-                  "navwarn": 4, "worldforms": 9, "zhforms": 7}
+                  "navwarn": 7, "worldforms": 9, "zhforms": 7}
 TEMPLATE_WEIGHTS = {
     "icao.notamc": 0.5, "icao.aerodrome_none": 0.4, "icao.qline_only": 0.5, "faa.domestic_none": 0.4,
     "icao.fir_closure": 2.0, "icao.fir_info": 0.8, "icao.fir_advisory": 0.8,
     "icao.multi_psn": 0.8, "icao.multi_area": 0.8, "icao.multi_psn_inline": 0.6, "icao.multi_ring": 3.0,
+    "navwarn.warning_circle": 0.7, "navwarn.warning_surface": 0.5,
     "freetext.en_local": 5.0,  # the only family that writes ``date`` / ``tz``: enough rows to learn two fields
 }
 HELD_OUT = frozenset({

@@ -20,7 +20,7 @@ from airspace.parser.rules.blocks import block_of, block_values, blocks
 from airspace.parser.rules.chinese import cn_whole_area
 from airspace.parser.rules.geometry import read_geometry
 from airspace.parser.rules.limits import ALT_LINE, limits_in, line_end, message_limits, phrase_limits
-from airspace.parser.rules.navwarn import berth_radius, zone_periods
+from airspace.parser.rules.navwarn import berth_radius, surface_only, zone_periods
 from airspace.parser.rules.patterns import CN_RANGE, ISO_PAIR, OBST_AGL, OBST_MSL, PROSE_DT, TIME_PAIR, TO_UPPER
 from airspace.parser.rules.readers import WHOLE_AREA_BEFORE, read_fallbacks
 from airspace.parser.rules.times import read_local_clock, read_schedule, read_times
@@ -152,6 +152,10 @@ def rules_drafts(text: str, header: Header | None = None) -> list[ZoneDraft]:
     heads = _area_heads(text)
     # a navigational warning states each item's (or each lettered area's) period before its areas
     navwarn = h.kind == "other" and is_warning(text)
+    if navwarn:
+        zones = [z for z in zones if not surface_only(text, lo, hi, z.anchor)]
+        if not zones:
+            return []
     periods = zone_periods(text, lo, hi, [z.anchor for z in zones]) if navwarn else [{} for _ in zones]
     # a notice listing its areas in blocks ("1. AREA 1 … 2. AREA 2 …", "（一）…；（二）…"), a zone in each: what a
     # block states is its zone's own

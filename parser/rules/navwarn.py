@@ -8,7 +8,7 @@ IN AREA …  B. 2020Z TO …``). The period of a zone is the last one written be
   start the first group, end the last;
 - a daily window over days: ``0030Z TO 1000Z DAILY 14 APR THRU 07 MAY`` (``COMMENCING DAILY``, ``17 THRU 21 APR``,
   ``18 AND 19 APR``) -> start the first day, end the last, the window the schedule;
-- days alone: ``UNDERWATER OPERATIONS 12 THRU 25 APR`` -> whole days;
+- days alone: ``UNDERWATER OPERATIONS 12 THRU 25 APR``, ``18 AND 19 APR`` -> whole days;
 - under way: ``IN PROGRESS UNTIL 14 FEB`` -> an end only, the whole day.
 
 The month and year these leave out are completed by the normaliser from the phrase and the warning's own stamps
@@ -38,7 +38,7 @@ DAILY = re.compile(
     rf"(?P<clock>(?<!\d)\d{{4}}\s?Z{_W}TO{_W}\d{{4}}\s?Z)(?:{_W}COMMENCING)?{_W}DAILY{_W}(?P<s>{_DAY}){_THRU}(?P<e>{_DAY_END})",
     re.I,
 )
-DAYS = re.compile(rf"(?P<s>{_DAY}){_W}(?:THRU|THROUGH){_W}(?P<e>{_DAY_END})", re.I)
+DAYS = re.compile(rf"(?P<s>{_DAY}){_W}(?:THRU|THROUGH|AND){_W}(?P<e>{_DAY_END})", re.I)
 UNTIL = re.compile(rf"\bIN{_W}PROGRESS{_W}UNTIL{_W}(?P<e>{_DAY_END})", re.I)
 _ITEM = re.compile(rf"^(?:[ \t]|{MARKUP})*\d{{1,2}}\.[ \t]", re.M)
 
@@ -84,6 +84,35 @@ def zone_periods(text: str, lo: int, hi: int, anchors: list[int]) -> list[dict[s
         own = [p for p in phrases if item_lo <= p[0] and p[1] <= a]
         out.append(dict(own[-1][2]) if own else {})
     return out
+
+
+# A hazard to surface navigation alone: the airspace above it is free. An item naming one of these and no hazard
+# from or through the air (a launch, firing, debris from space, aircraft) draws no zone, unless it asks ships to
+# keep a distance (``berth_radius``), which is then its zone.
+_SURFACE = re.compile(
+    r"\b(?:WRECK|SHOALS?|BUOY|LIGHT(?:ED)?\s+BUOY|DERELICT|ADRIFT|UNLIT|EXTINGUISHED|DEPTHS?|SOUNDINGS?|NAVTEX"
+    r"|DGPS|RACON|AGROUND|CAPSIZED|SUNK(?:EN)?|SUBMERGED|OFF\s+AIR|OFF\s+STATION|MISSING)\b", re.I)
+_AERIAL = re.compile(
+    r"\b(?:ROCKETS?|MISSILES?|GUNNERY|FIRING|SPACE|LAUNCH(?:ING|ES)?|AIRCRAFT|AIR\s+OPERATIONS|UAVS?|UNMANNED"
+    r"|DRONES?|FLARES?|EXPLOSIVES?|DETONATIONS?|EXERCISES?|MILITARY|PARACHUT\w*|BALLOONS?|HAZARDOUS\s+OPERATIONS)\b",
+    re.I)
+
+
+def surface_only(text: str, lo: int, hi: int, anchor: int) -> bool:
+    """Whether the numbered item holding ``anchor`` warns of a hazard to surface navigation alone."""
+    items = [m.start() for m in _ITEM.finditer(text, lo, hi)]
+    k = bisect_right(items, anchor) - 1
+    item_lo = items[k] if k >= 0 else lo
+    item_hi = items[k + 1] if k + 1 < len(items) else hi
+    return (_SURFACE.search(text, item_lo, item_hi) is not None and _AERIAL.search(text, item_lo, item_hi) is None
+            and berth_radius(text, anchor, item_hi) is None)
+
+
+def surface_hazard(text: str) -> str | None:
+    """The surface hazard a warning names when it names no hazard from or through the air (for the reason of its
+    no-zone record), else None."""
+    m = _SURFACE.search(text)
+    return " ".join(m.group(0).upper().split()) if m and _AERIAL.search(text) is None else None
 
 
 # "… IN 10-15.89N 060-33.25W.\n   500 METER BERTH REQUESTED.": the distance ships are asked to keep from a position
