@@ -188,7 +188,8 @@ def navwarn(rng: random.Random, circle_share: float = 0.0) -> Example:
     yy = f"{start.year % 100:02d}"
     num = f"{series} {rng.randint(1, 999)}/{yy}"
     d = _head(rng, series, seas, issued, num)
-    cancel_end = f"CANCEL THIS MSG {_stamp(start + timedelta(days=rng.randint(31, 33)))}."
+    # (after the longest period, and never at a day-time group of the period itself)
+    cancel_end = f"CANCEL THIS MSG {_stamp(start + timedelta(days=rng.randint(31, 33), hours=rng.randint(1, 6)))}."
     gold = []
     if rng.random() < 0.15:  # a warning that only cancels others
         d.add(f"1. CANCEL {series} {rng.randint(1, 999)}/{yy}.\n2. {cancel_end}")
@@ -213,7 +214,8 @@ def navwarn(rng: random.Random, circle_share: float = 0.0) -> Example:
         if n > 1:
             d.add(f"   {'ABC'[z]}. ")
             if per_area_times:
-                parts, period = _window(rng, start, hours)
+                # (each area on its own day and clock: no two areas write the same group or day)
+                parts, period = _window(rng, start + timedelta(days=z, hours=3 * z), hours)
                 _add_window(d, parts, [z])
                 d.add(f"\n{indent}" if circles[z] else f"\n{indent}IN AREA BOUND BY\n{indent}")
         elif not any(circles):
