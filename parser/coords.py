@@ -114,7 +114,8 @@ _PATTERNS: list[tuple[str, bool, re.Pattern[str]]] = [
     ("any", True, re.compile(
         rf"(?:(?<![A-Za-z])(?P<hp>[NSEW]|{_CN_ALT})\s*)?"
         rf"(?P<d>\d{{1,3}}(?:\.\d+)?)\s*{_DEG_SIGN}"
-        rf"(?:\s*(?P<m>{_NUM})\s*{_MIN_SIGN}(?!'))?"
+        # (minutes without their sign between a degree sign and signed seconds: "49° 28 00'' N", French decrees)
+        rf"(?:\s*(?P<m>{_NUM})(?:\s*{_MIN_SIGN}(?!')|\s+(?={_NUM}\s*{_SEC_SIGN})))?"
         rf"(?:\s*(?P<s>{_NUM})\s*{_SEC_SIGN})?"
         rf"(?(hp)|(?:\s*(?P<hs>[NSEW])(?![A-Za-z]))?)")),
 ]
@@ -127,8 +128,9 @@ _SIGNED_PAIR = re.compile(
     r"(?<![A-Za-z0-9_.\-+])(?:(?P<a>[-+]?\d{1,2}\.\d{2,})\s*[,，/]\s*(?P<b>[-+]?\d{1,3}\.\d{2,})"
     r"|(?P<a2>[-+]?\d{1,2}\.\d{3,})\s+(?P<b2>[-+]?\d{1,3}\.\d{3,}))(?![A-Za-z0-9_°º]|\.\d)")
 
+# (a dash between latitude and longitude too: "48° 04'36.71'' N - 007° 21' 14.19'' E")
 _PAIR_GAP = re.compile(
-    r"[\s,/;，、]{0,6}(?:(?:AND|LONGITUDE|LONG|LON|LNG|经度)\s*[:=：]?[\s,/;，、]{0,3})?", re.IGNORECASE)
+    r"[\s,/;，、\-–]{0,6}(?:(?:AND|LONGITUDE|LONG|LON|LNG|经度)\s*[:=：]?[\s,/;，、]{0,3})?", re.IGNORECASE)
 
 
 def _half_from_match(axis: str, explicit: bool, m: re.Match[str]) -> _Half | None:

@@ -6,6 +6,9 @@
   maritime safety information: NAVAREA, HYDROLANT/HYDROPAC, NAVTEX); anywhere else the statute mile, and the record
   says the unit was inferred.
 
+- ``sm`` written small in a German notice (``Radius von 0,8 sm um Punkt …``) is the Seemeile, the nautical mile
+  (``seemeile``): German aviation writes the statute mile nowhere; the record notes the convention.
+
 ``read_distance`` returns metres (exact arithmetic, rounded once) and the sentence saying what was inferred (``None``
 when nothing was). Pure.
 """
@@ -45,3 +48,20 @@ def read_distance(value: str, text: str) -> tuple[float, str | None]:
             raise ValueError(f"not a distance: {s[:40]!r}") from exc
         return float(unit * n), None
     raise ValueError(f"not a distance: {s[:40]!r}")
+
+
+_SM_SMALL = re.compile(r"^\s*(?P<num>\d+(?:,\d{1,2}|\.\d+)?)\s?sm(?![A-Za-z])[\s.,;)]*$")  # small letters only
+_GERMAN = re.compile(r"\b(?:und|der|die|das|von|bis|mit|über|um|Fuß|Punkt|Gebiet\w*|Luftraum\w*|Flugbeschränkung\w*"
+                     r"|Höhe\w*|Radius)\b")
+
+
+def seemeile(value: str, text: str) -> tuple[float, str] | None:
+    """``value`` in metres and the note saying so when it is ``<n> sm`` in a German notice (three or more of its
+    common words), else None."""
+    m = _SM_SMALL.match(value)
+    if m is None or len({w.lower() for w in _GERMAN.findall(text)}) < 3:
+        return None
+    num = Fraction(m["num"].replace(",", "."))
+    return (float(num * NM),
+            f"radius {' '.join(value.split())!r}: 'sm' read as the Seemeile (1852 m), as German notices write it")
+

@@ -147,11 +147,24 @@ _LEAD = (r"^[\s:=\-]*(?:(?:UP\s+TO|TO|FM|FROM|BLW|BELOW|ABV|ABOVE|HGT|HEIGHT|ALT
 # words, "OR BELOW"; none of them changes the value
 _TAIL = (r"[\s.,;。，]*(?:(?:\([^()]*\)|（[^（）]*）|INCL(?:USIVE|UDED)?|EXCL(?:USIVE|UDED)?|"
          r"(?:OR|AND)\s+(?:BELOW|ABOVE|BLW|ABV|LOWER|HIGHER)|以下|以上|以内|以內)[\s.,;。，]*)*$")
-_SFC = re.compile(_LEAD + r"(?P<ref>SFC|SURFACE|GND|GROUND(?:\s+LEVEL)?|地面|地表)(?:\s*/\s*(?:SFC|GND|SURFACE|GROUND))?"
+# the surface, the references and the foot as notices in other languages write them (German, French, Spanish,
+# Portuguese, Italian): "Erdoberfläche bis 3600 Fuß über NN", "800 pieds par rapport à la surface"
+EU_SFC_WORDS = (r"ERDOBERFL[ÄA]CHE|BODEN|GRUND|(?:LA\s+)?SURFACE|(?:LE\s+)?SOL|SUELO|TERRENO|SOLO|SUPERF[IÍ]CIE"
+                r"|SUOLO")
+EU_AGL_WORDS = (r"[ÜU]BER\s+(?:GRUND|GND|BODEN)|PAR\s+RAPPORT\s+(?:[AÀ]\s+LA\s+SURFACE|AU\s+SOL)"
+                r"|AU[\s-]DESSUS\s+DU\s+SOL"
+                r"|SOBRE\s+EL\s+(?:TERRENO|SUELO)|ACIMA\s+DO\s+(?:SOLO|TERRENO)|SOPRA\s+IL\s+SUOLO")
+EU_AMSL_WORDS = (r"[ÜU]BER\s+(?:NN|MSL|DEM\s+MEERESSPIEGEL|MEERESH[ÖO]HE)"
+                 r"|(?:AU[\s-]DESSUS\s+DU|PAR\s+RAPPORT\s+AU)\s+NIVEAU\s+(?:MOYEN\s+)?DE\s+LA\s+MER|SOBRE\s+EL\s+NIVEL\s+(?:MEDIO\s+)?DEL\s+MAR"
+                 r"|ACIMA\s+DO\s+N[IÍ]VEL\s+(?:M[EÉ]DIO\s+)?DO\s+MAR|SUL\s+LIVELLO\s+(?:MEDIO\s+)?DEL\s+MARE")
+EU_FEET_WORDS = r"FU(?:SS|ß)|PIEDS?|PIES|P[EÉ]S|PIEDI"
+EU_FL_WORDS = r"NIVEAU\s+DE\s+VOL|FLUGFL[ÄA]CHE|NIVEL\s+DE\s+VUELO|N[IÍ]VEL\s+DE\s+VOO|LIVELLO\s+DI\s+VOLO"
+_SFC = re.compile(_LEAD + r"(?P<ref>SFC|SURFACE|GND|GROUND(?:\s+LEVEL)?|地面|地表|" + EU_SFC_WORDS + r")"
+                  r"(?:\s*/\s*(?:SFC|GND|SURFACE|GROUND))?"
                   + _TAIL, re.IGNORECASE)
 _MSL = re.compile(_LEAD + r"(?:MSL|(?:MEAN\s+)?SEA\s+LEVEL|海平面)" + _TAIL, re.IGNORECASE)
 _UNL = re.compile(_LEAD + r"(?:UNL|UNLTD|UNLIMITED|UNLIMTED|(?:无限|無限)(?:高度?|制)?)" + _TAIL, re.IGNORECASE)
-_FL = re.compile(_LEAD + r"(?:FL|FLIGHT\s+LEVEL|F(?=\d{3}\b))\s*(?P<open>\()?\s*(?P<num>\d{1,3})\s*(?(open)\))" + _TAIL,
+_FL = re.compile(_LEAD + r"(?:FL|FLIGHT\s+LEVEL|" + EU_FL_WORDS + r"|F(?=\d{3}\b))\s*(?P<open>\()?\s*(?P<num>\d{1,3})\s*(?(open)\))" + _TAIL,
                  re.IGNORECASE)
 _ALT_HUNDREDS = re.compile(_LEAD + r"A(?P<num>\d{3})\b" + _TAIL, re.IGNORECASE)  # ICAO "A050": 5000 ft altitude
 _CN = re.compile(
@@ -160,10 +173,14 @@ _CN = re.compile(
     r"\s*(?P<post>真高|海拔)?" + _TAIL)
 _REF_WORDS = r"AMSL|MSL|AGL|ASFC|AAL|SFC|GND|ALT|ABOVE\s+GROUND\s+LEVEL|(?:ABOVE\s+)?MEAN\s+SEA\s+LEVEL"
 _VALUE = re.compile(
-    _LEAD + r"(?P<num>" + _NUMBER + r")\s*(?P<unit>FEET|FOOT|FT|METERS?|METRES?|MTRS?|M|'|’)(?![A-Za-z])\.?"
-    # a restatement in the other unit before the reference: "400FT/120M AGL"
-    r"(?:\s*/\s*" + _NUMBER + r"\s*(?:FEET|FOOT|FT|METERS?|METRES?|MTRS?|M)(?![A-Za-z])\.?)?"
-    r"\s*(?:(?P<ref>" + _REF_WORDS + r")|\(\s*(?P<pref>" + _REF_WORDS + r")\s*\))?"
+    _LEAD + r"(?P<num>" + _NUMBER + r")\s*(?P<unit>FEET|FOOT|FT|METERS?|METRES?|MTRS?|M|'|’|" + EU_FEET_WORDS + "|"
+    + M_WORDS + r")(?![A-Za-zÀ-ÿ])\.?"
+    # a restatement in the other unit before the reference: "400FT/120M AGL", "800 pieds (250 mètres) par rapport …"
+    r"(?:\s*/\s*" + _NUMBER + r"\s*(?:FEET|FOOT|FT|METERS?|METRES?|MTRS?|M)(?![A-Za-z])\.?"
+    r"|\s*\(\s*" + _NUMBER + r"\s*(?:FEET|FOOT|FT|METERS?|METRES?|MTRS?|M|" + EU_FEET_WORDS + "|" + M_WORDS
+    + r")(?![A-Za-zÀ-ÿ])\.?\s*\))?"
+    r"\s*(?:(?P<ref>" + _REF_WORDS + r")|(?P<eagl>" + EU_AGL_WORDS + r")|(?P<eamsl>" + EU_AMSL_WORDS + r")"
+    r"|\(\s*(?P<pref>" + _REF_WORDS + r")\s*\))?"
     + _TAIL,
     re.IGNORECASE,
 )
@@ -206,11 +223,12 @@ def parse_limit(text: str) -> Limit:
     if (m := _VALUE.match(s)) is not None:
         unit = m.group("unit").upper()
         ref_word = " ".join((m.group("ref") or m.group("pref") or "AMSL").upper().split())
-        ref = "AGL" if ref_word == "ABOVE GROUND LEVEL" else _REF_MAP.get(ref_word, "AMSL")
+        ref = "AGL" if ref_word == "ABOVE GROUND LEVEL" or m.group("eagl") else _REF_MAP.get(ref_word, "AMSL")
         num = m.group("num")
         if re.fullmatch(r"\d{1,3}(?:\.\d{3})+", num):
             num = num.replace(".", "")  # "5.000FT": a dot as thousands separator (no limit is 5.000 ft)
-        return _limit(ref, _number(num), not (unit.startswith("F") or unit in "'’"), raw)
+        feet = unit.startswith(("F", "P")) or unit in "'’"  # (FT, FUSS, PIEDS, PÉS: the foot in any language)
+        return _limit(ref, _number(num), not feet, raw)
     raise ValueError(f"not a vertical limit: {text.strip()[:40]!r}")
 
 

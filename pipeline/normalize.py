@@ -23,7 +23,7 @@ from airspace.core.records import (
     ZoneRecord,
 )
 from airspace.parser.coords import find_coords, parse_coord
-from airspace.parser.distwords import read_distance
+from airspace.parser.distwords import read_distance, seemeile
 from airspace.parser.header import qline_limit_field
 from airspace.parser.localtime import LOCAL_MARK, MARK_AFTER, fixed_offset, zone_at
 from airspace.parser.partial_time import complete_cn_day, complete_time, is_partial
@@ -76,7 +76,11 @@ def _geometry(rec: ZoneRecord, v: dict[str, str]) -> tuple[float, float] | None:
             if sp is not None and negative_before(rec.text, sp.start):
                 raise ValueError(f"the radius is written with a minus sign ('-{_show(v['radius'])}'): a negative "
                                  f"distance, not {_show(v['radius'])}")
-            radius_m = parse_distance_m(v["radius"])
+            if (german := seemeile(v["radius"], rec.text)) is not None:
+                radius_m = german[0]
+                _infer(rec, german[1])  # the notice's own convention: a note
+            else:
+                radius_m = parse_distance_m(v["radius"])
         except ValueError as exc:
             try:  # a count in words, a bare "mile" (the warning's nautical mile, else the statute mile: inferred)
                 radius_m, how = read_distance(v["radius"], rec.text)

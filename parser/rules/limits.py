@@ -23,7 +23,15 @@ from airspace.parser.rules.patterns import (
     UPPER_ONLY,
 )
 from airspace.parser.rules.zone import sp
-from airspace.parser.units import parse_limit
+from airspace.parser.units import (
+    EU_AGL_WORDS,
+    EU_AMSL_WORDS,
+    EU_FEET_WORDS,
+    EU_FL_WORDS,
+    EU_SFC_WORDS,
+    M_WORDS,
+    parse_limit,
+)
 
 
 def slash_band(lo: str, hi: str) -> bool:
@@ -86,6 +94,33 @@ def limits_in(text: str, lo: int, hi: int) -> dict[str, Span]:
         if m:
             out["upper"] = sp(text, *m.span())
     return out
+
+
+# a band in another language's words (German, French, Spanish, Portuguese, Italian): "Erdoberfläche bis 3600 Fuß
+# über NN", "de 800 pieds (250 mètres) par rapport à la surface à 2 400 pieds …", "von FL110 bis FL150", "entre
+# el suelo y 120 m"; read only where no English band or limit was found, so it never competes with one
+_L = r"A-Za-zÀ-ÿ"
+_EU_VALUE = (rf"(?<![\w.,])(?:\d{{1,3}}(?:[ .\u202f]\d{{3}})+|\d+)\s?(?:FT|FEET|M|{EU_FEET_WORDS}|{M_WORDS})(?![{_L}])"
+             rf"(?:\s*\([^()\n]{{1,30}}\))?(?:\s+(?:{EU_AGL_WORDS}|{EU_AMSL_WORDS}|AMSL|MSL|AGL|GND|SFC)(?![{_L}]))?")
+_EU_LIM = (rf"(?:(?<![{_L}])(?:{EU_SFC_WORDS}|GND|SFC)(?![{_L}])|\bFL\s?\d{{2,3}}\b|(?:{EU_FL_WORDS})\s?\d{{2,3}}\b"
+           rf"|{_EU_VALUE})")
+EU_RANGE = re.compile(
+    rf"(?:(?:VON|AB|DE|DU|DESDE|ENTRE|ZWISCHEN|DA|DAL|DO)\s+)?(?:(?:EL|LA|LE|DEM|DER|IL|O)\s+)?(?P<lo>{_EU_LIM})\s*"
+    rf"(?:BIS(?:\s+ZU)?|JUSQU['’]?\s?(?:[AÀ]|AU)|[AÀ]|AU|HASTA|AT[ÉE]|UND|ET|Y|E|-|–)\s+(?P<hi>{_EU_LIM})",
+    re.I,
+)
+
+
+def eu_limits(text: str, lo: int, hi: int) -> dict[str, Span]:
+    """A band written in another language's words in [lo, hi), when both its ends read as limits."""
+    for m in EU_RANGE.finditer(text, lo, hi):
+        try:
+            parse_limit(m.group("lo"))
+            parse_limit(m.group("hi"))
+        except ValueError:
+            continue
+        return {"lower": sp(text, *m.span("lo")), "upper": sp(text, *m.span("hi"))}
+    return {}
 
 
 _PHRASE_SEP = re.compile(r"\s*(?:[-–—~～]|\bUP\s+TO\b|\bTO\b|\bTHROUGH\b|至|到)\s*", re.I)
@@ -163,6 +198,8 @@ def message_limits(text: str, h: Header, lo: int, hi: int) -> dict[str, Span]:
     found = phrase_limits(text, *m.span("v")) if m else {}
     if not found:
         found = limits_in(text, lo, hi)
+    if not found:
+        found = eu_limits(text, lo, hi)
     if "upper" not in found:  # "Altitude: From the surface up to but not including FL(180)"
         m = ALT_LINE.search(text)
         if m and (ph := phrase_limits(text, *m.span("v"))):

@@ -31,7 +31,9 @@ DIST_PAREN = rf"{DIST}(?:\s*\(\s*{DIST}\s*\))?"
 RADIUS_KW = (r"(?:RADIUS|RADIUS\s+(?:OF|VON|DE)|RAD\b|RDO\b|半径|半徑|周围|周圍|RAYON\s+D[E']|RAGGIO\s+DI|RADIO\s+DE|RAIO\s+DE"
              r"|UMKREIS\s+VON|РАДИУС[ЕА]?|반경)")
 # a distance before the keyword ("0.5NM RADIUS", "a 3 nautical mile radius") or after it ("RADIUS - 1NM", 半径2公里)
-R_BEFORE = re.compile(rf"(?<![\w.])(?P<d>{DIST})(?:\s*\(\s*{DIST}\s*\))?\s*RADIUS\b", re.I)
+# (and "Cercle de 5 NM (9,3 km) de rayon", "círculo de 5 km de radio": the distance "of radius" in other languages)
+R_BEFORE = re.compile(rf"(?<![\w.])(?P<d>{DIST})(?:\s*\(\s*{DIST}\s*\))?\s*(?:RADIUS|(?:DE|DI)\s+(?:RAYON|RADIO|RAIO|RAGGIO))\b",
+                      re.I)
 R_AFTER = re.compile(rf"(?P<kw>{RADIUS_KW})\s*(?:IS\s+|为\s*|為\s*)?[-:：=]?\s*(?P<d>{DIST})", re.I)
 R_WITHIN = re.compile(
     rf"(?:\b(?:WI|WITHIN)\s+(?:AN?\s+)?(?P<d>{DIST})\s+(?:OF|FROM|AROUND)"

@@ -1,0 +1,103 @@
+"""Notices in other European languages, as the rules reader reads them: limits in German, French, Spanish,
+Portuguese and Italian words, French decree coordinates, a radius "of radius" after its distance, and the German
+``sm`` (Seemeile). Each form beside a real row of the world set's train split, cited by id."""
+
+import pytest
+from world_rows import world_text
+
+from airspace.parser.coords import find_coords
+from airspace.parser.distwords import seemeile
+from airspace.parser.rules.limits import eu_limits
+from airspace.parser.units import parse_limit
+from airspace.pipeline.batch import process_batch
+from airspace.pipeline.split import Message
+
+NM = 1852.0
+
+
+def _records(text: str):
+    recs, _ = process_batch([Message(0, text)], "rules")
+    return [r for r in recs if r.geometry is not None]
+
+
+def _band(r) -> tuple:
+    return (r.lower.ref, r.lower.ft), (r.upper.ref, r.upper.ft)
+
+
+@pytest.mark.parametrize(("text", "ref", "ft"), [
+    ("Erdoberfläche", "SFC", 0.0),
+    ("3600 Fuß über NN", "AMSL", 3600.0),
+    ("1.500 Fuß über Grund", "AGL", 1500.0),
+    ("800 pieds (250 mètres) par rapport à la surface", "AGL", 800.0),
+    ("4 100 pieds (1 250 mètres) par rapport au niveau moyen de la mer", "AMSL", 4100.0),
+    ("niveau de vol 115", "FL", 11500.0),
+    ("120 m sobre el terreno", "AGL", 120 / 0.3048),
+    ("400 pés acima do nível do mar", "AMSL", 400.0),
+    ("400FT (120M) AGL", "AGL", 400.0),  # an English height restated in brackets before its reference
+])
+def test_a_limit_in_other_languages_words(text, ref, ft):
+    lim = parse_limit(text)
+    assert lim.ref == ref and lim.ft == pytest.approx(ft)
+
+
+def test_a_band_in_other_languages_is_read_only_where_no_english_one_is():
+    t = "- Höhenbegrenzung: Erdoberfläche bis 3600 Fuß über NN."
+    assert {k: s.text for k, s in eu_limits(t, 0, len(t)).items()} == {"lower": "Erdoberfläche",
+                                                                         "upper": "3600 Fuß über NN"}
+    t = "Die vertikale Begrenzung ist auf Flughöhen von FL110 bis FL150 festgelegt."
+    assert {k: s.text for k, s in eu_limits(t, 0, len(t)).items()} == {"lower": "FL110", "upper": "FL150"}
+    t = "entre el suelo y 120 m sobre el terreno"
+    assert eu_limits(t, 0, len(t))["upper"].text == "120 m sobre el terreno"
+    # an English notice keeps its own reading: "SFC TO 400FT AGL", and a lone height is no band
+    (r,) = _records("DRONE RESTRICTION WI 2NM OF 513000N 0001000W SFC TO 400FT AGL 2506011000 TO 2506011800")
+    assert _band(r) == (("SFC", 0.0), ("AGL", 400.0))
+    t = "a 3 km radius and a height of 120 m"
+    assert eu_limits(t, 0, len(t)) == {}
+
+
+def test_a_german_nfl_circle_in_seemeilen_with_its_band():
+    """train ``de-pilothub:nfl-2024-1-3308``: ``Radius von 0,8 sm um Punkt 48°16’07″N 11°40’28″E``,
+    ``Höhenbegrenzung: Erdoberfläche bis 3600 Fuß über NN``: 0.8 NM (the Seemeile), SFC to 3600 ft AMSL."""
+    recs = _records(world_text("de-pilothub:nfl-2024-1-3308"))
+    first = recs[0]
+    assert first.geometry.radius_m == pytest.approx(0.8 * NM)
+    assert first.geometry.center == pytest.approx((48 + 16 / 60 + 7 / 3600, 11 + 40 / 60 + 28 / 3600))
+    assert _band(first) == (("SFC", 0.0), ("AMSL", 3600.0))
+    assert any("Seemeile" in x and x.startswith("note:") for x in first.reasons)
+    assert recs[1].geometry.radius_m == pytest.approx(1.1 * NM)
+
+
+def test_sm_is_the_seemeile_only_in_a_german_notice():
+    german = "Radius von 0,8 sm um Punkt 48°16’07″N 11°40’28″E. Höhenbegrenzung: Erdoberfläche bis 3600 Fuß über NN."
+    metres, note = seemeile("0,8 sm", german)
+    assert metres == pytest.approx(0.8 * NM) and "Seemeile" in note
+    assert seemeile("3 sm", "TFR WITHIN 3 sm OF THE STADIUM, SFC TO 3000 FT") is None  # the statute mile
+    assert seemeile("0,8 SM", german) is None  # capitals: the statute mile's abbreviation
+
+
+def test_french_decree_coordinates_with_seconds_marked_and_minutes_bare():
+    """train ``fr-jorf:zit-rouge-caen-2014`` writes ``49° 28 00'' N - 000° 58 00'' W`` (minutes without their sign,
+    a dash between latitude and longitude); ``fr-jorf:colmar-2010-05-08`` ``48° 04'36.71'' N - 007° 21' 14.19'' E``."""
+    (c,) = find_coords("49° 28 00'' N - 000° 58 00'' W ;")
+    assert (c.lat, c.lon) == pytest.approx((49 + 28 / 60, -(58 / 60)))
+    (c,) = find_coords("48° 04'36.71'' N - 007° 21' 14.19'' E.")
+    assert (c.lat, c.lon) == pytest.approx((48 + 4 / 60 + 36.71 / 3600, 7 + 21 / 60 + 14.19 / 3600))
+    (r,) = _records(world_text("fr-jorf:zit-rouge-caen-2014"))
+    assert r.geometry.points[0] == pytest.approx((49 + 28 / 60, -(58 / 60)))
+    assert len(r.geometry.points) == 9
+    assert _band(r) == (("SFC", 0.0), ("FL", 11500.0))  # "De la surface au niveau de vol 115 (3 770 mètres)"
+
+
+def test_a_french_circle_of_radius_and_limits_above_the_ground_or_the_sea():
+    """train ``fr-jorf:colmar-2010-05-08``: ``Cercle de 5 NM (9,3 km) de rayon, centré sur le point …``, ``De la
+    surface à 3 000 pieds (920 mètres) par rapport au sol``; ``fr-jorf:lf-p30-moronvilliers``: ``Cercle de 5
+    kilomètres de rayon``, ``… à 4 100 pieds (1 250 mètres) par rapport au niveau moyen de la mer``;
+    ``fr-jorf:lf-r45-n2-ardennes``: ``de 800 pieds (250 mètres) par rapport à la surface à 2 400 pieds …``."""
+    (r,) = _records(world_text("fr-jorf:colmar-2010-05-08"))
+    assert r.geometry.radius_m == pytest.approx(5 * NM)
+    assert _band(r) == (("SFC", 0.0), ("AGL", 3000.0))
+    (r,) = _records(world_text("fr-jorf:lf-p30-moronvilliers"))
+    assert r.geometry.radius_m == pytest.approx(5000.0)
+    assert _band(r) == (("SFC", 0.0), ("AMSL", 4100.0))
+    (r,) = _records(world_text("fr-jorf:lf-r45-n2-ardennes"))
+    assert _band(r) == (("AGL", 800.0), ("AGL", 2400.0))
