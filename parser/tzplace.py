@@ -71,3 +71,26 @@ def local_window_at(day: date, start: str, end: str, points: list[tuple[float, f
     what = (f"time zone {name} ({' / '.join(offs)}) taken from the zone's position for the local times "
             f"{start.strip()}-{end.strip()} on {day.isoformat()}")
     return a, b, what, doubts
+
+
+def local_instant_at(day: date, minutes: int, points: list[tuple[float, float]]) -> tuple[datetime, str, list[str]]:
+    """A local wall-clock time (``minutes`` past midnight on ``day``) at the zone's ``points`` (its centre first) ->
+    UTC, the time zone inferred, and the reasons for review (``local_window_at``'s). ``ValueError`` when no time
+    zone is known at the centre."""
+    if not points:
+        raise ValueError("the zone has no position to take a time zone from")
+    zone = zone_at(*points[0])
+    if zone is None:
+        raise ValueError(f"no time zone is known at {points[0]}")
+    doubts: list[str] = []
+    others = sorted({z.key for p in points[1:] if (z := zone_at(*p)) is not None and z.key != zone.key})
+    if others:
+        doubts.append(f"the zone lies in the time zones {', '.join([zone.key, *others])}: its local times are read in "
+                      f"{zone.key}, the zone at its centre")
+    if zone.key.startswith("Etc/"):
+        doubts.append(f"the zone is at sea ({zone.key}: nautical time); the message does not say whose local time")
+    utc, why = _to_utc(day, minutes, zone)
+    if why:
+        doubts.append(why)
+    return utc, f"time zone {zone.key} ({_offset(utc.astimezone(zone))}) taken from the zone's position", doubts
+

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import re
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, timezone
 from functools import lru_cache
 
 from airspace.core.contract import PLACE_FIELDS, ZoneDraft
@@ -24,6 +24,8 @@ from airspace.core.records import (
 )
 from airspace.parser.coords import find_coords, parse_coord
 from airspace.parser.distwords import read_distance, seemeile
+from airspace.parser.eudates import DAILY as EU_DAILY
+from airspace.parser.eudates import read_eu_time, window_minutes
 from airspace.parser.header import qline_limit_field
 from airspace.parser.localtime import LOCAL_MARK, MARK_AFTER, fixed_offset, zone_at
 from airspace.parser.partial_time import complete_cn_day, complete_time, is_partial
@@ -40,7 +42,7 @@ from airspace.parser.polygon import (
 from airspace.parser.schedule import expand_schedule
 from airspace.parser.textnorm import damaged_number_at, shown
 from airspace.parser.times import BEIJING, local_window, message_year, parse_date, parse_time
-from airspace.parser.tzplace import local_window_at
+from airspace.parser.tzplace import local_instant_at, local_window_at
 from airspace.parser.units import (
     negative_before,
     parse_distance_m,
@@ -300,10 +302,13 @@ def _infer(rec: ZoneRecord, what: str, *, sure: bool = True) -> None:
 
 
 def _partial(rec: ZoneRecord, v: dict[str, str], text: str, key: str, start: datetime | None) -> datetime | None:
-    """A start/end written without its month or year (``191218Z``, ``14 APR``) completed from the notice."""
+    """A start/end written without its month or year (``191218Z``, ``14 APR``) completed from the notice, or a date
+    in another European language (``_european``)."""
     span = rec.spans.get(key)
-    if span is None or not is_partial(v[key]):
+    if span is None:
         return None
+    if not is_partial(v[key]):
+        return _european(rec, v[key], text, key, span)
     try:
         if _has_cjk(text):
             (dt, how), sure = complete_cn_day(v[key], text, is_end=key == "end"), True
@@ -311,8 +316,56 @@ def _partial(rec: ZoneRecord, v: dict[str, str], text: str, key: str, start: dat
             dt, how, sure = complete_time(v[key], text, span.end, is_end=key == "end", schedule=v.get("schedule"),
                                           start=start)
     except ValueError:
-        return None
+        return _european(rec, v[key], text, key, span)  # "26." of "vom 26. bis 28. Juni 2024"
     _infer(rec, how, sure=sure)
+    return dt
+
+
+_UTC_STATED = re.compile(r"\b(?:UTC|GMT)\b")
+
+
+def _european(rec: ZoneRecord, value: str, text: str, key: str, span) -> datetime | None:
+    """A date in another European language (``parser.eudates``) -> UTC, what was inferred said on the record: its
+    month and year from the rest of the period, its clock from a daily window or the whole day, its clock in UTC
+    where the notice says so, else in the time zone of the zone's position (a whole day without either: UTC, for
+    review)."""
+    try:
+        t = read_eu_time(value, text[span.end:span.end + 160])
+    except ValueError:
+        return None
+    is_end = key == "end"
+    said, minutes, utc, sure = list(t.taken), t.minutes, t.utc, True
+    whole_day = False
+    if minutes is None:
+        d = EU_DAILY.search(text, span.end, min(len(text), span.end + 200))
+        if d is not None:
+            a, b, marked = window_minutes(d.group(0))
+            minutes, utc = (b if is_end else a), utc or marked
+            said.append(f"the clock {minutes // 60:02d}{minutes % 60:02d} from the daily window "
+                        f"'{_show(d.group('clock'))}' (the zone is shown active from the first day's start to the "
+                        "last day's end)")
+        else:
+            minutes, whole_day = (23 * 60 + 59 if is_end else 0), True
+            said.append("the whole day")
+    day = datetime(t.day.year, t.day.month, t.day.day, tzinfo=timezone.utc)
+    dt: datetime | None = None
+    if utc or _UTC_STATED.search(text):
+        dt = day + timedelta(minutes=minutes)
+        if not utc:
+            said.append("UTC as the notice states")
+    elif not whole_day:
+        try:
+            dt, what, doubts = local_instant_at(t.day, minutes, _zone_points(rec))
+            said.append(what)
+            for why in doubts:
+                rec.review(why)
+        except ValueError:
+            dt = None
+    if dt is None:
+        dt = day + timedelta(minutes=minutes)
+        said.append("read as UTC: the message states no time zone")
+        sure = False
+    _infer(rec, f"{key} '{_show(value)}': " + ", ".join(said) + " (inferred)", sure=sure)
     return dt
 
 

@@ -101,3 +101,75 @@ def test_a_french_circle_of_radius_and_limits_above_the_ground_or_the_sea():
     assert _band(r) == (("SFC", 0.0), ("AMSL", 4100.0))
     (r,) = _records(world_text("fr-jorf:lf-r45-n2-ardennes"))
     assert _band(r) == (("AGL", 800.0), ("AGL", 2400.0))
+
+
+def _utc(s: str):
+    from datetime import datetime
+
+    return datetime.fromisoformat(s.replace("Z", "+00:00"))
+
+
+def test_a_french_period_with_its_clocks_in_utc_as_the_decree_heads_it():
+    """train ``fr-jorf:zit-rouge-caen-2014``: under ``Dates et heures d'activation (UTC)``, ``Du mardi 3 juin 2014 à
+    10 heures au vendredi 6 juin 2014 à 21 h 59``."""
+    (r,) = _records(world_text("fr-jorf:zit-rouge-caen-2014"))
+    assert (r.start, r.end) == (_utc("2014-06-03T10:00Z"), _utc("2014-06-06T21:59Z"))
+    assert r.status == "ok" and all(x.startswith("note:") for x in r.reasons)
+
+
+def test_one_day_alone_is_the_whole_day():
+    """train ``fr-jorf:colmar-2010-05-08``: ``dans la région de Colmar le samedi 8 mai 2010`` (hours to be published),
+    UTC by its heading: the whole day. Without a time zone anywhere it is read as UTC and left for review."""
+    (r,) = _records(world_text("fr-jorf:colmar-2010-05-08"))
+    assert (r.start, r.end) == (_utc("2010-05-08T00:00Z"), _utc("2010-05-08T23:59Z"))
+    (r,) = _records("Zone interdite temporaire: cercle de 2 km de rayon centré sur 48° 04' 36'' N, 007° 21' 14'' E, "
+                    "de la surface à 500 pieds par rapport au sol, le samedi 8 mai 2010.")
+    assert (r.start, r.end) == (_utc("2010-05-08T00:00Z"), _utc("2010-05-08T23:59Z"))
+    assert r.status == "review" and any("read as UTC" in x for x in r.reasons)
+
+
+def test_days_in_a_german_period_take_their_hours_from_the_daily_window():
+    """train ``de-pilothub:nfl-2024-1-3103-reichenhall``: ``vom 26. bis 28. Juni 2024 jeweils von 0600 Uhr bis 1600
+    Uhr UTC``: the first day's month and year are the last's, its start the window's; the end the window's end."""
+    recs, _ = process_batch([Message(0, world_text("de-pilothub:nfl-2024-1-3103-reichenhall"))], "rules")
+    (r,) = recs
+    assert (r.start, r.end) == (_utc("2024-06-26T06:00Z"), _utc("2024-06-28T16:00Z"))
+    assert any("month Juni from the period" in x for x in r.inferred)
+
+
+def test_local_clock_times_in_the_time_zone_of_the_zone():
+    """An Italian period written clock first (``dalle ore 17:00 del 30 dicembre 2025 alle ore 03:00 del 1° gennaio
+    2026``) with no time zone: local time where the zone is (Europe/Rome, UTC+1 in winter), said on the record."""
+    text = ("Divieto di sorvolo con droni entro 2 km da 38° 54' 30'' N, 016° 35' 10'' E, dalle ore 17:00 del 30 "
+            "dicembre 2025 alle ore 03:00 del 1° gennaio 2026, fino a 120 m sopra il suolo.")
+    (r,) = _records(text)
+    assert (r.start, r.end) == (_utc("2025-12-30T16:00Z"), _utc("2026-01-01T02:00Z"))
+    assert any("Europe/Rome" in x for x in r.inferred)
+    # the same in summer is UTC+2
+    (r,) = _records(text.replace("30 dicembre 2025", "30 luglio 2025").replace("1° gennaio 2026", "1° agosto 2025"))
+    assert r.start == _utc("2025-07-30T15:00Z")
+
+
+@pytest.mark.parametrize(("text", "start", "end"), [
+    ("del 3 al 6 de junio de 2014", "2014-06-03T00:00Z", "2014-06-06T23:59Z"),
+    ("desde las 10:00 horas del 3 de junio hasta las 22:00 horas del 6 de junio de 2014", "2014-06-03T10:00Z",
+     "2014-06-06T22:00Z"),
+    ("de 4 de maio de 2024 a 10 de maio de 2024", "2024-05-04T00:00Z", "2024-05-10T23:59Z"),
+    ("du 3 au 6 juin 2014", "2014-06-03T00:00Z", "2014-06-06T23:59Z"),
+])
+def test_periods_in_other_languages(text, start, end):
+    from airspace.parser.eudates import PERIOD, read_eu_time
+
+    m = PERIOD.search(text)
+    a, b = read_eu_time(m.group("v_s"), text[m.end("v_s"):]), read_eu_time(m.group("v_e"))
+    got_a = _utc(f"{a.day.isoformat()}T{(a.minutes or 0) // 60:02d}:{(a.minutes or 0) % 60:02d}Z")
+    b_min = 23 * 60 + 59 if b.minutes is None else b.minutes
+    got_b = _utc(f"{b.day.isoformat()}T{b_min // 60:02d}:{b_min % 60:02d}Z")
+    assert (got_a, got_b) == (_utc(start), _utc(end))
+
+
+def test_english_month_words_alone_are_not_read_as_another_language():
+    from airspace.parser.eudates import ONE_DAY, PERIOD
+
+    assert PERIOD.search("from 2 to 4 August 2024") is None and ONE_DAY.search("on 8 August 2024") is None
+    assert PERIOD.search("de 10 a 20 km") is None

@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 
 from airspace.core.contract import Span
+from airspace.parser.eudates import ONE_DAY as EU_ONE_DAY
+from airspace.parser.eudates import PERIOD as EU_PERIOD
 from airspace.parser.header import Header
 from airspace.parser.rules.patterns import (
     CJK_RE,
@@ -97,6 +99,14 @@ def read_times(text: str, h: Header, lo: int, hi: int) -> dict[str, Span]:
         if (d := PROSE_DAILY.search(text, lo, hi)) is not None:  # "1100hrs to 1500hrs UTC daily"
             out["schedule"] = sp(text, *d.span("clock"))
         return out
+    # a period or a day in another European language ("du 3 au 6 juin 2014", "vom 26. bis 28. Juni 2024", "le
+    # samedi 8 mai 2010"): English month names never read as these, so English prose reads as before
+    m = EU_PERIOD.search(text, lo, hi) or EU_PERIOD.search(text)
+    if m:
+        return {"start": sp(text, *m.span("v_s")), "end": sp(text, *m.span("v_e"))}
+    m = EU_ONE_DAY.search(text, lo, hi) or EU_ONE_DAY.search(text)
+    if m:
+        return {"start": sp(text, *m.span("v")), "end": sp(text, *m.span("v"))}
     prose = list(PROSE_ANY.finditer(text))
     utc = [m for m in prose if re.search(r"(?:UTC|Z|GMT)$", m.group(), re.I)]
     if len(utc) >= 2:

@@ -1,0 +1,144 @@
+"""Dates and times as notices in French, German, Spanish, Portuguese and Italian write them.
+
+- A date: a day, its month as a word, a year (``8 mai 2010``, ``28. Juni 2024``, ``3 de junio de 2014``, ``1°
+  gennaio 2026``), a weekday before it or not; a clock after it (``à 10 heures``, ``à 21 h 59``, ``um 0600 Uhr``,
+  ``a las 10:00``, ``alle ore 03:00``) or before it (``alle ore 17:00 del 30 dicembre 2025``).
+- A period: ``du … au …``, ``vom … bis …``, ``del … al …``, ``de … a …``, ``dal … al …``; its first date may leave
+  out its month and year (``du 3 au 6 juin 2014``, ``vom 26. bis 28. Juni 2024``): they are the second's. A daily
+  window written with it (``jeweils von 0600 Uhr bis 1600 Uhr UTC``, ``tous les jours de 10 h à 18 h``) gives a
+  date without a clock its hours: the first day's start, the last day's end.
+- One day alone (``le samedi 8 mai 2010``, ``am 8. Mai 2010``): the whole day.
+
+``PERIOD`` and ``ONE_DAY`` find the spans (the rules reader); ``read_eu_time`` reads one value of them
+(``EuTime``: the calendar day, minutes past midnight or None, whether it is marked UTC, what was taken from the rest
+of the phrase). Which clock it is in (UTC, or the local time of the zone's position) is the normaliser's. Pure.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from datetime import date
+
+_MONTH_NAMES = {
+    1: "janvier januar jänner jaenner enero janeiro gennaio",
+    2: "février fevrier februar febrero fevereiro febbraio",
+    3: "mars märz maerz marzo março marco",
+    4: "avril april abril aprile",
+    5: "mai mayo maio maggio",
+    6: "juin juni junio junho giugno",
+    7: "juillet juli julio julho luglio",
+    8: "août aout august agosto",
+    9: "septembre september septiembre setiembre setembro settembre",
+    10: "octobre oktober octubre outubro ottobre",
+    11: "novembre november noviembre novembro",
+    12: "décembre decembre dezember diciembre dezembro dicembre",
+}
+MONTHS = {name: k for k, names in _MONTH_NAMES.items() for name in names.split()}
+_MONTH = "|".join(sorted(MONTHS, key=len, reverse=True))
+_WEEKDAY = ("lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|montag|dienstag|mittwoch|donnerstag|freitag"
+            "|samstag|sonnabend|sonntag|lunes|martes|miércoles|miercoles|jueves|viernes|sábado|sabado|domingo"
+            "|lunedì|lunedi|martedì|martedi|mercoledì|mercoledi|giovedì|giovedi|venerdì|venerdi|sabato|domenica"
+            "|segunda-feira|terça-feira|terca-feira|quarta-feira|quinta-feira|sexta-feira")
+_DAY = r"(?P<d>(?:0?[1-9]|[12]\d|3[01]))(?:\.|°|º|ª|er)?"
+_YEAR = r"(?P<y>(?:19|20)\d{2})"
+# a clock: "10 heures", "21 h 59", "10h00", "10:00", "0600 Uhr", "06.00 Uhr", "10 horas"
+_CLOCK = (r"(?P<h>[01]?\d|2[0-4])(?:\s?(?::|\.|h|heures?|Uhr|horas?)\s?(?P<mi>[0-5]\d)?(?:\s?(?:Uhr|h|horas?|heures?))?"
+          r"|(?P<mi2>[0-5]\d)\s?(?:Uhr|h|horas?))")
+_CLOCK_LEAD = r"(?:,?\s*(?:à|a\s+las?|às|as|alle(?:\s+ore)?|ore|um|ab|at)\s+|,\s*)"
+_UTC = r"(?:\s*(?P<utc>UTC|GMT|TU|Z)\b)?"
+
+
+def _named(pattern: str, tag: str) -> str:
+    """``pattern`` with every group renamed ``<name>_<tag>`` (a regex may use each name once)."""
+    return re.sub(r"\(\?P<(\w+)>", lambda m: f"(?P<{m[1]}_{tag}>", pattern)
+
+
+def _date(tag: str, month: bool) -> str:
+    """A date (its month required or not), a clock before or after it, as one group ``v_<tag>``."""
+    mon = rf"(?:\s+(?:de\s+)?(?P<mon>{_MONTH})(?:\s+(?:de\s+)?{_YEAR})?)" + ("" if month else "?")
+    core = (rf"(?:(?:{_WEEKDAY}),?\s+)?{_DAY}{mon}")
+    before = (rf"(?:(?:(?:dalle|alle|desde\s+las|hasta\s+las|las|das|às|as|ab|de)\s+)?(?:ore\s+)?{_named(_CLOCK, 'b')}"
+              rf"{_named(_UTC, 'b')}\s+(?:del|du|de|do|vom|am)\s+)")
+    after = rf"(?:{_CLOCK_LEAD}{_named(_CLOCK, 'a')}{_named(_UTC, 'a')})"
+    return _named(rf"(?P<v>{before}?{core}{after}?)", tag)
+
+
+_FROM = r"(?:du|vom|von|del|desde(?:\s+el)?|dal(?:l')?|de|do|da)"
+_TO = r"(?:au|bis(?:\s+zum)?|bis\s+(?:einschließlich|einschliesslich)|al|hasta(?:\s+el)?|a|alle?|ao|até(?:\s+[oa])?)"
+# (a first date that starts with its clock needs no word before it: "dalle ore 17:00 del 30 dicembre …")
+PERIOD = re.compile(rf"(?<!\w)(?:{_FROM}\s+|(?=(?:dalle|desde\s+las|das)\s))\s*{_date('s', False)}\s+{_TO}\s+"
+                    rf"{_date('e', True)}", re.I)
+ONE_DAY = re.compile(
+    rf"(?<!\w)(?:le|am|el|il|no|em)\s+(?:(?:{_WEEKDAY}),?\s+)?(?P<v>{_DAY}\s+(?:de\s+)?(?:{_MONTH})\s+(?:de\s+)?"
+    rf"(?:19|20)\d{{2}})(?!\s*(?:{_CLOCK_LEAD}|\d))", re.I)
+# a daily window: "jeweils von 0600 Uhr bis 1600 Uhr UTC", "tous les jours de 10 h à 18 h", "täglich 08:00-18:00"
+DAILY = re.compile(
+    rf"(?:jeweils|täglich|taeglich|tous\s+les\s+jours|chaque\s+jour|todos\s+los\s+días|todos\s+os\s+dias|diariamente"
+    rf"|tutti\s+i\s+giorni|ogni\s+giorno)\s+(?:(?:von|de|dalle|das|entre)\s+)?(?P<clock>{_named(_CLOCK, 'x')}\s*"
+    rf"(?:bis|à|a|alle|às|e|et|-|–)\s*{_named(_CLOCK, 'y')}){_UTC}", re.I)
+
+
+@dataclass(frozen=True)
+class EuTime:
+    day: date
+    minutes: int | None  # minutes past midnight; None for the whole day
+    utc: bool  # marked UTC (GMT, TU, Z) in the value itself
+    taken: tuple[str, ...]  # what came from elsewhere in the phrase (a month, a year)
+
+
+def _fold(s: str) -> str:
+    return unicodedata.normalize("NFC", s).lower()
+
+
+def _minutes(m: re.Match, tag: str) -> int | None:
+    h = m.group(f"h_{tag}")
+    if h is None:
+        return None
+    mi = m.group(f"mi_{tag}") or m.group(f"mi2_{tag}") or "0"
+    total = int(h) * 60 + int(mi)
+    if total > 24 * 60:
+        raise ValueError(f"not a clock time: {m.group(0)[:20]!r}")
+    return total
+
+
+_ONE = re.compile(_date("one", False), re.I)
+
+
+def read_eu_time(value: str, after: str = "") -> EuTime:
+    """One date (and clock) of ``PERIOD``/``ONE_DAY`` -> ``EuTime``; a month and year it leaves out are the first
+    written in ``after`` (the rest of its phrase). ``ValueError`` when it is not one."""
+    s = " ".join(value.split()).strip(" ,.;")
+    m = _ONE.fullmatch(s)
+    if m is None:
+        raise ValueError(f"not a date: {s[:40]!r}")
+    taken: list[str] = []
+    mon, year = m.group("mon_one"), m.group("y_one")
+    if mon is None or year is None:
+        later = re.search(rf"(?P<mon>{_MONTH})(?:\s+(?:de\s+)?(?P<y>(?:19|20)\d{{2}}))?", after, re.I)
+        if later is None or (year is None and later["y"] is None):
+            raise ValueError(f"date {s[:40]!r} has no month or year, and none follows it")
+        if mon is None:
+            mon = later["mon"]
+            taken.append(f"month {mon} from the period")
+        if year is None:
+            year = later["y"]
+            taken.append(f"year {year} from the period")
+    try:
+        day = date(int(year), MONTHS[_fold(mon)], int(m.group("d_one")))
+    except (KeyError, ValueError) as exc:
+        raise ValueError(f"not a calendar date: {s[:40]!r}") from exc
+    minutes = _minutes(m, "a_one") if m.group("h_a_one") is not None else _minutes(m, "b_one")
+    utc = bool(m.group("utc_a_one") or m.group("utc_b_one"))
+    return EuTime(day, minutes, utc, tuple(taken))
+
+
+def window_minutes(schedule: str) -> tuple[int, int, bool]:
+    """A daily window of ``DAILY`` (its ``clock`` group and what follows) -> start and end minutes, marked UTC."""
+    m = DAILY.search(f"jeweils {schedule}") or re.search(
+        rf"{_named(_CLOCK, 'x')}\s*(?:bis|à|a|alle|às|e|et|-|–)\s*{_named(_CLOCK, 'y')}{_UTC}", schedule, re.I)
+    if m is None:
+        raise ValueError(f"not a daily window: {schedule[:40]!r}")
+    a, b = _minutes(m, "x"), _minutes(m, "y")
+    return a, b, bool(m.group("utc"))  # type: ignore[return-value]
