@@ -27,6 +27,7 @@ from collections.abc import Callable
 from airspace.core.contract import PLACE_FIELDS, EngineError, Extractor, ExtractStats, Span, ZoneDraft, capabilities_of
 from airspace.core.records import CircleGeometry, Limit, ZoneRecord
 from airspace.parser.coords import find_coords
+from airspace.parser.cyrillic import CYRILLIC_NOTE, is_cyrillic_notam, latin_view
 from airspace.parser.header import Header, parse_header
 from airspace.parser.partial_time import is_warning
 from airspace.parser.places import AERODROME_RADIUS_M, aerodrome_name, resolve_icao
@@ -407,6 +408,12 @@ def process_batch(
         except BatchTooLarge as exc:
             err = ZoneRecord(message=0, status="error", reasons=[str(exc)], text="")
             return [err], ExtractStats(engine=str(engine), wall_s=time.perf_counter() - t0)
+    # a Russian AFTN NOTAM in Cyrillic letters is read as the Latin NOTAM it stands for; the view keeps every
+    # character's position, so its records' spans are the message's own, and the records keep the message as written
+    written = {m.index: m.text for m in messages if not m.error and is_cyrillic_notam(m.text)}
+    if written:
+        messages = [Message(m.index, latin_view(m.text), m.error, m.source_id) if m.index in written else m
+                    for m in messages]
     extractor = get_extractor(engine) if isinstance(engine, str) else engine
     name = getattr(extractor, "name", "engine")
     caps = capabilities_of(extractor)
@@ -467,4 +474,9 @@ def process_batch(
     if per_message:
         stats.wall_s = extract_s
     stats.wall_s = max(stats.wall_s, 0.0)
-    return (link_batch(records) if link else records), stats
+    records = link_batch(records) if link else records
+    for r in records:
+        if r.message in written:
+            r.text = written[r.message]
+            r.reasons.append(CYRILLIC_NOTE)
+    return records, stats
