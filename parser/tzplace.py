@@ -42,24 +42,31 @@ def _to_utc(day: date, minutes: int, zone: ZoneInfo) -> tuple[datetime, str | No
     return utc, None
 
 
-def local_window_at(day: date, start: str, end: str, points: list[tuple[float, float]]
-                    ) -> tuple[datetime, datetime, str, list[str]]:
-    """Clock-only ``start``/``end`` on ``day`` at the zone's ``points`` (its centre first) -> UTC start, end, the
-    sentence saying which time zone was inferred, and the reasons for review (empty when certain). An end not after
-    the start is on the next day. ``ValueError`` when no time zone is known at the centre."""
+def _zone_of(points: list[tuple[float, float]]) -> tuple[ZoneInfo, list[str]]:
+    """The time zone at the zone's centre (``points[0]``) and the reasons to doubt it: the zone's points lie in
+    several zones, or at sea. ``ValueError`` when there is no position or no zone is known there."""
     if not points:
         raise ValueError("the zone has no position to take a time zone from")
     zone = zone_at(*points[0])
     if zone is None:
         raise ValueError(f"no time zone is known at {points[0]}")
-    name = zone.key
     doubts: list[str] = []
-    others = sorted({z.key for p in points[1:] if (z := zone_at(*p)) is not None and z.key != name})
+    others = sorted({z.key for p in points[1:] if (z := zone_at(*p)) is not None and z.key != zone.key})
     if others:
-        doubts.append(f"the zone lies in the time zones {', '.join([name, *others])}: its local times are read in "
-                      f"{name}, the zone at its centre")
-    if name.startswith("Etc/"):
-        doubts.append(f"the zone is at sea ({name}: nautical time); the message does not say whose local time")
+        doubts.append(f"the zone lies in the time zones {', '.join([zone.key, *others])}: its local times are read in "
+                      f"{zone.key}, the zone at its centre")
+    if zone.key.startswith("Etc/"):
+        doubts.append(f"the zone is at sea ({zone.key}: nautical time); the message does not say whose local time")
+    return zone, doubts
+
+
+def local_window_at(day: date, start: str, end: str, points: list[tuple[float, float]]
+                    ) -> tuple[datetime, datetime, str, list[str]]:
+    """Clock-only ``start``/``end`` on ``day`` at the zone's ``points`` (its centre first) -> UTC start, end, the
+    sentence saying which time zone was inferred, and the reasons for review (empty when certain). An end not after
+    the start is on the next day. ``ValueError`` when no time zone is known at the centre."""
+    zone, doubts = _zone_of(points)
+    name = zone.key
     a, why_a = _to_utc(day, parse_clock(start), zone)
     end_day = day
     b, why_b = _to_utc(end_day, parse_clock(end), zone)
@@ -77,18 +84,7 @@ def local_instant_at(day: date, minutes: int, points: list[tuple[float, float]])
     """A local wall-clock time (``minutes`` past midnight on ``day``) at the zone's ``points`` (its centre first) ->
     UTC, the time zone inferred, and the reasons for review (``local_window_at``'s). ``ValueError`` when no time
     zone is known at the centre."""
-    if not points:
-        raise ValueError("the zone has no position to take a time zone from")
-    zone = zone_at(*points[0])
-    if zone is None:
-        raise ValueError(f"no time zone is known at {points[0]}")
-    doubts: list[str] = []
-    others = sorted({z.key for p in points[1:] if (z := zone_at(*p)) is not None and z.key != zone.key})
-    if others:
-        doubts.append(f"the zone lies in the time zones {', '.join([zone.key, *others])}: its local times are read in "
-                      f"{zone.key}, the zone at its centre")
-    if zone.key.startswith("Etc/"):
-        doubts.append(f"the zone is at sea ({zone.key}: nautical time); the message does not say whose local time")
+    zone, doubts = _zone_of(points)
     utc, why = _to_utc(day, minutes, zone)
     if why:
         doubts.append(why)
