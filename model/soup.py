@@ -5,8 +5,11 @@ from the same parent differ by several truth fields in either direction (data/ch
 after "Stage 38"): what a stage learns is real, but so is the noise of its draw. Checkpoints fine-tuned
 from one parent sit in one basin, so the mean of their weights is a model too, and it keeps what the draws agree
 on while their disagreements partly cancel. Only checkpoints that can
-be averaged are: the same architecture and config (every tensor the same name and shape) and the same tokenizer
-(an embedding row means the same character in each). Anything else is refused with the reason.
+be averaged are: the same architecture and config (every tensor the same name and shape) and tokenizers that
+agree on every character they share (an embedding row means the same character in each). A stage whose tokenizer
+grew (``training.init_from`` appends the characters its corpus brings, old ids unchanged) extends its parent's: the
+mean then has the larger tokenizer, the shared characters' rows averaged and a row only the larger has taken from
+it. Anything else is refused with the reason.
 
 The averaged checkpoint is an ordinary one (``model.checkpoint``); its ``recipe.json`` names its parents, their
 weights and their own recipes, and its ``metrics.json`` their metrics, so the lineage stays whole (a stage trained
@@ -44,15 +47,25 @@ def average(dirs: list[str | Path], weights: list[float] | None = None) -> tuple
     if len(dirs) < 2:
         raise ValueError("averaging needs at least two checkpoints")
     weights = normalised(weights, len(dirs))
-    base, tok = load_checkpoint(dirs[0])
+    loaded = [load_checkpoint(d) for d in dirs]
+    # the largest tokenizer; every other must be its prefix (the same characters at the same ids)
+    top = max(range(len(dirs)), key=lambda i: loaded[i][1].vocab_size)
+    tok = loaded[top][1]
+    models = []
+    for d, (model, other_tok) in zip(dirs, loaded):
+        if not _extends(tok, other_tok):
+            raise ValueError(f"{d}: tokenizer differs from {dirs[top]}'s; embedding rows would mean other characters")
+        if other_tok.vocab_size < tok.vocab_size:  # rows only the larger tokenizer has: taken from it
+            n = other_tok.vocab_size
+            model.grow_vocab(tok.vocab_size)
+            model.embed.weight.data[n:] = loaded[top][0].embed.weight.data[n:]
+        models.append(model)
+    base = models[0]
     base_sd = base.state_dict()
     acc = {k: (v.double() * weights[0] if v.is_floating_point() else v.clone()) for k, v in base_sd.items()}
-    for d, w in zip(dirs[1:], weights[1:]):
-        model, other_tok = load_checkpoint(d)
+    for d, w, model in zip(dirs[1:], weights[1:], models[1:]):
         if model.cfg != base.cfg:
             raise ValueError(f"{d}: config differs from {dirs[0]}'s; only one architecture can be averaged")
-        if other_tok.to_dict() != tok.to_dict():
-            raise ValueError(f"{d}: tokenizer differs from {dirs[0]}'s; embedding rows would mean other characters")
         for k, v in model.state_dict().items():
             if v.is_floating_point():
                 acc[k] += v.double() * w
@@ -60,6 +73,13 @@ def average(dirs: list[str | Path], weights: list[float] | None = None) -> tuple
                 raise ValueError(f"{d}: integer tensor {k} differs from {dirs[0]}'s")
     base.load_state_dict({k: v.to(base_sd[k].dtype) for k, v in acc.items()}, strict=True)
     return base, tok
+
+
+def _extends(big: Tokenizer, small: Tokenizer) -> bool:
+    """Whether ``big`` is ``small`` with characters appended (or the same)."""
+    a, b = big.to_dict(), small.to_dict()
+    chars_a, chars_b = a.pop("chars"), b.pop("chars")
+    return a == b and chars_a[:len(chars_b)] == chars_b
 
 
 def main(argv: list[str] | None = None) -> int:

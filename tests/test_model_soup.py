@@ -83,3 +83,23 @@ def test_average_refuses_checkpoints_that_do_not_line_up(tmp_path, capsys):
         main([str(tmp_path / "a"), str(tmp_path / "wide"), "--out", str(tmp_path / "m")])
     assert exc.value.code == 2 and "config differs" in capsys.readouterr().err
     assert not (tmp_path / "m").exists()
+
+
+def test_a_tokenizer_grown_by_a_stage_averages_with_its_parent(tmp_path):
+    """A stage that appended characters to its parent's tokenizer (``training.init_from``) averages with the parent:
+    the shared characters' rows are the mean, a row only the stage has is the stage's, in either order."""
+    tok = Tokenizer.from_texts([TEXT])
+    grown = Tokenizer(tok.chars + ["ꙮ", "设"], tok.blank_runs)
+    a = _saved(tmp_path / "a", 1, tok)
+    b = _saved(tmp_path / "b", 2, grown)
+    n = tok.vocab_size
+    for order in ([tmp_path / "a", tmp_path / "b"], [tmp_path / "b", tmp_path / "a"]):
+        m, tok_m = average(order)
+        assert tok_m.to_dict() == grown.to_dict() and m.cfg.vocab_size == grown.vocab_size
+        emb, ea, eb = m.embed.weight.data, a.embed.weight.data, b.embed.weight.data
+        torch.testing.assert_close(emb[:n], 0.5 * ea + 0.5 * eb[:n], rtol=1e-6, atol=1e-6)
+        assert torch.equal(emb[n:], eb[n:])
+        other = [k for k in m.state_dict() if k != "embed.weight" and m.state_dict()[k].is_floating_point()]
+        for k in other:
+            torch.testing.assert_close(m.state_dict()[k], 0.5 * a.state_dict()[k] + 0.5 * b.state_dict()[k],
+                                       rtol=1e-6, atol=1e-6)
