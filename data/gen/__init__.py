@@ -13,8 +13,9 @@ computes its gold, ``base`` assembles messages from tagged parts, ``noise`` pert
 - ``freetext``: dispatcher messages in English and Chinese (``en_local``: clock times in local time, the day and
   the UTC offset written apart, answered as ``date`` / ``tz``).
 - ``composite``: 2–8 zones in one message (dispatcher lists, FAA areas A–H, Chinese numbered areas).
-- ``navwarn``: navigational warnings (NAVAREA IV / XII, HYDROPAC, HYDROLANT): lettered areas of ``31-57.00N
-  077-01.00W`` points under a hazard paragraph, answered as boundaries alone; cancellations (``NONE``).
+- ``navwarn``: navigational warnings (NAVAREA IV / XII, HYDROPAC, HYDROLANT): lettered areas (boundaries of
+  ``31-57.00N 077-01.00W`` points, or circles ``WITHIN 15 MILES OF …``) under a hazard paragraph with their periods;
+  cancellations and hazards to ships alone (a wreck, a buoy, a station off air) define no zone (``NONE``).
 - ``worldforms`` / ``zhforms``: forms of other feeds (issue 44): location-first NOTAMs without Q)/A), several
   areas each with its own limits or window, FAA 91.141 rings with VOR/DME alternates, area designators and radii
   with words; Chinese notices listing venues each with its own day range and daily window, days without a month
