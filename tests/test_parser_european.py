@@ -65,6 +65,9 @@ def test_a_german_nfl_circle_in_seemeilen_with_its_band():
     assert _band(first) == (("SFC", 0.0), ("AMSL", 3600.0))
     assert any("Seemeile" in x and x.startswith("note:") for x in first.reasons)
     assert recs[1].geometry.radius_m == pytest.approx(1.1 * NM)
+    # each numbered area's bullets are its own attributes: the second area's ceiling is its own 2200 ft
+    assert _band(recs[1]) == (("SFC", 0.0), ("AMSL", 2200.0))
+    assert not any("area" in x and "text" in x for x in recs[1].reasons)
 
 
 def test_sm_is_the_seemeile_only_in_a_german_notice():
