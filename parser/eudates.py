@@ -134,11 +134,6 @@ def read_eu_time(value: str, after: str = "") -> EuTime:
     return EuTime(day, minutes, utc, tuple(taken))
 
 
-def window_minutes(schedule: str) -> tuple[int, int, bool]:
-    """A daily window of ``DAILY`` (its ``clock`` group and what follows) -> start and end minutes, marked UTC."""
-    m = DAILY.search(f"jeweils {schedule}") or re.search(
-        rf"{_named(_CLOCK, 'x')}\s*(?:bis|à|a|alle|às|e|et|-|–)\s*{_named(_CLOCK, 'y')}{_UTC}", schedule, re.I)
-    if m is None:
-        raise ValueError(f"not a daily window: {schedule[:40]!r}")
-    a, b = _minutes(m, "x"), _minutes(m, "y")
-    return a, b, bool(m.group("utc"))  # type: ignore[return-value]
+def window_minutes(m: re.Match) -> tuple[int, int, bool]:
+    """A ``DAILY`` match -> its window's start and end minutes, and whether it is marked UTC."""
+    return _minutes(m, "x"), _minutes(m, "y"), bool(m.group("utc"))  # type: ignore[return-value]

@@ -27,7 +27,7 @@ from collections.abc import Callable
 from airspace.core.contract import PLACE_FIELDS, EngineError, Extractor, ExtractStats, Span, ZoneDraft, capabilities_of
 from airspace.core.records import CircleGeometry, Limit, ZoneRecord
 from airspace.parser.coords import find_coords
-from airspace.parser.cyrillic import CYRILLIC_NOTE, is_cyrillic_notam, latin_view
+from airspace.parser.cyrillic import CYRILLIC_NOTE, latin_view
 from airspace.parser.header import Header, parse_header
 from airspace.parser.partial_time import is_warning
 from airspace.parser.places import AERODROME_RADIUS_M, aerodrome_name, resolve_icao
@@ -410,10 +410,9 @@ def process_batch(
             return [err], ExtractStats(engine=str(engine), wall_s=time.perf_counter() - t0)
     # a Russian AFTN NOTAM in Cyrillic letters is read as the Latin NOTAM it stands for; the view keeps every
     # character's position, so its records' spans are the message's own, and the records keep the message as written
-    written = {m.index: m.text for m in messages if not m.error and is_cyrillic_notam(m.text)}
-    if written:
-        messages = [Message(m.index, latin_view(m.text), m.error, m.source_id) if m.index in written else m
-                    for m in messages]
+    views = [m.text if m.error else latin_view(m.text) for m in messages]  # (the text itself when not one)
+    written = {m.index: m.text for m, v in zip(messages, views) if v is not m.text}
+    messages = [m if v is m.text else Message(m.index, v, m.error, m.source_id) for m, v in zip(messages, views)]
     extractor = get_extractor(engine) if isinstance(engine, str) else engine
     name = getattr(extractor, "name", "engine")
     caps = capabilities_of(extractor)

@@ -324,7 +324,7 @@ def _partial(rec: ZoneRecord, v: dict[str, str], text: str, key: str, start: dat
 _UTC_STATED = re.compile(r"\b(?:UTC|GMT)\b")
 
 
-def _european(rec: ZoneRecord, value: str, text: str, key: str, span) -> datetime | None:
+def _european(rec: ZoneRecord, value: str, text: str, key: str, span: SpanModel) -> datetime | None:
     """A date in another European language (``parser.eudates``) -> UTC, what was inferred said on the record: its
     month and year from the rest of the period, its clock from a daily window or the whole day, its clock in UTC
     where the notice says so, else in the time zone of the zone's position (a whole day without either: UTC, for
@@ -339,7 +339,7 @@ def _european(rec: ZoneRecord, value: str, text: str, key: str, span) -> datetim
     if minutes is None:
         d = EU_DAILY.search(text, span.end, min(len(text), span.end + 200))
         if d is not None:
-            a, b, marked = window_minutes(d.group(0))
+            a, b, marked = window_minutes(d)
             minutes, utc = (b if is_end else a), utc or marked
             said.append(f"the clock {minutes // 60:02d}{minutes % 60:02d} from the daily window "
                         f"'{_show(d.group('clock'))}' (the zone is shown active from the first day's start to the "

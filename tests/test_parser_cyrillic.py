@@ -4,11 +4,9 @@ stand for; each form beside a real row of the world set's train split (``che6030
 from datetime import datetime, timezone
 
 import pytest
-from world_rows import world_text
+from world_rows import drawn_records, world_text
 
 from airspace.parser.cyrillic import is_cyrillic_notam, latin_view
-from airspace.pipeline.batch import process_batch
-from airspace.pipeline.split import Message
 
 
 def _t(s: str) -> datetime:
@@ -29,7 +27,7 @@ def test_the_latin_view_keeps_every_position_and_reads_items_and_hemispheres():
 
 def test_a_cyrillic_notam_read_whole_with_its_records_keeping_the_message_as_written():
     text = world_text("che603000:К3153/19")
-    (r,) = [r for r in process_batch([Message(0, text)], "rules")[0] if r.geometry is not None]
+    (r,) = drawn_records(text)
     assert r.geometry.points[0] == pytest.approx((56 + 9 / 60 + 30 / 3600, 37 + 8 / 60 + 30 / 3600))
     assert (r.lower.ref, r.upper.ref, r.upper.ft) == ("SFC", "FL", 12000.0)
     assert (r.start, r.end) == (_t("2019-04-25T03:00"), _t("2019-04-27T11:00"))
@@ -45,15 +43,14 @@ def test_a_cyrillic_notam_read_whole_with_its_records_keeping_the_message_as_wri
     ("che603000:П2558/19", "upper", "AMSL", 2000 / 0.3048),  # Г)2000 М СР.УР.МОРЯ: above mean sea level
 ])
 def test_a_height_in_metres_keeps_its_russian_reference(row, key, ref, ft):
-    recs = [r for r in process_batch([Message(0, world_text(row))], "rules")[0] if r.geometry is not None]
+    recs = drawn_records(world_text(row))
     lim = getattr(recs[0], key)
     assert (lim.ref, lim.ft) == (ref, pytest.approx(ft))
 
 
 def test_a_circle_radius_and_centre_in_russian_words():
     """train ``che603000:К3417/19``: ``ОКРУЖНОСТЬ РАДИУС 5 КМ ЦЕНТР 553900С0360800В``."""
-    (r,) = [r for r in process_batch([Message(0, world_text("che603000:К3417/19"))], "rules")[0]
-            if r.geometry is not None]
+    (r,) = drawn_records(world_text("che603000:К3417/19"))
     assert r.geometry.center == pytest.approx((55 + 39 / 60, 36 + 8 / 60)) and r.geometry.radius_m == 5000.0
 
 

@@ -3,6 +3,8 @@ Portuguese and Italian words, French decree coordinates, a radius "of radius" af
 ``sm`` (Seemeile). Each form beside a real row of the world set's train split, cited by id."""
 
 import pytest
+from world_rows import drawn_records as _records
+from world_rows import utc as _utc
 from world_rows import world_text
 
 from airspace.parser.coords import find_coords
@@ -13,11 +15,6 @@ from airspace.pipeline.batch import process_batch
 from airspace.pipeline.split import Message
 
 NM = 1852.0
-
-
-def _records(text: str):
-    recs, _ = process_batch([Message(0, text)], "rules")
-    return [r for r in recs if r.geometry is not None]
 
 
 def _band(r) -> tuple:
@@ -106,12 +103,6 @@ def test_a_french_circle_of_radius_and_limits_above_the_ground_or_the_sea():
     assert _band(r) == (("AGL", 800.0), ("AGL", 2400.0))
 
 
-def _utc(s: str):
-    from datetime import datetime
-
-    return datetime.fromisoformat(s.replace("Z", "+00:00"))
-
-
 def test_a_french_period_with_its_clocks_in_utc_as_the_decree_heads_it():
     """train ``fr-jorf:zit-rouge-caen-2014``: under ``Dates et heures d'activation (UTC)``, ``Du mardi 3 juin 2014 à
     10 heures au vendredi 6 juin 2014 à 21 h 59``."""
@@ -161,14 +152,10 @@ def test_local_clock_times_in_the_time_zone_of_the_zone():
     ("du 3 au 6 juin 2014", "2014-06-03T00:00Z", "2014-06-06T23:59Z"),
 ])
 def test_periods_in_other_languages(text, start, end):
-    from airspace.parser.eudates import PERIOD, read_eu_time
-
-    m = PERIOD.search(text)
-    a, b = read_eu_time(m.group("v_s"), text[m.end("v_s"):]), read_eu_time(m.group("v_e"))
-    got_a = _utc(f"{a.day.isoformat()}T{(a.minutes or 0) // 60:02d}:{(a.minutes or 0) % 60:02d}Z")
-    b_min = 23 * 60 + 59 if b.minutes is None else b.minutes
-    got_b = _utc(f"{b.day.isoformat()}T{b_min // 60:02d}:{b_min % 60:02d}Z")
-    assert (got_a, got_b) == (_utc(start), _utc(end))
+    """Each period as the rules reader finds it and the normaliser reads it: whole days where it states no clock (read
+    as UTC for review, the notice naming no time zone and the zone no position here)."""
+    (r,) = process_batch([Message(0, f"Zona restringida: {text}.")], "rules")[0]
+    assert (r.start, r.end) == (_utc(start), _utc(end))
 
 
 def test_english_month_words_alone_are_not_read_as_another_language():

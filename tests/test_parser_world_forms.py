@@ -10,6 +10,8 @@ from datetime import datetime, timezone
 
 import pytest
 from world_rows import PIB_VARIANT
+from world_rows import drawn_records as _records
+from world_rows import utc as _t
 from world_rows import world_text as _world
 
 from airspace.core.records import NM_TO_M
@@ -18,7 +20,6 @@ from airspace.parser.header import parse_header
 from airspace.parser.places import clause_fragment
 from airspace.parser.rules import rules_zones
 from airspace.pipeline.batch import process_batch
-from airspace.pipeline.split import Message
 
 UTC = timezone.utc
 
@@ -29,15 +30,6 @@ def _archive(row_id: str) -> str:
         if r["id"] == row_id:
             return r["text"]
     raise KeyError(row_id)
-
-
-def _records(text: str):
-    recs, _ = process_batch([Message(0, text)], "rules")
-    return [r for r in recs if r.geometry is not None]
-
-
-def _t(s: str) -> datetime:
-    return datetime.fromisoformat(s.replace("Z", "+00:00"))
 
 
 # --- form 2 + 3: several areas, each with its own period; month and year from the warning's own stamp ----------

@@ -1,8 +1,24 @@
-"""Rows of the world set the tests may read (train and val splits only: test rows are never read by a test), and
+"""Rows of the world set the tests may read (train and val splits only: test rows are never read by a test),
 synthetic messages in the layouts of feeds that name their items instead of lettering them, each used beside a real
-row cited by id."""
+row cited by id, and the rules engine's records of a text as the reader tests check them."""
+
+from datetime import datetime
 
 from airspace.data.world import read_world
+
+
+def drawn_records(text: str):
+    """The rules engine's records of ``text`` that draw something, as the pipeline returns them."""
+    from airspace.pipeline.batch import process_batch
+    from airspace.pipeline.split import Message
+
+    recs, _ = process_batch([Message(0, text)], "rules")
+    return [r for r in recs if r.geometry is not None]
+
+
+def utc(s: str) -> datetime:
+    """``2024-06-26T06:00Z`` as an aware datetime."""
+    return datetime.fromisoformat(s.replace("Z", "+00:00"))
 
 
 def world_text(row_id: str) -> str:

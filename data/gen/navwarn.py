@@ -165,13 +165,21 @@ def _circle(rng: random.Random, doc: Doc, z: int, lat: float, lon: float, decima
     return circle(centre, nm * V.NM_M)
 
 
-def _head(rng: random.Random, series: str, seas: tuple[str, ...], issued, num: str) -> Doc:
+def _head(rng: random.Random, seas: tuple[str, ...], issued, num: str) -> Doc:
     charts = rng.choice(("", "", f"({rng.randint(11, 99)})", f"({rng.randint(11, 60)},{rng.randint(61, 99)})"))
     d = Doc()
     if rng.random() < 0.4:  # some feeds put the number before the date-time group
         d.add(f"{num} ")
     d.add(f"{_stamp(issued)}\n{num}{charts}.\n" + "\n".join(seas) + "\n")
     return d
+
+
+def _cancels_other(rng: random.Random, d: Doc, series: str, yy: str) -> int:
+    """Item 2 cancelling an earlier warning, sometimes; the number of the item that follows."""
+    if rng.random() < 0.4:
+        d.add(f"2. CANCEL {series} {rng.randint(1, 999)}/{yy}.\n")
+        return 3
+    return 2
 
 
 def _start(rng: random.Random):
@@ -187,7 +195,7 @@ def navwarn(rng: random.Random, circle_share: float = 0.0) -> Example:
     issued = start - timedelta(days=rng.randint(2, 10), minutes=rng.randint(0, 1440))
     yy = f"{start.year % 100:02d}"
     num = f"{series} {rng.randint(1, 999)}/{yy}"
-    d = _head(rng, series, seas, issued, num)
+    d = _head(rng, seas, issued, num)
     # (after the longest period, and never at a day-time group of the period itself)
     cancel_end = f"CANCEL THIS MSG {_stamp(start + timedelta(days=rng.randint(31, 33), hours=rng.randint(1, 6)))}."
     gold = []
@@ -227,11 +235,7 @@ def navwarn(rng: random.Random, circle_share: float = 0.0) -> Example:
             geometry = _area(rng, d, z, alat, alon, indent, decimals)
         gold.append(zone(geometry, None, None, period.get("start"), period.get("end"), period.get("schedule")))
         d.add("\n")
-    k = 2
-    if rng.random() < 0.4:
-        d.add(f"2. CANCEL {series} {rng.randint(1, 999)}/{yy}.\n")
-        k = 3
-    d.add(f"{k}. {cancel_end}")
+    d.add(f"{_cancels_other(rng, d, series, yy)}. {cancel_end}")
     return Example(d, gold, "en")
 
 
@@ -258,7 +262,7 @@ def surface(rng: random.Random) -> Example:
     start = _start(rng)
     yy = f"{start.year % 100:02d}"
     num = f"{series} {rng.randint(1, 999)}/{yy}"
-    d = _head(rng, series, seas, start, num)
+    d = _head(rng, seas, start, num)
     p, _ = _pos(*V.near(rng, lat, lon, 300), rng.choice((0, 1, 2)))
     form = rng.choice(SURFACE)
     said = form.format(p=p, b=rng.choice(BUOYS), n=rng.randint(1, 40), i="ABCDEFGHIJKLMNOPQRSTUVWX"[
@@ -269,10 +273,7 @@ def surface(rng: random.Random) -> Example:
         d.add(said + "\n")
         return Example(d, [], "en")
     d.add(f"1. {said}\n")
-    k = 2
-    if rng.random() < 0.4:
-        d.add(f"2. CANCEL {series} {rng.randint(1, 999)}/{yy}.\n")
-        k = 3
+    k = _cancels_other(rng, d, series, yy)
     if rng.random() < 0.7:
         d.add(f"{k}. CANCEL THIS MSG {_stamp(start + timedelta(days=rng.randint(10, 12)))}.")
     return Example(d, [], "en")

@@ -159,32 +159,31 @@ def _sections(text: str, lo: int, hi: int) -> tuple[tuple[tuple[int, int], ...],
     # Pure in its arguments, and asked twice a message on the archive (the reader, then the pipeline's area
     # checks): the label patterns' scan was the rules reader's costliest line. Tuples: no caller changes them.
     labels = _labels(text, lo, hi)
+    runs = [_run(labels, family) for family in dict.fromkeys(x[2] for x in labels if x[1] == 1)]
     best: list[tuple[int, int, str]] = []
-    for family in dict.fromkeys(x[2] for x in labels if x[1] == 1):
-        run = _run(labels, family)
+    for run in runs:
         # labels that say "area" win over a longer run of bare enumerators (bullets inside an area's text)
         if len(run) >= 2 and (run[0][2] in _AREA_WORDS, len(run)) > (bool(best) and best[0][2] in _AREA_WORDS,
                                                                        len(best)):
             best = run
     if len(best) >= 2 and best[0][2] == "bullet":
-        best = _bullets_nested(labels, best, hi) or best
+        best = _bullets_nested(runs, best, hi) or best
     if len(best) < 2:
         return (), False
     starts = [x[0] for x in best]
     return tuple(zip(starts, starts[1:] + [_last_end(text, starts[-1], hi)])), best[0][2] in _AREA_WORDS
 
 
-def _bullets_nested(labels: list[tuple[int, int, str]], bullets: list[tuple[int, int, str]], hi: int
+def _bullets_nested(runs: list[list[tuple[int, int, str]]], bullets: list[tuple[int, int, str]], hi: int
                     ) -> list[tuple[int, int, str]] | None:
     """A run of another form whose every section holds bullets, the first before any bullet ("1. ED-R 1 (Garching)\n
     - Umfang: …\n- Höhenbegrenzung: …\n2. ED-R 3 …\n- Umfang: …"): the bullets are each area's attributes, the run
     is the list of areas. The longest such run, or None."""
     at = [x[0] for x in bullets]
     found: list[tuple[int, int, str]] | None = None
-    for family in dict.fromkeys(x[2] for x in labels if x[1] == 1 and x[2] != "bullet"):
-        run = _run(labels, family)
+    for run in runs:
         starts = [x[0] for x in run]
-        if (len(run) >= 2 and starts[0] < at[0]
+        if (len(run) >= 2 and run[0][2] != "bullet" and starts[0] < at[0]
                 and all(any(a < b < c for b in at) for a, c in zip(starts, starts[1:] + [hi]))
                 and (found is None or len(run) > len(found))):
             found = run

@@ -153,7 +153,7 @@ def rules_drafts(text: str, header: Header | None = None) -> list[ZoneDraft]:
     # a navigational warning states each item's (or each lettered area's) period before its areas
     navwarn = h.kind == "other" and is_warning(text)
     if navwarn:
-        zones = [z for z in zones if not surface_only(text, lo, hi, z.anchor)]
+        zones = [z for z, ships in zip(zones, surface_only(text, lo, hi, [z.anchor for z in zones])) if not ships]
         if not zones:
             return []
     periods = zone_periods(text, lo, hi, [z.anchor for z in zones]) if navwarn else [{} for _ in zones]

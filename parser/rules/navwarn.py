@@ -76,14 +76,24 @@ def zone_periods(text: str, lo: int, hi: int, anchors: list[int]) -> list[dict[s
     phrases = _phrases(text, lo, hi)
     if not phrases:
         return [{} for _ in anchors]
-    items = [m.start() for m in _ITEM.finditer(text, lo, hi)]
+    items = _items(text, lo, hi)
     out = []
     for a in anchors:
-        k = bisect_right(items, a) - 1
-        item_lo = items[k] if k >= 0 else lo
+        item_lo, _ = _item_of(items, a, lo, hi)
         own = [p for p in phrases if item_lo <= p[0] and p[1] <= a]
         out.append(dict(own[-1][2]) if own else {})
     return out
+
+
+def _items(text: str, lo: int, hi: int) -> list[int]:
+    """Where each numbered item of the warning starts."""
+    return [m.start() for m in _ITEM.finditer(text, lo, hi)]
+
+
+def _item_of(items: list[int], pos: int, lo: int, hi: int) -> tuple[int, int]:
+    """``[start, end)`` of the numbered item holding ``pos`` (the text before the first item is one too)."""
+    k = bisect_right(items, pos) - 1
+    return (items[k] if k >= 0 else lo), (items[k + 1] if k + 1 < len(items) else hi)
 
 
 # A hazard to surface navigation alone: the airspace above it is free. An item naming one of these and no hazard
@@ -98,21 +108,27 @@ _AERIAL = re.compile(
     re.I)
 
 
-def surface_only(text: str, lo: int, hi: int, anchor: int) -> bool:
-    """Whether the numbered item holding ``anchor`` warns of a hazard to surface navigation alone."""
-    items = [m.start() for m in _ITEM.finditer(text, lo, hi)]
-    k = bisect_right(items, anchor) - 1
-    item_lo = items[k] if k >= 0 else lo
-    item_hi = items[k + 1] if k + 1 < len(items) else hi
-    return (_SURFACE.search(text, item_lo, item_hi) is not None and _AERIAL.search(text, item_lo, item_hi) is None
-            and berth_radius(text, anchor, item_hi) is None)
+def _ships_alone(text: str, a: int, b: int) -> str | None:
+    """The hazard to surface navigation ``text[a:b]`` names when it names none from or through the air, else None."""
+    m = _SURFACE.search(text, a, b)
+    return " ".join(m.group(0).upper().split()) if m and _AERIAL.search(text, a, b) is None else None
+
+
+def surface_only(text: str, lo: int, hi: int, anchors: list[int]) -> list[bool]:
+    """For each zone anchor, whether its numbered item warns of a hazard to surface navigation alone and asks for
+    no berth distance."""
+    items = _items(text, lo, hi)
+    out = []
+    for a in anchors:
+        item_lo, item_hi = _item_of(items, a, lo, hi)
+        out.append(_ships_alone(text, item_lo, item_hi) is not None and berth_radius(text, a, item_hi) is None)
+    return out
 
 
 def surface_hazard(text: str) -> str | None:
     """The surface hazard a warning names when it names no hazard from or through the air (for the reason of its
     no-zone record), else None."""
-    m = _SURFACE.search(text)
-    return " ".join(m.group(0).upper().split()) if m and _AERIAL.search(text) is None else None
+    return _ships_alone(text, 0, len(text))
 
 
 # "… IN 10-15.89N 060-33.25W.\n   500 METER BERTH REQUESTED.": the distance ships are asked to keep from a position
