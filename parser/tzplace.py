@@ -17,6 +17,7 @@ from __future__ import annotations
 from datetime import date, datetime, timedelta, timezone
 from zoneinfo import ZoneInfo
 
+from airspace.parser.gazetteer import zone_named
 from airspace.parser.localtime import zone_at
 from airspace.parser.times import parse_clock
 
@@ -90,3 +91,17 @@ def local_instant_at(day: date, minutes: int, points: list[tuple[float, float]])
         doubts.append(why)
     return utc, f"time zone {zone.key} ({_offset(utc.astimezone(zone))}) taken from the zone's position", doubts
 
+
+
+def local_instant_named(day: date, minutes: int, text: str) -> tuple[datetime, str, list[str]]:
+    """A local wall-clock time (``minutes`` past midnight on ``day``) in the time zone the places ``text`` names
+    settle (``parser.gazetteer``: a zone without coordinates, a news item's city) -> UTC, the time zone inferred and
+    the places that gave it, and the reasons for review (a DST gap or overlap). ``ValueError`` when the places name
+    no one time zone."""
+    found = zone_named(text)
+    if found is None:
+        raise ValueError("the message names no place whose time zone is known")
+    zone, names = found
+    utc, why = _to_utc(day, minutes, zone)
+    return (utc, f"time zone {zone.key} ({_offset(utc.astimezone(zone))}) taken from the places the message names "
+                 f"({names})", [why] if why else [])

@@ -24,6 +24,8 @@ from airspace.core.records import (
 )
 from airspace.parser.coords import find_coords, parse_coord
 from airspace.parser.distwords import read_distance, seemeile
+from airspace.parser.endates import HOURS as EN_HOURS
+from airspace.parser.endates import hours_minutes, read_en_time
 from airspace.parser.eudates import DAILY as EU_DAILY
 from airspace.parser.eudates import read_eu_time, window_minutes
 from airspace.parser.header import qline_limit_field
@@ -42,7 +44,7 @@ from airspace.parser.polygon import (
 from airspace.parser.schedule import expand_schedule
 from airspace.parser.textnorm import damaged_number_at, shown
 from airspace.parser.times import BEIJING, local_window, message_year, parse_date, parse_time
-from airspace.parser.tzplace import local_instant_at, local_window_at
+from airspace.parser.tzplace import local_instant_at, local_instant_named, local_window_at
 from airspace.parser.units import (
     negative_before,
     parse_distance_m,
@@ -325,25 +327,40 @@ _UTC_STATED = re.compile(r"\b(?:UTC|GMT)\b")
 
 
 def _european(rec: ZoneRecord, value: str, text: str, key: str, span: SpanModel) -> datetime | None:
-    """A date in another European language (``parser.eudates``) -> UTC, what was inferred said on the record: its
-    month and year from the rest of the period, its clock from a daily window or the whole day, its clock in UTC
-    where the notice says so, else in the time zone of the zone's position (a whole day without either: UTC, for
-    review)."""
+    """A date in another European language (``parser.eudates``) or in English prose (``parser.endates``) -> UTC,
+    what was inferred said on the record: its month and year from the rest of the period (an English date: else the
+    item's own date), its clock from a daily window or the hours stated, else the whole day; its clock in UTC where
+    the notice says so, else in the time zone of the zone's position, else (English prose) of the places the text
+    names. A whole day in another language without a UTC mark is read as UTC, for review; an English whole day is
+    the place's own day, to its midnight."""
+    after = text[span.end:span.end + 160]
+    english = False
     try:
-        t = read_eu_time(value, text[span.end:span.end + 160])
+        t = read_eu_time(value, after)
     except ValueError:
-        return None
+        try:
+            t, english = read_en_time(value, text, after), True
+        except ValueError:
+            return None
     is_end = key == "end"
     said, minutes, utc, sure = list(t.taken), t.minutes, t.utc, True
     whole_day = False
     if minutes is None:
         d = EU_DAILY.search(text, span.end, min(len(text), span.end + 200))
+        h = _en_hours(text, span) if english else None
         if d is not None:
             a, b, marked = window_minutes(d)
             minutes, utc = (b if is_end else a), utc or marked
             said.append(f"the clock {minutes // 60:02d}{minutes % 60:02d} from the daily window "
                         f"'{_show(d.group('clock'))}' (the zone is shown active from the first day's start to the "
                         "last day's end)")
+        elif h is not None:
+            a, b = hours_minutes(h)
+            minutes = b if is_end else a
+            said.append(f"the clock {minutes // 60:02d}{minutes % 60:02d} from the hours '{_show(h.group(0))}'")
+        elif english:
+            minutes, whole_day = (24 * 60 if is_end else 0), True
+            said.append("the whole day")
         else:
             minutes, whole_day = (23 * 60 + 59 if is_end else 0), True
             said.append("the whole day")
@@ -353,20 +370,37 @@ def _european(rec: ZoneRecord, value: str, text: str, key: str, span: SpanModel)
         dt = day + timedelta(minutes=minutes)
         if not utc:
             said.append("UTC as the notice states")
-    elif not whole_day:
+    elif not whole_day or english:
         try:
             dt, what, doubts = local_instant_at(t.day, minutes, _zone_points(rec))
+        except ValueError:
+            dt, what, doubts = None, "", []
+            if english:
+                try:
+                    dt, what, doubts = local_instant_named(t.day, minutes, text)
+                    sure = False  # a time zone taken from a place's name is a reading to check
+                except ValueError:
+                    pass
+        if dt is not None:
             said.append(what)
             for why in doubts:
                 rec.review(why)
-        except ValueError:
-            dt = None
     if dt is None:
         dt = day + timedelta(minutes=minutes)
         said.append("read as UTC: the message states no time zone")
         sure = False
     _infer(rec, f"{key} '{_show(value)}': " + ", ".join(said) + " (inferred)", sure=sure)
     return dt
+
+
+def _en_hours(text: str, span: SpanModel) -> re.Match | None:
+    """The hours an English item states for its day(s) (``between 10 am and 8 pm``): the first after the date
+    within 300 characters, else the last before it within 300."""
+    m = EN_HOURS.search(text, span.end, min(len(text), span.end + 300))
+    if m is not None:
+        return m
+    before = list(EN_HOURS.finditer(text, max(0, span.start - 300), span.start))
+    return before[-1] if before else None
 
 
 def _times(rec: ZoneRecord, v: dict[str, str], text: str) -> None:

@@ -23,7 +23,7 @@ from airspace.parser.rules.limits import ALT_LINE, limits_in, line_end, message_
 from airspace.parser.rules.navwarn import berth_radius, surface_only, zone_periods
 from airspace.parser.rules.patterns import CN_RANGE, ISO_PAIR, OBST_AGL, OBST_MSL, PROSE_DT, TIME_PAIR, TO_UPPER
 from airspace.parser.rules.readers import WHOLE_AREA_BEFORE, read_fallbacks
-from airspace.parser.rules.times import read_local_clock, read_schedule, read_times
+from airspace.parser.rules.times import read_english, read_local_clock, read_schedule, read_times
 from airspace.parser.rules.zone import Message, Zone, body, points_are_hazards, sp
 
 ORDER = ("center", "radius", "polygon", "name", "lower", "upper", "start", "end", "schedule", "date", "tz")
@@ -141,6 +141,8 @@ def rules_drafts(text: str, header: Header | None = None) -> list[ZoneDraft]:
         times = clock  # clock-only times of a note whose day and time zone are stated apart
         if sched is not None and sched.start <= clock["start"].start < sched.end:
             sched = None  # (the same "0930-1600 local" is the period, not a daily schedule)
+    if not times and h.kind == "other":
+        times = read_english(text, lo, hi)
     n_ranges = len(list(CN_RANGE.finditer(text))) if any(z.kind == "named" for z in zones) else 0
     # (one end of a range written in the text is not a zone's that states the other end itself: "- between GND
     # and 3000ft AGL; … - 3.7 nautical miles ring around c 600 m AGL and below" leaves the last ring's floor
@@ -223,7 +225,10 @@ def rules_drafts(text: str, header: Header | None = None) -> list[ZoneDraft]:
 def message_times(text: str, header: Header | None = None) -> ZoneDraft:
     """Only the start/end of a message (for a record of a message that defines no zone)."""
     h = header or parse_header(text)
-    times = read_times(text, h, *body(text, h))
+    lo, hi = body(text, h)
+    times = read_times(text, h, lo, hi)
+    if not times and h.kind == "other":
+        times = read_english(text, lo, hi)
     return ZoneDraft(values={k: s.text for k, s in times.items()}, spans=dict(times))
 
 

@@ -17,6 +17,7 @@ from airspace.parser.header import Header, location_codes, parse_header
 from airspace.parser.places import resolve_icao, trim_place
 from airspace.parser.rules.blocks import chinese_items
 from airspace.parser.rules.chinese import cn_named
+from airspace.parser.rules.news import news_places
 from airspace.parser.rules.patterns import (
     CJK_RE,
     CN_RANGE,
@@ -76,6 +77,22 @@ def _prose_place_zone(text: str, r: re.Match) -> Zone | None:
     if ne <= ns:
         return None
     return Zone({"radius": sp(text, *r.span("d")), "name": sp(text, ns, ne)}, r.start(), r.end(), "named")
+
+
+# a line of a list that names one designated area: a bullet, the designator (ICAO nationality letters and R/D/P and
+# its number: "LO R 9", "ED-R 146", "EGD323A"), its name in quotes or not ("„Steinalpl“", "(Hochkar)")
+_LISTED_AREA = re.compile(
+    r"^[ \t]*[-–•*·][ \t]*(?P<area>[A-Z]{2}[ -]?[RDP][ -]?\d{1,4}[A-Z]?"
+    r"(?:[ \t]+(?:[„“\"«‚‘'][^\n„“”\"«»‚‘’']{1,40}[“”\"»‘’']|\([^\n()]{1,40}\)))?)[ \t]*$", re.M)
+
+
+def designator_list(m: Message) -> list[Zone]:
+    """Designated areas listed one to a line in free text (``- LO R 9 „Steinalpl“``): each its own named zone
+    (when they are active, a notice of its own says)."""
+    if m.h.kind != "other":
+        return []
+    return [Zone({"name": sp(m.text, *r.span("area"))}, r.start("area"), r.end("area"), "named")
+            for r in _LISTED_AREA.finditer(m.text, m.lo, m.hi)][:30]
 
 
 def cn_items(m: Message) -> list[Zone]:
@@ -197,6 +214,8 @@ def location_indicator(m: Message) -> list[Zone]:
 FALLBACKS: tuple[Reader, ...] = (
     aerodrome_radius,
     prose_place,
+    news_places,
+    designator_list,
     cn_items,
     cn_periods,
     cn_place,

@@ -9,6 +9,10 @@ from __future__ import annotations
 import re
 
 from airspace.core.contract import Span
+from airspace.parser.endates import FROM as EN_FROM
+from airspace.parser.endates import ON_DAY as EN_ON_DAY
+from airspace.parser.endates import PERIOD as EN_PERIOD
+from airspace.parser.endates import TILL as EN_TILL
 from airspace.parser.eudates import ONE_DAY as EU_ONE_DAY
 from airspace.parser.eudates import PERIOD as EU_PERIOD
 from airspace.parser.header import Header
@@ -113,6 +117,28 @@ def read_times(text: str, h: Header, lo: int, hi: int) -> dict[str, Span]:
         prose = utc  # "June 01, 2026 at 1500 UTC (June 01, 2026 at 1100 EDT)": the UTC statements, not the local
     if len(prose) >= 2:
         return {"start": sp(text, *prose[0].span()), "end": sp(text, *prose[1].span())}
+    return out
+
+
+def read_english(text: str, lo: int, hi: int) -> dict[str, Span]:
+    """A period or a day as English prose writes it (``parser.endates``), for free text where no other form (nor a
+    note's clock times, ``read_local_clock``) was found: a period in one phrase, else a start and an end written
+    apart (the end after the start), else one day."""
+    m = EN_PERIOD.search(text, lo, hi) or EN_PERIOD.search(text)
+    if m:
+        return {"start": sp(text, *m.span("v_s")), "end": sp(text, *m.span("v_e"))}
+    out: dict[str, Span] = {}
+    f = EN_FROM.search(text, lo, hi) or EN_FROM.search(text)
+    if f:
+        out["start"] = sp(text, *f.span("v_s"))
+    t = EN_TILL.search(text, f.end() if f else lo)
+    if t:
+        out["end"] = sp(text, *t.span("v_e"))
+    if out:
+        return out
+    m = EN_ON_DAY.search(text, lo, hi) or EN_ON_DAY.search(text)
+    if m:
+        return {"start": sp(text, *m.span("v")), "end": sp(text, *m.span("v"))}
     return out
 
 

@@ -1,0 +1,152 @@
+"""Dates as English prose writes them: news items, police orders, authority statements about drone bans.
+
+- A date: month and day (``November 13``, ``Jan 18th``) or day and month (``18 January``, ``the 5th of May``), a
+  weekday before it or not, a year after it or not (``Jan 23 2023``, ``March 1, 2026``).
+- A period: ``from … to/till/until/through …``, ``between … and/to …``, ``effective from … to …``; or a start and an
+  end written apart (``prohibited from January 18 … will remain in effect till February 15``).
+- One day: ``on Friday`` (the weekday on or after the item's own date), ``on November 13``.
+- The hours of that day or of every day of the period: ``between 10 am and 8 pm``, ``from 6:30 a.m. to 9 p.m.``,
+  ``from 09:00 to 17:00 hrs``.
+
+``PERIOD``, ``FROM``, ``TILL``, ``ON_DAY`` and ``HOURS`` find the spans (the rules reader); ``read_en_time`` reads
+one value (``EuTime``, as ``parser.eudates``). A year the value leaves out is the period's own, else the year that
+puts the day nearest the item's own date (its dateline: the first date written with a year); a weekday alone is
+the first such day on or after that date. Which clock it is in is the normaliser's. Pure.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date, timedelta
+
+from airspace.parser.eudates import EuTime
+
+MONTHS = {"january": 1, "jan": 1, "february": 2, "feb": 2, "march": 3, "mar": 3, "april": 4, "apr": 4, "may": 5,
+          "june": 6, "jun": 6, "july": 7, "jul": 7, "august": 8, "aug": 8, "september": 9, "sept": 9, "sep": 9,
+          "october": 10, "oct": 10, "november": 11, "nov": 11, "december": 12, "dec": 12}
+WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+# a month is written with a capital ("May 5", never "may 5"): the word "may" is no month
+_MON = r"(?P<mon>(?=(?-i:[A-Z]))(?:" + "|".join(sorted(MONTHS, key=len, reverse=True)) + r"))\.?"
+_WD = r"(?:(?=(?-i:[A-Z]))(?:" + "|".join(WEEKDAYS) + r"))"
+_ORD = r"(?:st|nd|rd|th)?"
+_YEAR = r"(?:,?\s+(?P<y>(?:19|20)\d{2})(?!\d))?"
+_MD = rf"{_MON}\s+(?P<d>[0-3]?\d){_ORD}(?![\d:]){_YEAR}"
+_DM = rf"(?:the\s+)?(?P<d2>[0-3]?\d){_ORD}\s+(?:of\s+)?{_MON.replace('mon>', 'mon2>')}{_YEAR.replace('y>', 'y2>')}"
+
+
+def _named(pattern: str, tag: str) -> str:
+    """``pattern`` with every group renamed ``<name>_<tag>`` (a regex may use each name once)."""
+    return re.sub(r"\(\?P<(\w+)>", lambda m: f"(?P<{m[1]}_{tag}>", pattern)
+
+
+def _date(tag: str) -> str:
+    """One date, a weekday before it or not, as the group ``v_<tag>``."""
+    return _named(rf"(?P<v>(?:{_WD},?\s+)?(?:{_MD}|{_DM}))", tag)
+
+
+_TO = r"(?:to|till|til|until|through|thru|and|up\s+to|-|–)"
+_DATE_ONE = re.compile(_date("one"), re.I)
+PERIOD = re.compile(rf"\b(?:from|between|effective(?:\s+from)?)\s+{_date('s')}\s*,?\s*{_TO}\s+{_date('e')}", re.I)
+FROM = re.compile(rf"\b(?:from|since|starting(?:\s+from)?|effective(?:\s+from)?|beginning)\s+{_date('s')}", re.I)
+TILL = re.compile(rf"\b(?:till|until|through|up\s+to)\s+{_date('e')}", re.I)
+ON_DAY = re.compile(rf"\bon\s+(?P<v>(?:{_WD},?\s+)?(?:{_named(_MD, 'on')}|{_named(_DM, 'on')})|{_WD})(?![\w-])", re.I)
+# a clock: "10 am", "6:30 p.m."; or on the 24-hour dial with its colon or its word ("17:00", "0900 hrs"), never
+# four bare digits (a year: "between 2017 and 2019")
+_CLOCK = (r"(?:(?P<h>[01]?\d)(?:[:.](?P<mi>[0-5]\d))?\s*(?P<ap>[ap]\.?\s?m\b\.?)"
+          r"|(?P<h24>[01]?\d|2[0-4])(?::(?P<mi24>[0-5]\d)(?:\s*(?:hrs|hours|h)\b)?|(?P<mi24b>[0-5]\d)\s*(?:hrs|hours|h)\b))")
+HOURS = re.compile(rf"\b(?:between|from)\s+{_named(_CLOCK, 'x')}\s*(?:and|to|till|until|-|–)\s*{_named(_CLOCK, 'y')}",
+                   re.I)
+# the item's own date: a date with its year, or an ISO date
+_DATELINE = re.compile(rf"{_date('dl')}|(?<!\d)(?P<iso>(?:19|20)\d{{2}}-[01]\d-[0-3]\d)(?!\d)", re.I)
+
+
+def _parts(m: re.Match, tag: str) -> tuple[int | None, str | None, str | None]:
+    """(day, month word, year) of a ``_date`` match."""
+    d = m.group(f"d_{tag}") or m.group(f"d2_{tag}")
+    mon = m.group(f"mon_{tag}") or m.group(f"mon2_{tag}")
+    y = m.group(f"y_{tag}") or m.group(f"y2_{tag}")
+    return (int(d) if d else None), mon, y
+
+
+def dateline(text: str) -> date | None:
+    """The item's own date: the first date written with its year (``Jan 23 2023``, ``18 January 2024``,
+    ``2019-11-10``), None where there is none."""
+    for m in _DATELINE.finditer(text):
+        if m.group("iso"):
+            try:
+                return date.fromisoformat(m.group("iso"))
+            except ValueError:
+                continue
+        d, mon, y = _parts(m, "dl")
+        if y is not None and d is not None and mon is not None:
+            try:
+                return date(int(y), MONTHS[mon.lower().rstrip(".")], d)
+            except ValueError:
+                continue
+    return None
+
+
+def _nearest(month: int, day: int, ref: date) -> date:
+    """The ``month``/``day`` in the year that puts it nearest ``ref``."""
+    best: date | None = None
+    for y in (ref.year - 1, ref.year, ref.year + 1):
+        try:
+            c = date(y, month, day)
+        except ValueError:
+            continue
+        if best is None or abs((c - ref).days) < abs((best - ref).days):
+            best = c
+    if best is None:
+        raise ValueError(f"no {month:02d}-{day:02d} near {ref}")
+    return best
+
+
+def read_en_time(value: str, text: str, after: str = "") -> EuTime:
+    """One date of ``PERIOD``/``FROM``/``TILL``/``ON_DAY`` -> ``EuTime`` (the whole day: ``minutes`` None); a year it
+    leaves out is the first written in ``after`` (the rest of its period), else the one nearest the item's own date
+    (``dateline``); a weekday alone is the first such day on or after that date. ``ValueError`` when it is not
+    one, or its year cannot be known."""
+    s = " ".join(value.split()).strip(" ,.;")
+    wd = re.fullmatch(_WD, s, re.I)
+    if wd is not None:
+        ref = dateline(text)
+        if ref is None:
+            raise ValueError(f"weekday {s!r} and no date of the item to count from")
+        k = WEEKDAYS.index(s.lower())
+        day = ref + timedelta(days=(k - ref.weekday()) % 7)
+        return EuTime(day, None, False, (f"{s} = {day:%Y-%m-%d}, the first {s} on or after the item's date "
+                                          f"{ref:%Y-%m-%d}",))
+    m = _DATE_ONE.fullmatch(s)
+    if m is None:
+        raise ValueError(f"not an English date: {s[:40]!r}")
+    d, mon, y = _parts(m, "one")
+    month = MONTHS[mon.lower().rstrip(".")]  # type: ignore[union-attr]
+    taken: list[str] = []
+    if y is not None:
+        day = date(int(y), month, d)  # type: ignore[arg-type]
+    elif (later := re.search(r"(?<!\d)((?:19|20)\d{2})(?!\d)", after)) is not None:
+        day = date(int(later.group(1)), month, d)  # type: ignore[arg-type]
+        taken.append(f"year {later.group(1)} from the period")
+    else:
+        ref = dateline(text)
+        if ref is None:
+            raise ValueError(f"date {s[:40]!r} has no year, and the item states no date of its own")
+        day = _nearest(month, d, ref)  # type: ignore[arg-type]
+        taken.append(f"year {day.year} from the item's date {ref:%Y-%m-%d}")
+    return EuTime(day, None, False, tuple(taken))
+
+
+def hours_minutes(m: re.Match) -> tuple[int, int]:
+    """An ``HOURS`` match -> its start and end, minutes past midnight (``8 pm`` -> 1200; ``12 am`` midnight)."""
+    def one(tag: str) -> int:
+        if m.group(f"h24_{tag}") is not None:
+            total = int(m.group(f"h24_{tag}")) * 60 + int(m.group(f"mi24_{tag}") or m.group(f"mi24b_{tag}"))
+            if total > 24 * 60:
+                raise ValueError(f"not a clock time: {m.group(0)[:30]!r}")
+            return total
+        h, mi = int(m.group(f"h_{tag}")), int(m.group(f"mi_{tag}") or 0)
+        if h > 12 or h == 0:
+            raise ValueError(f"not a clock time: {m.group(0)[:30]!r}")
+        pm = m.group(f"ap_{tag}").lower().startswith("p")
+        return (h % 12 + (12 if pm else 0)) * 60 + mi
+    return one("x"), one("y")

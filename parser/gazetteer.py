@@ -1,0 +1,103 @@
+"""The time zone a message's place names settle, for local times in a notice whose zone has no coordinates.
+
+A news item or a police order says ``Bengaluru``, ``Mumbai police``, ``Dubai Civil Aviation Authority`` and writes
+its times in that place's clock with no offset. The cities (GeoNames, 50,000 people or more) and the countries with
+one time zone that the text names, as written (capitalised, whole words), give the zone; the answer is ``None``
+unless they agree: every place named, and every city that shares a named city's name and has at least a tenth of
+its population, in one IANA zone. A handful of city names that are everyday English words are never taken as
+places. The caller says the zone was inferred from the name (``data/places/README.md`` has the provenance).
+
+Pure but for the lookup tables, loaded once.
+"""
+
+from __future__ import annotations
+
+import gzip
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+_DATA = Path(__file__).resolve().parents[1] / "data" / "places"
+# city names that English prose writes as ordinary words at a sentence's start or in a title
+_WORDS = {"Alexandria", "Bath", "Bury", "Colon", "Columbia", "Concord", "Date", "Derby", "Florida", "Independence",
+          "Jackson", "Kent", "Lafayette", "Lincoln", "Mexico", "Mission", "Mobile", "Nice", "Normal", "Orange",
+          "Paradise", "Phoenix", "Providence", "Reading", "Sale", "San", "Split", "Spring", "Springs", "Surprise",
+          "Temple", "Union", "Victoria", "Washington"}
+_NAME = re.compile(r"(?<![\w-])[A-Z][\w'’.-]*(?:[ -](?:[A-Z][\w'’.-]*|de|del|la|al|el|of|upon))*(?![\w-])")
+
+
+@dataclass(frozen=True)
+class Place:
+    name: str
+    country: str
+    zone: str
+    population: int
+
+
+@lru_cache(maxsize=1)
+def _cities() -> dict[str, list[Place]]:
+    out: dict[str, list[Place]] = {}
+    with gzip.open(_DATA / "cities.tsv.gz", "rt", encoding="utf-8") as f:
+        for line in f:
+            if line.startswith("#"):
+                continue
+            names, country, zone, _lat, _lon, pop = line.rstrip("\n").split("\t")
+            spellings = names.split("|")
+            place = Place(spellings[0], country, zone, int(pop))
+            for n in spellings:
+                if n not in _WORDS:
+                    out.setdefault(n, []).append(place)
+    return out
+
+
+@lru_cache(maxsize=1)
+def _countries() -> dict[str, str]:
+    out: dict[str, str] = {}
+    for line in (_DATA / "countries.tsv").read_text(encoding="utf-8").splitlines():
+        if line.startswith("#"):
+            continue
+        name, _iso, zone = line.split("\t")
+        if zone and name not in _WORDS:
+            out[name] = zone
+    return out
+
+
+def _candidates(text: str) -> list[tuple[str, str]]:
+    """(name as written, its zone) for every place the text names; a city name standing for several cities of
+    comparable size in different zones gives ``(name, "")``."""
+    cities, countries = _cities(), _countries()
+    found: list[tuple[str, str]] = []
+    for m in _NAME.finditer(text):
+        words = re.split(r"([ -])", m.group())
+        # the longest run of whole words that names a place, then on after it ("Bengaluru City Police" names
+        # Bengaluru, "San Diego Police" San Diego and not a Diego)
+        i = 0
+        while i < len(words):
+            for j in range(len(words), i, -2):
+                name = "".join(words[i:j]).strip(" -.'’")
+                if name in countries:
+                    found.append((name, countries[name]))
+                    break
+                places = cities.get(name)
+                if places:
+                    top = max(p.population for p in places)
+                    zones = {p.zone for p in places if p.population * 10 >= top}
+                    found.append((name, zones.pop() if len(zones) == 1 else ""))
+                    break
+            else:
+                j = i + 2
+            i = j + 1 if j < len(words) else j
+    return found
+
+
+def zone_named(text: str) -> tuple[ZoneInfo, str] | None:
+    """The one IANA zone of every place ``text`` names, and the names that settle it (``"Bengaluru, Delhi"``);
+    ``None`` when it names none or places in different zones."""
+    found = _candidates(text)
+    zones = {z for _, z in found}
+    if len(zones) != 1 or "" in zones:
+        return None
+    names = list(dict.fromkeys(n for n, _ in found))
+    return ZoneInfo(zones.pop()), ", ".join(names[:4])

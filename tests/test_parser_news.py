@@ -1,0 +1,140 @@
+"""English prose that reports a ban (``parser.rules.news``, ``parser.endates``, ``parser.gazetteer``), each form on
+a real row of the world set's train split, cited by id, and beside it a variant that moves what the form must not
+depend on."""
+
+from datetime import date
+
+import pytest
+
+from airspace.parser import endates
+from airspace.parser.gazetteer import zone_named
+from airspace.parser.header import parse_header
+from airspace.parser.rules.news import news_places
+from airspace.parser.rules.zone import Message
+from airspace.pipeline.batch import process_batch
+from airspace.pipeline.split import Message as BatchMessage
+from tests.world_rows import drawn_records, utc, world_text
+
+
+def _places(text: str) -> list[dict[str, str]]:
+    zones = news_places(Message.of(text, parse_header(text)))
+    return [{k: s.text for k, s in z.fields.items()} for z in zones]
+
+
+def test_a_radius_around_each_place_of_a_list():
+    # in-deccanherald:palace-grounds-2024-04-20: "within a 1-km radius at Krishna Vihar, Palace Grounds, and HQTC
+    # Helipad": three places, each its own zone with the phrase's radius
+    recs = drawn_records(world_text("in-deccanherald:palace-grounds-2024-04-20"))
+    assert [(r.geometry.name, r.geometry.radius_m) for r in recs] == [
+        ("Krishna Vihar", 1000.0), ("Palace Grounds", 1000.0), ("HQTC Helipad", 1000.0)]
+    assert all(r.status == "review" for r in recs)  # a named place is looked up by the operator
+
+
+def test_a_radius_from_the_centre_of_a_place():
+    # ae-eastcoastdaily:dubai-airshow-2019: "within 15 km radius from the center of Al Maktoum International Airport"
+    recs = drawn_records(world_text("ae-eastcoastdaily:dubai-airshow-2019"))
+    assert [(r.geometry.name, r.geometry.radius_m) for r in recs] == [("Al Maktoum International Airport", 15000.0)]
+
+
+def test_a_place_ends_with_the_word_saying_what_it_is_and_no_clause():
+    # in-deccanherald:kiadb-2024-01-19: "within a five-km radius of the KIADB aerospace park near the airport"
+    assert _places(world_text("in-deccanherald:kiadb-2024-01-19")) == [
+        {"name": "KIADB aerospace park", "radius": "five-km"}]
+    assert _places("Drones are banned within a 2-mile radius of Wembley Stadium and the roads around it today.") == [
+        {"name": "Wembley Stadium", "radius": "2-mile"}]
+
+
+def test_a_place_in_prose_without_a_ban_is_no_zone():
+    assert _places("The festival drew crowds within a 2 km radius of Wembley Stadium all weekend.") == []
+
+
+def test_a_zone_of_a_size_and_a_zone_over_a_place():
+    assert _places("Police set up a 5 km no-fly zone around Croke Park for the final.") == [
+        {"name": "Croke Park", "radius": "5 km"}]
+    assert _places("A temporary flight restriction over Yankee Stadium is in force.") == [{"name": "Yankee Stadium"}]
+
+
+def test_a_weekday_is_counted_from_the_items_date_in_the_named_citys_time_zone():
+    # in-deccanherald:kiadb-2024-01-19: "on Friday", the page "Last Updated 18 January 2024", "Bengaluru Police":
+    # Friday 19 January, the whole day in India (UTC+05:30), said on the record and left for review
+    (rec,) = drawn_records(world_text("in-deccanherald:kiadb-2024-01-19"))
+    assert (rec.start, rec.end) == (utc("2024-01-18T18:30Z"), utc("2024-01-19T18:30Z"))
+    said = " ".join(rec.reasons)
+    assert "Friday = 2024-01-19" in said and "Asia/Kolkata" in said and "Bengaluru" in said
+    assert rec.status == "review"
+
+
+def test_a_start_and_an_end_written_apart():
+    # in-deccanherald:delhi-rday-2023: "prohibited from January 18 …" and "… till February 15", the dateline
+    # "Jan 23 2023", "Delhi Police": the whole days in India; the place ("the national capital") is not read
+    recs, _ = process_batch([BatchMessage(0, world_text("in-deccanherald:delhi-rday-2023"))], "rules")
+    assert [(r.start, r.end) for r in recs] == [(utc("2023-01-17T18:30Z"), utc("2023-02-15T18:30Z"))]
+    assert recs[0].geometry is None and recs[0].status == "review"
+
+
+def test_a_period_with_its_hours_in_the_places_summer_time():
+    text = ("Drones are banned within a 1 km radius of Wembley Stadium in London from June 5 to June 7, 2026, "
+            "between 10 am and 8 pm each day.")
+    (rec,) = drawn_records(text)
+    assert (rec.start, rec.end) == (utc("2026-06-05T09:00Z"), utc("2026-06-07T19:00Z"))  # BST, UTC+1
+    assert "Europe/London" in " ".join(rec.reasons)
+
+
+def test_without_a_place_whose_time_zone_is_known_the_day_is_read_as_utc_for_review():
+    text = "Published 3 March 2026. Drones are banned within a 1 km radius of Tolka Park from March 5 to March 6."
+    (rec,) = drawn_records(text)
+    assert (rec.start, rec.end) == (utc("2026-03-05T00:00Z"), utc("2026-03-07T00:00Z"))
+    assert "read as UTC: the message states no time zone" in " ".join(rec.reasons)
+    assert rec.status == "review"
+
+
+def test_designated_areas_listed_one_to_a_line():
+    # at-dronespace:test-areas: "- LO R 9 „Steinalpl“" … four areas, each its own named zone
+    recs = drawn_records(world_text("at-dronespace:test-areas"))
+    assert [r.geometry.name for r in recs] == ["LO R 9 „Steinalpl“", "LO R 10 „Reichersberg“",
+                                               "LO R 11 „Frauschereck“", "LO R 12 „Hochkar“"]
+    assert [r.geometry.name for r in drawn_records("Areas:\n- ED-R 146 (Frankfurt)\n- EGD323A\n")] == [
+        "ED-R 146 (Frankfurt)", "EGD323A"]
+
+
+@pytest.mark.parametrize(("value", "text", "day", "taken"), [
+    ("January 18", "Jan 23 2023, 20:11 ist", date(2023, 1, 18), "year 2023 from the item's date 2023-01-23"),
+    ("January 3", "Posted December 28, 2025", date(2026, 1, 3), "year 2026 from the item's date 2025-12-28"),
+    ("the 5th of May", "2024-04-30", date(2024, 5, 5), "year 2024 from the item's date 2024-04-30"),
+    ("Thursday, November 21", "Published 2019-11-10", date(2019, 11, 21), "year 2019"),
+    ("Saturday", "Updated 18 January 2024", date(2024, 1, 20), "Saturday = 2024-01-20"),
+    ("Thursday", "Updated 18 January 2024", date(2024, 1, 18), "Thursday = 2024-01-18"),
+])
+def test_a_date_takes_the_year_nearest_the_items_own(value, text, day, taken):
+    t = endates.read_en_time(value, text)
+    assert t.day == day and t.minutes is None
+    assert any(taken in x for x in t.taken)
+
+
+def test_dates_that_cannot_be_known_are_refused():
+    with pytest.raises(ValueError):
+        endates.read_en_time("Saturday", "No date anywhere.")
+    with pytest.raises(ValueError):
+        endates.read_en_time("March 5", "No date anywhere.")
+    # "may" written small is the verb, never the month
+    assert endates.PERIOD.search("from may 5 to may 6") is None
+
+
+def test_hours_on_either_dial_and_never_years():
+    def hours(s):
+        m = endates.HOURS.search(s)
+        return m and endates.hours_minutes(m)
+    assert hours("between 10 am and 8 pm") == (600, 1200)
+    assert hours("from 6:30 p.m. to 9 p.m.") == (1110, 1260)
+    assert hours("from 09:00 to 17:00 hrs") == (540, 1020)
+    assert hours("between 2017 and 2019") is None
+
+
+def test_the_time_zone_of_the_places_a_text_names():
+    assert zone_named("Bengaluru City Police Commissioner B Dayananda")[0].key == "Asia/Kolkata"
+    assert zone_named("The Civil Aviation Authority in Dubai")[0].key == "Asia/Dubai"
+    assert zone_named("Abu Dhabi: The General Civil Aviation Authority")[0].key == "Asia/Dubai"
+    assert zone_named("San Diego Police") == (zone_named("Los Angeles")[0], "San Diego")
+    assert zone_named("Dubai and Mumbai") is None  # two zones: no answer
+    assert zone_named("Manchester") is None  # two cities of the name in different zones
+    assert zone_named("Reading the notice, Mobile users") is None  # city names that are English words
