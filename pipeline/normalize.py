@@ -343,7 +343,9 @@ def _european(rec: ZoneRecord, value: str, text: str, key: str, span: SpanModel)
         except ValueError:
             return None
     is_end = key == "end"
-    said, minutes, utc, sure = list(t.taken), t.minutes, t.utc, True
+    # (an English date in prose is read for review whatever it took: its year from a dateline, a weekday counted
+    # from it, a whole day, hours written once for several days are readings a person checks, never a value `ok`)
+    said, minutes, utc, sure = list(t.taken), t.minutes, t.utc, not english
     whole_day = False
     if minutes is None:
         d = EU_DAILY.search(text, span.end, min(len(text), span.end + 200))

@@ -138,3 +138,12 @@ def test_the_time_zone_of_the_places_a_text_names():
     assert zone_named("Dubai and Mumbai") is None  # two zones: no answer
     assert zone_named("Manchester") is None  # two cities of the name in different zones
     assert zone_named("Reading the notice, Mobile users") is None  # city names that are English words
+
+
+def test_an_english_date_is_never_ok_even_where_the_zone_gives_its_time_zone():
+    # the position settles the clock, but a year from the period, a whole day, hours written once are readings
+    recs = drawn_records("Drones are banned within 2 km of 515520N0001646W from June 5 to June 7, 2026, SFC to "
+                         "400 ft AGL.")
+    assert [(r.start, r.end, r.status) for r in recs] == [
+        (utc("2026-06-04T23:00Z"), utc("2026-06-07T23:00Z"), "review")]
+    assert "taken from the zone's position (inferred)" in " ".join(recs[0].reasons)
