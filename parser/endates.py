@@ -18,15 +18,22 @@ from __future__ import annotations
 
 import re
 from datetime import date, timedelta
+from functools import lru_cache
 
 from airspace.parser.eudates import EuTime
+from airspace.parser.times import MONTHS
 
-MONTHS = {"january": 1, "jan": 1, "february": 2, "feb": 2, "march": 3, "mar": 3, "april": 4, "apr": 4, "may": 5,
-          "june": 6, "jun": 6, "july": 7, "jul": 7, "august": 8, "aug": 8, "september": 9, "sept": 9, "sep": 9,
-          "october": 10, "oct": 10, "november": 11, "nov": 11, "december": 12, "dec": 12}
+
+def _month(word: str) -> int:
+    return MONTHS[word[:3].upper()]
+
+# (a month's number is ``parser.times.MONTHS``' of its first three letters: "Sept" is SEP)
+_MONTH_WORDS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "sept",
+                "october", "november", "december", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "oct",
+                "nov", "dec")
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 # a month is written with a capital ("May 5", never "may 5"): the word "may" is no month
-_MON = r"(?P<mon>(?=(?-i:[A-Z]))(?:" + "|".join(sorted(MONTHS, key=len, reverse=True)) + r"))\.?"
+_MON = r"(?P<mon>(?=(?-i:[A-Z]))(?:" + "|".join(sorted(_MONTH_WORDS, key=len, reverse=True)) + r"))\.?"
 _WD = r"(?:(?=(?-i:[A-Z]))(?:" + "|".join(WEEKDAYS) + r"))"
 _ORD = r"(?:st|nd|rd|th)?"
 _YEAR = r"(?:,?\s+(?P<y>(?:19|20)\d{2})(?!\d))?"
@@ -68,9 +75,10 @@ def _parts(m: re.Match, tag: str) -> tuple[int | None, str | None, str | None]:
     return (int(d) if d else None), mon, y
 
 
+@lru_cache(maxsize=256)
 def dateline(text: str) -> date | None:
     """The item's own date: the first date written with its year (``Jan 23 2023``, ``18 January 2024``,
-    ``2019-11-10``), None where there is none."""
+    ``2019-11-10``), None where there is none. (Cached: each date of each zone asks it of the same text.)"""
     for m in _DATELINE.finditer(text):
         if m.group("iso"):
             try:
@@ -80,7 +88,7 @@ def dateline(text: str) -> date | None:
         d, mon, y = _parts(m, "dl")
         if y is not None and d is not None and mon is not None:
             try:
-                return date(int(y), MONTHS[mon.lower().rstrip(".")], d)
+                return date(int(y), _month(mon), d)
             except ValueError:
                 continue
     return None
@@ -120,7 +128,7 @@ def read_en_time(value: str, text: str, after: str = "") -> EuTime:
     if m is None:
         raise ValueError(f"not an English date: {s[:40]!r}")
     d, mon, y = _parts(m, "one")
-    month = MONTHS[mon.lower().rstrip(".")]  # type: ignore[union-attr]
+    month = _month(mon)  # type: ignore[arg-type]
     taken: list[str] = []
     if y is not None:
         day = date(int(y), month, d)  # type: ignore[arg-type]

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import gzip
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from zoneinfo import ZoneInfo
@@ -28,27 +27,18 @@ _WORDS = {"Alexandria", "Bath", "Bury", "Colon", "Columbia", "Concord", "Date", 
 _NAME = re.compile(r"(?<![\w-])[A-Z][\w'’.-]*(?:[ -](?:[A-Z][\w'’.-]*|de|del|la|al|el|of|upon))*(?![\w-])")
 
 
-@dataclass(frozen=True)
-class Place:
-    name: str
-    country: str
-    zone: str
-    population: int
-
-
 @lru_cache(maxsize=1)
-def _cities() -> dict[str, list[Place]]:
-    out: dict[str, list[Place]] = {}
+def _cities() -> dict[str, list[tuple[str, int]]]:
+    """Each spelling -> the (time zone, population) of every city it names."""
+    out: dict[str, list[tuple[str, int]]] = {}
     with gzip.open(_DATA / "cities.tsv.gz", "rt", encoding="utf-8") as f:
         for line in f:
             if line.startswith("#"):
                 continue
-            names, country, zone, _lat, _lon, pop = line.rstrip("\n").split("\t")
-            spellings = names.split("|")
-            place = Place(spellings[0], country, zone, int(pop))
-            for n in spellings:
+            names, _country, zone, _lat, _lon, pop = line.rstrip("\n").split("\t")
+            for n in names.split("|"):
                 if n not in _WORDS:
-                    out.setdefault(n, []).append(place)
+                    out.setdefault(n, []).append((zone, int(pop)))
     return out
 
 
@@ -82,8 +72,8 @@ def _candidates(text: str) -> list[tuple[str, str]]:
                     break
                 places = cities.get(name)
                 if places:
-                    top = max(p.population for p in places)
-                    zones = {p.zone for p in places if p.population * 10 >= top}
+                    top = max(pop for _, pop in places)
+                    zones = {zone for zone, pop in places if pop * 10 >= top}
                     found.append((name, zones.pop() if len(zones) == 1 else ""))
                     break
             else:
@@ -92,9 +82,11 @@ def _candidates(text: str) -> list[tuple[str, str]]:
     return found
 
 
+@lru_cache(maxsize=256)
 def zone_named(text: str) -> tuple[ZoneInfo, str] | None:
     """The one IANA zone of every place ``text`` names, and the names that settle it (``"Bengaluru, Delhi"``);
-    ``None`` when it names none or places in different zones."""
+    ``None`` when it names none or places in different zones. (Cached: every start and end of every zone of a
+    message asks it of the same text.)"""
     found = _candidates(text)
     zones = {z for _, z in found}
     if len(zones) != 1 or "" in zones:

@@ -150,3 +150,15 @@ def trim_place(text: str, start: int, end: int) -> tuple[int, int]:
         end -= 1
     return start, end
 
+
+# what ends a run of capitalised words without belonging to the place: punctuation and the small words a name runs
+# on with ("Wembley Stadium and", "Palace Grounds, and", "Ciudad de")
+_TAIL_WORDS = re.compile(r"(?:[\s.,'’]+|\s+(?:of|de|del|du|al|la|the|and|&))$")
+
+
+def drop_tail_words(name: str) -> str:
+    """``name`` without the punctuation and small words it ends with, however many."""
+    while (cut := _TAIL_WORDS.sub("", name)) != name:
+        name = cut
+    return name
+

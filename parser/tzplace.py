@@ -81,16 +81,20 @@ def local_window_at(day: date, start: str, end: str, points: list[tuple[float, f
     return a, b, what, doubts
 
 
+def _instant(day: date, minutes: int, zone: ZoneInfo, source: str) -> tuple[datetime, str, list[str]]:
+    """A wall-clock time in ``zone`` -> UTC, the sentence naming the zone and where it was ``source``d from, and the
+    reason for review a DST gap or overlap gives (if any)."""
+    utc, why = _to_utc(day, minutes, zone)
+    return utc, f"time zone {zone.key} ({_offset(utc.astimezone(zone))}) taken from {source}", [why] if why else []
+
+
 def local_instant_at(day: date, minutes: int, points: list[tuple[float, float]]) -> tuple[datetime, str, list[str]]:
     """A local wall-clock time (``minutes`` past midnight on ``day``) at the zone's ``points`` (its centre first) ->
     UTC, the time zone inferred, and the reasons for review (``local_window_at``'s). ``ValueError`` when no time
     zone is known at the centre."""
     zone, doubts = _zone_of(points)
-    utc, why = _to_utc(day, minutes, zone)
-    if why:
-        doubts.append(why)
-    return utc, f"time zone {zone.key} ({_offset(utc.astimezone(zone))}) taken from the zone's position", doubts
-
+    utc, what, why = _instant(day, minutes, zone, "the zone's position")
+    return utc, what, doubts + why
 
 
 def local_instant_named(day: date, minutes: int, text: str) -> tuple[datetime, str, list[str]]:
@@ -102,6 +106,4 @@ def local_instant_named(day: date, minutes: int, text: str) -> tuple[datetime, s
     if found is None:
         raise ValueError("the message names no place whose time zone is known")
     zone, names = found
-    utc, why = _to_utc(day, minutes, zone)
-    return (utc, f"time zone {zone.key} ({_offset(utc.astimezone(zone))}) taken from the places the message names "
-                 f"({names})", [why] if why else [])
+    return _instant(day, minutes, zone, f"the places the message names ({names})")

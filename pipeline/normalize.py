@@ -305,12 +305,12 @@ def _infer(rec: ZoneRecord, what: str, *, sure: bool = True) -> None:
 
 def _partial(rec: ZoneRecord, v: dict[str, str], text: str, key: str, start: datetime | None) -> datetime | None:
     """A start/end written without its month or year (``191218Z``, ``14 APR``) completed from the notice, or a date
-    in another European language (``_european``)."""
+    in another European language or in English prose (``_prose_date``)."""
     span = rec.spans.get(key)
     if span is None:
         return None
     if not is_partial(v[key]):
-        return _european(rec, v[key], text, key, span)
+        return _prose_date(rec, v[key], text, key, span)
     try:
         if _has_cjk(text):
             (dt, how), sure = complete_cn_day(v[key], text, is_end=key == "end"), True
@@ -318,7 +318,7 @@ def _partial(rec: ZoneRecord, v: dict[str, str], text: str, key: str, start: dat
             dt, how, sure = complete_time(v[key], text, span.end, is_end=key == "end", schedule=v.get("schedule"),
                                           start=start)
     except ValueError:
-        return _european(rec, v[key], text, key, span)  # "26." of "vom 26. bis 28. Juni 2024"
+        return _prose_date(rec, v[key], text, key, span)  # "26." of "vom 26. bis 28. Juni 2024"
     _infer(rec, how, sure=sure)
     return dt
 
@@ -326,7 +326,7 @@ def _partial(rec: ZoneRecord, v: dict[str, str], text: str, key: str, start: dat
 _UTC_STATED = re.compile(r"\b(?:UTC|GMT)\b")
 
 
-def _european(rec: ZoneRecord, value: str, text: str, key: str, span: SpanModel) -> datetime | None:
+def _prose_date(rec: ZoneRecord, value: str, text: str, key: str, span: SpanModel) -> datetime | None:
     """A date in another European language (``parser.eudates``) or in English prose (``parser.endates``) -> UTC,
     what was inferred said on the record: its month and year from the rest of the period (an English date: else the
     item's own date), its clock from a daily window or the hours stated, else the whole day; its clock in UTC where
@@ -349,7 +349,7 @@ def _european(rec: ZoneRecord, value: str, text: str, key: str, span: SpanModel)
     whole_day = False
     if minutes is None:
         d = EU_DAILY.search(text, span.end, min(len(text), span.end + 200))
-        h = _en_hours(text, span) if english else None
+        h = _en_hours(text, span) if english and d is None else None
         if d is not None:
             a, b, marked = window_minutes(d)
             minutes, utc = (b if is_end else a), utc or marked
@@ -377,10 +377,9 @@ def _european(rec: ZoneRecord, value: str, text: str, key: str, span: SpanModel)
             dt, what, doubts = local_instant_at(t.day, minutes, _zone_points(rec))
         except ValueError:
             dt, what, doubts = None, "", []
-            if english:
+            if english:  # (a zone without coordinates: the places the text names; `sure` is already False)
                 try:
                     dt, what, doubts = local_instant_named(t.day, minutes, text)
-                    sure = False  # a time zone taken from a place's name is a reading to check
                 except ValueError:
                     pass
         if dt is not None:

@@ -19,16 +19,15 @@ from __future__ import annotations
 
 import re
 
-from airspace.parser.places import trim_place
+from airspace.parser.places import drop_tail_words, trim_place
+from airspace.parser.rules.patterns import DIST_UNITS, NUM_WORDS
 from airspace.parser.rules.zone import Message, Zone, sp
 
 # the ban itself, somewhere in the text: without one, a place in prose is no zone
 BAN = re.compile(r"\b(?:no[- ]fly|no[- ]drone|ban(?:s|ned|ning)?|prohibit\w*|restrict(?:s|ed|ion|ions)\b|suspend\w*"
                  r"|cannot\s+be\s+flown|(?:not|no\s+longer)\s+be\s+(?:allowed|permitted|flown))", re.I)
-_NUM = (r"(?:\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty"
-        r"|forty|fifty|hundred)")
-_UNIT = (r"(?:km|kms|kilomet(?:er|re)s?|nautical[\s-]miles?|NM|miles?|m|met(?:er|re)s?|ft|feet)")
-DIST = rf"(?P<d>(?<![\w.]){_NUM}(?:\s?|[-‐]){_UNIT})(?![\w])"
+# a distance as prose writes it, the number in digits or a word ("five-km", "1-km", "15 km", "2 nautical miles")
+DIST = rf"(?P<d>(?<![\w.])(?:\d+(?:\.\d+)?|{NUM_WORDS})(?:\s?|[-‐])(?:KMS|{DIST_UNITS}))(?![\w])"
 _KIND = (r"(?:park|stadium|grounds?|airport|airfield|aerodrome|helipad|heliport|area|base|palace|complex|venue"
          r"|square|cent(?:er|re)|city|district|island|port|harbou?r|bridge|station|plant|campus|house|building"
          r"|hospital|prison|range|arena|circuit|track|showground|fairground)")
@@ -56,11 +55,7 @@ def _places(text: str, m: re.Match) -> list[tuple[int, int]]:
     pos = lo
     while (p := _ONE.search(text, pos, hi)) is not None:
         s, e = trim_place(text, p.start(), p.end())
-        while True:  # trailing function words belong to the sentence, not the place ("Palace Grounds and")
-            cut = re.sub(r"(?:[\s.,'’]+|\s+(?:of|de|del|du|al|la|the|and))$", "", text[s:e])
-            if cut == text[s:e]:
-                break
-            e = s + len(cut)
+        e = s + len(drop_tail_words(text[s:e]))  # ("Palace Grounds, and": the sentence's words, not the place's)
         if e > s:
             out.append((s, e))
         pos = p.end()

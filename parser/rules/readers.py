@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 from airspace.core.contract import Span
 from airspace.parser.header import Header, location_codes, parse_header
-from airspace.parser.places import resolve_icao, trim_place
+from airspace.parser.places import drop_tail_words, resolve_icao, trim_place
 from airspace.parser.rules.blocks import chinese_items
 from airspace.parser.rules.chinese import cn_named
 from airspace.parser.rules.news import news_places
@@ -64,12 +64,7 @@ def prose_place(m: Message) -> list[Zone]:
 
 
 def _prose_place_zone(text: str, r: re.Match) -> Zone | None:
-    name = r.group("name")
-    while True:  # trailing punctuation and function words are not part of the name (it may wrap lines)
-        cut = re.sub(r"(?:[\s.,'’]+|\s+(?:of|de|du|la|the|and|&))$", "", name)
-        if cut == name:
-            break
-        name = cut
+    name = drop_tail_words(r.group("name"))  # (it may wrap lines)
     if not name.split():
         return None
     ns = r.start("name")
