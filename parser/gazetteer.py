@@ -60,25 +60,25 @@ def _candidates(text: str) -> list[tuple[str, str]]:
     cities, countries = _cities(), _countries()
     found: list[tuple[str, str]] = []
     for m in _NAME.finditer(text):
-        words = re.split(r"([ -])", m.group())
+        words = re.split(r"([ -])", m.group())  # words at even indices, the blank or hyphen after each at odd
         # the longest run of whole words that names a place, then on after it ("Bengaluru City Police" names
-        # Bengaluru, "San Diego Police" San Diego and not a Diego)
+        # Bengaluru, "San Diego Police" San Diego and not a Diego, "Greater Mumbai Police" Mumbai)
         i = 0
         while i < len(words):
-            for j in range(len(words), i, -2):
-                name = "".join(words[i:j]).strip(" -.'’")
+            j = i + 1  # (no place starts at word i: on to the next word)
+            for end in range(len(words), i, -2):
+                name = "".join(words[i:end]).strip(".'’")
                 if name in countries:
                     found.append((name, countries[name]))
-                    break
-                places = cities.get(name)
-                if places:
-                    top = max(pop for _, pop in places)
-                    zones = {zone for zone, pop in places if pop * 10 >= top}
+                elif name in cities:
+                    top = max(pop for _, pop in cities[name])
+                    zones = {zone for zone, pop in cities[name] if pop * 10 >= top}
                     found.append((name, zones.pop() if len(zones) == 1 else ""))
-                    break
-            else:
-                j = i + 2
-            i = j + 1 if j < len(words) else j
+                else:
+                    continue
+                j = end
+                break
+            i = j + 1
     return found
 
 

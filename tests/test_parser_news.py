@@ -135,6 +135,9 @@ def test_the_time_zone_of_the_places_a_text_names():
     assert zone_named("The Civil Aviation Authority in Dubai")[0].key == "Asia/Dubai"
     assert zone_named("Abu Dhabi: The General Civil Aviation Authority")[0].key == "Asia/Dubai"
     assert zone_named("San Diego Police") == (zone_named("Los Angeles")[0], "San Diego")
+    # a place after a capitalised word that is none ("Greater", "Officials Said") is still found
+    assert zone_named("Greater Mumbai Police")[0].key == "Asia/Kolkata"
+    assert zone_named("Officials Said Dubai Airshow")[0].key == "Asia/Dubai"
     assert zone_named("Dubai and Mumbai") is None  # two zones: no answer
     assert zone_named("Manchester") is None  # two cities of the name in different zones
     assert zone_named("Reading the notice, Mobile users") is None  # city names that are English words
