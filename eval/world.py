@@ -333,9 +333,12 @@ def read_records(extractor, messages, batch: int, cross_check: bool = True) -> l
 
 def bench_scores(extractor, plain: list[ZoneRecord], messages, batch: int, rows: list[dict]) -> dict:
     """``make bench``'s world numbers for one engine: everything from the records as the product ships them
-    (cross-checked), and the silent count of the plain records (``plain``, no cross-check) beside it."""
+    (cross-checked, and completed for review from the rules reading, ``pipeline.complete``), and beside it the
+    engine's own reading (``plain``, no cross-check, so nothing added): its fields right and its silent counts."""
     out = score_world(read_records(extractor, messages, batch), rows)
     bare = score_world(plain, rows, keep_problems=0)
+    out["fields_right_no_cross_check"] = bare["fields_right"]
+    out["fields_share_no_cross_check"] = bare["fields_share"]
     out["silent_wrong_no_cross_check"] = bare["silent_wrong"]
     out["ok_on_no_zone_no_cross_check"] = bare["ok_on_no_zone"]
     return out

@@ -37,6 +37,7 @@ from airspace.parser.rules.navwarn import surface_hazard
 from airspace.parser.rules.readers import location_indicator, qline_circle
 from airspace.parser.rules.zone import Message as ReaderMessage
 from airspace.parser.rules.zone import body, not_an_area
+from airspace.pipeline.complete import NONE_FOUND, RULES_ONLY, fill_missing, filled_reason, rules_only_zones
 from airspace.pipeline.engines import DEFAULT_ENGINE, get_extractor
 from airspace.pipeline.normalize import buffer_zone
 from airspace.pipeline.normalize import normalize as _normalize
@@ -192,12 +193,20 @@ def _records_for(
     header: Header,
     engine: str,
     normalize: Callable[..., ZoneRecord],
-    rules_recs: list[ZoneRecord] | None = None,
+    rules: tuple[list[ZoneDraft], list[ZoneRecord]] | None = None,
     says_not_understood: bool = False,
 ) -> list[ZoneRecord]:
+    """The records of one message from its engine's drafts; ``rules``: the rules reader's drafts and records of the
+    same message where the engine's are cross-checked (each zone against the rules record of its index), and what
+    only the rules reader read is added for review (``pipeline.complete``)."""
     if drafts is None:
         return [_error(msg, "the engine could not produce an answer for this message", engine, header)]
+    rules_recs = rules[1] if rules is not None else None
     drafts, unfounded = _by_header(drafts, msg.text, header)
+    if not drafts and header.notam_type != "C" and (only := _rules_only(msg, [], rules, header, normalize)):
+        for r in only:
+            r.review(NONE_FOUND)
+        return only
     if not drafts:
         times = message_times(msg.text, header)
         # a fragment with coordinates that are not a zone (a substitute fix, an excluded area) was read, not "not
@@ -235,14 +244,18 @@ def _records_for(
     out = []
     for z, draft in enumerate(drafts):
         try:
-            rec = _post(_normalise_zone(draft, msg, z, engine, normalize), draft, header)
+            rec = _normalise_zone(draft, msg, z, engine, normalize)
             rules_rec = None
             if rules_recs is not None:
                 rules_rec = rules_recs[z] if z < len(rules_recs) else None
-                if rules_rec is None:
-                    rec.review(f"engine found {len(drafts)} zones, rules found {len(rules_recs)}")
+            filled = fill_missing(rec, rules_rec) if rules_rec is not None else []
+            rec = _post(rec, draft, header)
+            if rules_recs is not None and rules_rec is None:
+                rec.review(f"engine found {len(drafts)} zones, rules found {len(rules_recs)}")
             rec.reasons = [_in_words(r) for r in rec.reasons]
             out.append(validate(rec, header, rules_rec=rules_rec))
+            if filled:
+                out[-1].review(filled_reason(filled))
         except Exception:  # noqa: BLE001 - one bad zone must not take the batch down
             out.append(_error(msg, f"zone {z + 1} of the message could not be read: "
                                    + _values_summary(draft), engine, header))
@@ -252,7 +265,24 @@ def _records_for(
         out[-1].review(f"engine found {len(drafts)} zones, rules found {len(rules_recs)}")
     if unfounded:
         out[-1].review(unfounded)
+    for r in _rules_only(msg, out, rules, header, normalize):
+        r.zone = len(out)
+        r.review(RULES_ONLY)
+        out.append(r)
     return out
+
+
+def _rules_only(msg: Message, recs: list[ZoneRecord], rules: tuple[list[ZoneDraft], list[ZoneRecord]] | None,
+                header: Header, normalize) -> list[ZoneRecord]:
+    """The rules reader's zones of the message that ``recs`` do not draw (``complete.rules_only_zones``), as its own
+    engine gives them (the header's step and every check included); read only where it drew more."""
+    if rules is None:
+        return []
+    drew = sum(r.geometry is not None and r.status != "error" for r in recs)
+    if sum(r.geometry is not None and r.status != "error" for r in rules[1]) <= drew:
+        return []
+    view = _records_for(msg, list(rules[0]), header, RulesExtractor.name, normalize)
+    return rules_only_zones(recs, view)
 
 
 # What Python says about a value it cannot convert, and what that means about the message (a normaliser passes the
@@ -330,11 +360,12 @@ def _normalise_zone(draft: ZoneDraft, msg: Message, z: int, engine: str, normali
     raise ValueError("no single field explains the failure")
 
 
-def _rules_records(msg: Message, header: Header, normalize) -> list[ZoneRecord]:
+def _rules_reading(msg: Message, header: Header, normalize) -> tuple[list[ZoneDraft], list[ZoneRecord]]:
+    """The rules reader's drafts of the message and a record of each, in draft order (the cross-check's pairs)."""
     try:
         drafts = rules_drafts(msg.text, header)
     except Exception:  # noqa: BLE001
-        return []
+        return [], []
     recs = []
     for z, d in enumerate(drafts):
         try:
@@ -342,7 +373,7 @@ def _rules_records(msg: Message, header: Header, normalize) -> list[ZoneRecord]:
                                          engine=RulesExtractor.name), d, header))
         except Exception:  # noqa: BLE001
             recs.append(ZoneRecord(message=msg.index, zone=z, status="error", text=msg.text))
-    return recs
+    return drafts, recs
 
 
 def _output_estimate(recs: list[ZoneRecord]) -> tuple[int, int, int]:
@@ -459,9 +490,9 @@ def process_batch(
         if error:
             recs = [_error(m, error, name, h)]
         else:
-            rules_recs = _rules_records(m, h, normalize) if cross_check and caps.cross_checked else None
+            rules = _rules_reading(m, h, normalize) if cross_check and caps.cross_checked else None
             try:
-                recs = _records_for(m, drafts, h, name, normalize, rules_recs, caps.says_not_understood)
+                recs = _records_for(m, drafts, h, name, normalize, rules, caps.says_not_understood)
                 for r in list(recs):  # a buffer stated around a circle zone is a zone of its own
                     if (b := buffer_zone(r, m.text, len(recs))) is not None:
                         recs.append(b)

@@ -64,7 +64,9 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--checkpoint", metavar="DIR", help="model checkpoint directory (clover/ar)")
     ap.add_argument("--format", choices=FORMATS, default="table")
     ap.add_argument("--at", metavar="ISO_TIME", help="mark which zones are active at this UTC time")
-    ap.add_argument("--no-cross-check", action="store_true", help="model engines: skip the rules cross-check")
+    ap.add_argument("--no-cross-check", action="store_true",
+                    help="model engines: skip the rules cross-check (and the zones and empty fields only the rules "
+                         "reader read, which it adds for review)")
     ap.add_argument("-o", "--output", metavar="OUT", help="write here instead of stdout")
     ap.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
                     help="read on a Ray cluster's actor pool (a local one without ADDRESS); same records")

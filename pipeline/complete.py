@@ -1,0 +1,94 @@
+"""What only the rules reader read, added to a model engine's reading for review.
+
+For an engine whose records are cross-checked the pipeline reads every message with the rules reader as well
+(``validate._cross_check``). Where the model left a field empty, or found fewer zones than the rules reader, that
+second reading is already in hand; dropping it left the operator a zone with no time, or no drawing at all of areas
+the notice lists ("engine found 1 zones, rules found 3"). These functions add it, and never as a reading anyone
+confirmed: every value they add makes its record ``review`` with a reason naming the rules reader, and they never
+replace a value the model read (two readings that differ stay the cross-check's business). The spine
+(``pipeline.batch``) calls them; they are pure over records.
+"""
+
+from __future__ import annotations
+
+from airspace.core.records import ZoneRecord
+from airspace.pipeline.validate import CROSS_CHECK_CENTRE_M, haversine_m
+
+__all__ = ["fill_missing", "filled_reason", "rules_only_zones", "same_place", "RULES_ONLY", "NONE_FOUND"]
+
+# (what the reason calls it, the record's fields that travel together, the span keys that ground them)
+_GROUPS = (
+    ("the place", ("geometry",), ("center", "radius", "polygon", "name", "exclude")),
+    ("the lower limit", ("lower", "lower_also"), ("lower",)),
+    ("the upper limit", ("upper", "upper_also"), ("upper",)),
+    ("the start", ("start",), ("start",)),
+    ("the end", ("end", "end_estimated", "permanent"), ("end",)),
+    ("the daily schedule", ("schedule", "windows"), ("schedule",)),
+)
+RADIUS_SAME = 0.01  # two circles about one centre are one zone when their radii differ by at most this share
+
+RULES_ONLY = "a zone the rules reader found and the engine did not: the rules reader's reading, for review"
+NONE_FOUND = "the engine found no zone in this message; the rules reader found this one: its reading, for review"
+
+
+def _empty(rec: ZoneRecord, fields: tuple[str, ...]) -> bool:
+    return not any(getattr(rec, f) for f in fields)
+
+
+def same_place(a: ZoneRecord, b: ZoneRecord) -> bool:
+    """Whether two records draw the same zone: circles about one centre with (nearly) one radius, polygons with the
+    same vertices, or one named place. Two rings about one centre (a VIP TFR's 30 NM and 10 NM) are two zones."""
+    g, h = a.geometry, b.geometry
+    if g is None or h is None or g.type != h.type:
+        return False
+    if g.type == "circle":
+        return (haversine_m(g.center, h.center) <= CROSS_CHECK_CENTRE_M
+                and abs(g.radius_m - h.radius_m) <= RADIUS_SAME * max(g.radius_m, h.radius_m))
+    if g.type == "polygon":
+        return len(g.points) == len(h.points) and all(
+            haversine_m(p, q) <= CROSS_CHECK_CENTRE_M for p, q in zip(g.points, h.points))
+    return " ".join(g.name.split()).casefold() == " ".join(h.name.split()).casefold()
+
+
+def fill_missing(rec: ZoneRecord, rules: ZoneRecord) -> list[str]:
+    """Fill, in place, each group of fields ``rec`` left empty and ``rules`` (the rules reader's record paired with
+    it) read, with their spans; the groups filled, in words. Only where the two records are one zone: the model
+    drew no place, or the same place. An error record of either side fills nothing."""
+    if rec.status == "error" or rules.status == "error":
+        return []
+    if rec.geometry is not None and not same_place(rec, rules):
+        return []
+    filled = []
+    for label, fields, spans in _GROUPS:
+        if not _empty(rec, fields) or _empty(rules, fields):
+            continue
+        if fields[0] in ("lower", "upper") and fields[0] not in rules.spans:
+            continue  # a limit the rules reader assumed (the surface where none is stated), not one it read
+        if fields[0] == "schedule" and (rec.start, rec.end) != (rules.start, rules.end):
+            continue  # daily windows are expanded over a period: the rules reader's, not this record's
+        for f in fields:
+            setattr(rec, f, getattr(rules, f))
+        for k in spans:
+            if k in rules.spans:
+                rec.spans[k] = rules.spans[k]
+        filled.append(label)
+    return filled
+
+
+def filled_reason(filled: list[str]) -> str:
+    what = filled[0] if len(filled) == 1 else ", ".join(filled[:-1]) + " and " + filled[-1]
+    return f"{what}: read by the rules reader only (the engine read none), for review"
+
+
+def rules_only_zones(model: list[ZoneRecord], rules: list[ZoneRecord]) -> list[ZoneRecord]:
+    """The rules reader's drawn zones (``rules``: its records of the message, as its own engine gives them) that no
+    drawn record of ``model`` places alike, at most as many as the rules reader drew more than the model did, those
+    past the model's count first (the model's n-th zone and the rules reader's n-th are the cross-check's pair)."""
+    drawn = [r for r in model if r.geometry is not None and r.status != "error"]
+    theirs = [r for r in rules if r.geometry is not None and r.status != "error"]
+    room = len(theirs) - len(drawn)
+    if room <= 0:
+        return []
+    unmatched = [(i, r) for i, r in enumerate(theirs) if not any(same_place(r, d) for d in drawn)]
+    unmatched.sort(key=lambda p: (p[0] < len(drawn), p[0]))
+    return [r for _, r in sorted(unmatched[:room], key=lambda p: p[0])]
