@@ -118,6 +118,13 @@ CN_BOUNDED = re.compile(
     r"(?=\s*(?:以内|以內|范围内|範圍內|之间|之間|围合|圍合|的|区域|區域|范围|範圍|[，,。；;、\n]|$))"
     r"(?:\s*(?:以内|以內|范围内|範圍內|之间|之間|围合|圍合))?(?:的)?(?:区域|區域|范围|範圍|空域)?"
 )
+# an area enclosed by the roads (or landmarks) listed along it: "奥体中心沿点军大道、江南二路、将军路、巴王店路形成的合围地域",
+# "由人民路、解放路、滨河大道围合的区域": the whole description is the place's name. The list holds no digits, so a
+# boundary of coordinates ("由c1、c2、c3围成的范围") is never read as one.
+CN_ALONG = re.compile(
+    r"[^\s，,。；;：:、\n]{0,20}?(?:沿|由)[^，,。；;：:\n\d０-９°]{2,80}?"
+    r"(?:形成|围成|圍成|围合|圍合|合围|合圍|构成|構成)的?(?:合围|合圍|围合|圍合|封闭|封閉)?(?:地域|区域|區域|范围|範圍)"
+)
 _FUNCTION_WORDS = {"THE", "OF", "AND", "WITHIN", "AROUND", "FROM", "TO", "IN", "AT", "NEAR"}
 _TAIL_CLAUSE = re.compile(r"(?:以内|以內|范围内|範圍內|之内|之內)?的?[\s，,。；;：:]*$")
 _SENTENCE_END = re.compile(r"[.!?。！？]\s+(?=\S)")

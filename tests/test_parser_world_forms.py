@@ -222,6 +222,19 @@ def test_a_road_bounded_area_is_one_place():
     assert rules_zones(three)[0]["name"] == "东起人民路，西至解放路，南至G6高速以内的区域"
 
 
+def test_an_area_enclosed_by_the_roads_listed_along_it_is_one_place():
+    # world train row cn-yichang-concert-2023-07-08: "…，奥体中心沿点军大道、江南二路、将军路、巴王店路形成的合围地域上方空域，…"
+    name = "奥体中心沿点军大道、江南二路、将军路、巴王店路形成的合围地域"
+    assert [r.geometry.name for r in _records(_world("cn-yichang-concert-2023-07-08"))] == [name]
+    text = "一、活动当日17时至23时，在" + name + "上方空域，禁止一切无人机飞行。"
+    assert [z["name"] for z in rules_zones(text)] == [name]
+    by = "2024年5月1日8时至18时，由人民路、解放路、滨河大道围合的区域禁止无人机飞行。"
+    assert [z["name"] for z in rules_zones(by)] == ["由人民路、解放路、滨河大道围合的区域"]
+    # a boundary of coordinates is a polygon, never this name
+    coords = "2024年5月1日8时至18时，由N30°41′E111°15′、N30°42′E111°16′、N30°40′E111°17′围成的区域禁止无人机飞行。"
+    assert all("name" not in z for z in rules_zones(coords))
+
+
 @pytest.mark.parametrize("fragment", ["至2月11日", "，具有", "南至G6高速以内的", "Cork Airport. The GAA", "the"])
 def test_clause_fragments_are_no_place(fragment):
     assert clause_fragment(fragment) is not None

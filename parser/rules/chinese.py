@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from airspace.parser.places import CN_BOUNDED, clause_fragment
+from airspace.parser.places import CN_ALONG, CN_BOUNDED, clause_fragment
 from airspace.parser.rules.patterns import (
     CJK_RE,
     CN_ADMIN_ANCHOR,
@@ -47,9 +47,16 @@ def _after_enumerator(text: str, ns: int, ne: int) -> int:
 
 
 def cn_bounded(text: str, lo: int, hi: int) -> Zone | None:
-    """An area a Chinese notice bounds by what lies on its sides (``东起…西至…北起…南至…``): a named zone."""
+    """An area a Chinese notice bounds by what lies on its sides (``东起…西至…北起…南至…``) or by the roads listed
+    along it (``X沿A、B、C形成的合围地域``): a named zone."""
     m = CN_BOUNDED.search(text, lo, hi)
-    return Zone({"name": sp(text, *m.span())}, m.start(), m.end(), "named") if m else None
+    if m:
+        return Zone({"name": sp(text, *m.span())}, m.start(), m.end(), "named")
+    for m in CN_ALONG.finditer(text, lo, hi):
+        ns = m.start() + len(m.group()) - len(m.group().lstrip("在于於对對"))
+        if clause_fragment(text[ns:m.end()]) is None:
+            return Zone({"name": sp(text, ns, m.end())}, ns, m.end(), "named")
+    return None
 
 
 def cn_named(text: str, lo: int, hi: int) -> Zone | None:
