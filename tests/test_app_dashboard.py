@@ -586,3 +586,33 @@ def test_a_large_batch_is_read_in_chunks_with_the_records_of_one_read():
     at.checkbox(key="f_expired").check().run()  # the batch is not the sample: the map opens now, its zones over
     zl = at.main.dataframe[0].value
     assert zl[zl["key"] == "0:0"].iloc[0]["zone"] == "A2231/26 ×6"
+
+
+def test_a_zone_only_the_rules_reader_read_is_resolved_as_the_rules_readers_reading():
+    """World train row in-deccanherald:palace-grounds-2024-04-20 (three venues, each a 1 km ban) read by Clover: the
+    venues only the rules reader read are among Clover's records for review (``pipeline.complete``); the page shows
+    such a zone as the rules reader's one reading and a choice of it names the rules reader."""
+    from airspace.app import engine_loader
+    from airspace.app.safe_text import md_literal
+
+    if not (REPO / "data" / "checkpoints" / "clover" / "config.json").is_file():
+        pytest.skip("no shipped clover checkpoint")
+    from world_rows import world_text
+
+    at = _app()
+    assert engine_loader.shared(None).wait("clover", 300)[0] is not None
+    at.radio(key="engine").set_value("clover").run()
+    at.text_area(key="batch_text").set_value(world_text("in-deccanherald:palace-grounds-2024-04-20")).run()
+    at.button(key="run_button").click().run()
+    assert not at.exception
+    df = at.main.dataframe[-1].value
+    only = df[df["engine"] == "rules"]
+    assert len(only) >= 1 and set(only["status"]) == {"review"}
+    key = only.iloc[0]["key"]
+    at.selectbox(key="focus").set_value(key).run()
+    titles = [m.value for m in at.markdown if m.value.endswith("reading**")]
+    assert titles == ["**" + md_literal("the rules reader's reading") + "**"]  # one reading: no copy of itself beside it
+    assert any(c.value.startswith("No second reading of this zone") for c in at.caption)
+    at.button(key="use_engine").click().run()
+    held = at.session_state["resolved"]["recs"][key]
+    assert held["status"] == "ok" and held["provenance"]["action"] == "chose the rules reading"
