@@ -235,6 +235,30 @@ def test_an_area_enclosed_by_the_roads_listed_along_it_is_one_place():
     assert all("name" not in z for z in rules_zones(coords))
 
 
+def test_a_chinese_place_starts_after_its_subject_and_modal():
+    # world train row hk-meetinghk:victoria-harbour-tra-2025: "…,民航處將在維多利亞港一帶設立臨時限制飛行區"
+    (r,) = _records(_world("hk-meetinghk:victoria-harbour-tra-2025"))
+    assert r.geometry.name == "維多利亞港"
+    text = "2024年5月1日8时至18时，公安局拟在人民广场周边500米范围内禁止无人机飞行。"
+    assert [(z["name"], z["radius"]) for z in rules_zones(text)] == [("人民广场", "500米")]
+
+
+def test_a_radius_written_straight_after_the_centre_is_the_radius():
+    # world train row nhzj:nhzj-xiao-dragon-2025: "以西岙村行大龙活动路线为中心500米区域内"
+    (r,) = _records(_world("nhzj:nhzj-xiao-dragon-2025"))
+    assert (r.geometry.name, r.geometry.radius_m) == ("西岙村行大龙活动路线", 500.0)
+    text = "2024年5月1日8时至18时，以体育中心为中心3公里范围内禁止无人机飞行。"
+    assert [(z["name"], z["radius"]) for z in rules_zones(text)] == [("体育中心", "3公里")]
+
+
+def test_a_taiwan_county_notice_names_its_place_in_its_title():
+    # world train row drone-caa:drone-caa-chiayi-cgmh-2024: "主旨:公告「長庚…紀念醫院之禁止遙控無人機飛航活動之區域及時間」"
+    (r,) = _records(_world("drone-caa:drone-caa-chiayi-cgmh-2024"))
+    assert r.geometry.name == "長庚醫療財團法人嘉義長庚紀念醫院"
+    text = "主旨：公告「臺中市政府禁止遙控無人機飛航活動之區域」，自即日起生效。"
+    assert [z["name"] for z in rules_zones(text)] == ["臺中市政府"]
+
+
 @pytest.mark.parametrize("fragment", ["至2月11日", "，具有", "南至G6高速以内的", "Cork Airport. The GAA", "the"])
 def test_clause_fragments_are_no_place(fragment):
     assert clause_fragment(fragment) is not None

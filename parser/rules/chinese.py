@@ -16,6 +16,7 @@ from airspace.parser.rules.patterns import (
     CN_AREA_LABEL,
     CN_BUFFER_ANCHOR,
     CN_CENTRE_ANCHOR,
+    CN_DIST,
     CN_DISTRICTS,
     CN_NOT_PLACE,
     CN_RANGE,
@@ -35,6 +36,22 @@ def clause_start(text: str, pos: int, floor: int, window: int, delims: str) -> i
     return lo
 
 
+
+
+# the subject and its modal before the place: "民航處將在維多利亞港一帶", "新区将在金沙滩…": the place starts after 在
+_SUBJECT_IN = re.compile(r"(?:将|將|会|會|拟|擬|并|並|再|另)在")
+# a radius written straight after the centre: "以X为中心500米区域内", "为中心3公里范围内"
+_BARE_RADIUS = re.compile(rf"\s*[，,]?\s*(?P<d>{CN_DIST})\s*(?:的)?(?:区域|區域|范围|範圍|以内|以內|内|內)")
+# Taiwan's county notices under 民用航空法 §99-13 name the place in the notice's title:
+# "公告「長庚…紀念醫院之禁止遙控無人機飛航活動之區域及時間」"
+TW_NOTICE_PLACE = re.compile(
+    r"「(?P<p>[^「」\n<>]{2,40}?)之?(?:禁止|限制)(?:遙控|遥控)?(?:無人機|无人机)(?:飛航|飞航)?活動之(?:區域|区域)")
+
+
+def _after_subject(text: str, ns: int, ne: int) -> int:
+    """A clause's start past its subject and modal (``民航處將在``): the subject is no part of the place."""
+    ends = [m.end() for m in _SUBJECT_IN.finditer(text, ns, ne)]
+    return ends[-1] if ends and ne - ends[-1] >= 2 else ns
 
 
 _ENUM_AT = re.compile(r"\s*(?:[（(][一二三四五六七八九十\d]{1,3}[）)]|[一二三四五六七八九十]{1,3}、|\d{1,2}[.、．])\s*")
@@ -73,7 +90,8 @@ def cn_named(text: str, lo: int, hi: int) -> Zone | None:
         if ne - ns >= 2 and not re.search(r"[，,。；;：:\s]", text[ns:ne]):
             f = {"name": sp(text, ns, ne)}
             r = R_AFTER.search(text, m.end(), min(len(text), m.end() + 40)) or CN_SPREAD.match(
-                text[: min(len(text), m.end() + 40)], m.end())
+                text[: min(len(text), m.end() + 40)], m.end()) or _BARE_RADIUS.match(text, m.end(),
+                                                                                       min(len(text), m.end() + 40))
             if r:
                 f["radius"] = sp(text, *r.span("d"))
             return Zone(f, k, m.end(), "named")
@@ -81,17 +99,19 @@ def cn_named(text: str, lo: int, hi: int) -> Zone | None:
         return None
     if (z := cn_bounded(text, lo, hi)) is not None:
         return z
+    if (t := TW_NOTICE_PLACE.search(text, lo, hi)) is not None and clause_fragment(t.group("p")) is None:
+        return Zone({"name": sp(text, *t.span("p"))}, t.start("p"), t.end("p"), "named")
     m = CN_BUFFER_ANCHOR.search(text, lo, hi)
     if m:
         ns, ne = clause_start(text, m.start(), lo, 200, "，,。；;：:\n"), m.start()
-        ns = _after_enumerator(text, ns, ne)
+        ns = _after_subject(text, _after_enumerator(text, ns, ne), ne)
         ns += len(text[ns:ne]) - len(text[ns:ne].lstrip("在于於 \t"))
         if ne - ns >= 2 and CJK_RE.search(text, ns, ne) and clause_fragment(text[ns:ne]) is None:
             d = m.span(next(g for g in ("d", "d2", "d3") if m.group(g)))
             return Zone({"name": sp(text, ns, ne), "radius": sp(text, *d)}, ns, ne, "named")
     for m in CN_AREA_ANCHOR.finditer(text, lo, hi):
         ns, ne = clause_start(text, m.start(), lo, 60, "，,。；;：:、\n"), m.start()
-        ns = _after_enumerator(text, ns, ne)
+        ns = _after_subject(text, _after_enumerator(text, ns, ne), ne)
         ns += len(text[ns:ne]) - len(text[ns:ne].lstrip("在于於对對 \t"))
         ne -= len(text[ns:ne]) - len(text[ns:ne].rstrip())
         if ne - ns >= 2 and not CN_NOT_PLACE.search(text, ns, ne) and CJK_RE.search(text, ns, ne) \
