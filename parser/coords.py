@@ -7,7 +7,8 @@ Forms read (each half may carry decimal seconds or decimal minutes):
 - spaced: ``52 38 00 S 163 00 00 E``; hemisphere first and spaced: ``S06 42 E089 16``
 - separated: ``38-52-12N 077-02-11.5W``, ``51:30:15N 000:07:30W``; degrees and minutes: ``31-57.00N 077-01.00W``
 - decimal degrees with hemisphere: ``11.5416° N 104.9200° E``, ``11.5416N 104.92E``
-- degree/minute/second symbols (``°`` ``º`` ``˚`` ``′`` ``'`` ``″`` ``"``, ``''``): ``22°38′15″N 113°49′02″E``
+- degree/minute/second symbols (``°`` ``º`` ``˚`` ``′`` ``'`` ``″`` ``"``, ``''``): ``22°38′15″N 113°49′02″E``;
+  a degree sign typed as the letter o, with signed minutes and the hemisphere after: ``44o 56' 00'' N``
 - Chinese labels and units: ``北纬22°38′ 东经113°49′``, ``北纬22度38分15秒 东经113度49分2秒`` (either order),
   labelled decimals ``北纬22.990196,东经113.606186``; the axis labels ``经度``/``纬度`` (longitude/latitude, no
   hemisphere) read as E/N like signed decimal degrees (a minus sign gives W/S). A labelled value whose decimal point
@@ -118,6 +119,11 @@ _PATTERNS: list[tuple[str, bool, re.Pattern[str]]] = [
         rf"(?:\s*(?P<m>{_NUM})(?:\s*{_MIN_SIGN}(?!')|\s+(?={_NUM}\s*{_SEC_SIGN})))?"
         rf"(?:\s*(?P<s>{_NUM})\s*{_SEC_SIGN})?"
         rf"(?(hp)|(?:\s*(?P<hs>[NSEW])(?![A-Za-z]))?)")),
+    # the degree sign typed as a letter o (a superscript o flattened by a legal-text mirror: "44o 56' 00'' N"): only
+    # with signed minutes and a hemisphere letter after, so a word with a digit and an o is never read
+    ("any", True, re.compile(
+        rf"(?<![A-Za-z0-9.])(?P<d>\d{{1,3}})o\s*(?P<m>{_NUM})\s*{_MIN_SIGN}(?!')(?:\s*(?P<s>{_NUM})\s*{_SEC_SIGN})?"
+        rf"\s*(?P<hs>[NSEW])(?![A-Za-z])")),
 ]
 
 # signed decimal degrees without hemisphere letters ("22.5431, 114.0579", "-33.86882 151.20929"), as copied from a

@@ -259,6 +259,19 @@ def test_a_taiwan_county_notice_names_its_place_in_its_title():
     assert [z["name"] for z in rules_zones(text)] == ["臺中市政府"]
 
 
+def test_a_degree_sign_typed_as_the_letter_o_is_read_with_signed_minutes_and_a_hemisphere():
+    # world train row tricoteuses:lf-r-592-cantal, a French decree as a legal mirror renders it: "44o 56' 00'' N, …"
+    from airspace.parser.coords import find_coords
+
+    (r,) = _records(_world("tricoteuses:lf-r-592-cantal"))
+    assert r.geometry.type == "polygon" and len(r.geometry.points) == 8
+    assert r.geometry.points[0] == pytest.approx((44 + 56 / 60, 2 + 55 / 60))
+    (c,) = find_coords("45o 05' 00'' N, 003o 23' 00'' E")
+    assert (c.lat, c.lon) == pytest.approx((45 + 5 / 60, 3 + 23 / 60))
+    for words in ("the 10o 5'N", "Route 2o 5' to go N", "A 10o 5' N only"):
+        assert find_coords(words) == []
+
+
 @pytest.mark.parametrize("fragment", ["至2月11日", "，具有", "南至G6高速以内的", "Cork Airport. The GAA", "the"])
 def test_clause_fragments_are_no_place(fragment):
     assert clause_fragment(fragment) is not None
