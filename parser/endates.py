@@ -7,8 +7,10 @@
 - One day: ``on Friday`` (the weekday on or after the item's own date), ``on November 13``.
 - The hours of that day or of every day of the period: ``between 10 am and 8 pm``, ``from 6:30 a.m. to 9 p.m.``,
   ``from 09:00 to 17:00 hrs``.
+- A period whose ends each carry their clock: ``between 2100 hours on 21 December 2019 and 1100 hours on 22
+  December 2019``, ``from 12:30 UTC on December 6 to 15:30 UTC on December 8`` (``CLOCKED_PERIOD``).
 
-``PERIOD``, ``FROM``, ``TILL``, ``ON_DAY`` and ``HOURS`` find the spans (the rules reader); ``read_en_time`` reads
+``PERIOD``, ``CLOCKED_PERIOD``, ``FROM``, ``TILL``, ``ON_DAY`` and ``HOURS`` find the spans (the rules reader); ``read_en_time`` reads
 one value (``EuTime``, as ``parser.eudates``). A year the value leaves out is the period's own, else the year that
 puts the day nearest the item's own date (its dateline: the first date written with a year); a weekday alone is
 the first such day on or after that date. Which clock it is in is the normaliser's. Pure.
@@ -63,6 +65,17 @@ _CLOCK = (r"(?:(?P<h>[01]?\d)(?:[:.](?P<mi>[0-5]\d))?\s*(?P<ap>[ap]\.?\s?m\b\.?)
           r"|(?P<h24>[01]?\d|2[0-4])(?::(?P<mi24>[0-5]\d)(?:\s*(?:hrs|hours|h)\b)?|(?P<mi24b>[0-5]\d)\s*(?:hrs|hours|h)\b))")
 HOURS = re.compile(rf"\b(?:between|from)\s+{_named(_CLOCK, 'x')}\s*(?:and|to|till|until|-|–)\s*{_named(_CLOCK, 'y')}",
                    re.I)
+# a clock on a date, as UK Restriction of Flying circulars and news write a period's ends: "between 2100 hours on
+# 21 December 2019 and 1100 hours on 22 December 2019", "from 12:30 UTC on December 6 to 15:30 UTC on December 8"
+_CLOCK_AT = rf"(?P<clock>{_named(_CLOCK, 'c')}(?:\s*(?P<z>UTC|GMT|Z)\b)?)"
+
+
+def _clocked(tag: str) -> str:
+    return _named(rf"(?P<v>{_CLOCK_AT}\s+on\s+(?:{_WD},?\s+)?(?:{_MD}|{_DM}))", tag)
+
+
+CLOCKED_PERIOD = re.compile(rf"\b(?:from|between)\s+{_clocked('s')}\s*,?\s*{_TO}\s+{_clocked('e')}", re.I)
+_CLOCKED_ONE = re.compile(rf"{_CLOCK_AT}\s+on\s+(?P<date>.+)", re.I)
 # the item's own date: a date with its year, or an ISO date
 _DATELINE = re.compile(rf"{_date('dl')}|(?<!\d)(?P<iso>(?:19|20)\d{{2}}-[01]\d-[0-3]\d)(?!\d)", re.I)
 
@@ -115,6 +128,10 @@ def read_en_time(value: str, text: str, after: str = "") -> EuTime:
     (``dateline``); a weekday alone is the first such day on or after that date. ``ValueError`` when it is not
     one, or its year cannot be known."""
     s = " ".join(value.split()).strip(" ,.;")
+    c = _CLOCKED_ONE.fullmatch(s)
+    if c is not None:  # "2100 hours on 21 December 2019": that day at that clock, UTC where the value says so
+        t = read_en_time(c.group("date"), text, after)
+        return EuTime(t.day, _clock_minutes(c, "c"), bool(c.group("z")), t.taken)
     wd = re.fullmatch(_WD, s, re.I)
     if wd is not None:
         ref = dateline(text)
@@ -144,17 +161,21 @@ def read_en_time(value: str, text: str, after: str = "") -> EuTime:
     return EuTime(day, None, False, tuple(taken))
 
 
-def hours_minutes(m: re.Match) -> tuple[int, int]:
-    """An ``HOURS`` match -> its start and end, minutes past midnight (``8 pm`` -> 1200; ``12 am`` midnight)."""
-    def one(tag: str) -> int:
-        if m.group(f"h24_{tag}") is not None:
-            total = int(m.group(f"h24_{tag}")) * 60 + int(m.group(f"mi24_{tag}") or m.group(f"mi24b_{tag}"))
-            if total > 24 * 60:
-                raise ValueError(f"not a clock time: {m.group(0)[:30]!r}")
-            return total
-        h, mi = int(m.group(f"h_{tag}")), int(m.group(f"mi_{tag}") or 0)
-        if h > 12 or h == 0:
+def _clock_minutes(m: re.Match, tag: str) -> int:
+    """The clock of ``m``'s ``_CLOCK`` groups named with ``tag``, minutes past midnight (``8 pm`` -> 1200; ``12 am``
+    midnight)."""
+    if m.group(f"h24_{tag}") is not None:
+        total = int(m.group(f"h24_{tag}")) * 60 + int(m.group(f"mi24_{tag}") or m.group(f"mi24b_{tag}"))
+        if total > 24 * 60:
             raise ValueError(f"not a clock time: {m.group(0)[:30]!r}")
-        pm = m.group(f"ap_{tag}").lower().startswith("p")
-        return (h % 12 + (12 if pm else 0)) * 60 + mi
-    return one("x"), one("y")
+        return total
+    h, mi = int(m.group(f"h_{tag}")), int(m.group(f"mi_{tag}") or 0)
+    if h > 12 or h == 0:
+        raise ValueError(f"not a clock time: {m.group(0)[:30]!r}")
+    pm = m.group(f"ap_{tag}").lower().startswith("p")
+    return (h % 12 + (12 if pm else 0)) * 60 + mi
+
+
+def hours_minutes(m: re.Match) -> tuple[int, int]:
+    """An ``HOURS`` match -> its start and end, minutes past midnight."""
+    return _clock_minutes(m, "x"), _clock_minutes(m, "y")

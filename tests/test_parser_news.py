@@ -150,3 +150,24 @@ def test_an_english_date_is_never_ok_even_where_the_zone_gives_its_time_zone():
     assert [(r.start, r.end, r.status) for r in recs] == [
         (utc("2026-06-04T23:00Z"), utc("2026-06-07T23:00Z"), "review")]
     assert "taken from the zone's position (inferred)" in " ".join(recs[0].reasons)
+
+
+def test_a_radius_centred_on_each_place_and_no_document_read_as_a_place():
+    # ph-pna:asean-2017-b4588-b4593: "40 nautical miles radius centered on Luneta Park and NOTAM (B4593/17), 40
+    # nautical miles radius centered on Clark DVOR": two places; the NOTAM the list runs on into is none
+    recs = drawn_records(world_text("ph-pna:asean-2017-b4588-b4593"))
+    assert [(r.geometry.name, r.geometry.radius_m) for r in recs] == [("Luneta Park", 74080.0), ("Clark DVOR", 74080.0)]
+    assert _places("Drones are banned within a 5 km radius centred on Croke Park and TFR 2/1234 today.") == [
+        {"name": "Croke Park", "radius": "5 km"}]
+
+
+def test_a_period_whose_ends_each_carry_their_clock():
+    # aurora-nats:aic-m126-2019-stonehenge, a UK Restriction of Flying circular: "between 2100 hours on 21 December
+    # 2019 and 1100 hours on 22 December 2019 no aircraft is to fly below 3,000 FT AMSL within … 3 NM centred at …"
+    (rec,) = drawn_records(world_text("aurora-nats:aic-m126-2019-stonehenge"))
+    assert (rec.start, rec.end) == (utc("2019-12-21T21:00Z"), utc("2019-12-22T11:00Z"))
+    assert rec.status == "review"  # an English prose time is read for review
+    t = "The zone will remain in effect from 12:30 UTC on December 6 to 15:30 UTC on December 8. (November 25, 2025)"
+    m = endates.CLOCKED_PERIOD.search(t)
+    s, e = endates.read_en_time(m.group("v_s"), t), endates.read_en_time(m.group("v_e"), t)
+    assert (s.day, s.minutes, s.utc, e.day, e.minutes) == (date(2025, 12, 6), 750, True, date(2025, 12, 8), 930)

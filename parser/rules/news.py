@@ -5,7 +5,7 @@ names a no-fly zone; the places are the ones the ban's own phrase names:
 
 - a radius around one place or a list of them: ``within a five-km radius of the KIADB aerospace park``, ``within a
   1-km radius at Krishna Vihar, Palace Grounds, and HQTC Helipad``, ``within 15 km radius from the center of Al
-  Maktoum International Airport``;
+  Maktoum International Airport``, ``40 nautical miles radius centered on Luneta Park``;
 - a zone of a size around, over or at a place: ``a 15 km no-fly zone around Dubai World Central`` (a no-fly,
   drone-free or exclusion zone, restricted airspace, a temporary flight restriction);
 - such a zone over a place, without a size (a named area: the operator looks it up).
@@ -44,8 +44,16 @@ _ZONE_WORDS = (r"(?:(?:no[- ]fly|no[- ]drone|drone[- ]free|exclusion|restricted)
                r"|temporary\s+flight\s+restrictions?)")
 SIZED_ZONE = re.compile(rf"\b{DIST}\s+{_ZONE_WORDS}\s+(?:around|over|at|near|above|in)\s+{_LEAD}{_LIST}", re.I)
 ZONE_OVER = re.compile(rf"\b{_ZONE_WORDS}\s+(?:around|over|at|near|above)\s+{_LEAD}{_LIST}", re.I)
+# a radius centred on a place: "40 nautical miles radius centered on Luneta Park", "a 5 km radius centred at …"
+RADIUS_CENTRED = re.compile(
+    rf"\b(?:an?\s+)?{DIST}[\s-]radius\s+cent(?:ere|re|er)d\s+(?:on|at|upon)\s+{_LEAD}{_LIST}", re.I)
 _ONE = re.compile(PLACE)  # (a place is case-sensitive inside phrases read in any case)
-_PHRASES = (RADIUS_PHRASE, SIZED_ZONE, ZONE_OVER)
+_PHRASES = (RADIUS_PHRASE, RADIUS_CENTRED, SIZED_ZONE, ZONE_OVER)
+
+
+# capitalised words a list runs on into that name a document, a rule or a unit, never a place ("… centered on
+# Luneta Park and NOTAM (B4593/17), …")
+_NOT_PLACE = re.compile(r"(?:NOTAMS?|TFRS?|AIC|AIP|UTC|GMT|FAA|UAS|UAVS?|RPAS?|ATC)", re.I)
 
 
 def _places(text: str, m: re.Match) -> list[tuple[int, int]]:
@@ -56,7 +64,7 @@ def _places(text: str, m: re.Match) -> list[tuple[int, int]]:
     while (p := _ONE.search(text, pos, hi)) is not None:
         s, e = trim_place(text, p.start(), p.end())
         e = s + len(drop_tail_words(text[s:e]))  # ("Palace Grounds, and": the sentence's words, not the place's)
-        if e > s:
+        if e > s and not _NOT_PLACE.fullmatch(text[s:e]):
             out.append((s, e))
         pos = p.end()
     return out

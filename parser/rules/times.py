@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from airspace.core.contract import Span
+from airspace.parser.endates import CLOCKED_PERIOD as EN_CLOCKED
 from airspace.parser.endates import FROM as EN_FROM
 from airspace.parser.endates import ON_DAY as EN_ON_DAY
 from airspace.parser.endates import PERIOD as EN_PERIOD
@@ -97,6 +98,9 @@ def read_times(text: str, h: Header, lo: int, hi: int) -> dict[str, Span]:
     m = CN_DAY_RANGE.search(text)  # "26日至30日": days of the month the notice is dated in
     if m:
         return {"start": sp(text, *m.span("s")), "end": sp(text, *m.span("e"))}
+    m = EN_CLOCKED.search(text, lo, hi)  # "between 2100 hours on 21 December 2019 and 1100 hours on 22 December 2019"
+    if m:
+        return {"start": sp(text, *m.span("v_s")), "end": sp(text, *m.span("v_e"))}
     m = PROSE_DAY_RANGE.search(text, lo, hi) or PROSE_DAY_RANGE.search(text)  # whole days (a heading's period)
     if m:
         out = {"start": sp(text, *m.span("s")), "end": sp(text, *m.span("e"))}
