@@ -115,8 +115,9 @@ _PATTERNS: list[tuple[str, bool, re.Pattern[str]]] = [
     ("any", True, re.compile(
         rf"(?:(?<![A-Za-z])(?P<hp>[NSEW]|{_CN_ALT})\s*)?"
         rf"(?P<d>\d{{1,3}}(?:\.\d+)?)\s*{_DEG_SIGN}"
-        # (minutes without their sign between a degree sign and signed seconds: "49° 28 00'' N", French decrees)
-        rf"(?:\s*(?P<m>{_NUM})(?:\s*{_MIN_SIGN}(?!')|\s+(?={_NUM}\s*{_SEC_SIGN})))?"
+        # (minutes without their sign between a degree sign and signed seconds: "49° 28 00'' N", French decrees; or
+        # right before the hemisphere letter, as a GPS writes decimal minutes: "51°37.24N 002°10.48W")
+        rf"(?:\s*(?P<m>{_NUM})(?:\s*{_MIN_SIGN}(?!')|\s+(?={_NUM}\s*{_SEC_SIGN})|(?=[NSEW](?![A-Za-z]))))?"
         rf"(?:\s*(?P<s>{_NUM})\s*{_SEC_SIGN})?"
         rf"(?(hp)|(?:\s*(?P<hs>[NSEW])(?![A-Za-z]))?)")),
     # the degree sign typed as a letter o (a superscript o flattened by a legal-text mirror: "44o 56' 00'' N"): only

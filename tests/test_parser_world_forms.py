@@ -272,6 +272,18 @@ def test_a_degree_sign_typed_as_the_letter_o_is_read_with_signed_minutes_and_a_h
         assert find_coords(words) == []
 
 
+def test_decimal_minutes_written_right_before_the_hemisphere_letter():
+    # world train row avonhgpg:highgrove-r105-hhpa: "a circle, of radius 600m, centred on 51°37.24N 002°10.48W"
+    from airspace.parser.coords import find_coords
+
+    recs = _records(_world("avonhgpg:highgrove-r105-hhpa"))
+    assert [(r.geometry.center, r.geometry.radius_m) for r in recs] == [
+        (pytest.approx((51 + 37.24 / 60, -(2 + 10.48 / 60))), 600.0)]
+    (c,) = find_coords("35°30N 120°15E")
+    assert (c.lat, c.lon) == pytest.approx((35.5, 120.25))
+    assert find_coords("the 35° 30 N bend") == []  # (a blank before the letter: not this form)
+
+
 @pytest.mark.parametrize("fragment", ["至2月11日", "，具有", "南至G6高速以内的", "Cork Airport. The GAA", "the"])
 def test_clause_fragments_are_no_place(fragment):
     assert clause_fragment(fragment) is not None
