@@ -284,6 +284,16 @@ def test_decimal_minutes_written_right_before_the_hemisphere_letter():
     assert find_coords("the 35° 30 N bend") == []  # (a blank before the letter: not this form)
 
 
+def test_a_ceiling_to_a_height_with_its_reference_spelled_out():
+    # world train row avonhgpg:highgrove-r105-hhpa: "extending from the surface to a height of 500ft above ground
+    # level (860 ft AMSL)": the height written first is the zone's, its equivalent kept beside it
+    (r,) = _records(_world("avonhgpg:highgrove-r105-hhpa"))
+    assert (r.upper.ref, r.upper.ft, r.upper_also.ref, r.upper_also.ft) == ("AGL", 500.0, "AMSL", 860.0)
+    text = "Drones are prohibited within 2NM of 512000N 0010000W up to a height of 400 feet above ground level."
+    assert rules_zones(text)[0]["upper"] == "400 feet above ground level"
+    assert rules_zones(text.replace("up to a height", "to an altitude"))[0]["upper"] == "400 feet above ground level"
+
+
 @pytest.mark.parametrize("fragment", ["至2月11日", "，具有", "南至G6高速以内的", "Cork Airport. The GAA", "the"])
 def test_clause_fragments_are_no_place(fragment):
     assert clause_fragment(fragment) is not None

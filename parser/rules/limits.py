@@ -51,7 +51,7 @@ def slash_band(lo: str, hi: str) -> bool:
 _ALT_RE = re.compile(ALT, re.I)
 _CEILING_WORD = re.compile(r"\b(?:BLW|BELOW|AT\s+OR\s+BELOW|NOT\s+ABOVE|MAX(?:IMUM)?|CEILING(?:\s+OF)?|UP\s+TO)\s*:?\s*$",
                            re.I)
-_HAS_REF = re.compile(r"(?:AMSL|MSL|AGL|ASFC|AAL)\s*$", re.I)
+_HAS_REF = re.compile(r"(?:AMSL|MSL|AGL|ASFC|AAL|ABOVE\s+(?:GROUND|(?:MEAN\s+)?SEA)\s+LEVEL)\s*$", re.I)
 
 
 def _with_ref(text: str, span: Span, hi: int) -> Span:
@@ -84,7 +84,7 @@ def limits_in(text: str, lo: int, hi: int) -> dict[str, Span]:
         return out
     m = UPPER_ONLY.search(text, lo, hi)
     if m:
-        g = "hi" if m.group("hi") else "hi2"
+        g = next(k for k in ("hi", "hi2", "hi3") if m.group(k))
         out["upper"] = _with_ref(text, sp(text, *m.span(g)), hi)
     m = LOWER_ONLY.search(text, lo, hi)
     if m and ("upper" not in out or m.start("lo") != out["upper"].start):

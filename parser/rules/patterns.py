@@ -140,7 +140,9 @@ FLOORISH = re.compile(r"^(?:SFC|GND|SURFACE|FL\s?\d{2,3})$", re.I)
 UPPER_ONLY = re.compile(
     rf"(?:\bUP(?:\s*TO(?:\s+AND\s+INCLUDING)?)?|AT\s+OR\s+BELOW|BLW|BELOW|MAX(?:IMUM)?\s*(?:HGT|HEIGHT|ALT)?:?"
     rf"|\bCEILING(?:\s+OF)?:?)\s+(?P<hi>{LIM})"
-    rf"|(?:AT\s+)?(?P<hi2>{LIM})\s+AND\s+BELOW",
+    rf"|(?:AT\s+)?(?P<hi2>{LIM})\s+AND\s+BELOW"
+    # prose: "from the surface to a height of 500ft above ground level", with its reference spelled out
+    rf"|\bTO\s+AN?\s+(?:HEIGHT|ALTITUDE)\s+OF\s+(?P<hi3>{LIM}(?:\s+ABOVE\s+(?:GROUND|(?:MEAN\s+)?SEA)\s+LEVEL)?)",
     re.I,
 )
 TO_UPPER = re.compile(rf"^[\s,;:.)-]*TO\s+(?P<hi>{LIM})", re.I)  # "PSN c TO 1,500 FT AMSL" right after a centre
