@@ -8,7 +8,8 @@
 - The hours of that day or of every day of the period: ``between 10 am and 8 pm``, ``from 6:30 a.m. to 9 p.m.``,
   ``from 09:00 to 17:00 hrs``.
 - A period whose ends each carry their clock: ``between 2100 hours on 21 December 2019 and 1100 hours on 22
-  December 2019``, ``from 12:30 UTC on December 6 to 15:30 UTC on December 8`` (``CLOCKED_PERIOD``).
+  December 2019``, ``from 12:30 UTC on December 6 to 15:30 UTC on December 8``, ``From July 20 at 9:00am to July
+  21 at 11:00am`` (``CLOCKED_PERIOD``).
 
 ``PERIOD``, ``CLOCKED_PERIOD``, ``FROM``, ``TILL``, ``ON_DAY`` and ``HOURS`` find the spans (the rules reader); ``read_en_time`` reads
 one value (``EuTime``, as ``parser.eudates``). A year the value leaves out is the period's own, else the year that
@@ -66,16 +67,21 @@ _CLOCK = (r"(?:(?P<h>[01]?\d)(?:[:.](?P<mi>[0-5]\d))?\s*(?P<ap>[ap]\.?\s?m\b\.?)
 HOURS = re.compile(rf"\b(?:between|from)\s+{_named(_CLOCK, 'x')}\s*(?:and|to|till|until|-|–)\s*{_named(_CLOCK, 'y')}",
                    re.I)
 # a clock on a date, as UK Restriction of Flying circulars and news write a period's ends: "between 2100 hours on
-# 21 December 2019 and 1100 hours on 22 December 2019", "from 12:30 UTC on December 6 to 15:30 UTC on December 8"
+# 21 December 2019 and 1100 hours on 22 December 2019", "from 12:30 UTC on December 6 to 15:30 UTC on December 8",
+# "From July 20 at 9:00am to July 21 at 11:00am"
 _CLOCK_AT = rf"(?P<clock>{_named(_CLOCK, 'c')}(?:\s*(?P<z>UTC|GMT|Z)\b)?)"
+_DAY_WRITTEN = rf"(?:{_WD},?\s+)?(?:{_MD}|{_DM})"
 
 
 def _clocked(tag: str) -> str:
-    return _named(rf"(?P<v>{_CLOCK_AT}\s+on\s+(?:{_WD},?\s+)?(?:{_MD}|{_DM}))", tag)
+    on = _named(rf"{_CLOCK_AT}\s+on\s+{_DAY_WRITTEN}", "on")
+    at = _named(rf"{_DAY_WRITTEN},?\s+at\s+{_CLOCK_AT}", "at")
+    return _named(rf"(?P<v>{on}|{at})", tag)
 
 
 CLOCKED_PERIOD = re.compile(rf"\b(?:from|between)\s+{_clocked('s')}\s*,?\s*{_TO}\s+{_clocked('e')}", re.I)
-_CLOCKED_ONE = re.compile(rf"{_CLOCK_AT}\s+on\s+(?P<date>.+)", re.I)
+_CLOCK_ON_DAY = re.compile(rf"{_CLOCK_AT}\s+on\s+(?P<date>.+)", re.I)
+_DAY_AT_CLOCK = re.compile(rf"(?P<date>.+?),?\s+at\s+{_CLOCK_AT}", re.I)
 # the item's own date: a date with its year, or an ISO date
 _DATELINE = re.compile(rf"{_date('dl')}|(?<!\d)(?P<iso>(?:19|20)\d{{2}}-[01]\d-[0-3]\d)(?!\d)", re.I)
 
@@ -128,8 +134,8 @@ def read_en_time(value: str, text: str, after: str = "") -> EuTime:
     (``dateline``); a weekday alone is the first such day on or after that date. ``ValueError`` when it is not
     one, or its year cannot be known."""
     s = " ".join(value.split()).strip(" ,.;")
-    c = _CLOCKED_ONE.fullmatch(s)
-    if c is not None:  # "2100 hours on 21 December 2019": that day at that clock, UTC where the value says so
+    c = _CLOCK_ON_DAY.fullmatch(s) or _DAY_AT_CLOCK.fullmatch(s)
+    if c is not None:  # "2100 hours on 21 December 2019", "July 20 at 9:00am": that day at that clock
         t = read_en_time(c.group("date"), text, after)
         return EuTime(t.day, _clock_minutes(c, "c"), bool(c.group("z")), t.taken)
     wd = re.fullmatch(_WD, s, re.I)

@@ -167,6 +167,10 @@ def test_a_period_whose_ends_each_carry_their_clock():
     (rec,) = drawn_records(world_text("aurora-nats:aic-m126-2019-stonehenge"))
     assert (rec.start, rec.end) == (utc("2019-12-21T21:00Z"), utc("2019-12-22T11:00Z"))
     assert rec.status == "review"  # an English prose time is read for review
+    # ph-mb:batasan-sona-2019: "From July 20 at 9:00am to July 21 at 11:00am, drones and aircraft will be limited …
+    # within 10km radius of Batasan Pambansa": Manila time (the Philippines named), for review
+    rec = drawn_records(world_text("ph-mb:batasan-sona-2019"))[0]
+    assert (rec.start, rec.end) == (utc("2019-07-20T01:00Z"), utc("2019-07-21T03:00Z")) and rec.status == "review"
     t = "The zone will remain in effect from 12:30 UTC on December 6 to 15:30 UTC on December 8. (November 25, 2025)"
     m = endates.CLOCKED_PERIOD.search(t)
     s, e = endates.read_en_time(m.group("v_s"), t), endates.read_en_time(m.group("v_e"), t)
