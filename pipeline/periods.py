@@ -7,7 +7,8 @@ Three checks, each ``review`` with the two readings named:
 - the record's period is one window of a list of them written one after another;
 - the record's period is one of two periods written near the zone (its own lines, the heading before the first
   area's line, or the message's tail after the last area's line), in any of the forms free text writes them
-  (ten-digit, ISO, month-name prose), with one boundary in common and the other not, or lying inside the other
+  (ten-digit, ISO, month-name prose; joined, labelled start/end, or as items B) and C)), with one boundary in common
+  and the other not, or lying inside the other
   (``EFFECTIVE 2027-11-03T17:30Z-2027-11-03T23:30Z 2711031730 TO 2711031930``: a daily window read as the period, or
   the period restated with another end).
 
@@ -39,8 +40,10 @@ _JOIN = r"\s*(?:-|–|\bTO\b|\bUNTIL\b|\bTILL?\b|\bTHRU\b|\bAND\b)\s*"
 # a period in one form, both ends alike (a ten-digit stamp, an ISO time, "July 14, 2027 at 0330 UTC")
 _FORMS = (r"(?<!\d)\d{10}(?!\d)", ISO_DT, PROSE_DT)
 # (and labelled, each end on its own: "Start: April 23, 2025 at 1815 UTC\nEnd: April 24, 2025 at 0615 UTC")
+# (and as items in free text, each end in prose: "B) August 31, 2023 at 0455 UTC C) August 31, 2023 at 0855 UTC")
 _PAIRS = tuple(re.compile(rf"(?P<s>{x}){_JOIN}(?P<e>{x})", re.I) for x in _FORMS) + tuple(
-    re.compile(rf"\b(?:START|BEGIN)S?\s*:\s*(?P<s>{x})[\s,;.]*\bENDS?\s*:\s*(?P<e>{x})", re.I) for x in _FORMS)
+    re.compile(rf"\b(?:START|BEGIN)S?\s*:\s*(?P<s>{x})[\s,;.]*\bENDS?\s*:\s*(?P<e>{x})", re.I) for x in _FORMS) + tuple(
+    re.compile(rf"\bB\)\s*(?P<s>{x})[\s,;.]*\bC\)\s*(?P<e>{x})", re.I) for x in _FORMS[1:])
 
 # (a statement for every area may write its period as items: "All areas LIMITS SFC/300M AMSL B) 2605142357 C) …")
 _ITEMS_PAIR = re.compile(r"\bB\)\s*(?P<s>\d{10})\s+C\)\s*(?P<e>\d{10})(?!\d)")

@@ -617,6 +617,17 @@ def test_a_window_inside_the_headings_items_b_and_c_is_review():
     assert r.status == "review" and said(r, "'B) 2609112305 C) 2609120705'"), r.reasons
 
 
+def test_items_b_and_c_in_prose_beside_a_ten_digit_period_are_two_periods():
+    """Semantic fuzz seed 66 (generated row 2287 of seed 111, mix.en_mix): a ten-digit pair written after prose items
+    B) and C) that end two hours later was read as the period, ``ok``; which is the zone's is unclear."""
+    text = ("Ops update 0.3km ring around -27.32427,153.57051 B) August 31, 2023 at 0455 UTC C) August 31, 2023 at 0855 "
+            "UTC.{p} Altitude: SFC - 18000 feet AGL.  Emergency services exempt.")
+    (r,) = zones(text.format(p=" tel 848-469-5223 2308310455 TO 2308310655."))
+    assert r.status == "review" and said(r, "two periods near this zone"), r.reasons
+    (r,) = zones(text.format(p=""))
+    assert r.status == "ok" and (r.start.hour, r.end.hour) == (4, 8)
+
+
 def test_a_value_on_the_line_after_an_unfinished_last_item_may_be_its_own():
     """Seed 105: "* c2 / 2 NM)\\nceiling 1500 FT AMSL." may be the last item's own; after a finished item, a labelled
     line or one list of centres sharing its radius, the line speaks for every area (real: A0549/22, C1131/15)."""
