@@ -423,19 +423,22 @@ def resolve_panel(res: RunResult, rec, key: str) -> None:
     provenance, and the exports carry it."""
     st.markdown("**Resolve this review**")
     other = None
-    # (a zone only the rules reader read, added to a model's records for review, is its own second reading)
-    if res.engine != RULES and rec.engine != RULES:
+    # a zone only the rules reader read, added to a model run's records for review, is its one reading (the store's
+    # records are the store's, whichever engine read them)
+    rules_only = rec.engine == RULES and res.engine not in (RULES, SP.STORE)
+    source = RULES if rules_only else res.engine
+    if res.engine != RULES and not rules_only:
         try:
             other = {T.record_key(r): r for r in parse(res.text, RULES)[0]}.get(key)
         except Exception:  # the rules reader's failure leaves the operator the edit
             other = None
-    title = "the rules reader's reading" if rec.engine == RULES else f"{rec.engine}'s reading"
+    title = "the rules reader's reading" if rules_only else f"{res.engine}'s reading"
     if other is not None:
         cols = st.columns(2)
-        _reading(cols[0], title, rec, "use_engine", rec.engine, rec)
+        _reading(cols[0], title, rec, "use_engine", source, rec)
         _reading(cols[1], "the rules reader's reading", other, "use_rules", RULES, rec)
     else:
-        _reading(st.container(), title, rec, "use_engine", rec.engine, rec)
+        _reading(st.container(), title, rec, "use_engine", source, rec)
         st.caption("No second reading of this zone: accept it as read, or correct a field.")
     c = st.columns([1, 2, 1])
     c[0].selectbox("Field", R.EDITABLE, key="edit_field")
