@@ -44,6 +44,13 @@ def _batch() -> str:
     return "\n\n".join(week)
 
 
+def _away_from(mask, spots, r: int = 30):
+    """``mask`` with a box of ``r`` pixels about each spot already clicked left out."""
+    for x, y in spots:
+        mask[max(int(y) - r, 0):int(y) + r, max(int(x) - r, 0):int(x) + r] = False
+    return mask
+
+
 @pytest.mark.timeout(3 * WALK_S, func_only=True)
 def test_500_messages_show_progress_and_a_click_selects_a_volume(app, browser_context):  # noqa: F811
     from playwright.sync_api import expect
@@ -77,12 +84,14 @@ def test_500_messages_show_progress_and_a_click_selects_a_volume(app, browser_co
     assert active >= 150, caption.inner_text()
     _settled(page)
     chart.scroll_into_view_if_needed()
-    # a zone as this zoom draws it (a marker a few pixels wide), off the legend's red swatch
-    inside = _until(lambda: _solid_point(_off_legend(page, chart, _red(_map_array(chart))), 5))
-    assert inside, "no active zone drawn on the map"
     box = chart.bounding_box()
     head = page.get_by_test_id("focus-head")
-    for attempt in range(3):  # a click the busy page missed is clicked again, as a person would
+    tried: list[tuple[float, float]] = []
+    for attempt in range(3):  # a click that selected nothing is made again on another zone, as a person would
+        # a zone as this zoom draws it (a marker a few pixels wide), off the legend's red swatch and the spots tried
+        inside = _until(lambda: _solid_point(_away_from(_off_legend(page, chart, _red(_map_array(chart))), tried), 5))
+        assert inside, "no active zone drawn on the map"
+        tried.append(inside)
         _hand_click(page, box["x"] + inside[0], box["y"] + inside[1])
         try:
             head.wait_for(timeout=30_000)
