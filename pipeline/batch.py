@@ -37,7 +37,7 @@ from airspace.parser.rules.navwarn import surface_hazard
 from airspace.parser.rules.readers import location_indicator, qline_circle
 from airspace.parser.rules.zone import Message as ReaderMessage
 from airspace.parser.rules.zone import body, not_an_area
-from airspace.pipeline.complete import NONE_FOUND, RULES_ONLY, fill_missing, filled_reason, rules_only_zones
+from airspace.pipeline.complete import NONE_FOUND, RULES_ONLY, drawn, fill_missing, filled_reason, rules_only_zones
 from airspace.pipeline.engines import DEFAULT_ENGINE, get_extractor
 from airspace.pipeline.normalize import buffer_zone
 from airspace.pipeline.normalize import normalize as _normalize
@@ -278,8 +278,7 @@ def _rules_only(msg: Message, recs: list[ZoneRecord], rules: tuple[list[ZoneDraf
     engine gives them (the header's step and every check included); read only where it drew more."""
     if rules is None:
         return []
-    drew = sum(r.geometry is not None and r.status != "error" for r in recs)
-    if sum(r.geometry is not None and r.status != "error" for r in rules[1]) <= drew:
+    if len(drawn(rules[1])) <= len(drawn(recs)):
         return []
     view = _records_for(msg, list(rules[0]), header, RulesExtractor.name, normalize)
     return rules_only_zones(recs, view)

@@ -14,7 +14,7 @@ from __future__ import annotations
 from airspace.core.records import ZoneRecord
 from airspace.pipeline.validate import CROSS_CHECK_CENTRE_M, haversine_m
 
-__all__ = ["fill_missing", "filled_reason", "rules_only_zones", "same_place", "RULES_ONLY", "NONE_FOUND"]
+__all__ = ["drawn", "fill_missing", "filled_reason", "rules_only_zones", "same_place", "RULES_ONLY", "NONE_FOUND"]
 
 # (what the reason calls it, the record's fields that travel together, the span keys that ground them)
 _GROUPS = (
@@ -29,6 +29,11 @@ RADIUS_SAME = 0.01  # two circles about one centre are one zone when their radii
 
 RULES_ONLY = "a zone the rules reader found and the engine did not: the rules reader's reading, for review"
 NONE_FOUND = "the engine found no zone in this message; the rules reader found this one: its reading, for review"
+
+
+def drawn(recs: list[ZoneRecord]) -> list[ZoneRecord]:
+    """The records that draw a zone (a place, and no error)."""
+    return [r for r in recs if r.geometry is not None and r.status != "error"]
 
 
 def _empty(rec: ZoneRecord, fields: tuple[str, ...]) -> bool:
@@ -84,11 +89,10 @@ def rules_only_zones(model: list[ZoneRecord], rules: list[ZoneRecord]) -> list[Z
     """The rules reader's drawn zones (``rules``: its records of the message, as its own engine gives them) that no
     drawn record of ``model`` places alike, at most as many as the rules reader drew more than the model did, those
     past the model's count first (the model's n-th zone and the rules reader's n-th are the cross-check's pair)."""
-    drawn = [r for r in model if r.geometry is not None and r.status != "error"]
-    theirs = [r for r in rules if r.geometry is not None and r.status != "error"]
-    room = len(theirs) - len(drawn)
+    mine, theirs = drawn(model), drawn(rules)
+    room = len(theirs) - len(mine)
     if room <= 0:
         return []
-    unmatched = [(i, r) for i, r in enumerate(theirs) if not any(same_place(r, d) for d in drawn)]
-    unmatched.sort(key=lambda p: (p[0] < len(drawn), p[0]))
+    unmatched = [(i, r) for i, r in enumerate(theirs) if not any(same_place(r, d) for d in mine)]
+    unmatched.sort(key=lambda p: (p[0] < len(mine), p[0]))
     return [r for _, r in sorted(unmatched[:room], key=lambda p: p[0])]

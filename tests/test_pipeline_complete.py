@@ -5,30 +5,20 @@ de-pilothub:nfl-2024-1-3308 (two numbered areas), and the dev row whisper-EDWW-B
 from __future__ import annotations
 
 import pytest
+from test_pipeline_batch import _Engine
 
-from airspace.core.answer import format_answer, ground, parse_answer
-from airspace.core.contract import Capabilities, ExtractStats
+from airspace.core.answer import format_answer
 from airspace.core.records import CircleGeometry, ZoneRecord
 from airspace.data.world import read_world
-from airspace.parser.rules import rules_zones
 from airspace.pipeline.batch import process_batch
-from airspace.pipeline.complete import NONE_FOUND, RULES_ONLY, fill_missing, rules_only_zones, same_place
+from airspace.pipeline.complete import NONE_FOUND, RULES_ONLY, drawn, fill_missing, rules_only_zones, same_place
 from airspace.pipeline.split import Message
 
 
-class _Reader:
-    """A protocol-conforming engine that answers with the rules reader's zones as ``alter`` leaves them: a model
-    that misses zones or fields, as a model does."""
-
-    name = "test-engine"
-    capabilities = Capabilities()
-
-    def __init__(self, alter):
-        self.alter = alter
-
-    def extract(self, messages):
-        return ([ground(m, parse_answer(format_answer(self.alter(rules_zones(m))))) for m in messages],
-                ExtractStats(engine=self.name, messages=len(messages)))
+def _reader(alter):
+    """The stand-in model engine of test_pipeline_batch (rules answers, altered): a model that misses zones or fields,
+    as a model does."""
+    return _Engine(lambda zones: format_answer(alter(zones)))
 
 
 @pytest.fixture(scope="module")
@@ -36,30 +26,26 @@ def world_train():
     return {r["id"]: [Message(0, r["text"])] for r in read_world("train")}
 
 
-def _drawn(recs):
-    return [r for r in recs if r.geometry is not None and r.status != "error"]
-
-
 def test_zones_only_the_rules_reader_found_are_added_for_review(world_train):
     msg = world_train["googlebooks:33cfr-204-113-tyndall"]
-    rules = _drawn(process_batch(msg, "rules")[0])
+    rules = drawn(process_batch(msg, "rules")[0])
     assert len(rules) == 4
-    recs, _ = process_batch(msg, _Reader(lambda zones: zones[:1]))
+    recs, _ = process_batch(msg, _reader(lambda zones: zones[:1]))
     assert [r.zone for r in recs] == [0, 1, 2, 3]
     assert recs[0].engine == "test-engine" and "engine found 1 zones, rules found 4" in recs[0].reasons
     for mine, theirs in zip(recs[1:], rules[1:]):
         assert mine.engine == "rules" and mine.status == "review" and RULES_ONLY in mine.reasons
         assert mine.geometry == theirs.geometry and mine.spans == theirs.spans
     # without the cross-check there is no second reading to add from
-    assert len(process_batch(msg, _Reader(lambda zones: zones[:1]), cross_check=False)[0]) == 1
+    assert len(process_batch(msg, _reader(lambda zones: zones[:1]), cross_check=False)[0]) == 1
 
 
 def test_a_message_the_engine_found_no_zone_in_gets_the_rules_readers_zones_for_review(world_train):
     msg = world_train["de-pilothub:nfl-2024-1-3308"]
-    recs, _ = process_batch(msg, _Reader(lambda zones: []))
+    recs, _ = process_batch(msg, _reader(lambda zones: []))
     assert len(recs) == 2 and all(r.status == "review" and NONE_FOUND in r.reasons for r in recs)
     assert [r.zone for r in recs] == [0, 1] and [r.geometry.radius_m for r in recs] == pytest.approx([1481.6, 2037.2])
-    (alone,) = process_batch(msg, _Reader(lambda zones: []), cross_check=False)[0]
+    (alone,) = process_batch(msg, _reader(lambda zones: []), cross_check=False)[0]
     assert alone.geometry is None and any("no zone found" in x for x in alone.reasons)
 
 
@@ -71,7 +57,7 @@ def test_an_empty_field_is_filled_from_the_rules_reading_for_review_and_a_read_o
     def no_times(zones):
         return [{k: v for k, v in z.items() if k not in ("start", "end")} for z in zones]
 
-    (rec,) = process_batch(msg, _Reader(no_times))[0]
+    (rec,) = process_batch(msg, _reader(no_times))[0]
     assert rec.start == rules.start and rec.end == rules.end and rec.spans["start"] == rules.spans["start"]
     assert rec.windows == rules.windows and rec.windows  # the daily windows expand from the start: unread with it
     assert rec.status == "review"
@@ -82,19 +68,19 @@ def test_an_empty_field_is_filled_from_the_rules_reading_for_review_and_a_read_o
     def wrong_end(zones):  # an end the engine read, wrongly: the cross-check's to flag, never overwritten
         return [dict(z, end=z["start"]) for z in zones]
 
-    (rec,) = process_batch(msg, _Reader(wrong_end))[0]
+    (rec,) = process_batch(msg, _reader(wrong_end))[0]
     assert rec.end == rules.start and "engine and rules disagree on end" in rec.reasons
     assert not any("rules reader only" in x for x in rec.reasons)
 
 
 def test_a_zone_the_engine_placed_elsewhere_is_not_filled_and_not_drawn_twice(world_train):
     msg = world_train["de-pilothub:nfl-2024-1-3308"]
-    rules = _drawn(process_batch(msg, "rules")[0])
+    rules = drawn(process_batch(msg, "rules")[0])
 
     def second_without_ceiling(zones):  # area 2 alone, its ceiling unread: paired with the rules' area 1
         return [{k: v for k, v in zones[1].items() if k != "upper"}]
 
-    recs, _ = process_batch(msg, _Reader(second_without_ceiling))
+    recs, _ = process_batch(msg, _reader(second_without_ceiling))
     assert len(recs) == 2
     assert recs[0].geometry == rules[1].geometry and recs[0].upper is None
     assert not any("rules reader only" in x for x in recs[0].reasons)
