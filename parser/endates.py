@@ -2,7 +2,7 @@
 
 - A date: month and day (``November 13``, ``Jan 18th``) or day and month (``18 January``, ``the 5th of May``), a
   weekday before it or not, a year after it or not (``Jan 23 2023``, ``March 1, 2026``).
-- A period: ``from … to/till/until/through …``, ``between … and/to …``, ``effective from … to …``; or a start and an
+- A period: ``from … to/till/until/through …`` (or days of one month: ``November 9 to 17, 2017``, ``16-18 March``), ``between … and/to …``, ``effective from … to …``; or a start and an
   end written apart (``prohibited from January 18 … will remain in effect till February 15``).
 - One day: ``on Friday`` (the weekday on or after the item's own date), ``on November 13``.
 - The hours of that day or of every day of the period: ``between 10 am and 8 pm``, ``from 6:30 a.m. to 9 p.m.``,
@@ -11,7 +11,7 @@
   December 2019``, ``from 12:30 UTC on December 6 to 15:30 UTC on December 8``, ``From July 20 at 9:00am to July
   21 at 11:00am`` (``CLOCKED_PERIOD``).
 
-``PERIOD``, ``CLOCKED_PERIOD``, ``FROM``, ``TILL``, ``ON_DAY`` and ``HOURS`` find the spans (the rules reader); ``read_en_time`` reads
+``PERIOD``, ``DAY_RANGE``, ``CLOCKED_PERIOD``, ``FROM``, ``TILL``, ``ON_DAY`` and ``HOURS`` find the spans (the rules reader); ``read_en_time`` reads
 one value (``EuTime``, as ``parser.eudates``). A year the value leaves out is the period's own, else the year that
 puts the day nearest the item's own date (its dateline: the first date written with a year); a weekday alone is
 the first such day on or after that date. Which clock it is in is the normaliser's. Pure.
@@ -79,6 +79,30 @@ def _clocked(tag: str) -> str:
     return _named(rf"(?P<v>{on}|{at})", tag)
 
 
+# days of one month, the month written once: "from November 9 to 17, 2017", "16-18 March 2018", "3 to 5 September
+# 2014"; the bare day takes its month (and year) from its partner (``read_en_time``)
+# (never "and": "January 31, February 1 and 2" lists days, it does not span them)
+_DAY_TO = r"\s*(?:-|–|\bto\b|\btill\b|\buntil\b|\bthrough\b|\bthru\b)\s*"
+_NOT_CLOCK = r"(?![\d:.]|\s*(?:[ap]\.?\s?m\b|hrs?\b|hours\b|h\b))"
+_TITLE = r"(?=(?-i:[A-Z][a-z]))"  # prose writes "March"; a warning's "25 THRU 31 MAR" is its own form
+DAY_RANGE = re.compile(
+    rf"(?<![\w/.:,-])(?:(?P<v_s>{_TITLE}{_named(_MON, 'a')}\s+[0-3]?\d{_ORD}){_NOT_CLOCK}{_DAY_TO}"
+    rf"(?P<v_e>[0-3]?\d{_ORD}{_named(_YEAR, 'a')}){_NOT_CLOCK}(?!\s+(?:of\s+)?{_named(_MON, 'x')})"
+    rf"|(?P<v_s2>[0-3]?\d{_ORD}){_DAY_TO}(?P<v_e2>[0-3]?\d{_ORD}\s+(?:of\s+)?{_TITLE}{_named(_MON, 'b')}"
+    rf"{_named(_YEAR, 'b')}))",
+    re.I)
+_BARE_DAY = re.compile(rf"(?P<d>[0-3]?\d){_ORD}(?:,?\s+(?P<y>(?:19|20)\d{{2}}))?")
+_MONTH_AFTER = re.compile(rf"{_DAY_TO}[0-3]?\d{_ORD}\s+(?:of\s+)?{_MON}", re.I)
+_MONTH_BEFORE = re.compile(rf"{_MON}\s+[0-3]?\d{_ORD}{_DAY_TO}$", re.I)
+
+
+def day_range_spans(m: re.Match) -> tuple[tuple[int, int], tuple[int, int]]:
+    """A ``DAY_RANGE`` match -> the spans of its start and its end."""
+    if m.group("v_s") is not None:
+        return m.span("v_s"), m.span("v_e")
+    return m.span("v_s2"), m.span("v_e2")
+
+
 CLOCKED_PERIOD = re.compile(rf"\b(?:from|between)\s+{_clocked('s')}\s*,?\s*{_TO}\s+{_clocked('e')}", re.I)
 _CLOCK_ON_DAY = re.compile(rf"{_CLOCK_AT}\s+on\s+(?P<date>.+)", re.I)
 _DAY_AT_CLOCK = re.compile(rf"(?P<date>.+?),?\s+at\s+{_CLOCK_AT}", re.I)
@@ -128,12 +152,22 @@ def _nearest(month: int, day: int, ref: date) -> date:
     return best
 
 
-def read_en_time(value: str, text: str, after: str = "") -> EuTime:
-    """One date of ``PERIOD``/``FROM``/``TILL``/``ON_DAY`` -> ``EuTime`` (the whole day: ``minutes`` None); a year it
-    leaves out is the first written in ``after`` (the rest of its period), else the one nearest the item's own date
-    (``dateline``); a weekday alone is the first such day on or after that date. ``ValueError`` when it is not
-    one, or its year cannot be known."""
+def read_en_time(value: str, text: str, after: str = "", before: str = "") -> EuTime:
+    """One date of ``PERIOD``/``DAY_RANGE``/``FROM``/``TILL``/``ON_DAY`` -> ``EuTime`` (the whole day: ``minutes``
+    None); a year it leaves out is the first written in ``after`` (the rest of its period), else the one nearest the
+    item's own date (``dateline``); a weekday alone is the first such day on or after that date; a day alone takes
+    the month of its partner in a ``DAY_RANGE`` (the end's, in ``after``; the start's, in ``before``). ``ValueError``
+    when it is not one, or its year cannot be known."""
     s = " ".join(value.split()).strip(" ,.;")
+    bare = _BARE_DAY.fullmatch(s)
+    if bare is not None:
+        later, earlier = _MONTH_AFTER.match(after), _MONTH_BEFORE.search(before[-60:])
+        partner = later or earlier
+        if partner is None:
+            raise ValueError(f"day {s!r} has no month")
+        written = f"{partner.group('mon')} {bare.group('d')}" + (f" {bare.group('y')}" if bare.group("y") else "")
+        t = read_en_time(written, text, after)
+        return EuTime(t.day, t.minutes, t.utc, (f"month {partner.group('mon')} from the period", *t.taken))
     c = _CLOCK_ON_DAY.fullmatch(s) or _DAY_AT_CLOCK.fullmatch(s)
     if c is not None:  # "2100 hours on 21 December 2019", "July 20 at 9:00am": that day at that clock
         t = read_en_time(c.group("date"), text, after)
@@ -161,10 +195,34 @@ def read_en_time(value: str, text: str, after: str = "") -> EuTime:
     else:
         ref = dateline(text)
         if ref is None:
-            raise ValueError(f"date {s[:40]!r} has no year, and the item states no date of its own")
-        day = _nearest(month, d, ref)  # type: ignore[arg-type]
-        taken.append(f"year {day.year} from the item's date {ref:%Y-%m-%d}")
+            day = _by_weekday(s, month, d, text)  # type: ignore[arg-type]
+            taken.append(f"year {day.year}: the year the text writes in which {day:%B} {day.day} is a {day:%A}")
+        else:
+            day = _nearest(month, d, ref)  # type: ignore[arg-type]
+            taken.append(f"year {day.year} from the item's date {ref:%Y-%m-%d}")
     return EuTime(day, None, False, tuple(taken))
+
+
+_YEAR_WRITTEN = re.compile(r"(?<![\d/.-])((?:19|20)\d{2})(?![\d/.-])")
+
+
+def _by_weekday(written: str, month: int, day: int, text: str) -> date:
+    """``Wednesday, November 13`` in an item without a dated line: the one year written in the text ("Dubai Airshow
+    2019") in which that day is that weekday. ``ValueError`` when the date names no weekday or not one year fits."""
+    wd = re.match(_WD, written, re.I)
+    if wd is None:
+        raise ValueError(f"date {written[:40]!r} has no year, and the item states no date of its own")
+    k = WEEKDAYS.index(wd.group().lower())
+    fits = set()
+    for y in {int(m.group(1)) for m in _YEAR_WRITTEN.finditer(text)}:
+        try:
+            if date(y, month, day).weekday() == k:
+                fits.add(y)
+        except ValueError:
+            continue
+    if len(fits) != 1:
+        raise ValueError(f"date {written[:40]!r} has no year, and {len(fits)} years written in the text fit its weekday")
+    return date(fits.pop(), month, day)
 
 
 def _clock_minutes(m: re.Match, tag: str) -> int:

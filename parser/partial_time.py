@@ -21,6 +21,8 @@ import re
 from datetime import datetime, timedelta, timezone
 from functools import lru_cache
 
+from airspace.parser.times import CN_YEAR, cn_year, parse_time
+
 UTC = timezone.utc
 _MON = r"JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC"
 MONTHS = {m: i + 1 for i, m in enumerate(_MON.split("|"))}
@@ -50,7 +52,7 @@ def is_warning(text: str) -> bool:
 def is_partial(value: str) -> bool:
     """Whether ``value`` is a day-time group or a day written without its year (one of this module's forms)."""
     s = _plain(value)
-    return bool(_DTG.match(s) or _DAY.match(s)) or _CN_DAY.match(s) is not None
+    return bool(_DTG.match(s) or _DAY.match(s)) or _CN_DAY.match(s) is not None or _CN_EVENT_CLOCK.match(s) is not None
 
 
 def _plain(value: str) -> str:
@@ -144,22 +146,47 @@ def complete_time(value: str, text: str, span_end: int, *, is_end: bool, schedul
 
 # Chinese notices: "26日" (a day of the month the notice is dated in; Beijing time, whole days)
 _CN_DAY = re.compile(r"^(?P<d>\d{1,2})\s*[日号號]$")
-_CN_DATED = re.compile(r"(?P<y>(?:19|20)\d{2})\s*年\s*(?P<mo>\d{1,2})\s*月(?:\s*(?P<d>\d{1,2})\s*[日号號])?")
+_CN_DATED = re.compile(r"(?P<y>(?:19|20)\d{2}|(?<!\d)1[01]\d(?=\s*年\s*\d{1,2}\s*月))\s*年\s*(?P<mo>\d{1,2})\s*月(?:\s*(?P<d>\d{1,2})\s*[日号號])?")
+# a news page's release line dated as ISO writes it ("发布时间：2022-09-20 08:40:00")
+_CN_RELEASED = re.compile(r"(?:发|發)[^\n:：]{0,12}[:：]\s*(?P<y>(?:19|20)\d{2})-(?P<mo>[01]?\d)-(?P<d>[0-3]?\d)(?!\d)")
 BEIJING = timezone(timedelta(hours=8))
+
+
+# a clock on the event's own day ("当日17时"), and the day the notice says the event is held on ("将于2023年7月8日在
+# 点军区奥体中心体育场举行")
+_CN_EVENT_CLOCK = re.compile(r"^(?:当日|当天|當日|當天)\s*(?P<clock>\S.*)$")
+_CN_HELD_ON = re.compile(rf"(?P<y>{CN_YEAR})\s*年\s*(?P<mo>\d{{1,2}})\s*月\s*(?P<d>\d{{1,2}})\s*[日号號]"
+                         r"[^。；;\n]{0,40}?(?:举行|舉行|举办|舉辦|进行|進行|开幕|開幕|上演|开赛|開賽)")
+
+
+def _event_clock(value: str, clock: str, text: str, is_end: bool) -> tuple[datetime, str]:
+    """``当日17时``: that clock on the one day the notice says the event is held on (Beijing time)."""
+    days = {(cn_year(d["y"]), int(d["mo"]), int(d["d"])) for d in _CN_HELD_ON.finditer(text)}
+    if len(days) != 1:
+        raise ValueError(f"{value.strip()!r}: the notice names {len(days)} days an event is held on, not one")
+    (y, mo, d), = days
+    dt = parse_time(f"{y}年{mo}月{d}日{clock}").dt
+    assert dt is not None  # (a Chinese date and clock is never permanent)
+    how = (f"{'end' if is_end else 'start'} {' '.join(value.split())!r}: the day {y}-{mo:02d}-{d:02d} the notice says "
+           "the event is held on, Beijing time (inferred)")
+    return dt, how
 
 
 def complete_cn_day(value: str, text: str, *, is_end: bool) -> tuple[datetime, str]:
     """A Chinese day without its month (``26日``) -> UTC: the month and year of the notice's own date (the first
     dated heading, else its dated signature line), the next month when that puts the day more than a week before the
-    notice's date; a start at 00:00, an end at 24:00 Beijing time (whole days, as ``6月6日至6月10日`` reads)."""
+    notice's date; a start at 00:00, an end at 24:00 Beijing time (whole days, as ``6月6日至6月10日`` reads). A clock
+    on the event's day (``当日17时``) is on the day the notice says the event is held on."""
+    if (e := _CN_EVENT_CLOCK.match(value.strip())) is not None:
+        return _event_clock(value, e.group("clock"), text, is_end)
     m = _CN_DAY.match(_plain(value))
     if m is None:
         raise ValueError(f"not a day of the month: {value.strip()[:40]!r}")
-    dated = list(_CN_DATED.finditer(text))
+    dated = sorted([*_CN_DATED.finditer(text), *_CN_RELEASED.finditer(text)], key=lambda d: d.start())
     if not dated:
         raise ValueError(f"day {value.strip()!r} has no month and the notice is not dated")
     ref = dated[0]
-    y, mo = int(ref["y"]), int(ref["mo"])
+    y, mo = cn_year(ref["y"]), int(ref["mo"])
     ref_day = int(ref["d"]) if ref["d"] else 1
     day = int(m["d"])
     if day < ref_day - 7:

@@ -7,7 +7,8 @@
 - Chinese notices in Beijing time (UTC+8): ``2024年9月10日12时``, ``2024年9月10日20:00``, ``9月10日12时30分``,
   ``12时`` / ``24时`` (date from ``ref``); ``24时`` is the next day's 00:00. Range connectors left on one end
   (``自…起``, ``…止``), pinyin glosses (``18時(shí)``), Chinese numerals (``零时``, ``二十时``, ``二〇二四年``) and
-  day-part words (``下午3时`` = 15:00, ``凌晨``/``上午`` unchanged, ``中午12时``) are read.
+  day-part words (``下午3时`` = 15:00, ``凌晨``/``上午`` unchanged, ``中午12时``) are read. Taiwan's notices count
+  years from the Republic (``113年7月19日`` = 2024-07-19: ``CN_YEAR``); Taiwan keeps UTC+8 as Beijing does.
 - ``UFN`` (until further notice) is open-ended like PERM but flagged ``until_further_notice`` so callers can say so.
   An item letter copied along (``C) UFN``, ``B) 2603010800``) is ignored.
 
@@ -57,8 +58,20 @@ _PROSE_HM_MDY = re.compile(
 _PROSE_HM_DMY = re.compile(
     rf"^{_HM}{_TZ},?\s+(?:ON\s+)?(?P<d>\d{{1,2}})\s+{_MONTH_RE}\.?,?\s+(?P<y>\d{{4}})$")
 _HHMM_ONLY = re.compile(rf"^(?:AT\s+)?{_HM}{_TZ}$")
+# a year of a Chinese date: four digits, or a Republic-of-China year (Taiwan: 民國113年 = 2024) of three digits,
+# read as one only where a month follows it, as a date writes it (a count of years is never "113年7月")
+CN_YEAR = r"(?:\d{4}|(?<!\d)1[01]\d(?=\s*年\s*\d{1,2}\s*月))"
+
+
+def cn_year(written: str) -> int:
+    """A ``CN_YEAR`` as the Gregorian year: a Republic year + 1911."""
+    y = int(written)
+    return y + 1911 if len(written.strip()) == 3 else y
+
+
 _CN_FULL = re.compile(
-    r"^(?:北京时间|北京時間)?\s*(?:(?P<y>\d{4})\s*年)?\s*(?:(?P<mo>\d{1,2})\s*月)?\s*(?:(?P<d>\d{1,2})\s*[日号號])?"
+    r"^(?:北京时间|北京時間)?\s*(?:民國|民国)?\s*(?:(?P<y>" + CN_YEAR + r")\s*年)?"
+    r"\s*(?:(?P<mo>\d{1,2})\s*月)?\s*(?:(?P<d>\d{1,2})\s*[日号號])?"
     r"\s*(?:[(（][^)）]*[)）])?\s*"
     r"(?P<ampm>上午|早上|早晨|凌晨|中午|下午|傍晚|晚上|夜间|夜間|晚)?\s*"
     r"(?:(?P<h>\d{1,2})\s*(?:[时時点點]\s*(?:(?P<mi>\d{1,2})\s*分|(?P<half>半))?|:(?P<mi2>\d{2})))?\s*(?:整)?$")
@@ -199,7 +212,7 @@ def _chinese(m: re.Match[str], ref: datetime | None, text: str, year: int | None
     else:
         if m["y"] is None and local_ref is None and year is None:
             raise ValueError(f"date {text.strip()!r} has no year and no start to take it from")
-        y = int(m["y"]) if m["y"] else (local_ref.year if local_ref is not None else year)  # type: ignore[assignment]
+        y = cn_year(m["y"]) if m["y"] else (local_ref.year if local_ref is not None else year)  # type: ignore[assignment]
         if m["mo"] is None and local_ref is None:
             raise ValueError(f"date {text.strip()!r} has no month and no start to take it from")
         mo = int(m["mo"]) if m["mo"] else local_ref.month  # type: ignore[union-attr]
@@ -252,13 +265,13 @@ def find_effective_range(text: str) -> tuple[tuple[int, int], tuple[int, int]] |
     return m.span("s"), m.span("e")
 
 
-_YEAR_IN_TEXT = re.compile(r"(?<!\d)((?:19|20)\d{2})\s*年")
+_YEAR_IN_TEXT = re.compile(r"(?<!\d)((?:19|20)\d{2}|1[01]\d(?=\s*年\s*\d{1,2}\s*月))\s*年")
 
 
 def message_year(text: str, before: int | None = None) -> int | None:
     """The year a Chinese notice states (``2024年…``): the last one written before offset ``before`` (the time
     value's position), else the first one anywhere; None when the notice names no year."""
-    found = [(m.start(), int(m.group(1))) for m in _YEAR_IN_TEXT.finditer(text)]
+    found = [(m.start(), cn_year(m.group(1))) for m in _YEAR_IN_TEXT.finditer(text)]
     if not found:
         return None
     if before is not None:

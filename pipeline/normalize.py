@@ -24,8 +24,9 @@ from airspace.core.records import (
 )
 from airspace.parser.coords import find_coords, parse_coord
 from airspace.parser.distwords import read_distance, seemeile
+from airspace.parser.endates import DAY_RANGE as EN_DAY_RANGE
 from airspace.parser.endates import HOURS as EN_HOURS
-from airspace.parser.endates import hours_minutes, read_en_time
+from airspace.parser.endates import day_range_spans, hours_minutes, read_en_time
 from airspace.parser.eudates import DAILY as EU_DAILY
 from airspace.parser.eudates import read_eu_time, window_minutes
 from airspace.parser.header import qline_limit_field
@@ -43,7 +44,7 @@ from airspace.parser.polygon import (
 )
 from airspace.parser.schedule import expand_schedule
 from airspace.parser.textnorm import damaged_number_at, shown
-from airspace.parser.times import BEIJING, local_window, message_year, parse_date, parse_time
+from airspace.parser.times import BEIJING, CN_YEAR, local_window, message_year, parse_date, parse_time
 from airspace.parser.tzplace import local_instant_at, local_instant_named, local_window_at
 from airspace.parser.units import (
     negative_before,
@@ -309,7 +310,7 @@ def _partial(rec: ZoneRecord, v: dict[str, str], text: str, key: str, start: dat
     span = rec.spans.get(key)
     if span is None:
         return None
-    if not is_partial(v[key]):
+    if not is_partial(v[key]) or _in_day_range(text, span):  # ("16" of "16-18 March 2018" is English prose's)
         return _prose_date(rec, v[key], text, key, span)
     try:
         if _has_cjk(text):
@@ -323,6 +324,16 @@ def _partial(rec: ZoneRecord, v: dict[str, str], text: str, key: str, start: dat
     return dt
 
 
+def _in_day_range(text: str, span: SpanModel) -> bool:
+    """Whether the value at ``span`` is an end of an English range of days of one month (``parser.endates``)."""
+    if _has_cjk(text):
+        return False
+    for m in EN_DAY_RANGE.finditer(text, max(0, span.start - 40), min(len(text), span.end + 40)):
+        if span.start in {a for a, _ in day_range_spans(m)}:
+            return True
+    return False
+
+
 _UTC_STATED = re.compile(r"\b(?:UTC|GMT)\b")
 
 
@@ -333,15 +344,16 @@ def _prose_date(rec: ZoneRecord, value: str, text: str, key: str, span: SpanMode
     the notice says so, else in the time zone of the zone's position, else (English prose) of the places the text
     names. A whole day in another language without a UTC mark is read as UTC, for review; an English whole day is
     the place's own day, to its midnight."""
-    after = text[span.end:span.end + 160]
-    english = False
-    try:
-        t = read_eu_time(value, after)
-    except ValueError:
+    after, before = text[span.end:span.end + 160], text[max(0, span.start - 60):span.start]
+    # (an end of an English range of days is English, although "3-5 September" is German too)
+    for english in ((True, False) if _in_day_range(text, span) else (False, True)):
         try:
-            t, english = read_en_time(value, text, after), True
+            t = read_eu_time(value, after) if not english else read_en_time(value, text, after, before)
+            break
         except ValueError:
-            return None
+            continue
+    else:
+        return None
     is_end = key == "end"
     # (an English date in prose is read for review whatever it took: its year from a dateline, a weekday counted
     # from it, a whole day, hours written once for several days are readings a person checks, never a value `ok`)
@@ -421,7 +433,7 @@ def _times(rec: ZoneRecord, v: dict[str, str], text: str) -> None:
                 raise ValueError("a start cannot be permanent")
             rec.start = tv.dt
             start_ref = tv.dt
-            if year is not None and not re.search(r"\d{4}\s*年", v["start"]):
+            if year is not None and not re.search(CN_YEAR + r"\s*年", v["start"]):
                 _infer(rec, f"start '{_show(v['start'])}' has no year; {year} taken from the notice")
             if tv.estimated:
                 rec.review(f"start '{_show(v['start'])}' is estimated (EST)")

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from airspace.parser.polygon import BORDER_EDGE
+from airspace.parser.times import CN_YEAR
 from airspace.parser.units import KM_WORDS, M_WORDS, NM_WORDS
 
 DIST_UNITS = (
@@ -183,7 +184,10 @@ FIR_NAMED = re.compile(
 FIR_LIST_HEAD = re.compile(r"\bFLIGHT\s+INFORMATION\s+REGIONS\s*(?:\(FIRS?\))?\s*:|\bFIRS\s*:")
 FIR_ITEM = re.compile(r"\s*(?:(?:,|\bAND\b)\s*)?(?P<item>[A-Z][A-Z-]{1,20}(?: [A-Z][A-Z-]{1,20}){0,2}\s*\(\s*[A-Z]{4}\s*\))")
 UNL_WORD = re.compile(r"(?<![A-Z])(?:UNL|UNLTD|UNLIMITED|UNLIMTED)(?![A-Z])|无限高|無限高", re.I)
-CN_UPPER = re.compile(r"(?:真高|相对高度|相對高度|飞行高度|飛行高度|高度)\s*(?:为|為)?\s*\d+(?:\.\d+)?\s*(?:米|公尺|m)")
+# (距地表高度不逾400呎: a height from the ground "not exceeding" 400 ft, as Taiwan's drone notices write the ceiling)
+CN_UPPER = re.compile(r"(?:(?:距地表|距地面|離地面?|离地面?)(?=[^，,。；;\n]{0,4}\d))?"
+                      r"(?:真高|相对高度|相對高度|飞行高度|飛行高度|高度)\s*(?:为|為|不逾|不超過|不超过|不高於|不高于)?\s*"
+                      r"\d+(?:\.\d+)?\s*(?:米|公尺|m|英尺|英呎|呎)")
 # Chinese places: found from their anchor (为中心 / 周边500米 / ，半径3公里 / 上空) backwards to the start of the clause,
 # so that hostile text without anchors costs one linear scan
 # (a blank run is taken only from its first character: a leading \s* tried at every blank of a long run is quadratic)
@@ -215,14 +219,20 @@ CN_T = (
     r"(?:(?:\d{1,2}|[零〇一二两兩三四五六七八九十]{1,3})\s*(?:时|時|点|點)(?:\s*[（(][A-Za-z\u00c0-\u024f\u0300-\u036f ]{1,8}[）)])?"
     r"(?:\s*\d{1,2}\s*分)?|\d{1,2}\s*[:：]\s*\d{2})"
 )
-CN_DT = rf"(?:\d{{4}}\s*年\s*)?\d{{1,2}}\s*月\s*\d{{1,2}}\s*日\s*(?:[（(][^）)]{{1,6}}[）)]\s*)?{CN_T}"
+CN_DT = rf"(?:{CN_YEAR}\s*年\s*)?\d{{1,2}}\s*月\s*\d{{1,2}}\s*日\s*(?:[（(][^）)]{{1,6}}[）)]\s*)?{CN_T}"
 CN_DAY_T = rf"\d{{1,2}}\s*日\s*{CN_T}"  # "…至26日18时": the end in the same month
 CN_RANGE = re.compile(rf"(?P<s>{CN_DT})\s*起?\s*(?:至|到|—|–|-|～|~)\s*(?P<e>{CN_DT}|{CN_DAY_T}|{CN_T})")
 # dates without hours ("2024年6月6日至6月10日"): from the start of the first day to the end of the last
 CN_DATE_RANGE = re.compile(
-    r"(?P<s>(?:\d{4}\s*年\s*)?\d{1,2}\s*月\s*\d{1,2}\s*[日号號])\s*起?\s*(?:至|到|—|–|-|～|~)\s*"
-    r"(?P<e>(?:\d{4}\s*年\s*)?(?:\d{1,2}\s*月\s*)?\d{1,2}\s*[日号號])(?!\s*(?:\d|[零〇一二两兩三四五六七八九十]+\s*[时時点點]))"
+    rf"(?P<s>(?:{CN_YEAR}\s*年\s*)?\d{{1,2}}\s*月\s*\d{{1,2}}\s*[日号號])\s*起?\s*(?:至|到|—|–|-|～|~)\s*"
+    rf"(?P<e>(?:{CN_YEAR}\s*年\s*)?(?:\d{{1,2}}\s*月\s*)?\d{{1,2}}\s*[日号號])(?!\s*(?:\d|[零〇一二两兩三四五六七八九十]+\s*[时時点點]))"
 )
+# a start day without its month before an end with one ("19日起至10月31日24时"): the start's month and year are the
+# notice's own, as ``CN_DAY_RANGE``'s
+CN_DAY_TO_DATE = re.compile(rf"(?<![月\d])(?P<s>\d{{1,2}}\s*[日号號])\s*起?\s*(?:至|到)\s*(?P<e>{CN_DT})")
+# a window on the event's own day, its date written elsewhere in the notice ("活动当日17时至23时"): the day is the
+# one the notice says the event is held on (``parser.partial_time.complete_cn_day``)
+CN_EVENT_DAY = re.compile(rf"(?P<s>(?:当日|当天|當日|當天)\s*{CN_T})\s*(?:至|到|—|–|-|～|~)\s*(?P<e>(?:次日|翌日)?\s*{CN_T})")
 # days without their month ("26日至30日的每日8时至18时"): the month and year are the notice's own (its heading or its
 # dated signature line), completed by the normaliser and said to be inferred
 CN_DAY_RANGE = re.compile(

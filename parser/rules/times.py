@@ -10,10 +10,12 @@ import re
 
 from airspace.core.contract import Span
 from airspace.parser.endates import CLOCKED_PERIOD as EN_CLOCKED
+from airspace.parser.endates import DAY_RANGE as EN_DAY_RANGE
 from airspace.parser.endates import FROM as EN_FROM
 from airspace.parser.endates import ON_DAY as EN_ON_DAY
 from airspace.parser.endates import PERIOD as EN_PERIOD
 from airspace.parser.endates import TILL as EN_TILL
+from airspace.parser.endates import day_range_spans
 from airspace.parser.eudates import ONE_DAY as EU_ONE_DAY
 from airspace.parser.eudates import PERIOD as EU_PERIOD
 from airspace.parser.header import Header
@@ -22,6 +24,8 @@ from airspace.parser.rules.patterns import (
     CN_DAILY,
     CN_DATE_RANGE,
     CN_DAY_RANGE,
+    CN_DAY_TO_DATE,
+    CN_EVENT_DAY,
     CN_FROM,
     CN_RANGE,
     DMY_CLOCK,
@@ -98,6 +102,12 @@ def read_times(text: str, h: Header, lo: int, hi: int) -> dict[str, Span]:
     m = CN_DAY_RANGE.search(text)  # "26日至30日": days of the month the notice is dated in
     if m:
         return {"start": sp(text, *m.span("s")), "end": sp(text, *m.span("e"))}
+    m = CN_DAY_TO_DATE.search(text)  # "19日起至10月31日24时"
+    if m:
+        return {"start": sp(text, *m.span("s")), "end": sp(text, *m.span("e"))}
+    m = CN_EVENT_DAY.search(text)  # "活动当日17时至23时": the event's day, its date written elsewhere
+    if m:
+        return {"start": sp(text, *m.span("s")), "end": sp(text, *m.span("e"))}
     m = EN_CLOCKED.search(text, lo, hi)  # "between 2100 hours on 21 December 2019 and 1100 hours on 22 December 2019"
     if m:
         return {"start": sp(text, *m.span("v_s")), "end": sp(text, *m.span("v_e"))}
@@ -131,6 +141,10 @@ def read_english(text: str, lo: int, hi: int) -> dict[str, Span]:
     m = EN_PERIOD.search(text, lo, hi) or EN_PERIOD.search(text)
     if m:
         return {"start": sp(text, *m.span("v_s")), "end": sp(text, *m.span("v_e"))}
+    m = EN_DAY_RANGE.search(text, lo, hi) or EN_DAY_RANGE.search(text)  # "from November 9 to 17, 2017"
+    if m:
+        (s0, s1), (e0, e1) = day_range_spans(m)
+        return {"start": sp(text, s0, s1), "end": sp(text, e0, e1)}
     out: dict[str, Span] = {}
     f = EN_FROM.search(text, lo, hi) or EN_FROM.search(text)
     if f:

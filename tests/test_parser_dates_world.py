@@ -1,0 +1,154 @@
+"""Dates as notices outside the ICAO feeds write them (issue 44, form 3), in the rules reader, on train rows of the
+world set cited by id, each beside synthetic variants: Taiwan's Republic years and foot ceilings, English day
+ranges that write the month once, a Chinese clock on "the event's day", and a start day without its month dated by
+a news page's release line. Test rows of the world set are never read here.
+"""
+
+from __future__ import annotations
+
+from world_rows import utc as _t
+from world_rows import world_text as _world
+
+from airspace.parser.endates import DAY_RANGE, day_range_spans, read_en_time
+from airspace.parser.times import message_year, parse_time
+from airspace.parser.units import parse_limit
+from airspace.pipeline.batch import process_batch
+from airspace.pipeline.split import Message
+
+
+def _one(text: str):
+    recs, _ = process_batch([Message(0, text)], "rules")
+    assert len(recs) == 1, [(r.status, r.reasons) for r in recs]
+    return recs[0]
+
+
+# --- Taiwan: 民國 years, a ceiling "from the ground, not exceeding 400 ft" -----------------------------------------
+
+
+def test_taiwan_notice_republic_years_and_foot_ceiling():
+    """train ``drone-caa:drone-caa-chiayi-cgmh-2024``: ``禁止時間自113年7月19日起至113年12月31日止`` is 2024-07-19 to
+    the end of 2024-12-31 (Taiwan time, UTC+8) and ``距地表高度不逾400呎`` a ceiling of 400 ft above the ground."""
+    rec = _one(_world("drone-caa:drone-caa-chiayi-cgmh-2024"))
+    assert (rec.start, rec.end) == (_t("2024-07-18T16:00Z"), _t("2024-12-31T16:00Z"))
+    assert (rec.upper.ref, rec.upper.ft) == ("AGL", 400.0)
+    assert not any("has no year" in r for r in rec.reasons), rec.reasons  # the year is written, in another era
+
+
+def test_republic_year_is_read_only_as_a_date():
+    assert parse_time("民國113年7月19日").dt == _t("2024-07-18T16:00Z")
+    assert parse_time("112年1月5日8时").dt == _t("2023-01-05T00:00Z")
+    assert message_year("發文日期:113年7月23日") == 2024
+    assert message_year("成立113年来，7月") is None  # a count of years is no date: no month follows it
+    recs, _ = process_batch([Message(0, "公告：本区域自113年起禁止无人机飞行。")], "rules")
+    assert all(r.start is None for r in recs)
+
+
+def test_chinese_heights_from_the_ground_and_in_feet():
+    assert (parse_limit("距地表高度不逾400呎").ref, parse_limit("距地表高度不逾400呎").ft) == ("AGL", 400.0)
+    assert parse_limit("離地高度120公尺").ref == "AGL"
+    lim = parse_limit("高度不超过150米")
+    assert (lim.ref, lim.m) == ("AMSL", 150.0)  # a height with no reference word stays above sea level, as before
+    assert parse_limit("真高500英呎").ft == 500.0
+
+
+# --- English: days of one month written with the month once ------------------------------------------------------
+
+
+def test_english_day_range_with_the_month_once():
+    """train ``ph-pna:asean-2017-b4588-b4593``: ``from November 9 to 17, 2017`` is 9 to 17 November 2017, whole days
+    in Manila's time (UTC+8), read for review (inferred from the places the text names)."""
+    recs, _ = process_batch([Message(0, _world("ph-pna:asean-2017-b4588-b4593"))], "rules")
+    assert len(recs) == 2
+    for rec in recs:
+        assert (rec.start, rec.end) == (_t("2017-11-08T16:00Z"), _t("2017-11-17T16:00Z"))
+        assert rec.status == "review"
+        assert any("month November from the period" in r for r in rec.reasons), rec.reasons
+
+
+def test_day_range_forms():
+    cases = {
+        "held between 16-18 March 2018 in Sydney": ("16", "18 March 2018"),
+        "during the period 3-5 September 2014 the": ("3", "5 September 2014"),
+        "from November 9 to 17, 2017 in Manila": ("November 9", "17, 2017"),
+        "3 to 5th September": ("3", "5th September"),
+    }
+    for text, want in cases.items():
+        m = DAY_RANGE.search(text)
+        assert m is not None, text
+        assert tuple(text[a:b] for a, b in day_range_spans(m)) == want
+    for text in ("DAILY 0046Z TO 0532Z 25 THRU 31 MAR", "on January 31, February 1 and 2 from 10 a.m.", "November 9 to 17:00", "from 16 to 18:30 hrs", "on 2017-11-09 to 17 March", "March 3 to 5 pm"):
+        assert DAY_RANGE.search(text) is None, text
+
+
+def test_bare_day_takes_its_partners_month():
+    t = read_en_time("16", "", after="-18 March 2018 in Sydney")
+    assert (t.day.isoformat(), t.taken[0]) == ("2018-03-16", "month March from the period")
+    t = read_en_time("17, 2017", "", before="held from November 9 to ")
+    assert t.day.isoformat() == "2017-11-17"
+    try:
+        read_en_time("17", "", after=" people", before="in the 9 ")
+    except ValueError as exc:
+        assert "no month" in str(exc)
+    else:
+        raise AssertionError("a day with no month beside it was read")
+
+
+# --- Chinese: a clock on the event's day; a day dated by the page's release line ---------------------------------
+
+
+def test_event_day_window_takes_the_day_the_event_is_held():
+    """train ``cn-yichang-concert-2023-07-08``: ``将于2023年7月8日在…举行`` then ``活动当日17时至23时``: 17:00-23:00 Beijing
+    time on 8 July 2023, said to be inferred."""
+    rec = _one(_world("cn-yichang-concert-2023-07-08"))
+    assert (rec.start, rec.end) == (_t("2023-07-08T09:00Z"), _t("2023-07-08T15:00Z"))
+    assert any("the notice says the event is held on" in r for r in rec.reasons), rec.reasons
+
+
+def test_event_day_needs_one_day_held():
+    head = "关于禁止无人机飞行的通告\n某市马拉松将于2024年3月2日在市体育中心举行。"
+    window = "活动当天7时至13时，市体育中心周边1公里范围内禁止无人机飞行。"
+    rec = _one(head + window)
+    assert (rec.start, rec.end) == (_t("2024-03-01T23:00Z"), _t("2024-03-02T05:00Z"))
+    # two events on two days: which day "当天" is cannot be known, and no start is taken
+    two = head + "闭幕式将于2024年3月3日在市体育中心举行。" + window
+    rec = _one(two)
+    assert rec.start is None and rec.status == "review"
+
+
+def test_start_day_dated_by_the_pages_release_line():
+    """train ``ihouhe:ihouhe-beijing-2022``: ``19日起至10月31日24时`` under ``发布时间:2022-09-20``: from 19 September
+    2022 (the release line's month) to the end of 31 October, Beijing time."""
+    rec = _one(_world("ihouhe:ihouhe-beijing-2022"))
+    assert (rec.start, rec.end) == (_t("2022-09-18T16:00Z"), _t("2022-10-31T16:00Z"))
+    assert any("2022-09 from the notice's date" in r for r in rec.reasons), rec.reasons
+    undated = "19日起至10月31日24时，在本市行政区域内禁止无人机飞行。"
+    assert _one(undated).start is None  # no month for the 19th anywhere: never guessed
+
+
+def test_weekday_names_the_year_among_those_written():
+    """train ``ae-eastcoastdaily:dubai-airshow-2019``: ``between Wednesday, November 13 to Thursday, November 21`` in
+    an item with no dated line, which writes "Dubai Airshow 2019": 13 November is a Wednesday in 2019 (and not in
+    any other year the text writes): 13-21 November 2019, whole days in Dubai's time (UTC+4)."""
+    rec = _one(_world("ae-eastcoastdaily:dubai-airshow-2019"))
+    assert (rec.start, rec.end) == (_t("2019-11-12T20:00Z"), _t("2019-11-21T20:00Z"))
+    assert rec.status == "review"
+    text = "Drones are banned on Wednesday, November 13 near the stadium (opened 2019, rebuilt 2024)."
+    try:  # 13 November is a Wednesday in 2019 and in 2024: which one is not known
+        read_en_time("Wednesday, November 13", text)
+    except ValueError as exc:
+        assert "2 years" in str(exc)
+    else:
+        raise AssertionError("a weekday that fits two written years was read")
+    assert read_en_time("Wednesday, November 13", text.replace("2024", "2023")).day.isoformat() == "2019-11-13"
+
+
+def test_day_range_month_once_is_english_even_where_german_spells_the_month_alike():
+    """train ``rcha:nato-summit-newport-2014`` writes ``during the period 3-5 September 2014``: whole days in the
+    zone's own time (London, BST), not the UTC whole days a German "3.-5. September" would be read as."""
+    assert DAY_RANGE.search(_world("rcha:nato-summit-newport-2014")) is not None
+    text = ("Restriction of flying: no drone may be flown within 2 km of 513518N 0025955W during the period "
+            "3-5 September 2014.")
+    rec = _one(text)
+    assert rec.geometry is not None
+    assert (rec.start, rec.end) == (_t("2014-09-02T23:00Z"), _t("2014-09-05T23:00Z"))
+    assert rec.status == "review"  # an English whole day is a reading a person checks
