@@ -318,6 +318,10 @@ def _check_times(rec: ZoneRecord, header: Header | None) -> None:
         rec.review(f"start {rec.start:%Y-%m-%d %H:%M} is not before end {rec.end:%Y-%m-%d %H:%M}")
     if rec.end_estimated:
         rec.review("end time is estimated (EST)")
+    if (w := rec.spans.get("windows")) is not None:  # (``parser.rules.navwarn``: alternates, then a daily window)
+        said = _short(shown(" ".join(w.text.split())), 60)
+        rec.review(f"the windows '{said}' are not all at the daily window's hours: shown active from the first start "
+                   "to the end of the last day")
     if rec.geometry is not None:
         if rec.start is None:
             rec.review("no start time found")

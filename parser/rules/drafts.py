@@ -26,7 +26,7 @@ from airspace.parser.rules.readers import WHOLE_AREA_BEFORE, read_fallbacks
 from airspace.parser.rules.times import read_english, read_local_clock, read_schedule, read_times
 from airspace.parser.rules.zone import Message, Zone, body, points_are_hazards, sp
 
-ORDER = ("center", "radius", "polygon", "name", "lower", "upper", "start", "end", "schedule", "date", "tz")
+ORDER = ("center", "radius", "polygon", "name", "lower", "upper", "start", "end", "schedule", "date", "tz", "windows")
 
 
 _AREA_HEAD = re.compile(r"^[ \t]*Area\s+[A-Z0-9]{1,2}[ \t]*$", re.M)

@@ -7,7 +7,10 @@ IN AREA …  B. 2020Z TO …``). The period of a zone is the last one written be
 - day-time groups, alternates and all: ``191218Z TO 191647Z APR, ALTERNATE 201153Z TO 201622Z, … 251416Z APR`` ->
   start the first group, end the last;
 - a daily window over days: ``0030Z TO 1000Z DAILY 14 APR THRU 07 MAY`` (``COMMENCING DAILY``, ``17 THRU 21 APR``,
-  ``18 AND 19 APR``) -> start the first day, end the last, the window the schedule;
+  ``18 AND 19 APR``) -> start the first day, end the last, the window the schedule; day-time groups whose last
+  alternate is such a window (``242303Z TO 250327Z MAR, ALTERNATE 2303Z TO 0327Z DAILY 25 THRU 30 MAR``) -> start the
+  first group, end the last day, the window the schedule where every group keeps its hours (else the envelope, a
+  ``windows`` span the validator sends to review);
 - days alone: ``UNDERWATER OPERATIONS 12 THRU 25 APR``, ``18 AND 19 APR`` -> whole days;
 - under way: ``IN PROGRESS UNTIL 14 FEB`` -> an end only, the whole day.
 
@@ -38,6 +41,9 @@ DAILY = re.compile(
     rf"(?P<clock>(?<!\d)\d{{4}}\s?Z{_W}TO{_W}\d{{4}}\s?Z)(?:{_W}COMMENCING)?{_W}DAILY{_W}(?P<s>{_DAY}){_THRU}(?P<e>{_DAY_END})",
     re.I,
 )
+# an alternate that is a daily window ("…250327Z MAR, ALTERNATE 2303Z TO 0327Z DAILY 25 THRU 30 MAR")
+_JOIN = re.compile(rf"[\s,]*(?:{MARKUP}[\s,]*)*(?:ALTERNATE|AND|OR){_W}", re.I)
+_HHMM = re.compile(r"(?<!\d)\d{2}(\d{4})\s?Z")
 DAYS = re.compile(rf"(?P<s>{_DAY}){_W}(?:THRU|THROUGH|AND){_W}(?P<e>{_DAY_END})", re.I)
 UNTIL = re.compile(rf"\bIN{_W}PROGRESS{_W}UNTIL{_W}(?P<e>{_DAY_END})", re.I)
 _ITEM = re.compile(rf"^(?:[ \t]|{MARKUP})*\d{{1,2}}\.[ \t]", re.M)
@@ -59,7 +65,20 @@ def _phrases(text: str, lo: int, hi: int) -> list[tuple[int, int, dict[str, Span
         end, e_span = m.end(), m.span("e")
         while (more := _MORE.match(text, end, hi)) is not None:  # alternates: the period runs to the last one
             end, e_span = more.end(), more.span("e")
-        out.append((m.start(), end, {"start": sp(text, *m.span("s")), "end": sp(text, *e_span)}))
+        fields = {"start": sp(text, *m.span("s")), "end": sp(text, *e_span)}
+        j = _JOIN.match(text, end, hi)
+        d = DAILY.match(text, j.end(), hi) if j is not None else None
+        if d is not None:  # the last alternates are a daily window: one period, from the first group to the last day
+            out = [p for p in out if p[0] != d.start()]
+            fields["end"] = sp(text, *d.span("e"))
+            daily = tuple(re.findall(r"(\d{4})\s?Z", d.group("clock")))
+            groups = _HHMM.findall(text, m.start(), j.start())
+            if all(tuple(groups[k:k + 2]) == daily for k in range(0, len(groups), 2)):
+                fields["schedule"] = sp(text, *d.span("clock"))  # every window on the daily clock
+            else:  # windows at other hours: the envelope, for review (``pipeline.validate``)
+                fields["windows"] = sp(text, m.start(), d.end())
+            end = d.end()
+        out.append((m.start(), end, fields))
         taken.append((m.start(), end))
         pos = end
     for m in DAYS.finditer(text, lo, hi):
