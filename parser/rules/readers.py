@@ -18,6 +18,7 @@ from airspace.parser.places import drop_tail_words, resolve_icao, trim_place
 from airspace.parser.rules.blocks import chinese_items
 from airspace.parser.rules.chinese import cn_named
 from airspace.parser.rules.news import news_places
+from airspace.parser.rules.news_eu import news_eu_places
 from airspace.parser.rules.patterns import (
     CJK_RE,
     CN_RANGE,
@@ -218,6 +219,7 @@ FALLBACKS: tuple[Reader, ...] = (
     fir_named,
     qline_circle,
     named_area,
+    news_eu_places,
     location_indicator,
 )
 WHOLE_AREA_BEFORE = FALLBACKS.index(cn_place)

@@ -1,0 +1,57 @@
+"""Places in Spanish, Portuguese, French, German and Italian prose that reports a ban (``parser.rules.news_eu``), on
+train rows of the world set cited by id beside synthetic variants in the other languages. Test rows are never read.
+"""
+
+from __future__ import annotations
+
+import pytest
+from world_rows import world_text as _world
+
+from airspace.pipeline.batch import process_batch
+from airspace.pipeline.split import Message
+
+
+def _named(text: str) -> list[tuple[str, float | None]]:
+    recs, _ = process_batch([Message(0, text)], "rules")
+    out = []
+    for r in recs:
+        g = r.geometry
+        if g is not None and g.type == "named":
+            assert r.status == "review"  # a named place has no coordinates: never dispatchable as read
+            out.append((g.name, g.radius_m))
+    return out
+
+
+@pytest.mark.parametrize(("row", "want"), [
+    # "restrições de voo ao redor do Aeroporto de Congonhas … A restrição atinge um raio de 5,4 km" (the one radius)
+    ("flapinternational:decea-congonhas-drone-restriction", [("Aeroporto de Congonhas", 5400.0)]),
+    # "dentro de un radio de espacio aéreo de 25 kilómetros de Aeroparque"
+    ("defensayarmas:g20-aeroparque-25km-2018", [("Aeroparque", 25000.0)]),
+    # "operar drones en las inmediaciones del Aeropuerto José Aponte de la Torre" (its radius in words: not read)
+    ("presenciapr:ceiba-aeropuerto-drones-2025", [("Aeropuerto José Aponte de la Torre", None)]),
+])
+def test_train_rows(row, want):
+    assert _named(_world(row)) == want
+
+
+@pytest.mark.parametrize(("text", "want"), [
+    ("Le survol par drone est interdit dans un rayon de 5 km autour du Stade de France samedi.",
+     [("Stade de France", 5000.0)]),
+    ("Drohnenflüge sind im Umkreis von 3 Kilometer um den Flughafen München verboten.",
+     [("Flughafen München", 3000.0)]),
+    ("È vietato il volo dei droni nel raggio di 2 chilometri dallo Stadio Olimpico.", [("Stadio Olimpico", 2000.0)]),
+    ("Se prohíbe volar drones a 5 kilómetros alrededor del estadio Azteca durante el partido.",
+     [("Azteca", 5000.0)]),
+    ("A prefeitura proibiu drones num raio de 2 km em torno do Estádio do Maracanã.",
+     [("Estádio do Maracanã", 2000.0)]),
+    ("La zona de exclusión aérea sobre Buenos Aires regirá durante la cumbre.", [("Buenos Aires", None)]),
+])
+def test_languages_and_phrases(text, want):
+    assert _named(text) == want
+
+
+def test_no_ban_no_place():
+    # a place at a distance, and no ban: a description, not a zone
+    assert _named("El estadio está en un radio de 5 km del Aeropuerto de Barajas, dijo el alcalde.") == []
+    # English prose is the English reader's; a NOTAM's items are the NOTAM reader's
+    assert _named("Drones are banned within a 5 km radius of Wembley Stadium.") == [("Wembley Stadium", 5000.0)]
