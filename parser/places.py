@@ -107,7 +107,9 @@ def named_kind(name: str, text: str) -> str:
 _CN_NUM = "[0-9０-９零〇一二两兩三四五六七八九十]"
 _FRAGMENT = re.compile(
     rf"^[\s，,、。；;：:（(）)]|{_CN_NUM}+\s*(?:月|日|号|號|时|時|点|點)(?!\S*?(?:路|街|道|桥|橋|站|广场|廣場|中学|小学|学校|大学))"
-    r"|^(?:至|到|起|止|及|和|或|并|並|且|具有|具备|具備|禁止|严禁|嚴禁|以内|以內|的)"
+    # (or a purpose a clause opens with: "保障遊客及周邊羣衆安全" is "to keep visitors … safe", never a place)
+    r"|^(?:至|到|起|止|及|和|或|并|並|且|具有|具备|具備|禁止|严禁|嚴禁|以内|以內|的|保障|确保|確保|维护|維護|为了|為了|保证|保證"
+    r"|根据|根據)"
 )
 _SIDE = re.compile(r"[东西南北東][\s]*(?:起|至|到|临|臨|邻|鄰|抵)")
 # an area bounded by roads or landmarks on its sides: "东起人民路，西至解放路，北起滨河大道，南至G6高速以内的区域" (three or

@@ -494,8 +494,10 @@ def _windows(rec: ZoneRecord, v: dict[str, str], pos: tuple[float, float] | None
         return  # validation reports start >= end
     try:
         lat, lon = pos if pos is not None else (None, None)
-        # a schedule written in Chinese (每日8时至18时) is in Beijing time, like the notice's dates
-        offset = timedelta(hours=8) if rec.schedule and _has_cjk(rec.schedule) else None
+        # a schedule written in Chinese (每日8时至18时), or a Chinese notice's hours written in digits (16:00-23:00)
+        # and marked as no other time, is in Beijing time, like the notice's dates
+        offset = timedelta(hours=8) if rec.schedule and (_has_cjk(rec.schedule) or (
+            _has_cjk(rec.text) and not re.search(r"Z\b|UTC|GMT", rec.schedule, re.I))) else None
         sp = rec.spans.get("schedule")
         if offset is None and rec.schedule and sp is not None and (
                 MARK_AFTER.match(rec.text, sp.end) or LOCAL_MARK.search(sp.text)):
@@ -504,9 +506,28 @@ def _windows(rec: ZoneRecord, v: dict[str, str], pos: tuple[float, float] | None
                 rec.windows = [Window(start=rec.start, end=rec.end)] if rec.end is not None else []
                 return
         rec.windows = expand_schedule(rec.schedule, rec.start, rec.end, lat, lon, local_offset=offset)
+        if offset == timedelta(hours=8) and rec.windows and not _has_cjk(rec.schedule or ""):
+            _clip_to_windows(rec, v)
     except ValueError as exc:
         _fail(rec, "schedule", rec.schedule or "", exc)
         rec.windows = [Window(start=rec.start, end=rec.end)] if rec.end is not None else []
+
+
+_CN_CLOCK = re.compile(r"[时時点點]|\d:\d")
+
+
+def _clip_to_windows(rec: ZoneRecord, v: dict[str, str]) -> None:
+    """A Chinese period of days with its hours written after them in digits ("11月22日-11月26日16:00-23:00"): it
+    starts when the first window opens and ends when the last one closes, as the hours attached to the days say (a
+    day written with its own clock keeps it). A daily window in words (每日8时至18时) keeps whole days: the notice
+    states the days, and the window the hours within each."""
+    first, last = rec.windows[0], rec.windows[-1]
+    if not _CN_CLOCK.search(v.get("start") or "") and first.start > rec.start:
+        rec.start = first.start
+        rec.reasons.append(f"note: start at the first daily window's opening ({_show(rec.schedule or '')})")
+    if not _CN_CLOCK.search(v.get("end") or "") and rec.end is not None and last.end < rec.end:
+        rec.end = last.end
+        rec.reasons.append(f"note: end at the last daily window's close ({_show(rec.schedule or '')})")
 
 
 def _drop_damaged(rec: ZoneRecord, v: dict[str, str], text: str) -> None:

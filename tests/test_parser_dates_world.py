@@ -152,3 +152,23 @@ def test_day_range_month_once_is_english_even_where_german_spells_the_month_alik
     assert rec.geometry is not None
     assert (rec.start, rec.end) == (_t("2014-09-02T23:00Z"), _t("2014-09-05T23:00Z"))
     assert rec.status == "review"  # an English whole day is a reading a person checks
+
+
+def test_places_labelled_as_such_each_with_its_own_period():
+    """train ``bg3:bg3-fuding-yellowcroaker-2024``: ``1.…禁飛時間:11月23日18:00-22:00,地點:福鼎市體育中心;
+    2.…禁飛時間:11月22日-11月26日16:00-23:00,地點:桐山溪畔東西岸(江濱橋至彩虹橋)``: two zones, each the place after
+    its label (never "保障遊客", a clause about keeping visitors safe), each with the period written before it; the
+    second's hours are attached to its days: from 16:00 on the 22nd to 23:00 on the 26th, those hours daily."""
+    recs, _ = process_batch([Message(0, _world("bg3:bg3-fuding-yellowcroaker-2024"))], "rules")
+    assert [r.geometry.name for r in recs] == ["福鼎市體育中心", "桐山溪畔東西岸(江濱橋至彩虹橋)"]
+    assert (recs[0].start, recs[0].end) == (_t("2024-11-23T10:00Z"), _t("2024-11-23T14:00Z"))
+    assert (recs[1].start, recs[1].end) == (_t("2024-11-22T08:00Z"), _t("2024-11-26T15:00Z"))
+    assert [(w.start.day, w.start.hour, w.end.hour) for w in recs[1].windows] == [(d, 8, 15) for d in range(22, 27)]
+
+
+def test_days_then_hours_in_one_chinese_phrase():
+    rec = _one("关于禁飞的通告\n2024年11月22日-11月26日16:00-23:00，市体育中心周边1公里范围内禁止无人机飞行。")
+    assert (rec.start, rec.end, rec.schedule) == (_t("2024-11-22T08:00Z"), _t("2024-11-26T15:00Z"), "16:00-23:00")
+    # a daily window in words keeps whole days (the days are the period, the window the hours within each)
+    rec = _one("关于禁飞的通告\n2024年6月6日至6月10日(每日8时至18时)，市体育中心周边1公里范围内禁止无人机飞行。")
+    assert (rec.start, rec.end) == (_t("2024-06-05T16:00Z"), _t("2024-06-10T16:00Z"))

@@ -21,7 +21,16 @@ from airspace.parser.rules.chinese import cn_whole_area
 from airspace.parser.rules.geometry import read_geometry
 from airspace.parser.rules.limits import ALT_LINE, limits_in, line_end, message_limits, phrase_limits
 from airspace.parser.rules.navwarn import berth_radius, surface_only, zone_periods
-from airspace.parser.rules.patterns import CN_RANGE, ISO_PAIR, OBST_AGL, OBST_MSL, PROSE_DT, TIME_PAIR, TO_UPPER
+from airspace.parser.rules.patterns import (
+    CN_DATES_WINDOW,
+    ISO_PAIR,
+    OBST_AGL,
+    OBST_MSL,
+    PROSE_DT,
+    TIME_PAIR,
+    TO_UPPER,
+    cn_periods_in,
+)
 from airspace.parser.rules.readers import WHOLE_AREA_BEFORE, read_fallbacks
 from airspace.parser.rules.times import read_english, read_local_clock, read_schedule, read_times
 from airspace.parser.rules.zone import Message, Zone, body, points_are_hazards, sp
@@ -143,7 +152,7 @@ def rules_drafts(text: str, header: Header | None = None) -> list[ZoneDraft]:
             sched = None  # (the same "0930-1600 local" is the period, not a daily schedule)
     if not times and h.kind == "other":
         times = read_english(text, lo, hi)
-    n_ranges = len(list(CN_RANGE.finditer(text))) if any(z.kind == "named" for z in zones) else 0
+    n_ranges = len(cn_periods_in(text)) if any(z.kind == "named" for z in zones) else 0
     # (one end of a range written in the text is not a zone's that states the other end itself: "- between GND
     # and 3000ft AGL; … - 3.7 nautical miles ring around c 600 m AGL and below" leaves the last ring's floor
     # unstated, not another area's "GND"; F) and G) speak for every zone)
@@ -209,9 +218,11 @@ def rules_drafts(text: str, header: Header | None = None) -> list[ZoneDraft]:
         if z.kind == "named" and not h.item("B") and n_ranges > 1:
             # a notice with several periods, each followed by its area ("8月8日0时至9月1日0时，A。9月1日0时至…，B"):
             # the last period written before the place is the place's own
-            before = list(CN_RANGE.finditer(text, 0, z.anchor))
+            before = [r for r in cn_periods_in(text, 0, z.anchor) if r.end() <= z.anchor]
             if before:
                 fields["start"], fields["end"] = sp(text, *before[-1].span("s")), sp(text, *before[-1].span("e"))
+                if before[-1].re is CN_DATES_WINDOW:
+                    fields["schedule"] = sp(text, *before[-1].span("clock"))
         if sched is not None and not periods[i] and "schedule" not in own_blocks[i]:
             fields["schedule"] = sched
         ordered = {k: fields[k] for k in ORDER if k in fields}

@@ -222,6 +222,21 @@ CN_T = (
 CN_DT = rf"(?:{CN_YEAR}\s*年\s*)?\d{{1,2}}\s*月\s*\d{{1,2}}\s*日\s*(?:[（(][^）)]{{1,6}}[）)]\s*)?{CN_T}"
 CN_DAY_T = rf"\d{{1,2}}\s*日\s*{CN_T}"  # "…至26日18时": the end in the same month
 CN_RANGE = re.compile(rf"(?P<s>{CN_DT})\s*起?\s*(?:至|到|—|–|-|～|~)\s*(?P<e>{CN_DT}|{CN_DAY_T}|{CN_T})")
+# days and then the hours of each ("11月22日-11月26日16:00-23:00"): from the first day to the last, the hours the
+# daily window (Beijing time), as "6月6日至6月10日(每日8时至18时)" reads
+_CN_TO = r"\s*(?:至|到|—|–|-|～|~)\s*"
+CN_DATES_WINDOW = re.compile(
+    rf"(?P<s>(?:{CN_YEAR}\s*年\s*)?\d{{1,2}}\s*月\s*\d{{1,2}}\s*[日号號]){_CN_TO}"
+    rf"(?P<e>(?:{CN_YEAR}\s*年\s*)?(?:\d{{1,2}}\s*月\s*)?\d{{1,2}}\s*[日号號])\s*[，,]?\s*(?P<clock>{CN_T}{_CN_TO}{CN_T})")
+
+
+def cn_periods_in(text: str, lo: int = 0, hi: int | None = None) -> list[re.Match]:
+    """The periods a Chinese notice writes, in text order: ``CN_DATES_WINDOW`` (days, then their daily hours) and
+    ``CN_RANGE`` (a start and an end) where it is not part of one."""
+    hi = len(text) if hi is None else hi
+    windows = list(CN_DATES_WINDOW.finditer(text, lo, hi))
+    ranges = [r for r in CN_RANGE.finditer(text, lo, hi) if not any(w.start() <= r.start() < w.end() for w in windows)]
+    return sorted(windows + ranges, key=lambda r: r.start())
 # dates without hours ("2024年6月6日至6月10日"): from the start of the first day to the end of the last
 CN_DATE_RANGE = re.compile(
     rf"(?P<s>(?:{CN_YEAR}\s*年\s*)?\d{{1,2}}\s*月\s*\d{{1,2}}\s*[日号號])\s*起?\s*(?:至|到|—|–|-|～|~)\s*"

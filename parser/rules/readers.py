@@ -14,13 +14,14 @@ from collections.abc import Callable
 
 from airspace.core.contract import Span
 from airspace.parser.header import Header, location_codes, parse_header
-from airspace.parser.places import drop_tail_words, resolve_icao, trim_place
+from airspace.parser.places import clause_fragment, drop_tail_words, resolve_icao, trim_place
 from airspace.parser.rules.blocks import chinese_items
 from airspace.parser.rules.chinese import cn_named
 from airspace.parser.rules.news import news_places
 from airspace.parser.rules.news_eu import news_eu_places
 from airspace.parser.rules.patterns import (
     CJK_RE,
+    CN_NOT_PLACE,
     CN_RANGE,
     DESIGNATOR,
     FIR_ITEM,
@@ -89,6 +90,25 @@ def designator_list(m: Message) -> list[Zone]:
         return []
     return [Zone({"name": sp(m.text, *r.span("area"))}, r.start("area"), r.end("area"), "named")
             for r in _LISTED_AREA.finditer(m.text, m.lo, m.hi)][:30]
+
+
+# "1.禁飞时间：11月23日18:00-22:00，地点：福鼎市体育中心；2.…，地点：桐山溪畔东西岸(江滨桥至彩虹桥)。": each place a
+# notice writes after its label is a zone (its period: the one written before it, ``drafts``)
+_CN_PLACE_LABEL = re.compile(r"(?:地点|地點)\s*[:：]\s*(?P<name>[^，,；;。\n:：]{2,40})")
+
+
+def cn_labelled(m: Message) -> list[Zone]:
+    """The places a Chinese notice labels as such (``地点：…``), each its own named zone."""
+    text = m.text
+    if not CJK_RE.search(text, m.lo, m.hi):
+        return []
+    zones: list[Zone] = []
+    for r in _CN_PLACE_LABEL.finditer(text, m.lo, m.hi):
+        s, e = trim_place(text, *r.span("name"))
+        if e - s >= 2 and clause_fragment(text[s:e]) is None and not CN_NOT_PLACE.search(text, s, e) \
+                and all(z.fields["name"].text != text[s:e] for z in zones):
+            zones.append(Zone({"name": sp(text, s, e)}, s, e, "named"))
+    return zones[:20]
 
 
 def cn_items(m: Message) -> list[Zone]:
@@ -212,6 +232,7 @@ FALLBACKS: tuple[Reader, ...] = (
     prose_place,
     news_places,
     designator_list,
+    cn_labelled,
     cn_items,
     cn_periods,
     cn_place,

@@ -23,6 +23,7 @@ from airspace.parser.rules.patterns import (
     CJK_RE,
     CN_DAILY,
     CN_DATE_RANGE,
+    CN_DATES_WINDOW,
     CN_DAY_RANGE,
     CN_DAY_TO_DATE,
     CN_EVENT_DAY,
@@ -90,6 +91,9 @@ def read_times(text: str, h: Header, lo: int, hi: int) -> dict[str, Span]:
         if e:
             out["end"] = sp(text, *e.span("v"))
         return out
+    m = CN_DATES_WINDOW.search(text)  # "11月22日-11月26日16:00-23:00": days, then the hours of each
+    if m and not any(r.start() < m.start() for r in CN_RANGE.finditer(text, 0, m.start())):
+        return {"start": sp(text, *m.span("s")), "end": sp(text, *m.span("e")), "schedule": sp(text, *m.span("clock"))}
     m = CN_RANGE.search(text)
     if m:
         return {"start": sp(text, *m.span("s")), "end": sp(text, *m.span("e"))}
