@@ -20,6 +20,7 @@ from airspace.parser.header import parse_header
 from airspace.parser.places import clause_fragment
 from airspace.parser.rules import rules_zones
 from airspace.pipeline.batch import process_batch
+from airspace.pipeline.split import Message
 
 UTC = timezone.utc
 
@@ -552,3 +553,16 @@ def test_a_radius_written_after_its_centre_as_within_a_distance():
     assert r.spans["radius"].text == "30NM" and r.status == "ok"
     (r,) = [x for x in process_batch("AREA WI 2NM OF 332628S 1493423E, SFC-3000FT AMSL", "rules")[0]]
     assert r.spans["radius"].text == "2NM"
+
+
+def test_two_venues_joined_in_one_chinese_name_are_two_zones():
+    """train ``hk-bau:kaitak-stadium-july``: ``啟德青年運動場及香港大球場一帶`` (and later "the two temporary restricted
+    flying zones are respectively …"): two zones, one per venue; a venue and its surroundings stay one."""
+    recs, _ = process_batch([Message(0, _world("hk-bau:kaitak-stadium-july"))], "rules")
+    assert [r.geometry.name for r in recs if r.geometry is not None] == ["啟德青年運動場", "香港大球場"]
+    recs, _ = process_batch([Message(0, "关于禁飞的通告\n2024年6月6日8时至18时，市体育中心及周边1公里范围内禁止无人机飞行。")],
+                            "rules")
+    assert [r.geometry.name for r in recs] == ["市体育中心"]
+    recs, _ = process_batch([Message(0, "关于禁飞的通告\n2024年6月6日8时至18时，奥体中心和国际会展中心上空禁止无人机飞行。")],
+                            "rules")
+    assert [r.geometry.name for r in recs] == ["奥体中心", "国际会展中心"]

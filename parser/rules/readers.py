@@ -246,15 +246,37 @@ FALLBACKS: tuple[Reader, ...] = (
 WHOLE_AREA_BEFORE = FALLBACKS.index(cn_place)
 
 
+# venues joined in one Chinese name ("啟德青年運動場及香港大球場一帶"): each part ends as a venue's name does
+_CN_VENUE_END = r"(?:[场場馆館园園院塔港站寺宫宮湖]|中心|广场|廣場|大厦|大廈|机场|機場|码头|碼頭|会展中心|會展中心)"
+_CN_VENUES = re.compile(rf"(?P<a>[\u4e00-\u9fff]{{2,20}}?{_CN_VENUE_END})(?:及|和|与|與|、)(?P<b>[\u4e00-\u9fff]{{2,20}}"
+                        rf"{_CN_VENUE_END})")
+
+
+def split_venues(text: str, zones: list[Zone]) -> list[Zone]:
+    """A named zone whose name is two venues joined (``A及B``, ``A、B``) as two zones with its other fields."""
+    out: list[Zone] = []
+    for z in zones:
+        name = z.fields.get("name")
+        v = _CN_VENUES.fullmatch(text, name.start, name.end) if z.kind == "named" and name is not None else None
+        if v is None:
+            out.append(z)
+            continue
+        for g in ("a", "b"):
+            f = dict(z.fields, name=sp(text, *v.span(g)))
+            out.append(Zone(f, v.start(g), v.end(g), "named", z.local_limits))
+    return out
+
+
 def read_fallbacks(m: Message, zones: list[Zone]) -> tuple[list[Zone], int]:
     """Run ``FALLBACKS`` in turn while no zone is found. Returns the zones and the index of the reader that found
-    them (-1: the ``zones`` given, from the geometry; ``len(FALLBACKS)``: none)."""
+    them (-1: the ``zones`` given, from the geometry; ``len(FALLBACKS)``: none); two venues a name joins are two
+    zones (``split_venues``)."""
     if zones:
         return zones, -1
     for k, reader in enumerate(FALLBACKS):
         found = reader(m)
         if found:
-            return found, k
+            return split_venues(m.text, found), k
     return [], len(FALLBACKS)
 
 
