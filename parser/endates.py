@@ -63,7 +63,8 @@ ON_DAY = re.compile(rf"\bon\s+(?P<v>(?:{_WD},?\s+)?(?:{_named(_MD, 'on')}|{_name
 # a clock: "10 am", "6:30 p.m."; or on the 24-hour dial with its colon or its word ("17:00", "0900 hrs"), never
 # four bare digits (a year: "between 2017 and 2019")
 _CLOCK = (r"(?:(?P<h>[01]?\d)(?:[:.](?P<mi>[0-5]\d))?\s*(?P<ap>[ap]\.?\s?m\b\.?)"
-          r"|(?P<h24>[01]?\d|2[0-4])(?::(?P<mi24>[0-5]\d)(?:\s*(?:hrs|hours|h)\b)?|(?P<mi24b>[0-5]\d)\s*(?:hrs|hours|h)\b))")
+          r"|(?P<h24>[01]?\d|2[0-4])(?::(?P<mi24>[0-5]\d)(?:\s*(?:hrs|hours|h)\b)?|(?P<mi24b>[0-5]\d)\s*(?:hrs|hours|h)\b)"
+          r"|(?P<w>midnight|noon|midday)\b)")
 HOURS = re.compile(rf"\b(?:between|from)\s+{_named(_CLOCK, 'x')}\s*(?:and|to|till|until|-|–)\s*{_named(_CLOCK, 'y')}",
                    re.I)
 # a clock on a date, as UK Restriction of Flying circulars and news write a period's ends: "between 2100 hours on
@@ -225,9 +226,12 @@ def _by_weekday(written: str, month: int, day: int, text: str) -> date:
     return date(fits.pop(), month, day)
 
 
-def _clock_minutes(m: re.Match, tag: str) -> int:
+def _clock_minutes(m: re.Match, tag: str, end: bool = False) -> int:
     """The clock of ``m``'s ``_CLOCK`` groups named with ``tag``, minutes past midnight (``8 pm`` -> 1200; ``12 am``
-    midnight)."""
+    midnight; ``midnight`` the day's start, or its end where it ends a span of hours: ``between 13:00 to
+    midnight``)."""
+    if (w := m.group(f"w_{tag}")) is not None:
+        return 12 * 60 if w.lower() != "midnight" else 24 * 60 if end else 0
     if m.group(f"h24_{tag}") is not None:
         total = int(m.group(f"h24_{tag}")) * 60 + int(m.group(f"mi24_{tag}") or m.group(f"mi24b_{tag}"))
         if total > 24 * 60:
@@ -242,4 +246,4 @@ def _clock_minutes(m: re.Match, tag: str) -> int:
 
 def hours_minutes(m: re.Match) -> tuple[int, int]:
     """An ``HOURS`` match -> its start and end, minutes past midnight."""
-    return _clock_minutes(m, "x"), _clock_minutes(m, "y")
+    return _clock_minutes(m, "x"), _clock_minutes(m, "y", end=True)

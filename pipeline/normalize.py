@@ -408,8 +408,9 @@ def _prose_date(rec: ZoneRecord, value: str, text: str, key: str, span: SpanMode
 
 def _en_hours(text: str, span: SpanModel) -> re.Match | None:
     """The hours an English item states for its day(s) (``between 10 am and 8 pm``): the first after the date
-    within 300 characters, else the last before it within 300."""
-    m = EN_HOURS.search(text, span.end, min(len(text), span.end + 300))
+    within 400 characters (a news item's lead names the day, a quote two paragraphs on the hours), else the last
+    before it within 300."""
+    m = EN_HOURS.search(text, span.end, min(len(text), span.end + 400))
     if m is not None:
         return m
     before = list(EN_HOURS.finditer(text, max(0, span.start - 300), span.start))

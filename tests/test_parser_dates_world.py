@@ -172,3 +172,23 @@ def test_days_then_hours_in_one_chinese_phrase():
     # a daily window in words keeps whole days (the days are the period, the window the hours within each)
     rec = _one("关于禁飞的通告\n2024年6月6日至6月10日(每日8时至18时)，市体育中心周边1公里范围内禁止无人机飞行。")
     assert (rec.start, rec.end) == (_t("2024-06-05T16:00Z"), _t("2024-06-10T16:00Z"))
+
+
+def test_hours_to_midnight_two_paragraphs_after_the_day():
+    """train ``thesouthafrican:sona-2023-city-hall``: ``on Thursday, 09 February 2023`` in the lead, ``between 13:00 to
+    midnight`` in a quote two paragraphs on: 13:00 to 24:00 in Cape Town's time (UTC+2), for review."""
+    rec = _one(_world("thesouthafrican:sona-2023-city-hall"))
+    assert (rec.start, rec.end) == (_t("2023-02-09T11:00Z"), _t("2023-02-09T22:00Z"))
+    assert rec.geometry.name == "Cape Town City Hall" and rec.geometry.radius_m == 1.5 * 1852
+
+
+def test_flights_banned_over_a_named_area():
+    """train ``outlookindia:g20-nct-delhi``: ``… aerial platforms … over the jurisdiction of the NCT of Delhi is declared
+    prohibited``; train ``visahq:dublin-t3-2025``: ``prohibition on … drone operations across Dublin’s Control
+    Zone``: the named area is the zone."""
+    assert _one(_world("outlookindia:g20-nct-delhi")).geometry.name == "NCT of Delhi"
+    assert _one(_world("visahq:dublin-t3-2025")).geometry.name == "Dublin’s Control Zone"
+    recs, _ = process_batch([Message(0, "Police banned drone flights over Hyde Park and Green Park on Sunday.")], "rules")
+    assert [r.geometry.name for r in recs] == ["Hyde Park", "Green Park"]
+    recs, _ = process_batch([Message(0, "Drone flights over Hyde Park were popular last summer.")], "rules")
+    assert all(r.geometry is None for r in recs)  # no ban, no zone

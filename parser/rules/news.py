@@ -8,7 +8,9 @@ names a no-fly zone; the places are the ones the ban's own phrase names:
   Maktoum International Airport``, ``40 nautical miles radius centered on Luneta Park``;
 - a zone of a size around, over or at a place: ``a 15 km no-fly zone around Dubai World Central`` (a no-fly,
   drone-free or exclusion zone, restricted airspace, a temporary flight restriction);
-- such a zone over a place, without a size (a named area: the operator looks it up).
+- such a zone over a place, without a size (a named area: the operator looks it up);
+- else the flights banned over a place (``drone operations across Dublin’s Control Zone``, ``over the jurisdiction
+  of the NCT of Delhi``).
 
 A place is a run of capitalised words (``of``, ``de``, ``the`` inside it), and it may end with up to two small
 words the last of which says what kind of place it is (``KIADB aerospace park``): a clause never reads as one.
@@ -47,8 +49,15 @@ ZONE_OVER = re.compile(rf"\b{_ZONE_WORDS}\s+(?:around|over|at|near|above)\s+{_LE
 # a radius centred on a place: "40 nautical miles radius centered on Luneta Park", "a 5 km radius centred at …"
 RADIUS_CENTRED = re.compile(
     rf"\b(?:an?\s+)?{DIST}[\s-]radius\s+cent(?:ere|re|er)d\s+(?:on|at|upon)\s+{_LEAD}{_LIST}", re.I)
+# the flights the ban is about, where they are banned: "drone operations across Dublin’s Control Zone", "flying of
+# drones over the jurisdiction of the NCT of Delhi"; a radius phrase or a zone of a size says more, and is read first
+_FLIGHTS = r"(?:drones?|UAVs?|UAS|RPAS|unmanned\s+aircraft(?:\s+systems?)?)"
+FLIGHTS_OVER = re.compile(
+    rf"\b(?:{_FLIGHTS}\s+(?:operations?|flights?|flying|use)\s+(?:across|over|in|within)\s+"
+    rf"(?:the\s+(?:jurisdiction|limits|territory|whole|entire)\s+of\s+)?"
+    rf"|(?:over|across|within)\s+the\s+(?:jurisdiction|limits|territory)\s+of\s+){_LEAD}{_LIST}", re.I)
 _ONE = re.compile(PLACE)  # (a place is case-sensitive inside phrases read in any case)
-_PHRASES = (RADIUS_PHRASE, RADIUS_CENTRED, SIZED_ZONE, ZONE_OVER)
+_PHRASES = (RADIUS_PHRASE, RADIUS_CENTRED, SIZED_ZONE, ZONE_OVER, FLIGHTS_OVER)
 
 
 # capitalised words a list runs on into that name a document, a rule or a unit, never a place ("… centered on
