@@ -3,22 +3,14 @@
 
 from __future__ import annotations
 
-import json
 from datetime import datetime, timezone
 
-from airspace.data.paths import REAL
+from world_rows import archive_text as _archive
+
 from airspace.pipeline.batch import process_batch
 from airspace.pipeline.split import Message
 
 UTC = timezone.utc
-
-
-def _archive(row_id: str) -> str:
-    for line in (REAL / "archive.jsonl").read_text(encoding="utf-8").splitlines():
-        r = json.loads(line)
-        if r["id"] == row_id:
-            return r["text"]
-    raise KeyError(row_id)
 
 
 def _drawn(text: str):

@@ -5,17 +5,16 @@ not as a lookup of one message. Test rows of the world set are never read here.
 
 from __future__ import annotations
 
-import json
 from datetime import datetime, timezone
 
 import pytest
 from world_rows import PIB_VARIANT
+from world_rows import archive_text as _archive
 from world_rows import drawn_records as _records
 from world_rows import utc as _t
 from world_rows import world_text as _world
 
 from airspace.core.records import NM_TO_M
-from airspace.data.paths import REAL
 from airspace.parser.header import parse_header
 from airspace.parser.places import clause_fragment
 from airspace.parser.rules import rules_zones
@@ -23,14 +22,6 @@ from airspace.pipeline.batch import process_batch
 from airspace.pipeline.split import Message
 
 UTC = timezone.utc
-
-
-def _archive(row_id: str) -> str:
-    for line in (REAL / "archive.jsonl").read_text(encoding="utf-8").splitlines():
-        r = json.loads(line)
-        if r["id"] == row_id:
-            return r["text"]
-    raise KeyError(row_id)
 
 
 # --- form 2 + 3: several areas, each with its own period; month and year from the warning's own stamp ----------

@@ -1,9 +1,12 @@
-"""Rows of the world set the tests may read (train and val splits only: test rows are never read by a test),
-synthetic messages in the layouts of feeds that name their items instead of lettering them, each used beside a real
-row cited by id, and the rules engine's records of a text as the reader tests check them."""
+"""Rows of the world set and the vendored archive the tests may read (world train and val splits only: test rows
+are never read by a test), synthetic messages in the layouts of feeds that name their items instead of lettering
+them, each used beside a real row cited by id, and the rules engine's records of a text as the reader tests check
+them."""
 
+import json
 from datetime import datetime
 
+from airspace.data.paths import REAL
 from airspace.data.world import read_world
 
 
@@ -19,6 +22,15 @@ def drawn_records(text: str):
 def utc(s: str) -> datetime:
     """``2024-06-26T06:00Z`` as an aware datetime."""
     return datetime.fromisoformat(s.replace("Z", "+00:00"))
+
+
+def archive_text(row_id: str) -> str:
+    """The text of a row of the vendored archive (``data/real/archive.jsonl``) by its id."""
+    for line in (REAL / "archive.jsonl").read_text(encoding="utf-8").splitlines():
+        r = json.loads(line)
+        if r["id"] == row_id:
+            return r["text"]
+    raise KeyError(row_id)
 
 
 def world_text(row_id: str) -> str:
