@@ -179,22 +179,26 @@ def _choose_engine(page, engine: str) -> None:
     """Pick the engine in the sidebar's "Advanced" section (opened where it is closed)."""
     import re
 
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
     from playwright.sync_api import expect
 
     _open_sidebar(page)
     group = page.get_by_role("radiogroup", name="Engine", exact=True)
-    if not group.is_visible():
-        page.get_by_test_id("stSidebar").get_by_text("Advanced", exact=True).click()
     label = re.compile(rf"^{re.escape(engine)}( \(default\))?$")
-    # A click that lands while the page reruns for a model that has just finished loading behind it can be lost
-    # (seen only on a machine busy enough that the load ends during the click): the operator clicks again, and so
-    # does this; a choice that three clicks do not make fails.
+    # A click that lands while the page reruns for a model that has just finished loading behind it can be lost, and
+    # "Advanced" seen closed mid-rerun may be open (the click then closes it): seen only on a machine busy enough that
+    # the load ends during the clicks. The operator looks again and clicks again, and so does this; a choice that
+    # three tries do not make fails.
     for attempt in range(3):
-        group.get_by_text(label).click()
         try:
+            _settled(page)
+            if not group.is_visible():
+                page.get_by_test_id("stSidebar").get_by_text("Advanced", exact=True).click()
+                expect(group).to_be_visible(timeout=10_000)
+            group.get_by_text(label).click(timeout=15_000)
             expect(group.get_by_role("radio", name=label)).to_be_checked(timeout=15_000)
             return
-        except AssertionError:
+        except (AssertionError, PlaywrightTimeout):
             if attempt == 2:
                 raise
 
