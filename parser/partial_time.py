@@ -21,7 +21,7 @@ import re
 from datetime import datetime, timedelta, timezone
 from functools import lru_cache
 
-from airspace.parser.times import CN_YEAR, cn_year, parse_time
+from airspace.parser.times import CN_YEAR, ROC_YEAR, cn_year, parse_time
 
 UTC = timezone.utc
 _MON = r"JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC"
@@ -146,7 +146,7 @@ def complete_time(value: str, text: str, span_end: int, *, is_end: bool, schedul
 
 # Chinese notices: "26日" (a day of the month the notice is dated in; Beijing time, whole days)
 _CN_DAY = re.compile(r"^(?P<d>\d{1,2})\s*[日号號]$")
-_CN_DATED = re.compile(r"(?P<y>(?:19|20)\d{2}|(?<!\d)1[01]\d(?=\s*年\s*\d{1,2}\s*月))\s*年\s*(?P<mo>\d{1,2})\s*月(?:\s*(?P<d>\d{1,2})\s*[日号號])?")
+_CN_DATED = re.compile(rf"(?P<y>(?:19|20)\d{{2}}|{ROC_YEAR})\s*年\s*(?P<mo>\d{{1,2}})\s*月(?:\s*(?P<d>\d{{1,2}})\s*[日号號])?")
 # a news page's release line dated as ISO writes it ("发布时间：2022-09-20 08:40:00")
 _CN_RELEASED = re.compile(r"(?:发|發)[^\n:：]{0,12}[:：]\s*(?P<y>(?:19|20)\d{2})-(?P<mo>[01]?\d)-(?P<d>[0-3]?\d)(?!\d)")
 BEIJING = timezone(timedelta(hours=8))

@@ -60,7 +60,8 @@ _PROSE_HM_DMY = re.compile(
 _HHMM_ONLY = re.compile(rf"^(?:AT\s+)?{_HM}{_TZ}$")
 # a year of a Chinese date: four digits, or a Republic-of-China year (Taiwan: 民國113年 = 2024) of three digits,
 # read as one only where a month follows it, as a date writes it (a count of years is never "113年7月")
-CN_YEAR = r"(?:\d{4}|(?<!\d)1[01]\d(?=\s*年\s*\d{1,2}\s*月))"
+ROC_YEAR = r"(?<!\d)1[01]\d(?=\s*年\s*\d{1,2}\s*月)"
+CN_YEAR = rf"(?:\d{{4}}|{ROC_YEAR})"
 
 
 def cn_year(written: str) -> int:
@@ -265,7 +266,7 @@ def find_effective_range(text: str) -> tuple[tuple[int, int], tuple[int, int]] |
     return m.span("s"), m.span("e")
 
 
-_YEAR_IN_TEXT = re.compile(r"(?<!\d)((?:19|20)\d{2}|1[01]\d(?=\s*年\s*\d{1,2}\s*月))\s*年")
+_YEAR_IN_TEXT = re.compile(rf"(?<!\d)((?:19|20)\d{{2}}|{ROC_YEAR})\s*年")
 
 
 def message_year(text: str, before: int | None = None) -> int | None:

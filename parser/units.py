@@ -167,10 +167,15 @@ _UNL = re.compile(_LEAD + r"(?:UNL|UNLTD|UNLIMITED|UNLIMTED|(?:无限|無限)(?:
 _FL = re.compile(_LEAD + r"(?:FL|FLIGHT\s+LEVEL|" + EU_FL_WORDS + r"|F(?=\d{3}\b))\s*(?P<open>\()?\s*(?P<num>\d{1,3})\s*(?(open)\))" + _TAIL,
                  re.IGNORECASE)
 _ALT_HUNDREDS = re.compile(_LEAD + r"A(?P<num>\d{3})\b" + _TAIL, re.IGNORECASE)  # ICAO "A050": 5000 ft altitude
+# a height from the ground (距地表高度, as Taiwan's notices write it: above ground, as 真高 is), "not exceeding" a value,
+# and the foot as Taiwan and Hong Kong write it (呎)
+CN_FROM_GROUND = r"(?:距地表|距地面|離地面?|离地面?)"
+CN_NOT_OVER = r"(?:不逾|不超過|不超过|不高於|不高于)"
+CN_FEET = ("英尺", "英呎", "呎")
 _CN = re.compile(
-    r"^\s*(?:飞行|飛行)?(?P<pre>(?:距地表|距地面|離地面?|离地面?)?(?:真高|相对高度|相對高度|海拔高度|海拔|标高|標高|高度)?)"
-    r"\s*[:：]?\s*(?:不逾|不超過|不超过|不高於|不高于)?\s*"
-    r"(?P<num>" + _NUMBER + "|" + _CN_NUMBER + r")\s*(?P<unit>米|公尺|m|M|英尺|英呎|呎)"
+    r"^\s*(?:飞行|飛行)?(?P<pre>" + CN_FROM_GROUND + r"?(?:真高|相对高度|相對高度|海拔高度|海拔|标高|標高|高度)?)"
+    r"\s*[:：]?\s*" + CN_NOT_OVER + r"?\s*"
+    r"(?P<num>" + _NUMBER + "|" + _CN_NUMBER + r")\s*(?P<unit>米|公尺|m|M|" + "|".join(CN_FEET) + r")"
     r"\s*(?P<post>真高|海拔)?" + _TAIL)
 _REF_WORDS = r"AMSL|MSL|AGL|ASFC|AAL|SFC|GND|ALT|ABOVE\s+GROUND\s+LEVEL|(?:ABOVE\s+)?MEAN\s+SEA\s+LEVEL"
 _VALUE = re.compile(
@@ -216,9 +221,8 @@ def parse_limit(text: str) -> Limit:
         return _limit("FL", Fraction(int(m.group("num")) * 100), False, raw)
     if (m := _CN.match(s)) is not None:
         words = (m.group("pre") or "") + (m.group("post") or "")
-        # (a height from the ground, 距地表高度 in Taiwan's notices, is above ground as 真高 is)
         ref = "AGL" if re.search(r"真高|相[对對]|距地|[離离]地", words) else "AMSL"
-        metres = m.group("unit") not in ("英尺", "英呎", "呎")  # 呎: the foot, as Taiwan and Hong Kong write it
+        metres = m.group("unit") not in CN_FEET
         return _limit(ref, _number(m.group("num")), metres, raw)
     if (m := _ALT_HUNDREDS.match(s)) is not None:
         return _limit("AMSL", Fraction(int(m.group("num")) * 100), False, raw)

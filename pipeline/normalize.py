@@ -310,8 +310,9 @@ def _partial(rec: ZoneRecord, v: dict[str, str], text: str, key: str, start: dat
     span = rec.spans.get(key)
     if span is None:
         return None
-    if not is_partial(v[key]) or _in_day_range(text, span):  # ("16" of "16-18 March 2018" is English prose's)
-        return _prose_date(rec, v[key], text, key, span)
+    day_range = _in_day_range(text, span)
+    if not is_partial(v[key]) or day_range:  # ("16" of "16-18 March 2018" is English prose's)
+        return _prose_date(rec, v[key], text, key, span, day_range)
     try:
         if _has_cjk(text):
             (dt, how), sure = complete_cn_day(v[key], text, is_end=key == "end"), True
@@ -319,7 +320,7 @@ def _partial(rec: ZoneRecord, v: dict[str, str], text: str, key: str, start: dat
             dt, how, sure = complete_time(v[key], text, span.end, is_end=key == "end", schedule=v.get("schedule"),
                                           start=start)
     except ValueError:
-        return _prose_date(rec, v[key], text, key, span)  # "26." of "vom 26. bis 28. Juni 2024"
+        return _prose_date(rec, v[key], text, key, span, day_range)  # "26." of "vom 26. bis 28. Juni 2024"
     _infer(rec, how, sure=sure)
     return dt
 
@@ -337,16 +338,20 @@ def _in_day_range(text: str, span: SpanModel) -> bool:
 _UTC_STATED = re.compile(r"\b(?:UTC|GMT)\b")
 
 
-def _prose_date(rec: ZoneRecord, value: str, text: str, key: str, span: SpanModel) -> datetime | None:
+def _prose_date(rec: ZoneRecord, value: str, text: str, key: str, span: SpanModel,
+                day_range: bool | None = None) -> datetime | None:
     """A date in another European language (``parser.eudates``) or in English prose (``parser.endates``) -> UTC,
     what was inferred said on the record: its month and year from the rest of the period (an English date: else the
     item's own date), its clock from a daily window or the hours stated, else the whole day; its clock in UTC where
     the notice says so, else in the time zone of the zone's position, else (English prose) of the places the text
     names. A whole day in another language without a UTC mark is read as UTC, for review; an English whole day is
-    the place's own day, to its midnight."""
+    the place's own day, to its midnight. ``day_range``: whether the value ends an English range of days
+    (``_in_day_range``, where the caller has it)."""
     after, before = text[span.end:span.end + 160], text[max(0, span.start - 60):span.start]
     # (an end of an English range of days is English, although "3-5 September" is German too)
-    for english in ((True, False) if _in_day_range(text, span) else (False, True)):
+    if day_range is None:
+        day_range = _in_day_range(text, span)
+    for english in ((True, False) if day_range else (False, True)):
         try:
             t = read_eu_time(value, after) if not english else read_en_time(value, text, after, before)
             break

@@ -41,3 +41,14 @@ def test_alternates_at_other_hours_than_the_daily_window_are_review():
         assert r.end is not None and r.end >= datetime(2026, 3, 27, 6, 43, tzinfo=UTC)
         assert r.status == "review"
         assert any("not all at the daily window's hours" in why for why in r.reasons), r.reasons
+
+
+def test_the_envelope_marker_is_grounding_only_never_a_field_of_the_answer():
+    """The ``windows`` span that sends the envelope to review is no field of the answer format: the rules reader's
+    drafts of the warning still format as an answer (the silver builder and the model targets read them so)."""
+    from airspace.core.answer import format_answer
+    from airspace.parser.rules import rules_drafts
+
+    drafts = rules_drafts(_archive("NAVAREA XII 178/26(18)"))
+    assert all("windows" in d.spans and "windows" not in d.values for d in drafts)
+    assert format_answer([d.values for d in drafts]).count("polygon=") == 2

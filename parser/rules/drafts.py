@@ -12,7 +12,7 @@ import re
 import time
 from bisect import bisect_right
 
-from airspace.core.contract import Answer, Capabilities, EngineError, ExtractStats, Span, ZoneDraft
+from airspace.core.contract import FIELDS, Answer, Capabilities, EngineError, ExtractStats, Span, ZoneDraft
 from airspace.parser.header import Header, parse_header
 from airspace.parser.partial_time import is_warning
 from airspace.parser.rules.areas import labelled_sections, section_values
@@ -22,7 +22,6 @@ from airspace.parser.rules.geometry import read_geometry
 from airspace.parser.rules.limits import ALT_LINE, limits_in, line_end, message_limits, phrase_limits
 from airspace.parser.rules.navwarn import berth_radius, surface_only, zone_periods
 from airspace.parser.rules.patterns import (
-    CN_DATES_WINDOW,
     ISO_PAIR,
     OBST_AGL,
     OBST_MSL,
@@ -32,7 +31,7 @@ from airspace.parser.rules.patterns import (
     cn_periods_in,
 )
 from airspace.parser.rules.readers import WHOLE_AREA_BEFORE, read_fallbacks
-from airspace.parser.rules.times import read_english, read_local_clock, read_schedule, read_times
+from airspace.parser.rules.times import cn_period, read_english, read_local_clock, read_schedule, read_times
 from airspace.parser.rules.zone import Message, Zone, body, points_are_hazards, sp
 
 ORDER = ("center", "radius", "polygon", "name", "lower", "upper", "start", "end", "schedule", "date", "tz", "windows")
@@ -152,7 +151,7 @@ def rules_drafts(text: str, header: Header | None = None) -> list[ZoneDraft]:
             sched = None  # (the same "0930-1600 local" is the period, not a daily schedule)
     if not times and h.kind == "other":
         times = read_english(text, lo, hi)
-    n_ranges = len(cn_periods_in(text)) if any(z.kind == "named" for z in zones) else 0
+    cn_spans = cn_periods_in(text) if any(z.kind == "named" for z in zones) else []
     # (one end of a range written in the text is not a zone's that states the other end itself: "- between GND
     # and 3000ft AGL; … - 3.7 nautical miles ring around c 600 m AGL and below" leaves the last ring's floor
     # unstated, not another area's "GND"; F) and G) speak for every zone)
@@ -215,18 +214,17 @@ def rules_drafts(text: str, header: Header | None = None) -> list[ZoneDraft]:
         fields.update(own_blocks[i])
         for k, v in _block_values(text, z.anchor, heads).items():  # a TFR page's own values per area
             fields[k] = v
-        if z.kind == "named" and not h.item("B") and n_ranges > 1:
+        if z.kind == "named" and not h.item("B") and len(cn_spans) > 1:
             # a notice with several periods, each followed by its area ("8月8日0时至9月1日0时，A。9月1日0时至…，B"):
             # the last period written before the place is the place's own
-            before = [r for r in cn_periods_in(text, 0, z.anchor) if r.end() <= z.anchor]
+            before = [r for r in cn_spans if r.end() <= z.anchor]
             if before:
-                fields["start"], fields["end"] = sp(text, *before[-1].span("s")), sp(text, *before[-1].span("e"))
-                if before[-1].re is CN_DATES_WINDOW:
-                    fields["schedule"] = sp(text, *before[-1].span("clock"))
+                fields.update(cn_period(text, before[-1]))
         if sched is not None and not periods[i] and "schedule" not in own_blocks[i]:
             fields["schedule"] = sched
         ordered = {k: fields[k] for k in ORDER if k in fields}
-        values = {k: s.text for k, s in ordered.items()}
+        # (a span no field of the answer holds, a warning's ``windows``, is grounding for the validator only)
+        values = {k: s.text for k, s in ordered.items() if k in FIELDS}
         if any(d.values == values for d in drafts):
             continue  # the same zone written again ("… - 185727N1052018E - …" in several route lines): one zone
         drafts.append(ZoneDraft(values=values, spans=ordered))

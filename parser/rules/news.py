@@ -20,6 +20,7 @@ Every place of the phrase is its own zone with the phrase's radius. Pure.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
 
 from airspace.parser.places import drop_tail_words, trim_place
 from airspace.parser.rules.patterns import DIST_UNITS, NUM_WORDS
@@ -79,26 +80,31 @@ def _places(text: str, m: re.Match) -> list[tuple[int, int]]:
     return out
 
 
-def news_places(m: Message) -> list[Zone]:
-    """The zones of a ban reported in English prose (free text only); ``[]`` when the text states no ban."""
-    if m.h.kind != "other":
-        return []
+def phrase_zones(m: Message, phrases: Sequence[re.Pattern],
+                 places: Callable[[str, re.Match], list[tuple[int, int]]]) -> list[Zone]:
+    """The named zones of the first of ``phrases`` (in order) that names a place: each place ``places`` finds in a
+    match, once however often written, with the match's radius (its group ``d``) where it has one; at most 20."""
     text = m.text
-    if BAN.search(text, m.lo, m.hi) is None:
-        return []
     zones: list[Zone] = []
     seen: set[str] = set()
-    for phrase in _PHRASES:
+    for phrase in phrases:
         for r in phrase.finditer(text, m.lo, m.hi):
-            for s, e in _places(text, r):
-                name = " ".join(text[s:e].split())
-                if name.casefold() in seen:
+            for s, e in places(text, r):
+                name = " ".join(text[s:e].split()).casefold()
+                if name in seen:
                     continue
-                seen.add(name.casefold())
+                seen.add(name)
                 f = {"name": sp(text, s, e)}
                 if r.groupdict().get("d"):
                     f["radius"] = sp(text, *r.span("d"))
                 zones.append(Zone(f, r.start(), r.end(), "named"))
         if zones:
-            return zones[:20]
-    return zones
+            break
+    return zones[:20]
+
+
+def news_places(m: Message) -> list[Zone]:
+    """The zones of a ban reported in English prose (free text only); ``[]`` when the text states no ban."""
+    if m.h.kind != "other" or BAN.search(m.text, m.lo, m.hi) is None:
+        return []
+    return phrase_zones(m, _PHRASES, _places)

@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 
 from airspace.parser.places import trim_place
+from airspace.parser.rules.news import phrase_zones
 from airspace.parser.rules.patterns import DIST
 from airspace.parser.rules.zone import Message, Zone, sp
 
@@ -64,9 +65,9 @@ RADIUS_ALONE = re.compile(rf"\b{_RADIUS_WORD}\s+(?:de|di|von)\s+{_D}", re.I)
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 
 
-def _place(text: str, m: re.Match) -> tuple[int, int] | None:
+def _place(text: str, m: re.Match) -> list[tuple[int, int]]:
     s, e = trim_place(text, *m.span("place"))
-    return (s, e) if e > s else None
+    return [(s, e)] if e > s else []
 
 
 def news_eu_places(m: Message) -> list[Zone]:
@@ -74,24 +75,8 @@ def news_eu_places(m: Message) -> list[Zone]:
     text = m.text
     if m.h.kind != "other" or _CJK.search(text, m.lo, m.hi) or BAN.search(text, m.lo, m.hi) is None:
         return []
-    zones: list[Zone] = []
-    seen: set[str] = set()
-    for phrase in (RADIUS, AROUND, ZONE, NEAR):
-        for r in phrase.finditer(text, m.lo, m.hi):
-            span = _place(text, r)
-            if span is None:
-                continue
-            name = " ".join(text[span[0]:span[1]].split())
-            if name.casefold() in seen:
-                continue
-            seen.add(name.casefold())
-            f = {"name": sp(text, *span)}
-            if r.groupdict().get("d"):
-                f["radius"] = sp(text, *r.span("d"))
-            zones.append(Zone(f, r.start(), r.end(), "named"))
-        if zones:
-            break
+    zones = phrase_zones(m, (RADIUS, AROUND, ZONE, NEAR), _place)
     radii = list(RADIUS_ALONE.finditer(text, m.lo, m.hi))
     if len(zones) == 1 and "radius" not in zones[0].fields and len(radii) == 1:
         zones[0].fields["radius"] = sp(text, *radii[0].span("d"))
-    return zones[:20]
+    return zones

@@ -10,7 +10,7 @@ import re
 
 from airspace.parser.polygon import BORDER_EDGE
 from airspace.parser.times import CN_YEAR
-from airspace.parser.units import KM_WORDS, M_WORDS, NM_WORDS
+from airspace.parser.units import CN_FEET, CN_FROM_GROUND, CN_NOT_OVER, KM_WORDS, M_WORDS, NM_WORDS
 
 DIST_UNITS = (
     # (NMR: "nautical mile radius", the FAA's "10 NMR OF 404500N0735800W")
@@ -185,9 +185,9 @@ FIR_LIST_HEAD = re.compile(r"\bFLIGHT\s+INFORMATION\s+REGIONS\s*(?:\(FIRS?\))?\s
 FIR_ITEM = re.compile(r"\s*(?:(?:,|\bAND\b)\s*)?(?P<item>[A-Z][A-Z-]{1,20}(?: [A-Z][A-Z-]{1,20}){0,2}\s*\(\s*[A-Z]{4}\s*\))")
 UNL_WORD = re.compile(r"(?<![A-Z])(?:UNL|UNLTD|UNLIMITED|UNLIMTED)(?![A-Z])|无限高|無限高", re.I)
 # (距地表高度不逾400呎: a height from the ground "not exceeding" 400 ft, as Taiwan's drone notices write the ceiling)
-CN_UPPER = re.compile(r"(?:(?:距地表|距地面|離地面?|离地面?)(?=[^，,。；;\n]{0,4}\d))?"
-                      r"(?:真高|相对高度|相對高度|飞行高度|飛行高度|高度)\s*(?:为|為|不逾|不超過|不超过|不高於|不高于)?\s*"
-                      r"\d+(?:\.\d+)?\s*(?:米|公尺|m|英尺|英呎|呎)")
+CN_UPPER = re.compile(rf"(?:{CN_FROM_GROUND}(?=[^，,。；;\n]{{0,4}}\d))?"
+                      rf"(?:真高|相对高度|相對高度|飞行高度|飛行高度|高度)\s*(?:为|為|{CN_NOT_OVER})?\s*"
+                      rf"\d+(?:\.\d+)?\s*(?:米|公尺|m|{'|'.join(CN_FEET)})")
 # Chinese places: found from their anchor (为中心 / 周边500米 / ，半径3公里 / 上空) backwards to the start of the clause,
 # so that hostile text without anchors costs one linear scan
 # (a blank run is taken only from its first character: a leading \s* tried at every blank of a long run is quadratic)

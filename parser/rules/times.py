@@ -28,7 +28,6 @@ from airspace.parser.rules.patterns import (
     CN_DAY_TO_DATE,
     CN_EVENT_DAY,
     CN_FROM,
-    CN_RANGE,
     DMY_CLOCK,
     FAA_SCHED,
     FROM,
@@ -43,6 +42,7 @@ from airspace.parser.rules.patterns import (
     TFR_END,
     TIME_PAIR,
     UNTIL,
+    cn_periods_in,
 )
 from airspace.parser.rules.zone import sp
 from airspace.parser.times import find_effective_range
@@ -91,12 +91,8 @@ def read_times(text: str, h: Header, lo: int, hi: int) -> dict[str, Span]:
         if e:
             out["end"] = sp(text, *e.span("v"))
         return out
-    m = CN_DATES_WINDOW.search(text)  # "11月22日-11月26日16:00-23:00": days, then the hours of each
-    if m and not any(r.start() < m.start() for r in CN_RANGE.finditer(text, 0, m.start())):
-        return {"start": sp(text, *m.span("s")), "end": sp(text, *m.span("e")), "schedule": sp(text, *m.span("clock"))}
-    m = CN_RANGE.search(text)
-    if m:
-        return {"start": sp(text, *m.span("s")), "end": sp(text, *m.span("e"))}
+    if cn := cn_periods_in(text):  # "2024年9月10日12时至…24时", "11月22日-11月26日16:00-23:00": the first written
+        return cn_period(text, cn[0])
     m = CN_DATE_RANGE.search(text)  # "2024年6月6日至6月10日(每日8时至18时)": whole days, Beijing time
     if m:
         return {"start": sp(text, *m.span("s")), "end": sp(text, *m.span("e"))}
@@ -135,6 +131,14 @@ def read_times(text: str, h: Header, lo: int, hi: int) -> dict[str, Span]:
         prose = utc  # "June 01, 2026 at 1500 UTC (June 01, 2026 at 1100 EDT)": the UTC statements, not the local
     if len(prose) >= 2:
         return {"start": sp(text, *prose[0].span()), "end": sp(text, *prose[1].span())}
+    return out
+
+
+def cn_period(text: str, m: re.Match) -> dict[str, Span]:
+    """A match of ``cn_periods_in`` -> its start and end, and the daily hours of days written before their hours."""
+    out = {"start": sp(text, *m.span("s")), "end": sp(text, *m.span("e"))}
+    if m.re is CN_DATES_WINDOW:
+        out["schedule"] = sp(text, *m.span("clock"))
     return out
 
 
