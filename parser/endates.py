@@ -31,12 +31,12 @@ def _month(word: str) -> int:
     return MONTHS[word[:3].upper()]
 
 # (a month's number is ``parser.times.MONTHS``' of its first three letters: "Sept" is SEP)
-_MONTH_WORDS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "sept",
+MONTH_WORDS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "sept",
                 "october", "november", "december", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "oct",
                 "nov", "dec")
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 # a month is written with a capital ("May 5", never "may 5"): the word "may" is no month
-_MON = r"(?P<mon>(?=(?-i:[A-Z]))(?:" + "|".join(sorted(_MONTH_WORDS, key=len, reverse=True)) + r"))\.?"
+_MON = r"(?P<mon>(?=(?-i:[A-Z]))(?:" + "|".join(sorted(MONTH_WORDS, key=len, reverse=True)) + r"))\.?"
 _WD = r"(?:(?=(?-i:[A-Z]))(?:" + "|".join(WEEKDAYS) + r"))"
 _ORD = r"(?:st|nd|rd|th)?"
 _YEAR = r"(?:,?\s+(?P<y>(?:19|20)\d{2})(?!\d))?"

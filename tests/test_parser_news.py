@@ -175,3 +175,20 @@ def test_a_period_whose_ends_each_carry_their_clock():
     m = endates.CLOCKED_PERIOD.search(t)
     s, e = endates.read_en_time(m.group("v_s"), t), endates.read_en_time(m.group("v_e"), t)
     assert (s.day, s.minutes, s.utc, e.day, e.minutes) == (date(2025, 12, 6), 750, True, date(2025, 12, 8), 930)
+
+
+def test_places_listed_one_to_a_line_after_the_ban():
+    # travellerconnect:usp-thomson-uas: "… restriction on drone flights up to 400 feet within the lateral boundaries
+    # of the following federal facility:\n• Administrative United States Penitentiary Thomson near Clinton, IL":
+    # the line is the place, as written
+    text = world_text("travellerconnect:usp-thomson-uas")
+    assert [p["name"] for p in _places(text)] == ["Administrative United States Penitentiary Thomson near Clinton, IL"]
+    (rec,) = drawn_records(text)
+    assert rec.upper.ft == 400.0 and rec.status == "review"
+    # a list of several facilities: one zone each; the list ends where the lines stop being items
+    more = text + "\n• Federal Correctional Institution Oxford, WI\n\nThe restrictions are in effect until further notice."
+    assert [p["name"] for p in _places(more)] == [
+        "Administrative United States Penitentiary Thomson near Clinton, IL", "Federal Correctional Institution Oxford, WI"]
+    # without the ban, a list of facilities is no zone
+    assert _places(text.replace("restriction on drone flights", "note on drone flights")
+                   .replace("restrictions", "notes")) == []

@@ -152,3 +152,31 @@ def cn_whole_area(text: str, lo: int, hi: int, zones: list[Zone]) -> list[Zone]:
     for z in zones:
         z.local_limits = True
     return zones
+
+
+# a radius stated for the places in a sentence of its own ("有關的兩個臨時限制飛行區分別為啟德青年運動場及香港大球場向外延伸兩
+# 公里範圍", the places first named where the notice lists their times): the radius after a list of them
+_RADIUS_AFTER_PLACE = re.compile(
+    rf"\s*(?:(?:及其|的)?(?:周[边邊]|附近)\s*(?:半[径徑])?\s*(?:为|為)?\s*(?P<d>{CN_DIST})"
+    rf"|(?:向)?\s*(?:四周|周边|周邊|外)?\s*(?:辐射|輻射|延伸|扩展|擴展)\s*(?P<d2>{CN_DIST}))")
+
+
+def cn_place_radii(text: str, lo: int, hi: int, zones: list[Zone]) -> list[Zone]:
+    """The named zones of a Chinese notice, each without a radius given the one the notice states after its name
+    written again, alone or in a list of the zones' own names (``A及B向外延伸兩公里``)."""
+    names = [z.fields["name"].text for z in zones if z.kind == "named" and "name" in z.fields]
+    if not names or not CJK_RE.search(text, lo, hi) or any(len(n) < 2 for n in names):
+        return zones
+    one = "|".join(re.escape(n) for n in sorted(set(names), key=len, reverse=True))
+    after = re.compile(rf"(?:\s*[、及和与與]\s*(?:{one}))*{_RADIUS_AFTER_PLACE.pattern}")
+    for z in zones:
+        if z.kind != "named" or "radius" in z.fields or "name" not in z.fields:
+            continue
+        name = z.fields["name"].text
+        pos = text.find(name, lo, hi)
+        while pos >= 0:
+            if (m := after.match(text, pos + len(name), hi)) is not None:
+                z.fields["radius"] = sp(text, *m.span("d" if m.group("d") else "d2"))
+                break
+            pos = text.find(name, pos + 1, hi)
+    return zones

@@ -17,7 +17,7 @@ from airspace.parser.header import Header, parse_header
 from airspace.parser.partial_time import is_warning
 from airspace.parser.rules.areas import labelled_sections, section_values
 from airspace.parser.rules.blocks import block_of, block_values, blocks
-from airspace.parser.rules.chinese import cn_whole_area
+from airspace.parser.rules.chinese import cn_place_radii, cn_whole_area
 from airspace.parser.rules.geometry import read_geometry
 from airspace.parser.rules.limits import ALT_LINE, limits_in, line_end, message_limits, phrase_limits
 from airspace.parser.rules.navwarn import berth_radius, surface_only, zone_periods
@@ -80,7 +80,7 @@ def read_zones(m: Message) -> list[Zone]:
     zones, source = read_fallbacks(m, zones)
     if zones and source < WHOLE_AREA_BEFORE:
         zones = cn_whole_area(text, lo, hi, zones)
-    return zones
+    return cn_place_radii(text, lo, hi, zones)
 
 
 def _point_height(text: str, zones: list[Zone], i: int, lo: int, hi: int) -> dict[str, Span]:

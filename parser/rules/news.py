@@ -21,10 +21,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 
+from airspace.parser.distwords import read_distance
+from airspace.parser.endates import MONTH_WORDS, WEEKDAYS
 from airspace.parser.places import drop_tail_words, trim_place
 from airspace.parser.rules.patterns import DIST_UNITS, NUM_WORDS
 from airspace.parser.rules.zone import Message, Zone, sp
+from airspace.parser.units import parse_distance_m
 
 # the ban itself, somewhere in the text: without one, a place in prose is no zone
 BAN = re.compile(r"\b(?:no[- ]fly|no[- ]drone|ban(?:s|ned|ning)?|prohibit\w*|restrict(?:s|ed|ion|ions)\b|suspend\w*"
@@ -38,27 +42,39 @@ _CAP = r"(?:[A-Z][\w'’.&-]*)"
 PLACE = rf"(?-i:{_CAP}(?:\s+(?:{_CAP}|of|de|del|du|al|the|la))*(?:(?:\s+[a-z]+)?\s+{_KIND}\b)?)"
 _LIST = rf"(?P<places>{PLACE}(?:\s*,\s*(?:and\s+)?{PLACE}|\s+and\s+{PLACE}){{0,9}})"
 _LEAD = r"(?:the\s+)?(?:cent(?:er|re)\s+of\s+(?:the\s+)?)?"
+# what a phrase names: places, or a kind of place alone ("the stadium") standing for the one place of that kind the
+# text names ("… around Mercedes-Benz Stadium in Atlanta … within a 30-nautical-mile radius of the stadium")
+_TARGET = rf"(?:{_LEAD}{_LIST}|the\s+(?P<kind>{_KIND})\b)"
+_D = DIST.replace("?P<d>", "?:")
 RADIUS_PHRASE = re.compile(
-    rf"\b(?:within|in(?=\s+(?:an?\s+|the\s+)?{DIST.replace('?P<d>', '?:')}[\s-]radius))\s+(?:an?\s+|the\s+)?{DIST}"
-    rf"(?:[\s-]radius)?\s+(?:of|around|from|at|near)\s+{_LEAD}{_LIST}", re.I)
+    rf"\b(?:within|in(?=\s+(?:an?\s+|the\s+)?{_D}[\s-]radius)|for(?=\s+(?:an?\s+)?{_D}\s+around))"
+    rf"\s+(?:an?\s+|the\s+)?{DIST}(?:[\s-]radius)?\s+(?:of|around|from|at|near)\s+{_TARGET}", re.I)
 # what a zone is called in prose: "no-fly zone", "drone-free zone", "exclusion zone", "restricted airspace",
 # "temporary flight restriction"
 _ZONE_WORDS = (r"(?:(?:no[- ]fly|no[- ]drone|drone[- ]free|exclusion|restricted)\s+zones?|restricted\s+airspace"
                r"|temporary\s+flight\s+restrictions?)")
-SIZED_ZONE = re.compile(rf"\b{DIST}\s+{_ZONE_WORDS}\s+(?:around|over|at|near|above|in)\s+{_LEAD}{_LIST}", re.I)
-ZONE_OVER = re.compile(rf"\b{_ZONE_WORDS}\s+(?:around|over|at|near|above)\s+{_LEAD}{_LIST}", re.I)
+SIZED_ZONE = re.compile(rf"\b{DIST}\s+{_ZONE_WORDS}\s+(?:around|over|at|near|above|in)\s+{_TARGET}", re.I)
+ZONE_OVER = re.compile(rf"\b{_ZONE_WORDS}\s+(?:around|over|at|near|above)\s+{_TARGET}", re.I)
 # a radius centred on a place: "40 nautical miles radius centered on Luneta Park", "a 5 km radius centred at …"
 RADIUS_CENTRED = re.compile(
-    rf"\b(?:an?\s+)?{DIST}[\s-]radius\s+cent(?:ere|re|er)d\s+(?:on|at|upon)\s+{_LEAD}{_LIST}", re.I)
+    rf"\b(?:an?\s+)?{DIST}[\s-]radius\s+cent(?:ere|re|er)d\s+(?:on|at|upon)\s+{_TARGET}", re.I)
 # the flights the ban is about, where they are banned: "drone operations across Dublin’s Control Zone", "flying of
 # drones over the jurisdiction of the NCT of Delhi"; a radius phrase or a zone of a size says more, and is read first
 _FLIGHTS = r"(?:drones?|UAVs?|UAS|RPAS|unmanned\s+aircraft(?:\s+systems?)?)"
 FLIGHTS_OVER = re.compile(
     rf"\b(?:{_FLIGHTS}\s+(?:operations?|flights?|flying|use)\s+(?:across|over|in|within)\s+"
     rf"(?:the\s+(?:jurisdiction|limits|territory|whole|entire)\s+of\s+)?"
-    rf"|(?:over|across|within)\s+the\s+(?:jurisdiction|limits|territory)\s+of\s+){_LEAD}{_LIST}", re.I)
+    rf"|(?:over|across|within)\s+the\s+(?:jurisdiction|limits|territory)\s+of\s+){_TARGET}", re.I)
+# places listed one to a line after the ban names them: "… restriction on drone flights up to 400 feet within the
+# lateral boundaries of the following federal facility:\n• Administrative United States Penitentiary Thomson near
+# Clinton, IL" (the FAA's 99.7 facility lists); each line a place, as written
+LISTED = re.compile(
+    r"\b(?:boundaries\s+of|over|above|around|at|near|within)\s+the\s+following\s+(?:[\w-]+\s+){0,3}?"
+    r"(?:facilit(?:y|ies)|locations?|sites?|areas?|installations?|venues?|places?|properties|property)\s*:[ \t]*\n"
+    r"(?P<items>(?:[ \t]*[•·▪●*\-–][ \t]*[^\n]{3,150}(?:\n|$)){1,20})", re.I)
+_ITEM = re.compile(r"[ \t]*[•·▪●*\-–][ \t]*(?P<p>[^\n]+)")
 _ONE = re.compile(PLACE)  # (a place is case-sensitive inside phrases read in any case)
-_PHRASES = (RADIUS_PHRASE, RADIUS_CENTRED, SIZED_ZONE, ZONE_OVER, FLIGHTS_OVER)
+_PHRASES = (RADIUS_PHRASE, RADIUS_CENTRED, SIZED_ZONE, ZONE_OVER, FLIGHTS_OVER, LISTED)
 
 
 # capitalised words a list runs on into that name a document, a rule or a unit, never a place ("… centered on
@@ -66,8 +82,43 @@ _PHRASES = (RADIUS_PHRASE, RADIUS_CENTRED, SIZED_ZONE, ZONE_OVER, FLIGHTS_OVER)
 _NOT_PLACE = re.compile(r"(?:NOTAMS?|TFRS?|AIC|AIP|UTC|GMT|FAA|UAS|UAVS?|RPAS?|ATC)", re.I)
 
 
+# the town a named venue is in, part of its name ("Mercedes-Benz Stadium in Atlanta", "SoFi Stadium in Inglewood,
+# California"): an operator looks the place up by both; a date after "in" is no town
+_NOT_TOWN = "|".join(MONTH_WORDS + WEEKDAYS)
+_TOWN = rf"(?!(?i:{_NOT_TOWN})\b){_CAP}(?:\s+{_CAP})*"
+_LOCALITY = re.compile(rf"\s+in\s+(?-i:{_TOWN}(?:,\s*{_TOWN})?)")
+_ENDS_IN_KIND = re.compile(rf"\s(?i:{_KIND})$")
+
+
+def _with_town(text: str, s: int, e: int) -> tuple[int, int]:
+    """A venue's span with the town written after it ("… Stadium in Atlanta"), where the place is a kind of place."""
+    if _ENDS_IN_KIND.search(text, s, e) and (t := _LOCALITY.match(text, e)) is not None:
+        return trim_place(text, s, t.end())
+    return s, e
+
+
+@lru_cache(maxsize=64)  # (once per text and kind, however often a text writes "the stadium")
+def _one_of_kind(text: str, kind: str) -> tuple[int, int] | None:
+    """Where the text first names the one place of ``kind`` it names ("the stadium": ``Mercedes-Benz Stadium``);
+    ``None`` when it names none or several (then "the stadium" could be either)."""
+    want = kind.casefold().rstrip("s")
+    first: dict[str, tuple[int, int]] = {}
+    for p in _ONE.finditer(text):
+        s, e = trim_place(text, p.start(), p.end())
+        words = text[s:e].split()
+        if len(words) >= 2 and words[-1].casefold().rstrip("s") == want:
+            first.setdefault(" ".join(words).casefold(), (s, e))
+    return _with_town(text, *next(iter(first.values()))) if len(first) == 1 else None
+
+
 def _places(text: str, m: re.Match) -> list[tuple[int, int]]:
-    """The spans of the places a phrase lists, each trimmed to the place itself (a sentence end, a clause)."""
+    """The spans of the places a phrase lists, each trimmed to the place itself (a sentence end, a clause); for a
+    kind of place alone, the one place of that kind the text names."""
+    if m.groupdict().get("kind"):
+        one = _one_of_kind(text, m.group("kind").casefold())
+        return [one] if one is not None else []
+    if m.groupdict().get("items"):
+        return [trim_place(text, *i.span("p")) for i in _ITEM.finditer(text, *m.span("items"))]
     out: list[tuple[int, int]] = []
     lo, hi = m.span("places")
     pos = lo
@@ -75,7 +126,7 @@ def _places(text: str, m: re.Match) -> list[tuple[int, int]]:
         s, e = trim_place(text, p.start(), p.end())
         e = s + len(drop_tail_words(text[s:e]))  # ("Palace Grounds, and": the sentence's words, not the place's)
         if e > s and not _NOT_PLACE.fullmatch(text[s:e]):
-            out.append((s, e))
+            out.append(_with_town(text, s, e) if p.end() >= hi else (s, e))
         pos = p.end()
     return out
 
@@ -83,24 +134,45 @@ def _places(text: str, m: re.Match) -> list[tuple[int, int]]:
 def phrase_zones(m: Message, phrases: Sequence[re.Pattern],
                  places: Callable[[str, re.Match], list[tuple[int, int]]]) -> list[Zone]:
     """The named zones of the first of ``phrases`` (in order) that names a place: each place ``places`` finds in a
-    match, once however often written, with the match's radius (its group ``d``) where it has one; at most 20."""
+    match, with the match's radius (its group ``d``) where it has one, once however often written; at most 20.
+
+    Rings of several sizes (a 30 NM TFR around a stadium on game day, a 1 NM one on the days before) are each their
+    own zone, and each states its own limits in its own sentence ("… up to 17,999 feet", "… up to an altitude of
+    1,000 feet"): their zones read limits after their phrase first (``Zone.local_limits``)."""
     text = m.text
     zones: list[Zone] = []
-    seen: set[str] = set()
+    seen: set[tuple[str, float | None]] = set()
     for phrase in phrases:
         for r in phrase.finditer(text, m.lo, m.hi):
+            radius = sp(text, *r.span("d")) if r.groupdict().get("d") else None
+            size = _size(radius.text) if radius is not None else None
             for s, e in places(text, r):
-                name = " ".join(text[s:e].split()).casefold()
-                if name in seen:
+                key = (" ".join(text[s:e].split()).casefold(), size)
+                if key in seen:
                     continue
-                seen.add(name)
+                seen.add(key)
                 f = {"name": sp(text, s, e)}
-                if r.groupdict().get("d"):
-                    f["radius"] = sp(text, *r.span("d"))
+                if radius is not None:
+                    f["radius"] = radius
                 zones.append(Zone(f, r.start(), r.end(), "named"))
         if zones:
             break
+    if len({_size(z.fields["radius"].text) for z in zones if "radius" in z.fields}) > 1:
+        for z in zones:
+            z.local_limits = True
     return zones[:20]
+
+
+def _size(radius: str) -> float | None:
+    """A radius in metres, ``None`` when it does not read as a distance (compared, never written into a record)."""
+    try:
+        return round(parse_distance_m(radius), 1)
+    except ValueError:
+        pass
+    try:
+        return round(read_distance(radius, "")[0], 1)  # ("one-nautical-mile": a count written as a word)
+    except ValueError:
+        return None
 
 
 def news_places(m: Message) -> list[Zone]:

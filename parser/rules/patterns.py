@@ -192,13 +192,15 @@ CN_UPPER = re.compile(rf"(?:{CN_FROM_GROUND}(?=[^，,。；;\n]{{0,4}}\d))?"
 # so that hostile text without anchors costs one linear scan
 # (a blank run is taken only from its first character: a leading \s* tried at every blank of a long run is quadratic)
 CN_CENTRE_ANCHOR = re.compile(r"(?:(?<!\s)\s+)?(?:为|為)\s*(?:中心|圆心|圓心)")
-CN_DIST = r"\d+(?:\.\d+)?\s*(?:公里|千米|米|km|KM|m)(?:\s*[（(]含[）)])?"  # 3公里(含): 3 km included
+# 3公里(含): 3 km included; 两公里, 五百米: a radius in Chinese numerals (三千米 is 3,000 m read either way)
+CN_DIST = (r"(?:\d+(?:\.\d+)?\s*(?:公里|千米|米|km|KM|m)|[一二两兩三四五六七八九十百千万萬][零〇一二两兩三四五六七八九十百千万萬]*\s*(?:公里|千米|米))"
+           r"(?:\s*[（(]含[）)])?")
 CN_BUFFER_ANCHOR = re.compile(
     rf"(?:及其|及|的)?(?:(?<!\s)\s+)?(?:周[边邊]|附近)\s*(?:半[径徑])?\s*(?P<d>{CN_DIST})|[，,]\s*半[径徑]\s*(?:为|為)?\s*(?P<d2>{CN_DIST})"
     rf"|(?:两侧|兩側|两边|兩邊)\s*(?:各)?\s*(?P<d3>{CN_DIST})"
 )
 # "以X为中心向四周辐射2公里": the radius in words other than 半径
-CN_SPREAD = re.compile(rf"\s*(?:，|,)?\s*(?:向)?\s*(?:四周|周边|周邊)?\s*(?:辐射|輻射|延伸|扩展|擴展)\s*(?P<d>{CN_DIST})")
+CN_SPREAD = re.compile(rf"\s*(?:，|,)?\s*(?:向)?\s*(?:四周|周边|周邊|外)?\s*(?:辐射|輻射|延伸|扩展|擴展)\s*(?P<d>{CN_DIST})")
 # a whole administrative area: "在北京市行政区域内", "杭州市行政区域全境"
 CN_GLOSS = r"(?:\([a-zA-Z\u00c0-\u024f\u0300-\u036f]{1,6}\))?"  # 區(qū): a pinyin gloss some mirrors add
 # (each district an atomic group: a run of characters up to the first 区/县; searched only in short windows)
