@@ -1,7 +1,9 @@
 """Distances the number readers leave to context: a count written as a word (``TWO NM``) and a bare ``mile``.
 
 - A word count (``ONE`` … ``TWELVE``, ``FIFTEEN``, ``TWENTY``, ``TWENTY-FIVE``, ``THIRTY``, ``FORTY``, ``FIFTY``,
-  ``HUNDRED``) is that number, with the unit after it read as ``parser.units`` reads it.
+  ``HUNDRED``, and the same counts in Spanish, Portuguese, French, German and Italian: ``cinco millas náuticas``,
+  ``drei Kilometer``, ``cinq kilomètres``) is that number, with the unit after it read as ``parser.units`` reads
+  it.
 - ``MILE(S)`` without ``NAUTICAL``/``STATUTE``: in a navigational warning it is the nautical mile (the convention of
   maritime safety information: NAVAREA, HYDROLANT/HYDROPAC, NAVTEX); anywhere else the statute mile, and the record
   says the unit was inferred.
@@ -24,7 +26,21 @@ from airspace.parser.units import NM, SM, parse_distance_m_exact
 _WORDS = {"ONE": 1, "TWO": 2, "THREE": 3, "FOUR": 4, "FIVE": 5, "SIX": 6, "SEVEN": 7, "EIGHT": 8, "NINE": 9,
           "TEN": 10, "ELEVEN": 11, "TWELVE": 12, "FIFTEEN": 15, "TWENTY": 20, "TWENTY FIVE": 25, "TWENTY-FIVE": 25,
           "THIRTY": 30, "FORTY": 40, "FIFTY": 50, "HUNDRED": 100}
-_WORD_DIST = re.compile(r"^\s*(?P<w>TWENTY[\s-]FIVE|[A-Z]+)(?P<rest>(?:\s|-).*)$", re.I | re.S)
+# the counts written as words in the other languages whose notices and news are read (es, pt, fr, de, it), up to
+# the words "ten" … "hundred" as for English; an article that is also "one" (un, une, um, ein) counts only before a
+# unit, where it is the count
+_WORDS_EU = {
+    1: "uno una un um uma une ein eine einen einem",
+    2: "dos dois duas deux zwei due", 3: "tres três trois drei tre", 4: "cuatro quatro quatre vier quattro",
+    5: "cinco cinq fünf cinque", 6: "seis six sechs sei", 7: "siete sete sept sieben sette",
+    8: "ocho oito huit acht otto", 9: "nueve nove neuf neun", 10: "diez dez dix zehn dieci",
+    12: "doce doze douze zwölf dodici", 15: "quince quinze fünfzehn quindici", 20: "veinte vinte vingt zwanzig venti",
+    25: "veinticinco vingt-cinq fünfundzwanzig venticinque", 30: "treinta trinta trente dreißig trenta",
+    40: "cuarenta quarenta quarante vierzig quaranta", 50: "cincuenta cinquenta cinquante fünfzig cinquanta",
+    100: "cien cem cent hundert cento",
+}
+WORDS_EU = {w: n for n, ws in _WORDS_EU.items() for w in ws.split()}
+_WORD_DIST = re.compile(r"^\s*(?P<w>TWENTY[\s-]FIVE|vingt-cinq|[^\W\d_]+)(?P<rest>(?:\s|-).*)$", re.I | re.S)
 _MILE = re.compile(r"^\s*(?P<num>\d+(?:\.\d+)?|\.\d+)(?:\s?|-)MILES?(?![A-Za-z])[\s.,;)]*$", re.I)
 
 
@@ -38,7 +54,8 @@ def read_distance(value: str, text: str) -> tuple[float, str | None]:
         return (float(Fraction(m["num"]) * SM),
                 f"radius {s!r}: 'mile' read as the statute mile (1609.344 m); the message does not say which mile")
     w = _WORD_DIST.match(s)
-    if w is not None and (n := _WORDS.get(" ".join(w["w"].upper().replace("-", " ").split()))) is not None:
+    if w is not None and (n := _WORDS.get(" ".join(w["w"].upper().replace("-", " ").split()),
+                                          WORDS_EU.get(w["w"].lower()))) is not None:
         rest = w["rest"].lstrip(" -")
         if _MILE.match(f"1 {rest}"):
             return read_distance(f"{n} {rest}", text)

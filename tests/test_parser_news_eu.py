@@ -27,8 +27,9 @@ def _named(text: str) -> list[tuple[str, float | None]]:
     ("flapinternational:decea-congonhas-drone-restriction", [("Aeroporto de Congonhas", 5400.0)]),
     # "dentro de un radio de espacio aéreo de 25 kilómetros de Aeroparque"
     ("defensayarmas:g20-aeroparque-25km-2018", [("Aeroparque", 25000.0)]),
-    # "operar drones en las inmediaciones del Aeropuerto José Aponte de la Torre" (its radius in words: not read)
-    ("presenciapr:ceiba-aeropuerto-drones-2025", [("Aeropuerto José Aponte de la Torre", None)]),
+    # "operar drones en las inmediaciones del Aeropuerto José Aponte de la Torre … dentro de un perímetro de cinco
+    # millas náuticas" (the one radius, its count a word)
+    ("presenciapr:ceiba-aeropuerto-drones-2025", [("Aeropuerto José Aponte de la Torre", 9260.0)]),
 ])
 def test_train_rows(row, want):
     assert _named(_world(row)) == want
@@ -45,9 +46,24 @@ def test_train_rows(row, want):
     ("A prefeitura proibiu drones num raio de 2 km em torno do Estádio do Maracanã.",
      [("Estádio do Maracanã", 2000.0)]),
     ("La zona de exclusión aérea sobre Buenos Aires regirá durante la cumbre.", [("Buenos Aires", None)]),
+    # a count written as a word, in each language
+    ("Le survol par drone est interdit dans un rayon de cinq kilomètres autour du Stade de France.",
+     [("Stade de France", 5000.0)]),
+    ("Drohnenflüge sind im Umkreis von drei Kilometer um den Flughafen München verboten.",
+     [("Flughafen München", 3000.0)]),
+    ("È vietato il volo dei droni nel raggio di due chilometri dallo Stadio Olimpico.", [("Stadio Olimpico", 2000.0)]),
+    ("A prefeitura proibiu drones num raio de três quilômetros em torno do Estádio do Maracanã.",
+     [("Estádio do Maracanã", 3000.0)]),
+    ("Drohnen sind im Umkreis von dreißig Kilometer um den Flughafen München verboten.",
+     [("Flughafen München", 30000.0)]),
 ])
 def test_languages_and_phrases(text, want):
     assert _named(text) == want
+
+
+def test_a_word_that_is_no_count_is_no_radius():
+    # "de tres" reads only before a unit: "tres equipos" is no distance, and the place keeps no radius
+    assert _named("Se prohíbe volar drones en un radio de tres equipos alrededor del estadio Azteca.") == []
 
 
 def test_no_ban_no_place():

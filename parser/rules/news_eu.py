@@ -21,12 +21,15 @@ from __future__ import annotations
 
 import re
 
+from airspace.parser.distwords import WORDS_EU
 from airspace.parser.places import trim_place
 from airspace.parser.rules.news import phrase_zones
-from airspace.parser.rules.patterns import DIST
+from airspace.parser.rules.patterns import DIST, DIST_UNITS
 from airspace.parser.rules.zone import Message, Zone, sp
 
-_D = rf"(?P<d>{DIST})"
+# a distance in digits or with its count as a word ("cinco millas náuticas", "drei Kilometer")
+_COUNT = "|".join(sorted(map(re.escape, WORDS_EU), key=len, reverse=True))
+_D = rf"(?P<d>{DIST}|(?<![^\W\d_])(?:{_COUNT})\s+(?:{DIST_UNITS})(?![^\W\d_]))"
 _ART = r"(?:(?:el|la|los|las|o|a|os|as|le|les|der|die|das|den|dem|il|lo|gli)\s+|l['’]\s?)?"
 _KIND = (r"(?-i:(?:estadio|aeropuerto|aeródromo|parque|plaza|palacio|puerto|estádio|aeroporto|aeródromo|praça|palácio"
          r"|stade|aéroport|aérodrome|palais|place|port|stadion|flughafen|flugplatz|palast|platz|hafen|stadio|palazzo"
