@@ -31,7 +31,7 @@ from airspace.parser.eudates import DAILY as EU_DAILY
 from airspace.parser.eudates import read_eu_time, window_minutes
 from airspace.parser.header import qline_limit_field
 from airspace.parser.localtime import LOCAL_MARK, MARK_AFTER, fixed_offset, zone_at
-from airspace.parser.partial_time import complete_cn_day, complete_time, is_partial
+from airspace.parser.partial_time import complete_cn_day, complete_time, is_partial, is_warning
 from airspace.parser.places import clause_fragment, named_kind, place_name
 from airspace.parser.polygon import (
     HULL_ORDER_NOTE,
@@ -321,6 +321,12 @@ def _partial(rec: ZoneRecord, v: dict[str, str], text: str, key: str, start: dat
                                           start=start)
     except ValueError:
         return _prose_date(rec, v[key], text, key, span, day_range)  # "26." of "vom 26. bis 28. Juni 2024"
+    if not sure and not _has_cjk(text) and not is_warning(text) and not _zone_points(rec):
+        # a day of prose that the notice's conventions do not place ("from 13th May 2019" in a news item, read as a
+        # UTC day above) for a place it names: prose's own reading, in the time zone of the places the text names (a
+        # zone with coordinates is an aviation notice's, whose days are UTC days)
+        if (prose := _prose_date(rec, v[key], text, key, span, day_range)) is not None:
+            return prose
     _infer(rec, how, sure=sure)
     return dt
 

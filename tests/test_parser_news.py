@@ -192,3 +192,21 @@ def test_places_listed_one_to_a_line_after_the_ban():
     # without the ban, a list of facilities is no zone
     assert _places(text.replace("restriction on drone flights", "note on drone flights")
                    .replace("restrictions", "notes")) == []
+
+
+def test_drones_banned_over_a_country_on_its_own_day():
+    # lk-adaderana:gazette-2019-english: "to prohibit the navigation of any unmanned aircraft (UAV) or any drone over
+    # Sri Lanka from 13th May 2019": the country is the zone; its day starts at its own midnight (Asia/Colombo)
+    text = world_text("lk-adaderana:gazette-2019-english")
+    assert [p["name"] for p in _places(text)] == ["Sri Lanka"]
+    (rec,) = drawn_records(text)
+    assert rec.start == utc("2019-05-12T18:30Z")
+    assert any("Asia/Colombo" in w and "Sri Lanka" in w for w in rec.inferred)
+    assert rec.status == "review"
+
+
+@pytest.mark.parametrize("when", ["St Patrick's Day", "the Easter Weekend", "Christmas", "Sunday", "New Year"])
+def test_over_a_time_is_no_place(when: str):
+    # "over" is a time as often as a place: "any drone over Christmas" names no zone
+    text = world_text("lk-adaderana:gazette-2019-english").replace("any drone over Sri Lanka", f"any drone over {when}")
+    assert _places(text) == []

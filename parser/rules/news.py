@@ -62,7 +62,7 @@ RADIUS_CENTRED = re.compile(
 # drones over the jurisdiction of the NCT of Delhi"; a radius phrase or a zone of a size says more, and is read first
 _FLIGHTS = r"(?:drones?|UAVs?|UAS|RPAS|unmanned\s+aircraft(?:\s+systems?)?)"
 FLIGHTS_OVER = re.compile(
-    rf"\b(?:{_FLIGHTS}\s+(?:operations?|flights?|flying|use)\s+(?:across|over|in|within)\s+"
+    rf"\b(?:{_FLIGHTS}\s+(?:(?:operations?|flights?|flying|use)\s+(?:across|over|in|within)|over)\s+"
     rf"(?:the\s+(?:jurisdiction|limits|territory|whole|entire)\s+of\s+)?"
     rf"|(?:over|across|within)\s+the\s+(?:jurisdiction|limits|territory)\s+of\s+){_TARGET}", re.I)
 # places listed one to a line after the ban names them: "… restriction on drone flights up to 400 feet within the
@@ -80,6 +80,10 @@ _PHRASES = (RADIUS_PHRASE, RADIUS_CENTRED, SIZED_ZONE, ZONE_OVER, FLIGHTS_OVER, 
 # capitalised words a list runs on into that name a document, a rule or a unit, never a place ("… centered on
 # Luneta Park and NOTAM (B4593/17), …")
 _NOT_PLACE = re.compile(r"(?:NOTAMS?|TFRS?|AIC|AIP|UTC|GMT|FAA|UAS|UAVS?|RPAS?|ATC)", re.I)
+# "over" is a time as often as a place in English ("drones over the weekend", "over St Patrick's Day"): a name that
+# ends in a time word is a when, never a place
+_WHEN = re.compile(rf"(?:\b(?:days?|weekends?|eve|holidays?|christmas|easter|new\s+year|week|season|period)"
+                   rf"|\b(?:{'|'.join(MONTH_WORDS + WEEKDAYS)}))$", re.I)
 
 
 # the town a named venue is in, part of its name ("Mercedes-Benz Stadium in Atlanta", "SoFi Stadium in Inglewood,
@@ -125,7 +129,7 @@ def _places(text: str, m: re.Match) -> list[tuple[int, int]]:
     while (p := _ONE.search(text, pos, hi)) is not None:
         s, e = trim_place(text, p.start(), p.end())
         e = s + len(drop_tail_words(text[s:e]))  # ("Palace Grounds, and": the sentence's words, not the place's)
-        if e > s and not _NOT_PLACE.fullmatch(text[s:e]):
+        if e > s and not _NOT_PLACE.fullmatch(text[s:e]) and not _WHEN.search(text, s, e):
             out.append(_with_town(text, s, e) if p.end() >= hi else (s, e))
         pos = p.end()
     return out
