@@ -210,3 +210,27 @@ def test_over_a_time_is_no_place(when: str):
     # "over" is a time as often as a place: "any drone over Christmas" names no zone
     text = world_text("lk-adaderana:gazette-2019-english").replace("any drone over Sri Lanka", f"any drone over {when}")
     assert _places(text) == []
+
+
+def test_a_place_declared_a_no_drone_zone():
+    # dronebelow:super-bowl-liii-2019, its lead alone: "the airspace around Mercedes-Benz Stadium in Atlanta has been
+    # declared a “No Drone Zone”": the place declared, with its town, and no radius
+    lead = world_text("dronebelow:super-bowl-liii-2019").split("\n")[0]
+    assert _places(lead) == [{"name": "Mercedes-Benz Stadium in Atlanta"}]
+    # the same form as other reports write it: declared before the place, or "will be" one
+    assert _places("The district administration declared Kalaburagi a no-drone zone on Friday.") == [
+        {"name": "Kalaburagi"}]
+    assert _places("Wembley Stadium will be a drone-free zone during the final.") == [{"name": "Wembley Stadium"}]
+    assert _places("Srinagar and its surroundings have been declared a no-fly zone for drones.") == [
+        {"name": "Srinagar"}]
+    # a place that is merely near a zone, or a declaration of something else, is no zone
+    assert _places("Wembley Stadium will be a venue for the final; a no-fly zone is in force.") == []
+
+
+def test_a_radius_around_a_place_without_within():
+    # the lead of cartizzle:super-bowl-lvi with its radius written as "a … radius around": the TFR's ring
+    text = world_text("cartizzle:super-bowl-lvi").replace(
+        "not allowed to fly within a 30-nautical-mile radius of the stadium",
+        "not allowed to fly in the TFR, a 30-nautical-mile radius around the stadium")
+    rings = {p["radius"]: p["name"] for p in _places(text)}
+    assert rings["30-nautical-mile"] == "SoFi Stadium in Inglewood California"

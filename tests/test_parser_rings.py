@@ -56,9 +56,13 @@ def test_the_stadium_stands_for_the_one_stadium_named_with_its_town():
 
 
 def test_the_stadium_is_no_place_when_the_text_names_two():
-    """The same article with a second stadium named: "the stadium" could be either, so it names no zone."""
+    """The same article with a second stadium named: "the stadium" could be either, so no ring is read; what is left
+    is the restriction the article names a stadium for ("Temporary Flight Restriction (TFR) over the SoFi Stadium
+    in Inglewood California"), without a radius."""
     text = _world(SUPER_BOWL_LVI) + "\nLast year the game was played at Hard Rock Stadium in Miami Gardens."
-    assert rules_zones(text) == []
+    zones = rules_zones(text)
+    assert [z["name"] for z in zones] == ["SoFi Stadium in Inglewood California"]
+    assert "radius" not in zones[0]
 
 
 def test_a_rings_town_is_never_a_date():

@@ -31,7 +31,7 @@ from airspace.parser.rules.zone import Message, Zone, sp
 from airspace.parser.units import parse_distance_m
 
 # the ban itself, somewhere in the text: without one, a place in prose is no zone
-BAN = re.compile(r"\b(?:no[- ]fly|no[- ]drone|ban(?:s|ned|ning)?|prohibit\w*|restrict(?:s|ed|ion|ions)\b|suspend\w*"
+BAN = re.compile(r"\b(?:no[- ]fly|no[- ]drone|drone[- ]free|ban(?:s|ned|ning)?|prohibit\w*|restrict(?:s|ed|ion|ions)\b|suspend\w*"
                  r"|cannot\s+be\s+flown|(?:not|no\s+longer)\s+be\s+(?:allowed|permitted|flown))", re.I)
 # a distance as prose writes it, the number in digits or a word ("five-km", "1-km", "15 km", "2 nautical miles")
 DIST = rf"(?P<d>(?<![\w.])(?:\d+(?:\.\d+)?|{NUM_WORDS})(?:\s?|[-‐])(?:KMS|{DIST_UNITS}))(?![\w])"
@@ -46,15 +46,48 @@ _LEAD = r"(?:the\s+)?(?:cent(?:er|re)\s+of\s+(?:the\s+)?)?"
 # text names ("… around Mercedes-Benz Stadium in Atlanta … within a 30-nautical-mile radius of the stadium")
 _TARGET = rf"(?:{_LEAD}{_LIST}|the\s+(?P<kind>{_KIND})\b)"
 _D = DIST.replace("?P<d>", "?:")
+# (a radius without a preposition before it: "a TFR with a 30-mile radius around the stadium")
 RADIUS_PHRASE = re.compile(
-    rf"\b(?:within|in(?=\s+(?:an?\s+|the\s+)?{_D}[\s-]radius)|for(?=\s+(?:an?\s+)?{_D}\s+around))"
-    rf"\s+(?:an?\s+|the\s+)?{DIST}(?:[\s-]radius)?\s+(?:of|around|from|at|near)\s+{_TARGET}", re.I)
+    rf"\b(?:(?:within|in(?=\s+(?:an?\s+|the\s+)?{_D}[\s-]radius)|for(?=\s+(?:an?\s+)?{_D}\s+around))\s+"
+    rf"(?:an?\s+|the\s+)?|(?:an?\s+)?(?={_D}[\s-]radius))"
+    rf"{DIST}(?:[\s-]radius)?\s+(?:of|around|from|at|near|surrounding)\s+{_TARGET}", re.I)
 # what a zone is called in prose: "no-fly zone", "drone-free zone", "exclusion zone", "restricted airspace",
 # "temporary flight restriction"
-_ZONE_WORDS = (r"(?:(?:no[- ]fly|no[- ]drone|drone[- ]free|exclusion|restricted)\s+zones?|restricted\s+airspace"
-               r"|temporary\s+flight\s+restrictions?)")
+# "temporary flight restriction", "flight restrictions", "drone restrictions"; in quotes or with its acronym after it
+# ("a “No Drone Zone”", "Temporary Flight Restriction (TFR) over …")
+_ZONE_WORDS = (r"(?:[“\"‘']?(?:(?:no[- ]fly|no[- ]drone|drone[- ]free|exclusion|restricted)\s+zones?|restricted\s+airspace"
+               r"|(?:temporary\s+)?(?:flight|drone|airspace)\s+restrictions?)[”\"’']?(?:\s*\([A-Z]{2,5}\))?)")
 SIZED_ZONE = re.compile(rf"\b{DIST}\s+{_ZONE_WORDS}\s+(?:around|over|at|near|above|in)\s+{_TARGET}", re.I)
 ZONE_OVER = re.compile(rf"\b{_ZONE_WORDS}\s+(?:around|over|at|near|above)\s+{_TARGET}", re.I)
+# a place declared one: "Mercedes-Benz Stadium … has been declared a “No Drone Zone”", "declared Srinagar a no-fly
+# zone", "… will be a no-drone zone"
+_DECLARED = r"(?:declared|designated|made)\s+(?:as\s+)?"
+_BE_DECLARED = re.compile(rf"\b(?:(?:has|have)\s+been|was|were|is|are|will\s+be)\s+(?:{_DECLARED})?(?:an?\s+)?"
+                          rf"(?:temporary\s+)?{_ZONE_WORDS}", re.I)
+# the places before it, ending where it starts (searched in a short window before each declaration: a list that
+# must end at a point is found from every start before it, so the window keeps hostile runs of capitals linear)
+_DECLARED_PLACES = re.compile(
+    rf"{_LIST}(?:\s+in\s+{_CAP}(?:\s+{_CAP})*(?:,\s*{_CAP}(?:\s+{_CAP})*)?)?"
+    rf"(?:\s+and\s+(?:its|the)\s+(?:surroundings|vicinity|surrounding\s+areas?))?\s+$", re.I)
+_DECLARE_PLACE = re.compile(
+    rf"\b{_DECLARED}{_LEAD}(?P<places>{PLACE})\s+(?:as\s+)?(?:an?\s+)?(?:temporary\s+)?{_ZONE_WORDS}", re.I)
+
+
+class _Declared:
+    """A place declared one (the phrase ``phrase_zones`` reads as a regex): "Mercedes-Benz Stadium … has been declared
+    a “No Drone Zone”", "Srinagar and its surroundings have been declared a no-fly zone", "declared Kalaburagi a
+    no-drone zone", "Wembley Stadium will be a drone-free zone"."""
+
+    @staticmethod
+    def finditer(text: str, lo: int, hi: int):
+        for v in _BE_DECLARED.finditer(text, lo, hi):
+            m = _DECLARED_PLACES.search(text, max(lo, v.start() - 160), v.start())
+            if m is not None:
+                yield m
+        yield from _DECLARE_PLACE.finditer(text, lo, hi)
+
+
+DECLARED = _Declared()
 # a radius centred on a place: "40 nautical miles radius centered on Luneta Park", "a 5 km radius centred at …"
 RADIUS_CENTRED = re.compile(
     rf"\b(?:an?\s+)?{DIST}[\s-]radius\s+cent(?:ere|re|er)d\s+(?:on|at|upon)\s+{_TARGET}", re.I)
@@ -74,7 +107,7 @@ LISTED = re.compile(
     r"(?P<items>(?:[ \t]*[•·▪●*\-–][ \t]*[^\n]{3,150}(?:\n|$)){1,20})", re.I)
 _ITEM = re.compile(r"[ \t]*[•·▪●*\-–][ \t]*(?P<p>[^\n]+)")
 _ONE = re.compile(PLACE)  # (a place is case-sensitive inside phrases read in any case)
-_PHRASES = (RADIUS_PHRASE, RADIUS_CENTRED, SIZED_ZONE, ZONE_OVER, FLIGHTS_OVER, LISTED)
+_PHRASES = (RADIUS_PHRASE, RADIUS_CENTRED, SIZED_ZONE, ZONE_OVER, DECLARED, FLIGHTS_OVER, LISTED)
 
 
 # capitalised words a list runs on into that name a document, a rule or a unit, never a place ("… centered on
