@@ -37,7 +37,15 @@ from airspace.parser.rules.navwarn import surface_hazard
 from airspace.parser.rules.readers import location_indicator, qline_circle
 from airspace.parser.rules.zone import Message as ReaderMessage
 from airspace.parser.rules.zone import body, not_an_area
-from airspace.pipeline.complete import NONE_FOUND, RULES_ONLY, drawn, fill_missing, filled_reason, rules_only_zones
+from airspace.pipeline.complete import (
+    NONE_FOUND,
+    RULES_ONLY,
+    adopt_rules_places,
+    drawn,
+    fill_missing,
+    filled_reason,
+    rules_only_zones,
+)
 from airspace.pipeline.engines import DEFAULT_ENGINE, get_extractor
 from airspace.pipeline.normalize import buffer_zone
 from airspace.pipeline.normalize import normalize as _normalize
@@ -241,10 +249,19 @@ def _records_for(
             rec.review(unfounded)
         note_damage(rec)
         return [rec]
-    out = []
+    normalised: list[ZoneRecord | None] = []
     for z, draft in enumerate(drafts):
         try:
-            rec = _normalise_zone(draft, msg, z, engine, normalize)
+            normalised.append(_normalise_zone(draft, msg, z, engine, normalize))
+        except Exception:  # noqa: BLE001 - reported as that zone's error below
+            normalised.append(None)
+    if rules_recs is not None:
+        adopt_rules_places(normalised, rules_recs)  # (before the fill: the adopted place then fills like its own)
+    out = []
+    for z, (draft, rec) in enumerate(zip(drafts, normalised)):
+        try:
+            if rec is None:
+                raise ValueError("the zone could not be normalised")
             rules_rec = None
             if rules_recs is not None:
                 rules_rec = rules_recs[z] if z < len(rules_recs) else None

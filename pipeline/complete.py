@@ -14,7 +14,8 @@ from __future__ import annotations
 from airspace.core.records import ZoneRecord
 from airspace.pipeline.validate import CROSS_CHECK_CENTRE_M, haversine_m
 
-__all__ = ["drawn", "fill_missing", "filled_reason", "rules_only_zones", "same_place", "RULES_ONLY", "NONE_FOUND"]
+__all__ = ["adopt_rules_places", "drawn", "fill_missing", "filled_reason", "rules_only_zones", "same_place",
+           "RULES_ONLY", "NONE_FOUND"]
 
 # (what the reason calls it, the record's fields that travel together, the span keys that ground them)
 _GROUPS = (
@@ -42,7 +43,8 @@ def _empty(rec: ZoneRecord, fields: tuple[str, ...]) -> bool:
 
 def same_place(a: ZoneRecord, b: ZoneRecord) -> bool:
     """Whether two records draw the same zone: circles about one centre with (nearly) one radius, polygons with the
-    same vertices, or one named place. Two rings about one centre (a VIP TFR's 30 NM and 10 NM) are two zones."""
+    same vertices, or one named place with (nearly) one radius. Two rings about one centre (a VIP TFR's 30 NM and
+    10 NM) are two zones."""
     g, h = a.geometry, b.geometry
     if g is None or h is None or g.type != h.type:
         return False
@@ -52,7 +54,12 @@ def same_place(a: ZoneRecord, b: ZoneRecord) -> bool:
     if g.type == "polygon":
         return len(g.points) == len(h.points) and all(
             haversine_m(p, q) <= CROSS_CHECK_CENTRE_M for p, q in zip(g.points, h.points))
-    return " ".join(g.name.split()).casefold() == " ".join(h.name.split()).casefold()
+    if " ".join(g.name.split()).casefold() != " ".join(h.name.split()).casefold():
+        return False
+    # (two rings about one named place, a stadium's 30 NM and 1 NM, are two zones; a radius read by one side only
+    # is the same place's)
+    return g.radius_m is None or h.radius_m is None or abs(g.radius_m - h.radius_m) <= RADIUS_SAME * max(
+        g.radius_m, h.radius_m)
 
 
 def fill_missing(rec: ZoneRecord, rules: ZoneRecord) -> list[str]:
@@ -96,3 +103,51 @@ def rules_only_zones(model: list[ZoneRecord], rules: list[ZoneRecord]) -> list[Z
     unmatched = [(i, r) for i, r in enumerate(theirs) if not any(same_place(r, d) for d in mine)]
     unmatched.sort(key=lambda p: (p[0] < len(mine), p[0]))
     return [r for _, r in sorted(unmatched[:room], key=lambda p: p[0])]
+
+
+def _named(rec: ZoneRecord | None) -> bool:  # (None: a zone that could not be normalised)
+    return rec is not None and rec.status != "error" and rec.geometry is not None and rec.geometry.type == "named"
+
+
+def adopt_rules_places(model: list[ZoneRecord | None], rules: list[ZoneRecord]) -> None:
+    """A place the model named, where the rules reader named another for the zone of the same index: the rules
+    reader's place, in place, with the model's name said in a review reason; and a radius the rules reader read
+    around the same place where the model read none.
+
+    Why the rules reader's: a model points at a span, and on named places (news, police orders, municipal notices)
+    the span it points at is most often a piece of the sentence around the place ("Narendra Modi’s", "Section 144",
+    "Super Bowl LVI (56"), where the rules reader names a place only from the phrase of the ban itself. A named
+    place is never ``ok`` (it has no coordinates), so this changes what the operator is shown to look up, never what
+    is dispatchable. A model's place that the rules reader names too, for any zone, is kept; a rules reader's place
+    already given to another zone is not taken twice."""
+    theirs = [r for r in rules if _named(r)]
+    if not theirs:
+        return
+    def key(r: ZoneRecord) -> str:
+        return " ".join(r.geometry.name.split()).casefold()
+
+    used = {key(r) for r in model if r is not None and _named(r)}
+    for z, rec in enumerate(model):
+        mate = rules[z] if z < len(rules) else None
+        if not _named(rec) or not _named(mate):
+            continue
+        if key(rec) == key(mate):
+            if rec.geometry.radius_m is None and mate.geometry.radius_m is not None:
+                rec.geometry = rec.geometry.model_copy(update={"radius_m": mate.geometry.radius_m})
+                if "radius" in mate.spans:
+                    rec.spans["radius"] = mate.spans["radius"]
+                rec.review("the radius: read by the rules reader only (the engine read none), for review")
+            continue
+        if any(key(rec) == key(r) for r in theirs) or key(mate) in used:
+            continue
+        was = rec.geometry.name
+        rec.geometry = mate.geometry
+        for k in ("name", "radius"):
+            rec.spans.pop(k, None)
+            if k in mate.spans:
+                rec.spans[k] = mate.spans[k]
+        rec.reasons = [x for x in rec.reasons if was not in x]  # (what was said of the model's own name)
+        rec.review(mate.geometry.unresolved_reason())
+        rec.review(f"the place: the engine named {was!r}, the rules reader {mate.geometry.name!r} from the phrase "
+                   "of the ban; the rules reader's, for review")
+        used.add(key(mate))

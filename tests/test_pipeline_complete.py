@@ -106,3 +106,64 @@ def test_same_place_two_rings_about_one_centre_are_two_zones():
 def test_an_error_record_fills_nothing():
     bad = ZoneRecord(message=0, status="error")
     assert fill_missing(_circle(1.0, 1.0, 100.0), bad) == [] and fill_missing(bad, _circle(1.0, 1.0, 100.0)) == []
+
+
+# --- a model's named place that the rules reader names otherwise (complete.adopt_rules_places) -------------------
+PALACE = "in-deccanherald:palace-grounds-2024-04-20"  # "within a 1-km radius at Krishna Vihar, Palace Grounds, and
+# HQTC Helipad": three named places, each with the phrase's radius
+
+
+def _renamed(k: int, name: str, drop_radius: bool = False):
+    def alter(zones):
+        zones = [dict(z) for z in zones]
+        zones[k]["name"] = name
+        if drop_radius:
+            zones[k].pop("radius", None)
+        return zones
+    return alter
+
+
+def test_a_models_piece_of_sentence_gives_way_to_the_rules_readers_place(world_train):
+    # a model pointing at "Narendra Modi’s" (the sentence's words before the place) for the first zone
+    recs, _ = process_batch(world_train[PALACE], _reader(_renamed(0, "Narendra Modi’s")))
+    assert [r.geometry.name for r in recs] == ["Krishna Vihar", "Palace Grounds", "HQTC Helipad"]
+    first = recs[0]
+    assert first.engine == "test-engine" and first.status == "review"
+    assert first.spans["name"].text == "Krishna Vihar" and first.geometry.radius_m == 1000.0
+    assert any("the engine named 'Narendra Modi’s'" in x and "'Krishna Vihar'" in x for x in first.reasons)
+    assert not any("Narendra Modi’s" in x and "could not be resolved" in x for x in first.reasons)
+
+
+def test_a_models_place_the_rules_reader_names_for_another_zone_is_kept(world_train):
+    # zones in another order: each of the model's places is one the rules reader names, so nothing is changed
+    def swap(zones):
+        zones = [dict(z) for z in zones]
+        zones[0]["name"], zones[1]["name"] = zones[1]["name"], zones[0]["name"]
+        return zones
+    recs, _ = process_batch(world_train[PALACE], _reader(swap))
+    assert [r.geometry.name for r in recs] == ["Palace Grounds", "Krishna Vihar", "HQTC Helipad"]
+    assert not any("the engine named" in x for r in recs for x in r.reasons)
+
+
+def test_the_rules_readers_radius_around_the_same_place(world_train):
+    recs, _ = process_batch(world_train[PALACE], _reader(_renamed(1, "Palace Grounds", drop_radius=True)))
+    assert recs[1].geometry.radius_m == 1000.0 and recs[1].spans["radius"].text == "1-km"
+    assert "the radius: read by the rules reader only (the engine read none), for review" in recs[1].reasons
+
+
+def test_without_the_cross_check_the_models_place_stands(world_train):
+    recs, _ = process_batch(world_train[PALACE], _reader(_renamed(0, "Narendra Modi’s")), cross_check=False)
+    assert recs[0].geometry.name == "Narendra Modi’s"
+
+
+def test_two_rings_about_one_named_place_stay_two_zones(world_train):
+    # dronebelow:super-bowl-liii-2019: the rules reader reads the stadium's 30 NM ring and its 1 NM ring; a model that
+    # read only the first, named "Mercedes-Benz Stadium", gets the rules reader's place for it, and the 1 NM ring
+    # (the same place, another radius) is added, not taken for the one already drawn
+    msg = [Message(0, next(r["text"] for r in read_world("train") if r["id"] == "dronebelow:super-bowl-liii-2019"))]
+    def first(zones):
+        return [dict(zones[0], name="Mercedes-Benz Stadium")]
+    recs, _ = process_batch(msg, _reader(first))
+    assert [(r.engine, r.geometry.name, r.geometry.radius_m) for r in recs] == [
+        ("test-engine", "Mercedes-Benz Stadium in Atlanta", 55560.0), ("rules", "Mercedes-Benz Stadium in Atlanta", 1852.0)]
+    assert RULES_ONLY in recs[1].reasons
