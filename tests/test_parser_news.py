@@ -234,3 +234,16 @@ def test_a_radius_around_a_place_without_within():
         "not allowed to fly in the TFR, a 30-nautical-mile radius around the stadium")
     rings = {p["radius"]: p["name"] for p in _places(text)}
     assert rings["30-nautical-mile"] == "SoFi Stadium in Inglewood California"
+
+
+@pytest.mark.parametrize(("phrase", "place"), [
+    ("drones have been banned in Sri Lanka", "Sri Lanka"),
+    ("drones are prohibited from flying over Colombo Port City", "Colombo Port City"),
+    ("a ban on the use of drones near Bandaranaike International Airport", "Bandaranaike International Airport"),
+    ("a no-fly zone for drones over Galle Face Green", "Galle Face Green"),
+])
+def test_the_flights_banned_where_they_are(phrase: str, place: str):
+    # lk-adaderana:gazette-2019-english with its ban written in the other ways reports write it
+    text = world_text("lk-adaderana:gazette-2019-english").replace(
+        "to prohibit the navigation of any unmanned aircraft (UAV) or any drone over Sri Lanka", phrase)
+    assert [p["name"] for p in _places(text)] == [place]

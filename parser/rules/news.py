@@ -58,7 +58,10 @@ RADIUS_PHRASE = re.compile(
 _ZONE_WORDS = (r"(?:[“\"‘']?(?:(?:no[- ]fly|no[- ]drone|drone[- ]free|exclusion|restricted)\s+zones?|restricted\s+airspace"
                r"|(?:temporary\s+)?(?:flight|drone|airspace)\s+restrictions?)[”\"’']?(?:\s*\([A-Z]{2,5}\))?)")
 SIZED_ZONE = re.compile(rf"\b{DIST}\s+{_ZONE_WORDS}\s+(?:around|over|at|near|above|in)\s+{_TARGET}", re.I)
-ZONE_OVER = re.compile(rf"\b{_ZONE_WORDS}\s+(?:around|over|at|near|above)\s+{_TARGET}", re.I)
+# (the flights it is for between: "a no-fly zone for drones over the stadium")
+_FLIGHTS = r"(?:drones?|UAVs?|UAS|RPAS|unmanned\s+aircraft(?:\s+systems?)?)"
+_FOR_FLIGHTS = rf"(?:\s+for\s+(?:all\s+)?{_FLIGHTS}(?:\s+and\s+[\w-]+)?)?"
+ZONE_OVER = re.compile(rf"\b{_ZONE_WORDS}{_FOR_FLIGHTS}\s+(?:around|over|at|near|above)\s+{_TARGET}", re.I)
 # a place declared one: "Mercedes-Benz Stadium … has been declared a “No Drone Zone”", "declared Srinagar a no-fly
 # zone", "… will be a no-drone zone"
 _DECLARED = r"(?:declared|designated|made)\s+(?:as\s+)?"
@@ -93,7 +96,6 @@ RADIUS_CENTRED = re.compile(
     rf"\b(?:an?\s+)?{DIST}[\s-]radius\s+cent(?:ere|re|er)d\s+(?:on|at|upon)\s+{_TARGET}", re.I)
 # the flights the ban is about, where they are banned: "drone operations across Dublin’s Control Zone", "flying of
 # drones over the jurisdiction of the NCT of Delhi"; a radius phrase or a zone of a size says more, and is read first
-_FLIGHTS = r"(?:drones?|UAVs?|UAS|RPAS|unmanned\s+aircraft(?:\s+systems?)?)"
 FLIGHTS_OVER = re.compile(
     rf"\b(?:{_FLIGHTS}\s+(?:(?:operations?|flights?|flying|use)\s+(?:across|over|in|within)|over)\s+"
     rf"(?:the\s+(?:jurisdiction|limits|territory|whole|entire)\s+of\s+)?"
@@ -106,8 +108,16 @@ LISTED = re.compile(
     r"(?:facilit(?:y|ies)|locations?|sites?|areas?|installations?|venues?|places?|properties|property)\s*:[ \t]*\n"
     r"(?P<items>(?:[ \t]*[•·▪●*\-–][ \t]*[^\n]{3,150}(?:\n|$)){1,20})", re.I)
 _ITEM = re.compile(r"[ \t]*[•·▪●*\-–][ \t]*(?P<p>[^\n]+)")
+# the flights said banned where they are: "drones have been banned in Srinagar", "drones are prohibited from flying
+# over the stadium", "a ban on drones near Luneta Park" (the flights and the ban in one phrase)
+_BANNED = (r"(?:banned|prohibited|restricted|suspended|not\s+(?:be\s+)?(?:allowed|permitted))"
+           r"(?:\s+from\s+(?:flying|operating))?")
+BANNED_IN = re.compile(
+    rf"\b(?:{_FLIGHTS}\s+(?:(?:are|is|were|was|will\s+be|have\s+been|has\s+been)\s+)?{_BANNED}"
+    rf"|ban\s+on\s+(?:the\s+)?(?:(?:use|flying|operation)\s+of\s+)?{_FLIGHTS})"
+    rf"\s+(?:in|over|at|around|near|across|within)\s+{_TARGET}", re.I)
 _ONE = re.compile(PLACE)  # (a place is case-sensitive inside phrases read in any case)
-_PHRASES = (RADIUS_PHRASE, RADIUS_CENTRED, SIZED_ZONE, ZONE_OVER, DECLARED, FLIGHTS_OVER, LISTED)
+_PHRASES = (RADIUS_PHRASE, RADIUS_CENTRED, SIZED_ZONE, ZONE_OVER, DECLARED, FLIGHTS_OVER, BANNED_IN, LISTED)
 
 
 # capitalised words a list runs on into that name a document, a rule or a unit, never a place ("… centered on
