@@ -126,7 +126,10 @@ def adopt_rules_places(model: list[ZoneRecord | None], rules: list[ZoneRecord]) 
     def key(r: ZoneRecord) -> str:
         return " ".join(r.geometry.name.split()).casefold()
 
-    used = {key(r) for r in model if r is not None and _named(r)}
+    def place(r: ZoneRecord) -> tuple[str, float | None]:  # (two rings about one place are two places)
+        return key(r), None if r.geometry.radius_m is None else round(r.geometry.radius_m)
+
+    used = {place(r) for r in model if r is not None and _named(r)}
     for z, rec in enumerate(model):
         mate = rules[z] if z < len(rules) else None
         if not _named(rec) or not _named(mate):
@@ -138,7 +141,7 @@ def adopt_rules_places(model: list[ZoneRecord | None], rules: list[ZoneRecord]) 
                     rec.spans["radius"] = mate.spans["radius"]
                 rec.review("the radius: read by the rules reader only (the engine read none), for review")
             continue
-        if any(key(rec) == key(r) for r in theirs) or key(mate) in used:
+        if any(key(rec) == key(r) for r in theirs) or place(mate) in used:
             continue
         was = rec.geometry.name
         rec.geometry = mate.geometry
@@ -150,4 +153,4 @@ def adopt_rules_places(model: list[ZoneRecord | None], rules: list[ZoneRecord]) 
         rec.review(mate.geometry.unresolved_reason())
         rec.review(f"the place: the engine named {was!r}, the rules reader {mate.geometry.name!r} from the phrase "
                    "of the ban; the rules reader's, for review")
-        used.add(key(mate))
+        used.add(place(mate))

@@ -167,3 +167,15 @@ def test_two_rings_about_one_named_place_stay_two_zones(world_train):
     assert [(r.engine, r.geometry.name, r.geometry.radius_m) for r in recs] == [
         ("test-engine", "Mercedes-Benz Stadium in Atlanta", 55560.0), ("rules", "Mercedes-Benz Stadium in Atlanta", 1852.0)]
     assert RULES_ONLY in recs[1].reasons
+
+
+def test_each_ring_of_one_place_is_given_to_its_own_zone():
+    # cartizzle:super-bowl-lvi: two rings about "the stadium" (30 NM, 1 NM); a model naming each with a piece of the
+    # sentence gets the rules reader's place for each, each with its own ring
+    msg = [Message(0, next(r["text"] for r in read_world("train") if r["id"] == "cartizzle:super-bowl-lvi"))]
+    def pieces(zones):
+        return [dict(zones[0], name="Super Bowl LVI"), dict(zones[1], name="California beginning at 2:30pm")]
+    recs, _ = process_batch(msg, _reader(pieces))
+    assert sorted((r.engine, r.geometry.name, r.geometry.radius_m) for r in recs) == [
+        ("test-engine", "SoFi Stadium in Inglewood California", 1852.0),
+        ("test-engine", "SoFi Stadium in Inglewood California", 55560.0)]
