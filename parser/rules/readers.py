@@ -19,6 +19,7 @@ from airspace.parser.rules.blocks import chinese_items
 from airspace.parser.rules.chinese import cn_named
 from airspace.parser.rules.news import news_places
 from airspace.parser.rules.news_eu import news_eu_places
+from airspace.parser.rules.news_ru_tr import news_ru_tr_places
 from airspace.parser.rules.patterns import (
     CJK_RE,
     CN_NOT_PLACE,
@@ -241,6 +242,7 @@ FALLBACKS: tuple[Reader, ...] = (
     qline_circle,
     named_area,
     news_eu_places,
+    news_ru_tr_places,
     location_indicator,
 )
 WHOLE_AREA_BEFORE = FALLBACKS.index(cn_place)
