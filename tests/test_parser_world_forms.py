@@ -557,3 +557,20 @@ def test_two_venues_joined_in_one_chinese_name_are_two_zones():
     recs, _ = process_batch([Message(0, "关于禁飞的通告\n2024年6月6日8时至18时，奥体中心和国际会展中心上空禁止无人机飞行。")],
                             "rules")
     assert [r.geometry.name for r in recs] == ["奥体中心", "国际会展中心"]
+
+
+def test_chinese_points_labelled_before_the_word_for_point_are_one_boundary():
+    """train ``tw-line-today:pla-exercise-2022-areas-1-2``: "區域1四角座標分為A點北緯21度14分00秒、東經121度33分00秒；B點…；
+    C點…；D點…。區域2四角座標為E點…": each area's four labelled corners are one polygon, never eight points."""
+    recs = _records(_world("tw-line-today:pla-exercise-2022-areas-1-2"))
+    assert [r.geometry.type for r in recs] == ["polygon", "polygon"]
+    want = [(21 + 14 / 60, 121 + 33 / 60), (21 + 33 / 60, 121 + 18 / 60), (21 + 7 / 60, 120 + 43 / 60),
+            (20 + 48 / 60, 120 + 59 / 60)]
+    for got, pt in zip(recs[0].geometry.points, want, strict=True):
+        assert got == pytest.approx(pt)
+    assert recs[1].geometry.points[0] == pytest.approx((22 + 43 / 60, 119 + 14 / 60))
+    # the same labels as digits ("1点", "2点：") join the same way
+    text = _world("tw-line-today:pla-exercise-2022-areas-1-2")
+    for a, b in zip("ABCD", ("1點", "2點", "3點", "4點")):
+        text = text.replace(f"{a}點", b)
+    assert [len(r.geometry.points) for r in _records(text)[:1]] == [4]

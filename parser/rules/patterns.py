@@ -81,7 +81,8 @@ SEP = rf"(?:[\s\-–—,;:.，、；/?]|{MARKUP})*"  # ('?': a lost non-ASCII bl
 # warnings), not the next vertex
 _LETTERED_AREA = r"(?-i:\.(?:[ \t]*\r?\n\s*| {2,})\(?[A-Z][.)]\s*$)"
 SEP_GAP = re.compile(
-    rf"^(?!{_LETTERED_AREA}){SEP}(?:(?:TO|THEN|AND)\b{SEP})?(?:(?:\(?\d{{1,2}}[).:]|\(?(?:[A-Z]|[IVX]{{2,4}})[).:]|(?:PSN|PT|POINT)(?:\s*[A-Z0-9]{{1,2}})?\s*:?)[\s?]*)?$",
+    rf"^(?!{_LETTERED_AREA}){SEP}(?:(?:TO|THEN|AND)\b{SEP})?(?:(?:\(?\d{{1,2}}[).:]|\(?(?:[A-Z]|[IVX]{{2,4}})[).:]|(?:PSN|PT|POINT)(?:\s*[A-Z0-9]{{1,2}})?\s*:?"
+    rf"|(?-i:[A-Z]|\d{{1,2}})\s*[點点]\s*[:：]?)[\s?]*)?$",
     re.I,
 )
 ARC_GAP = re.compile(r"\b(?:ARC|CLOCKWISE|ANTI-?CLOCKWISE|COUNTER-?\s?CLOCKWISE)\b|圆弧|圓弧", re.I)
