@@ -574,3 +574,17 @@ def test_chinese_points_labelled_before_the_word_for_point_are_one_boundary():
     for a, b in zip("ABCD", ("1點", "2點", "3點", "4點")):
         text = text.replace(f"{a}點", b)
     assert [len(r.geometry.points) for r in _records(text)[:1]] == [4]
+
+
+def test_a_us_regulations_boundary_from_point_to_point_by_thence():
+    """train ``googlebooks:33cfr-204-113-tyndall``: "Beginning at … latitude 29°38′20′′ N, longitude 84°58′30′′ W;
+    thence southeast to latitude …; thence southwest to latitude …; thence northwest to latitude …; thence northeast
+    to point of beginning": one polygon of four vertices, never four points."""
+    text = _world("googlebooks:33cfr-204-113-tyndall")
+    (rec,) = _records(text)
+    assert rec.geometry.type == "polygon" and len(rec.geometry.points) == 4
+    assert rec.geometry.points[0] == pytest.approx((29 + 38 / 60 + 20 / 3600, -(84 + 58 / 60 + 30 / 3600)))
+    # the directions as 33 CFR 334 also writes them ("thence southerly to", "thence west to")
+    text = text.replace("thence southeast to", "thence southerly to").replace("thence southwest to", "thence west to")
+    (rec,) = _records(text)
+    assert rec.geometry.type == "polygon" and len(rec.geometry.points) == 4

@@ -1,5 +1,5 @@
 """What only the rules reader read is added to a cross-checked engine's reading, always for review
-(``pipeline.complete``), on real messages: world train rows googlebooks:33cfr-204-113-tyndall (four circles) and
+(``pipeline.complete``), on real messages: world train rows fr-jorf:lf-r45-a-d-2008 (four polygons) and
 de-pilothub:nfl-2024-1-3308 (two numbered areas), and the dev row whisper-EDWW-B0111-26 (an ICAO NOTAM)."""
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ def world_train():
 
 
 def test_zones_only_the_rules_reader_found_are_added_for_review(world_train):
-    msg = world_train["googlebooks:33cfr-204-113-tyndall"]
+    msg = world_train["fr-jorf:lf-r45-a-d-2008"]
     rules = drawn(process_batch(msg, "rules")[0])
     assert len(rules) == 4
     recs, _ = process_batch(msg, _reader(lambda zones: zones[:1]))

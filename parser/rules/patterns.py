@@ -75,13 +75,15 @@ PLURAL = re.compile(
 # line breaks and blanks of the layout, never words
 MARKUP = r"</?(?:br|b|p|i|u|em|strong|span|div|font|pre)\b[^<>\n]{0,40}>"
 SEP = rf"(?:[\s\-–—,;:.，、；/?]|{MARKUP})*"  # ('?': a lost non-ASCII blank in some feeds, "I.?1200N 08440E")
-# separators between polygon vertices, optionally with a connective and a vertex label ("2)", "PSN", "POINT B:");
+# separators between polygon vertices, optionally with a connective and a vertex label ("2)", "PSN", "POINT B:"; a
+# US regulation's "; thence southeast to latitude …");
 # never a sentence ended at a point and a new line (or the blank run a feed collapsed it into) with a letter label:
 # that is the next lettered area of a list ("… 31-41.00N 076-43.00W.\n   B. 28-39.69N …", NAVAREA / HYDROPAC
 # warnings), not the next vertex
 _LETTERED_AREA = r"(?-i:\.(?:[ \t]*\r?\n\s*| {2,})\(?[A-Z][.)]\s*$)"
 SEP_GAP = re.compile(
-    rf"^(?!{_LETTERED_AREA}){SEP}(?:(?:TO|THEN|AND)\b{SEP})?(?:(?:\(?\d{{1,2}}[).:]|\(?(?:[A-Z]|[IVX]{{2,4}})[).:]|(?:PSN|PT|POINT)(?:\s*[A-Z0-9]{{1,2}})?\s*:?"
+    rf"^(?!{_LETTERED_AREA}){SEP}(?:(?:TO|THEN|AND|THENCE(?:\s+(?:NORTH|SOUTH|EAST|WEST)[A-Z]*){{0,2}}\s+TO)\b{SEP})?"
+    rf"(?:LATITUDE\b{SEP})?(?:(?:\(?\d{{1,2}}[).:]|\(?(?:[A-Z]|[IVX]{{2,4}})[).:]|(?:PSN|PT|POINT)(?:\s*[A-Z0-9]{{1,2}})?\s*:?"
     rf"|(?-i:[A-Z]|\d{{1,2}})\s*[點点]\s*[:：]?)[\s?]*)?$",
     re.I,
 )
