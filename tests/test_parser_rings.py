@@ -91,3 +91,16 @@ def test_a_radius_after_another_name_is_not_the_places():
     """A radius written after a name that is none of the zones' ("某公園向外延伸兩公里") is no zone's radius."""
     text = _world(KAI_TAK).replace("分別為啟德青年運動場及香港大球場向外延伸", "分別為某公園向外延伸")
     assert all("radius" not in z for z in rules_zones(text))
+
+
+def test_the_restrictions_own_radius_is_around_the_one_venue_named():
+    """train ``brokenmount:super-bowl-lvi-2022``: "within the TFR’s 30-nautical-mile radius, covering the greater Los
+    Angeles area" names no place in its phrase: the ring is around the one venue the article names (SoFi Stadium in
+    Inglewood, California; "the Los Angeles area" is where it reaches, not a venue), beside the ring "within a one
+    mile radius of SoFi Stadium" that the prose reader reads."""
+    text = _world("brokenmount:super-bowl-lvi-2022")
+    assert [(z["name"], z["radius"]) for z in rules_zones(text)] == [
+        ("SoFi Stadium in Inglewood, California", "30-nautical-mile"), ("SoFi Stadium", "one mile")]
+    # with a second venue named, the TFR's own radius is around neither
+    two = text + "\nThe Rose Bowl Stadium in Pasadena hosts a watch party."
+    assert [z["name"] for z in rules_zones(two)] == ["SoFi Stadium"]

@@ -38,6 +38,10 @@ DIST = rf"(?P<d>(?<![\w.])(?:\d+(?:\.\d+)?|{NUM_WORDS})(?:\s?|[-‐])(?:KMS|{DIS
 _KIND = (r"(?:park|stadium|grounds?|airport|airfield|aerodrome|helipad|heliport|area|base|palace|complex|venue"
          r"|square|cent(?:er|re)|city|district|island|port|harbou?r|bridge|station|plant|campus|house|building"
          r"|hospital|prison|range|arena|circuit|track|showground|fairground)")
+# the kinds of place a restriction is drawn around (a venue, never a region: "the Los Angeles area" is where a ring
+# reaches, not its centre)
+_VENUE = re.compile(r"(?:stadium|arena|park|grounds?|airport|airfield|aerodrome|helipad|heliport|palace|complex|venue"
+                    r"|cent(?:er|re)|campus|house|building|hospital|prison|circuit|track|showground|fairground|base)")
 _CAP = r"(?:[A-Z][\w'’.&-]*)"
 PLACE = rf"(?-i:{_CAP}(?:\s+(?:{_CAP}|of|de|del|du|al|the|la))*(?:(?:\s+[a-z]+)?\s+{_KIND}\b)?)"
 _LIST = rf"(?P<places>{PLACE}(?:\s*,\s*(?:and\s+)?{PLACE}|\s+and\s+{PLACE}){{0,9}})"
@@ -91,6 +95,11 @@ class _Declared:
 
 
 DECLARED = _Declared()
+# the restriction's own radius, its place not written in the phrase ("within the TFR’s 30-nautical-mile radius"): around
+# the one venue the text names
+OWN_RADIUS = re.compile(
+    rf"\b(?:within|inside)\s+(?P<own>the\s+(?:TFR|no[- ]fly\s+zone|no[- ]drone\s+zone|restricted\s+area|restriction)[’']s)"
+    rf"\s+{DIST}[\s-]radius", re.I)
 # a radius centred on a place: "40 nautical miles radius centered on Luneta Park", "a 5 km radius centred at …"
 RADIUS_CENTRED = re.compile(
     rf"\b(?:an?\s+)?{DIST}[\s-]radius\s+cent(?:ere|re|er)d\s+(?:on|at|upon)\s+{_TARGET}", re.I)
@@ -117,7 +126,9 @@ BANNED_IN = re.compile(
     rf"|ban\s+on\s+(?:the\s+)?(?:(?:use|flying|operation)\s+of\s+)?{_FLIGHTS})"
     rf"\s+(?:in|over|at|around|near|across|within)\s+{_TARGET}", re.I)
 _ONE = re.compile(PLACE)  # (a place is case-sensitive inside phrases read in any case)
-_PHRASES = (RADIUS_PHRASE, RADIUS_CENTRED, SIZED_ZONE, ZONE_OVER, DECLARED, FLIGHTS_OVER, BANNED_IN, LISTED)
+# (a tuple: phrases read together, as one: a TFR's own radius beside the rings around a named venue)
+_PHRASES = ((RADIUS_PHRASE, OWN_RADIUS), RADIUS_CENTRED, SIZED_ZONE, ZONE_OVER, DECLARED, FLIGHTS_OVER, BANNED_IN,
+            LISTED)
 
 
 # capitalised words a list runs on into that name a document, a rule or a unit, never a place ("… centered on
@@ -146,14 +157,15 @@ def _with_town(text: str, s: int, e: int) -> tuple[int, int]:
 
 @lru_cache(maxsize=64)  # (once per text and kind, however often a text writes "the stadium")
 def _one_of_kind(text: str, kind: str) -> tuple[int, int] | None:
-    """Where the text first names the one place of ``kind`` it names ("the stadium": ``Mercedes-Benz Stadium``);
-    ``None`` when it names none or several (then "the stadium" could be either)."""
+    """Where the text first names the one place of ``kind`` it names ("the stadium": ``Mercedes-Benz Stadium``; kind
+    ``*``: a venue of any kind); ``None`` when it names none or several (then "the stadium" could be either)."""
     want = kind.casefold().rstrip("s")
     first: dict[str, tuple[int, int]] = {}
     for p in _ONE.finditer(text):
         s, e = trim_place(text, p.start(), p.end())
         words = text[s:e].split()
-        if len(words) >= 2 and words[-1].casefold().rstrip("s") == want:
+        last = words[-1].casefold().rstrip("s") if words else ""
+        if len(words) >= 2 and (last == want or (want == "*" and _VENUE.fullmatch(last))):
             first.setdefault(" ".join(words).casefold(), (s, e))
     return _with_town(text, *next(iter(first.values()))) if len(first) == 1 else None
 
@@ -161,8 +173,8 @@ def _one_of_kind(text: str, kind: str) -> tuple[int, int] | None:
 def _places(text: str, m: re.Match) -> list[tuple[int, int]]:
     """The spans of the places a phrase lists, each trimmed to the place itself (a sentence end, a clause); for a
     kind of place alone, the one place of that kind the text names."""
-    if m.groupdict().get("kind"):
-        one = _one_of_kind(text, m.group("kind").casefold())
+    if m.groupdict().get("kind") or m.groupdict().get("own"):
+        one = _one_of_kind(text, m.group("kind").casefold() if m.groupdict().get("kind") else "*")
         return [one] if one is not None else []
     if m.groupdict().get("items"):
         return [trim_place(text, *i.span("p")) for i in _ITEM.finditer(text, *m.span("items"))]
@@ -178,10 +190,11 @@ def _places(text: str, m: re.Match) -> list[tuple[int, int]]:
     return out
 
 
-def phrase_zones(m: Message, phrases: Sequence[re.Pattern],
+def phrase_zones(m: Message, phrases: Sequence[re.Pattern | tuple[re.Pattern, ...]],
                  places: Callable[[str, re.Match], list[tuple[int, int]]]) -> list[Zone]:
-    """The named zones of the first of ``phrases`` (in order) that names a place: each place ``places`` finds in a
-    match, with the match's radius (its group ``d``) where it has one, once however often written; at most 20.
+    """The named zones of the first of ``phrases`` (in order; a tuple of phrases is read as one) that names a place:
+    each place ``places`` finds in a match, with the match's radius (its group ``d``) where it has one, once however
+    often written; at most 20.
 
     Rings of several sizes (a 30 NM TFR around a stadium on game day, a 1 NM one on the days before) are each their
     own zone, and each states its own limits in its own sentence ("… up to 17,999 feet", "… up to an altitude of
@@ -189,8 +202,10 @@ def phrase_zones(m: Message, phrases: Sequence[re.Pattern],
     text = m.text
     zones: list[Zone] = []
     seen: set[tuple[str, float | None]] = set()
-    for phrase in phrases:
-        for r in phrase.finditer(text, m.lo, m.hi):
+    for group in phrases:
+        matches = sorted((r for phrase in (group if isinstance(group, tuple) else (group,))
+                          for r in phrase.finditer(text, m.lo, m.hi)), key=lambda r: r.start())
+        for r in matches:
             radius = sp(text, *r.span("d")) if r.groupdict().get("d") else None
             size = _size(radius.text) if radius is not None else None
             for s, e in places(text, r):

@@ -52,7 +52,9 @@ def aerodrome_radius(m: Message) -> list[Zone]:
 
 def prose_place(m: Message) -> list[Zone]:
     """Title-Case places in prose, each with its own distance: ``within 0.4NM of Wembley Stadium``; ``within 10km of
-    Dublin Airport, 8km from the Phoenix Park, or 24km from Ireland West Airport Knock`` (free text only)."""
+    Dublin Airport, 8km from the Phoenix Park, or 24km from Ireland West Airport Knock`` (free text only). Where the
+    report of a ban (``news.news_places``) reads more zones from the same text (a ring around "the stadium" beside
+    one around its name), that reading is taken whole."""
     if m.h.kind != "other":
         return []
     text = m.text
@@ -63,6 +65,8 @@ def prose_place(m: Message) -> list[Zone]:
             zones.append(z)
         if len(zones) >= 20:
             break
+    if zones and len(news := news_places(m)) > len(zones):
+        return news
     return zones
 
 
