@@ -21,7 +21,7 @@ import re
 from fractions import Fraction
 
 from airspace.parser.partial_time import is_warning
-from airspace.parser.units import NM, SM, parse_distance_m_exact
+from airspace.parser.units import NM, SM, parse_distance_m, parse_distance_m_exact
 
 _WORDS = {"ONE": 1, "TWO": 2, "THREE": 3, "FOUR": 4, "FIVE": 5, "SIX": 6, "SEVEN": 7, "EIGHT": 8, "NINE": 9,
           "TEN": 10, "ELEVEN": 11, "TWELVE": 12, "FIFTEEN": 15, "TWENTY": 20, "TWENTY FIVE": 25, "TWENTY-FIVE": 25,
@@ -66,6 +66,15 @@ def read_distance(value: str, text: str) -> tuple[float, str | None]:
         return float(unit * n), None
     raise ValueError(f"not a distance: {s[:40]!r}")
 
+
+
+def distance_m(value: str, text: str = "") -> float:
+    """``value`` in metres as the normaliser reads a radius: digits and a unit, else a count in words or a bare mile
+    (``read_distance``, in ``text``); ``ValueError`` when it is neither."""
+    try:
+        return parse_distance_m(value)
+    except ValueError:
+        return read_distance(value, text)[0]
 
 _SM_SMALL = re.compile(r"^\s*(?P<num>\d+(?:,\d{1,2}|\.\d+)?)\s?sm(?![A-Za-z])[\s.,;)]*$")  # small letters only
 _GERMAN = re.compile(r"\b(?:und|der|die|das|von|bis|mit|über|um|Fuß|Punkt|Gebiet\w*|Luftraum\w*|Flugbeschränkung\w*"

@@ -17,13 +17,13 @@ from datetime import datetime, timezone
 from functools import lru_cache
 
 from airspace.parser.coords import find_coords, parse_coord
-from airspace.parser.distwords import read_distance
+from airspace.parser.distwords import distance_m
 from airspace.parser.header import qline_limit_field
 from airspace.parser.partial_time import complete_time, is_partial, is_warning
 from airspace.parser.places import CN_BOUNDED
 from airspace.parser.polygon import area_points, is_corridor, is_sector
 from airspace.parser.times import BEIJING, parse_time
-from airspace.parser.units import parse_distance_m, parse_limit
+from airspace.parser.units import parse_limit
 
 _REF = datetime(2026, 1, 1, tzinfo=timezone.utc)  # any reference: only readability is asked, not the value
 _NAME_BREAKS = re.compile(r"[，。；！？\n]|[,;:] ")  # a place name does not run across a clause
@@ -57,10 +57,7 @@ def _name(value: str) -> None:
 
 def _radius(value: str) -> None:
     """A distance as the normaliser reads it: digits and a unit, or a count in words (``TWO NM``) or a bare mile."""
-    try:
-        parse_distance_m(value)
-    except ValueError:
-        read_distance(value, "")
+    distance_m(value)
 
 
 _READERS = {

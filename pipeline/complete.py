@@ -129,7 +129,7 @@ def adopt_rules_places(model: list[ZoneRecord | None], rules: list[ZoneRecord]) 
     def place(r: ZoneRecord) -> tuple[str, float | None]:  # (two rings about one place are two places)
         return key(r), None if r.geometry.radius_m is None else round(r.geometry.radius_m)
 
-    used = {place(r) for r in model if r is not None and _named(r)}
+    used = {place(r) for r in model if _named(r)}
     for z, rec in enumerate(model):
         mate = rules[z] if z < len(rules) else None
         if not _named(rec) or not _named(mate):
@@ -143,14 +143,16 @@ def adopt_rules_places(model: list[ZoneRecord | None], rules: list[ZoneRecord]) 
             continue
         if any(key(rec) == key(r) for r in theirs) or place(mate) in used:
             continue
-        was = rec.geometry.name
+        was = rec.geometry
         rec.geometry = mate.geometry
         for k in ("name", "radius"):
             rec.spans.pop(k, None)
             if k in mate.spans:
                 rec.spans[k] = mate.spans[k]
-        rec.reasons = [x for x in rec.reasons if was not in x]  # (what was said of the model's own name)
+        # (what the normaliser said of the model's own name: unresolved, or no place at all)
+        rec.reasons = [x for x in rec.reasons
+                       if x != was.unresolved_reason() and not x.startswith(f"name {was.name!r} is no place")]
         rec.review(mate.geometry.unresolved_reason())
-        rec.review(f"the place: the engine named {was!r}, the rules reader {mate.geometry.name!r} from the phrase "
-                   "of the ban; the rules reader's, for review")
+        rec.review(f"the place: the engine named {was.name!r}, the rules reader {mate.geometry.name!r} from the "
+                   "phrase of the ban; the rules reader's, for review")
         used.add(place(mate))

@@ -11,9 +11,8 @@ from world_rows import drawn_records as _records
 from world_rows import world_text as _world
 
 from airspace.core.records import NM_TO_M
-from airspace.parser.distwords import read_distance
+from airspace.parser.distwords import distance_m
 from airspace.parser.rules import rules_zones
-from airspace.parser.units import parse_distance_m
 
 SUPER_BOWL_LIII = "dronebelow:super-bowl-liii-2019"
 SUPER_BOWL_LVI = "cartizzle:super-bowl-lvi"
@@ -21,13 +20,7 @@ KAI_TAK = "hk-bau:kaitak-stadium-july"
 
 
 def _by_radius(zones: list[dict[str, str]]) -> dict[float, dict[str, str]]:
-    def metres(r: str) -> float:
-        try:
-            return parse_distance_m(r)
-        except ValueError:
-            return read_distance(r, "")[0]  # ("one nautical mile")
-
-    return {round(metres(z["radius"]) / NM_TO_M, 3): z for z in zones}
+    return {round(distance_m(z["radius"]) / NM_TO_M, 3): z for z in zones}
 
 
 def test_two_rings_around_one_stadium_each_with_its_own_ceiling():

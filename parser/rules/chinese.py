@@ -156,9 +156,10 @@ def cn_whole_area(text: str, lo: int, hi: int, zones: list[Zone]) -> list[Zone]:
 
 # a radius stated for the places in a sentence of its own ("有關的兩個臨時限制飛行區分別為啟德青年運動場及香港大球場向外延伸兩
 # 公里範圍", the places first named where the notice lists their times): the radius after a list of them
+# (around it, "及其周边500米"; or spread from it as ``CN_SPREAD`` reads after a centre, "向外延伸兩公里")
 _RADIUS_AFTER_PLACE = re.compile(
     rf"\s*(?:(?:及其|的)?(?:周[边邊]|附近)\s*(?:半[径徑])?\s*(?:为|為)?\s*(?P<d>{CN_DIST})"
-    rf"|(?:向)?\s*(?:四周|周边|周邊|外)?\s*(?:辐射|輻射|延伸|扩展|擴展)\s*(?P<d2>{CN_DIST}))")
+    rf"|{CN_SPREAD.pattern.replace('?P<d>', '?P<d2>')})")
 
 
 def cn_place_radii(text: str, lo: int, hi: int, zones: list[Zone]) -> list[Zone]:

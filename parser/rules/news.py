@@ -23,25 +23,23 @@ import re
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 
-from airspace.parser.distwords import read_distance
+from airspace.parser.distwords import distance_m
 from airspace.parser.endates import MONTH_WORDS, WEEKDAYS
 from airspace.parser.places import drop_tail_words, trim_place
 from airspace.parser.rules.patterns import DIST_UNITS, NUM_WORDS
 from airspace.parser.rules.zone import Message, Zone, sp
-from airspace.parser.units import parse_distance_m
 
 # the ban itself, somewhere in the text: without one, a place in prose is no zone
 BAN = re.compile(r"\b(?:no[- ]fly|no[- ]drone|drone[- ]free|ban(?:s|ned|ning)?|prohibit\w*|restrict(?:s|ed|ion|ions)\b|suspend\w*"
                  r"|cannot\s+be\s+flown|(?:not|no\s+longer)\s+be\s+(?:allowed|permitted|flown))", re.I)
 # a distance as prose writes it, the number in digits or a word ("five-km", "1-km", "15 km", "2 nautical miles")
 DIST = rf"(?P<d>(?<![\w.])(?:\d+(?:\.\d+)?|{NUM_WORDS})(?:\s?|[-‐])(?:KMS|{DIST_UNITS}))(?![\w])"
-_KIND = (r"(?:park|stadium|grounds?|airport|airfield|aerodrome|helipad|heliport|area|base|palace|complex|venue"
-         r"|square|cent(?:er|re)|city|district|island|port|harbou?r|bridge|station|plant|campus|house|building"
-         r"|hospital|prison|range|arena|circuit|track|showground|fairground)")
-# the kinds of place a restriction is drawn around (a venue, never a region: "the Los Angeles area" is where a ring
-# reaches, not its centre)
-_VENUE = re.compile(r"(?:stadium|arena|park|grounds?|airport|airfield|aerodrome|helipad|heliport|palace|complex|venue"
-                    r"|cent(?:er|re)|campus|house|building|hospital|prison|circuit|track|showground|fairground|base)")
+# the kinds of place a restriction is drawn around (a venue), and the kinds a place may also be (a region or a site:
+# "the Los Angeles area" is where a ring reaches, not its centre)
+_VENUE_WORDS = (r"park|stadium|grounds?|airport|airfield|aerodrome|helipad|heliport|base|palace|complex|venue"
+                r"|cent(?:er|re)|campus|house|building|hospital|prison|arena|circuit|track|showground|fairground")
+_KIND = rf"(?:{_VENUE_WORDS}|area|square|city|district|island|port|harbou?r|bridge|station|plant|range)"
+_VENUE = re.compile(rf"(?:{_VENUE_WORDS})")
 _CAP = r"(?:[A-Z][\w'’.&-]*)"
 PLACE = rf"(?-i:{_CAP}(?:\s+(?:{_CAP}|of|de|del|du|al|the|la))*(?:(?:\s+[a-z]+)?\s+{_KIND}\b)?)"
 _LIST = rf"(?P<places>{PLACE}(?:\s*,\s*(?:and\s+)?{PLACE}|\s+and\s+{PLACE}){{0,9}})"
@@ -136,14 +134,14 @@ _PHRASES = ((RADIUS_PHRASE, OWN_RADIUS), RADIUS_CENTRED, SIZED_ZONE, ZONE_OVER, 
 _NOT_PLACE = re.compile(r"(?:NOTAMS?|TFRS?|AIC|AIP|UTC|GMT|FAA|UAS|UAVS?|RPAS?|ATC)", re.I)
 # "over" is a time as often as a place in English ("drones over the weekend", "over St Patrick's Day"): a name that
 # ends in a time word is a when, never a place
+_DATE_WORDS = "|".join(MONTH_WORDS + WEEKDAYS)  # (capitalised in English, and never a place)
 _WHEN = re.compile(rf"(?:\b(?:days?|weekends?|eve|holidays?|christmas|easter|new\s+year|week|season|period)"
-                   rf"|\b(?:{'|'.join(MONTH_WORDS + WEEKDAYS)}))$", re.I)
+                   rf"|\b(?:{_DATE_WORDS}))$", re.I)
 
 
 # the town a named venue is in, part of its name ("Mercedes-Benz Stadium in Atlanta", "SoFi Stadium in Inglewood,
 # California"): an operator looks the place up by both; a date after "in" is no town
-_NOT_TOWN = "|".join(MONTH_WORDS + WEEKDAYS)
-_TOWN = rf"(?!(?i:{_NOT_TOWN})\b){_CAP}(?:\s+{_CAP})*"
+_TOWN = rf"(?!(?i:{_DATE_WORDS})\b){_CAP}(?:\s+{_CAP})*"
 _LOCALITY = re.compile(rf"\s+in\s+(?-i:{_TOWN}(?:,\s*{_TOWN})?)")
 _ENDS_IN_KIND = re.compile(rf"\s(?i:{_KIND})$")
 
@@ -155,7 +153,7 @@ def _with_town(text: str, s: int, e: int) -> tuple[int, int]:
     return s, e
 
 
-@lru_cache(maxsize=64)  # (once per text and kind, however often a text writes "the stadium")
+@lru_cache(maxsize=8)  # (once per message and kind, however often a text writes "the stadium")
 def _one_of_kind(text: str, kind: str) -> tuple[int, int] | None:
     """Where the text first names the one place of ``kind`` it names ("the stadium": ``Mercedes-Benz Stadium``; kind
     ``*``: a venue of any kind); ``None`` when it names none or several (then "the stadium" could be either)."""
@@ -174,7 +172,7 @@ def _places(text: str, m: re.Match) -> list[tuple[int, int]]:
     """The spans of the places a phrase lists, each trimmed to the place itself (a sentence end, a clause); for a
     kind of place alone, the one place of that kind the text names."""
     if m.groupdict().get("kind") or m.groupdict().get("own"):
-        one = _one_of_kind(text, m.group("kind").casefold() if m.groupdict().get("kind") else "*")
+        one = _one_of_kind(text, m.groupdict().get("kind") or "*")
         return [one] if one is not None else []
     if m.groupdict().get("items"):
         return [trim_place(text, *i.span("p")) for i in _ITEM.finditer(text, *m.span("items"))]
@@ -201,7 +199,8 @@ def phrase_zones(m: Message, phrases: Sequence[re.Pattern | tuple[re.Pattern, ..
     1,000 feet"): their zones read limits after their phrase first (``Zone.local_limits``)."""
     text = m.text
     zones: list[Zone] = []
-    seen: set[tuple[str, float | None]] = set()
+    seen: set[tuple[str, float | None]] = set()  # (each place once per ring: its name and its radius in metres)
+    sizes: set[float | None] = set()  # (of the zones with a radius)
     for group in phrases:
         matches = sorted((r for phrase in (group if isinstance(group, tuple) else (group,))
                           for r in phrase.finditer(text, m.lo, m.hi)), key=lambda r: r.start())
@@ -216,10 +215,11 @@ def phrase_zones(m: Message, phrases: Sequence[re.Pattern | tuple[re.Pattern, ..
                 f = {"name": sp(text, s, e)}
                 if radius is not None:
                     f["radius"] = radius
+                    sizes.add(size)
                 zones.append(Zone(f, r.start(), r.end(), "named"))
         if zones:
             break
-    if len({_size(z.fields["radius"].text) for z in zones if "radius" in z.fields}) > 1:
+    if len(sizes) > 1:
         for z in zones:
             z.local_limits = True
     return zones[:20]
@@ -228,11 +228,7 @@ def phrase_zones(m: Message, phrases: Sequence[re.Pattern | tuple[re.Pattern, ..
 def _size(radius: str) -> float | None:
     """A radius in metres, ``None`` when it does not read as a distance (compared, never written into a record)."""
     try:
-        return round(parse_distance_m(radius), 1)
-    except ValueError:
-        pass
-    try:
-        return round(read_distance(radius, "")[0], 1)  # ("one-nautical-mile": a count written as a word)
+        return round(distance_m(radius), 1)
     except ValueError:
         return None
 
