@@ -38,13 +38,18 @@ from airspace.parser.rules.readers import location_indicator, qline_circle
 from airspace.parser.rules.zone import Message as ReaderMessage
 from airspace.parser.rules.zone import body, not_an_area
 from airspace.pipeline.complete import (
+    ENGINE_ONLY,
     NONE_FOUND,
     RULES_ONLY,
     adopt_rules_places,
     drawn,
+    engine_differs_reason,
+    engine_filled_reason,
     fill_missing,
     filled_reason,
+    pair_zones,
     rules_only_zones,
+    where_both_read,
 )
 from airspace.pipeline.engines import DEFAULT_ENGINE, get_extractor
 from airspace.pipeline.normalize import buffer_zone
@@ -255,6 +260,8 @@ def _records_for(
             normalised.append(_normalise_zone(draft, msg, z, engine, normalize))
         except Exception:  # noqa: BLE001 - reported as that zone's error below
             normalised.append(None)
+    if rules is not None and header.kind == "other" and is_warning(msg.text) and drawn(rules[1]):
+        return _warning_records(msg, drafts, normalised, header, engine, normalize, rules, unfounded)
     if rules_recs is not None:
         adopt_rules_places(normalised, rules_recs)  # (before the fill: the adopted place then fills like its own)
     out = []
@@ -286,6 +293,63 @@ def _records_for(
         r.zone = len(out)
         r.review(RULES_ONLY)
         out.append(r)
+    return out
+
+
+def _warning_records(msg: Message, drafts: list[ZoneDraft], normalised: list[ZoneRecord | None], header: Header,
+                     engine: str, normalize, rules: tuple[list[ZoneDraft], list[ZoneRecord]],
+                     unfounded: str | None) -> list[ZoneRecord]:
+    """A navigational warning read by a cross-checked engine: the rules reader's zones, each checked against the
+    engine's zone of the same place, and the engine's zones the rules reader did not find after them, for review.
+
+    Why the roles turn here: a warning is a fixed layout (numbered items, each item's date-time groups before its
+    areas, lettered areas each with its own vertices, ``CANCEL THIS MSG``) that the rules reader reads item by item
+    (``parser.rules.navwarn``), while a model points at each area's values one slot at a time and drops or repeats
+    areas and periods of a long warning. Where the two agree the record is as sure as either; where they differ it is
+    ``review`` as every disagreement is, but showing the reading of the warning's own structure. A value only the
+    engine read fills what the rules reader left empty, for review; nothing either side drew is dropped."""
+    rdrafts, rrecs = rules
+    mine = [None if rec is None else _post(rec, draft, header) for draft, rec in zip(drafts, normalised)]
+    pairs = pair_zones(rrecs, mine)
+    out: list[ZoneRecord] = []
+    for z, draft in enumerate(rdrafts):
+        mate = mine[pairs[z]] if z in pairs else None
+        try:
+            rec = _post(_normalise_zone(draft, msg, z, engine, normalize), draft, header)
+            filled = fill_missing(rec, mate) if mate is not None else []
+            view, alone = where_both_read(mate, rec) if mate is not None else (None, [])
+            rec.reasons = [_in_words(r) for r in rec.reasons]
+            out.append(validate(rec, header, rules_rec=view))
+        except Exception:  # noqa: BLE001 - one bad zone must not take the batch down
+            out.append(_error(msg, f"zone {z + 1} of the message could not be read: " + _values_summary(draft),
+                              engine, header))
+            out[-1].zone = z
+            continue
+        if mate is None or mate.status == "error":
+            out[-1].review(RULES_ONLY)
+            out[-1].engine = RulesExtractor.name
+        elif (why := engine_differs_reason(out[-1], mate)) is not None:
+            out[-1].review(why)
+            out[-1].engine = RulesExtractor.name  # (whose values these are: the page shows it as the rules reader's)
+        if alone:
+            out[-1].review(filled_reason(alone))
+        if filled:
+            out[-1].review(engine_filled_reason(filled))
+    for j, (draft, rec) in enumerate(zip(drafts, mine)):
+        if j in pairs.values() or (rec is not None and rec.geometry is None):
+            continue
+        if rec is None:
+            out.append(_error(msg, f"zone {j + 1} of the engine's reading could not be read: "
+                                   + _values_summary(draft), engine, header))
+            out[-1].zone = len(out) - 1
+            continue
+        rec.reasons = [_in_words(r) for r in rec.reasons]
+        rec.zone = len(out)
+        out.append(validate(rec, header))
+        out[-1].review(ENGINE_ONLY)
+    _check_areas(out, header)
+    if unfounded:
+        out[-1].review(unfounded)
     return out
 
 

@@ -11,11 +11,12 @@ replace a value the model read (two readings that differ stay the cross-check's 
 
 from __future__ import annotations
 
-from airspace.core.records import ZoneRecord
+from airspace.core.records import Limit, ZoneRecord, iso_utc
 from airspace.pipeline.validate import CROSS_CHECK_CENTRE_M, haversine_m
 
-__all__ = ["adopt_rules_places", "drawn", "fill_missing", "filled_reason", "rules_only_zones", "same_place",
-           "RULES_ONLY", "NONE_FOUND"]
+__all__ = ["adopt_rules_places", "drawn", "fill_missing", "filled_reason", "pair_zones", "rules_only_zones",
+           "same_place", "RULES_ONLY", "NONE_FOUND", "ENGINE_ONLY", "WARNING_READ", "engine_differs_reason",
+           "engine_filled_reason", "where_both_read"]
 
 # (what the reason calls it, the record's fields that travel together, the span keys that ground them)
 _GROUPS = (
@@ -30,6 +31,11 @@ RADIUS_SAME = 0.01  # two circles about one centre are one zone when their radii
 
 RULES_ONLY = "a zone the rules reader found and the engine did not: the rules reader's reading, for review"
 NONE_FOUND = "the engine found no zone in this message; the rules reader found this one: its reading, for review"
+ENGINE_ONLY = ("a zone the engine drew and the rules reader did not find in the navigational warning: the engine's "
+               "reading, for review")
+WARNING_READ = ("a navigational warning: its zones, periods and limits as the rules reader reads the warning's items; "
+                "the engine's reading differs, for review")
+_DISAGREE = "engine and rules disagree on "
 
 
 def drawn(recs: list[ZoneRecord]) -> list[ZoneRecord]:
@@ -90,6 +96,75 @@ def fill_missing(rec: ZoneRecord, rules: ZoneRecord) -> list[str]:
 def filled_reason(filled: list[str]) -> str:
     what = filled[0] if len(filled) == 1 else ", ".join(filled[:-1]) + " and " + filled[-1]
     return f"{what}: read by the rules reader only (the engine read none), for review"
+
+
+def engine_filled_reason(filled: list[str]) -> str:
+    what = filled[0] if len(filled) == 1 else ", ".join(filled[:-1]) + " and " + filled[-1]
+    return f"{what}: read by the engine only (the rules reader read none), for review"
+
+
+def _said(rec: ZoneRecord, what: str) -> str:
+    """One field of ``rec`` as the engine read it, in a reason's words."""
+    g = rec.geometry
+    if what in ("start", "end"):
+        return f"{what} {iso_utc(getattr(rec, what)) or 'none'}"
+    if what in ("lower", "upper"):
+        lim: Limit | None = getattr(rec, what)
+        return f"{what} {' '.join(lim.raw.split())[:30] or lim.ref if lim else 'none'}"
+    if g is None:
+        return "no place"
+    if g.type == "circle":
+        return f"a circle of {g.radius_m / 1852:.3g} NM about {g.center[0]:.4f}, {g.center[1]:.4f}"
+    if g.type == "polygon":
+        return f"a polygon of {len(g.points)} vertices"
+    return f"the place {g.name!r}"
+
+
+def engine_differs_reason(rec: ZoneRecord, engine: ZoneRecord) -> str | None:
+    """``WARNING_READ`` with what ``engine`` read for each field the cross-check found different on ``rec``; None
+    where it found none."""
+    fields = [x[len(_DISAGREE):] for x in rec.reasons if x.startswith(_DISAGREE)]
+    if not fields:
+        return None
+    said = []
+    for f in fields:
+        part = _said(engine, f if f in ("start", "end", "lower", "upper") else "place")
+        if part not in said:
+            said.append(part)
+    return f"{WARNING_READ} (the engine read {'; '.join(said)})"
+
+
+def where_both_read(engine: ZoneRecord, rules: ZoneRecord) -> tuple[ZoneRecord, list[str]]:
+    """``engine``'s record with each group of fields it left empty and ``rules`` read taken from ``rules`` (a copy),
+    so that a cross-check of the two names only what both read and read differently; and those groups, in words
+    (what the rules reader alone read)."""
+    view, taken = engine.model_copy(), []
+    for label, fields, _ in _GROUPS[1:]:
+        if _empty(engine, fields) and not _empty(rules, fields):
+            for f in fields:
+                setattr(view, f, getattr(rules, f))
+            taken.append(label)
+    return view, taken
+
+
+def pair_zones(first: list[ZoneRecord | None], second: list[ZoneRecord | None]) -> dict[int, int]:
+    """Each drawn zone of ``first`` with the drawn zone of ``second`` that draws the same place (``same_place``),
+    then the zones left on both sides in their order; ``{index in first: index in second}``. Neither side's order
+    decides a pair where a place does: a model that writes a warning's areas in another order, or one more of them,
+    is still checked zone against zone."""
+    def live(recs: list[ZoneRecord | None]) -> list[int]:
+        return [i for i, r in enumerate(recs) if r is not None and r.status != "error" and r.geometry is not None]
+
+    mine, theirs = live(first), live(second)
+    pairs: dict[int, int] = {}
+    for i in mine:
+        j = next((j for j in theirs if j not in pairs.values() and same_place(first[i], second[j])), None)
+        if j is not None:
+            pairs[i] = j
+    rest = [j for j in theirs if j not in pairs.values()]
+    for i, j in zip([i for i in mine if i not in pairs], rest):
+        pairs[i] = j
+    return pairs
 
 
 def rules_only_zones(model: list[ZoneRecord], rules: list[ZoneRecord]) -> list[ZoneRecord]:
