@@ -58,7 +58,7 @@ from airspace.app.run_summary import reading_summary
 from airspace.app.safe_text import escaped, highlight_html, md_literal
 from airspace.core.records import ZoneRecord
 from airspace.geo import zonetime as Z
-from airspace.pipeline.complete import WARNING_READ
+from airspace.pipeline.complete import READ_OTHERWISE
 
 # Everything a Run needs is imported with the page (through page_engines), not on first use: after any run that
 # imported a new module, Streamlit's file watcher re-scans every module in sys.modules, and on a 2-core machine that
@@ -440,7 +440,7 @@ def resolve_panel(res: RunResult, rec, key: str) -> None:
         _reading(cols[1], "the rules reader's reading", other, "use_rules", RULES, rec)
     else:
         _reading(st.container(), title, rec, "use_engine", source, rec)
-        differs = next((x for x in rec.reasons if x.startswith(WARNING_READ)), None)
+        differs = next((x for x in rec.reasons if x.startswith(READ_OTHERWISE)), None)
         st.caption("The engine read this zone otherwise; what it read is named in the reasons above. Accept the rules "
                    "reader's reading, or correct a field." if differs else
                    "No second reading of this zone: accept it as read, or correct a field.")

@@ -4,19 +4,20 @@ For an engine whose records are cross-checked the pipeline reads every message w
 (``validate._cross_check``). Where the model left a field empty, or found fewer zones than the rules reader, that
 second reading is already in hand; dropping it left the operator a zone with no time, or no drawing at all of areas
 the notice lists ("engine found 1 zones, rules found 3"). These functions add it, and never as a reading anyone
-confirmed: every value they add makes its record ``review`` with a reason naming the rules reader, and they never
-replace a value the model read (two readings that differ stay the cross-check's business). The spine
-(``pipeline.batch``) calls them; they are pure over records.
+confirmed: every value they add makes its record ``review`` with a reason naming the rules reader. Each model zone is
+paired with the rules reader's zone of the same place (``pair_zones``); where the two differ on a field both read,
+the spine shows the rules reader's record for review and names the model's values (``engine_differs_reason``). The
+spine (``pipeline.batch``) calls them; they are pure over records.
 """
 
 from __future__ import annotations
 
 from airspace.core.records import Limit, ZoneRecord, iso_utc
-from airspace.pipeline.validate import CROSS_CHECK_CENTRE_M, haversine_m
+from airspace.pipeline.validate import CROSS_CHECK_CENTRE_M, DISAGREE, haversine_m
 
 __all__ = ["adopt_rules_places", "drawn", "fill_missing", "filled_reason", "pair_zones", "rules_only_zones",
-           "same_place", "RULES_ONLY", "NONE_FOUND", "ENGINE_ONLY", "WARNING_READ", "engine_differs_reason",
-           "engine_filled_reason", "where_both_read"]
+           "same_place", "RULES_ONLY", "NONE_FOUND", "READ_OTHERWISE", "engine_differs_reason",
+           "engine_filled_reason"]
 
 # (what the reason calls it, the record's fields that travel together, the span keys that ground them)
 _GROUPS = (
@@ -31,11 +32,7 @@ RADIUS_SAME = 0.01  # two circles about one centre are one zone when their radii
 
 RULES_ONLY = "a zone the rules reader found and the engine did not: the rules reader's reading, for review"
 NONE_FOUND = "the engine found no zone in this message; the rules reader found this one: its reading, for review"
-ENGINE_ONLY = ("a zone the engine drew and the rules reader did not find in the navigational warning: the engine's "
-               "reading, for review")
-WARNING_READ = ("a navigational warning: its zones, periods and limits as the rules reader reads the warning's items; "
-                "the engine's reading differs, for review")
-_DISAGREE = "engine and rules disagree on "
+READ_OTHERWISE = "the rules reader's reading of this zone, shown where the engine read it otherwise, for review"
 
 
 def drawn(recs: list[ZoneRecord]) -> list[ZoneRecord]:
@@ -121,9 +118,9 @@ def _said(rec: ZoneRecord, what: str) -> str:
 
 
 def engine_differs_reason(rec: ZoneRecord, engine: ZoneRecord) -> str | None:
-    """``WARNING_READ`` with what ``engine`` read for each field the cross-check found different on ``rec``; None
+    """``READ_OTHERWISE`` with what ``engine`` read for each field the cross-check found different on ``rec``; None
     where it found none."""
-    fields = [x[len(_DISAGREE):] for x in rec.reasons if x.startswith(_DISAGREE)]
+    fields = [x[len(DISAGREE):] for x in rec.reasons if x.startswith(DISAGREE)]
     if not fields:
         return None
     said = []
@@ -131,36 +128,41 @@ def engine_differs_reason(rec: ZoneRecord, engine: ZoneRecord) -> str | None:
         part = _said(engine, f if f in ("start", "end", "lower", "upper") else "place")
         if part not in said:
             said.append(part)
-    return f"{WARNING_READ} (the engine read {'; '.join(said)})"
+    return f"{READ_OTHERWISE} (the engine read {'; '.join(said)})"
 
 
-def where_both_read(engine: ZoneRecord, rules: ZoneRecord) -> tuple[ZoneRecord, list[str]]:
-    """``engine``'s record with each group of fields it left empty and ``rules`` read taken from ``rules`` (a copy),
-    so that a cross-check of the two names only what both read and read differently; and those groups, in words
-    (what the rules reader alone read)."""
-    view, taken = engine.model_copy(), []
-    for label, fields, _ in _GROUPS[1:]:
-        if _empty(engine, fields) and not _empty(rules, fields):
-            for f in fields:
-                setattr(view, f, getattr(rules, f))
-            taken.append(label)
-    return view, taken
+def _floor(r: ZoneRecord) -> tuple[str, float | None]:
+    # (no floor read is the surface, as the spine assumes it; the ground and the surface are one floor)
+    lo = r.lower
+    return ("SFC", 0.0) if lo is None or lo.ref in ("SFC", "GND") else (lo.ref, lo.ft)
+
+
+def _alike(a: ZoneRecord, b: ZoneRecord) -> bool:
+    """One place with the same limits and period: the two readings of one zone agree."""
+    return (same_place(a, b) and _floor(a) == _floor(b)
+            and (a.upper and (a.upper.ref, a.upper.ft), a.start, a.end) == (b.upper and (b.upper.ref, b.upper.ft),
+                                                                           b.start, b.end))
 
 
 def pair_zones(first: list[ZoneRecord | None], second: list[ZoneRecord | None]) -> dict[int, int]:
-    """Each drawn zone of ``first`` with the drawn zone of ``second`` that draws the same place (``same_place``),
-    then the zones left on both sides in their order; ``{index in first: index in second}``. Neither side's order
-    decides a pair where a place does: a model that writes a warning's areas in another order, or one more of them,
-    is still checked zone against zone."""
+    """Each zone of ``first`` with a zone of ``second``: one that reads it alike (``_alike``), else one that draws
+    the same place (``same_place``), else the zones left on both sides in their order (a zone without a place among
+    them); ``{index in first: index in second}``. An error record, or a zone that could not be normalised (None), is
+    never paired. Neither side's order decides a pair where a place does: a model that writes a notice's areas in
+    another order, or one of them twice (area 3 read as area 4's circle), is still checked zone against zone, and a
+    zone read alike is never taken from its twin by a misread one before it."""
     def live(recs: list[ZoneRecord | None]) -> list[int]:
-        return [i for i, r in enumerate(recs) if r is not None and r.status != "error" and r.geometry is not None]
+        return [i for i, r in enumerate(recs) if r is not None and r.status != "error"]
 
     mine, theirs = live(first), live(second)
     pairs: dict[int, int] = {}
-    for i in mine:
-        j = next((j for j in theirs if j not in pairs.values() and same_place(first[i], second[j])), None)
-        if j is not None:
-            pairs[i] = j
+    for test in (_alike, same_place):
+        for i in mine:
+            if i in pairs:
+                continue
+            j = next((j for j in theirs if j not in pairs.values() and test(first[i], second[j])), None)
+            if j is not None:
+                pairs[i] = j
     rest = [j for j in theirs if j not in pairs.values()]
     for i, j in zip([i for i in mine if i not in pairs], rest):
         pairs[i] = j

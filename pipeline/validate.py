@@ -358,6 +358,9 @@ def _same_limit(a: Limit | None, b: Limit | None) -> bool:
     return a.ref == b.ref and abs(a.ft - b.ft) < 0.5
 
 
+DISAGREE = "engine and rules disagree on "  # (a cross-check reason: the field named after it)
+
+
 def _cross_check(rec: ZoneRecord, rules: ZoneRecord) -> None:
     g, r = rec.geometry, rules.geometry
     diffs = []
@@ -383,7 +386,7 @@ def _cross_check(rec: ZoneRecord, rules: ZoneRecord) -> None:
         if getattr(rec, f) != getattr(rules, f):
             diffs.append(f)
     for f in diffs:
-        rec.review(f"engine and rules disagree on {f}")
+        rec.review(f"{DISAGREE}{f}")
 
 
 # ---------------------------------------------------------------------------------------------------------------

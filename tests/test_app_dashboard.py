@@ -618,13 +618,13 @@ def test_a_zone_only_the_rules_reader_read_is_resolved_as_the_rules_readers_read
     assert held["status"] == "ok" and held["provenance"]["action"] == "chose the rules reading"
 
 
-def test_a_warning_zone_the_engine_read_otherwise_says_so_where_it_is_resolved():
+def test_a_zone_the_engine_read_otherwise_says_so_where_it_is_resolved():
     """The vendored archive's NAVAREA XII 185/26(18) read by Clover, which ends area A with its first window
-    (``250327Z``) where the warning's alternates run to 30 March: the record is the rules reader's reading of the
-    warning for review (``batch._warning_records``), the reason names what Clover read, and the resolve panel says
-    the engine read the zone otherwise instead of offering no second reading."""
+    (``250327Z``) where the warning's alternates run to 30 March: the record is the rules reader's reading for
+    review (``batch._rules_reading_shown``), the reason names what Clover read, and the resolve panel says the
+    engine read the zone otherwise instead of offering no second reading."""
     from airspace.app import engine_loader
-    from airspace.pipeline.complete import WARNING_READ
+    from airspace.pipeline.complete import READ_OTHERWISE
 
     if not (REPO / "data" / "checkpoints" / "clover" / "config.json").is_file():
         pytest.skip("no shipped clover checkpoint")
@@ -637,7 +637,7 @@ def test_a_warning_zone_the_engine_read_otherwise_says_so_where_it_is_resolved()
     at.button(key="run_button").click().run()
     assert not at.exception
     df = at.main.dataframe[-1].value
-    differs = df[df["reasons"].str.contains(WARNING_READ, regex=False)]
+    differs = df[df["reasons"].str.contains(READ_OTHERWISE, regex=False)]
     assert list(differs["key"]) == ["0:0"] and list(differs["engine"]) == ["rules"]
     assert "the engine read end 2026-03-25T03:27:00Z" in differs.iloc[0]["reasons"]
     at.selectbox(key="focus").set_value("0:0").run()

@@ -309,10 +309,15 @@ def test_engine_value_not_in_the_message_is_flagged(dev_by_id):
         zones[0]["radius"] = "7NM"  # not a substring of the message
         return format_answer(zones)
 
-    recs, _ = process_batch(dev_by_id["pynotam-readme-A1912-15"]["text"], _Engine(invented))
-    assert recs[0].status == "review"
-    assert "radius value '7NM' is not in the message" in recs[0].reasons
+    text = dev_by_id["pynotam-readme-A1912-15"]["text"]
+    recs, _ = process_batch(text, _Engine(invented))
+    (rules,) = process_batch(text, "rules")[0]
+    # the rules reader's reading is shown, saying what the engine read and that its value is not the message's
+    assert recs[0].status == "review" and recs[0].engine == "rules" and recs[0].geometry == rules.geometry
+    assert "the engine's reading: radius value '7NM' is not in the message" in recs[0].reasons
     assert "engine and rules disagree on radius" in recs[0].reasons
+    (alone,) = process_batch(text, _Engine(invented), cross_check=False)[0]
+    assert alone.status == "review" and "radius value '7NM' is not in the message" in alone.reasons
 
 
 def test_an_engine_span_that_cuts_a_number_is_flagged():

@@ -8,10 +8,18 @@ import pytest
 from test_pipeline_batch import _Engine
 
 from airspace.core.answer import format_answer
-from airspace.core.records import CircleGeometry, ZoneRecord
+from airspace.core.records import CircleGeometry, ZoneRecord, iso_utc
 from airspace.data.world import read_world
 from airspace.pipeline.batch import process_batch
-from airspace.pipeline.complete import NONE_FOUND, RULES_ONLY, drawn, fill_missing, rules_only_zones, same_place
+from airspace.pipeline.complete import (
+    NONE_FOUND,
+    READ_OTHERWISE,
+    RULES_ONLY,
+    drawn,
+    fill_missing,
+    rules_only_zones,
+    same_place,
+)
 from airspace.pipeline.split import Message
 
 
@@ -49,7 +57,7 @@ def test_a_message_the_engine_found_no_zone_in_gets_the_rules_readers_zones_for_
     assert alone.geometry is None and any("no zone found" in x for x in alone.reasons)
 
 
-def test_an_empty_field_is_filled_from_the_rules_reading_for_review_and_a_read_one_never_replaced(dev_by_id):
+def test_an_empty_field_is_filled_from_the_rules_reading_for_review_and_a_differing_one_shown_as_its(dev_by_id):
     msg = [Message(0, dev_by_id["whisper-EDWW-B0111-26"]["text"])]
     (rules,) = process_batch(msg, "rules")[0]
     assert rules.start is not None and rules.end is not None
@@ -65,25 +73,31 @@ def test_an_empty_field_is_filled_from_the_rules_reading_for_review_and_a_read_o
             "review") in rec.reasons
     assert not any("no start time" in x or "disagree" in x for x in rec.reasons)
 
-    def wrong_end(zones):  # an end the engine read, wrongly: the cross-check's to flag, never overwritten
+    def wrong_end(zones):  # an end the engine read, wrongly: the cross-check flags it and shows the rules reading
         return [dict(z, end=z["start"]) for z in zones]
 
     (rec,) = process_batch(msg, _reader(wrong_end))[0]
-    assert rec.end == rules.start and "engine and rules disagree on end" in rec.reasons
+    assert rec.end == rules.end and rec.spans["end"] == rules.spans["end"] and rec.engine == "rules"
+    assert rec.status == "review" and "engine and rules disagree on end" in rec.reasons
+    assert f"{READ_OTHERWISE} (the engine read end {iso_utc(rules.start)})" in rec.reasons
     assert not any("rules reader only" in x for x in rec.reasons)
+    # without the cross-check the engine's reading is the record
+    (alone,) = process_batch(msg, _reader(wrong_end), cross_check=False)[0]
+    assert alone.end == rules.start and alone.engine == "test-engine"
 
 
-def test_a_zone_the_engine_placed_elsewhere_is_not_filled_and_not_drawn_twice(world_train):
+def test_a_zone_is_checked_against_the_rules_readers_zone_of_the_same_place_and_none_drawn_twice(world_train):
     msg = world_train["de-pilothub:nfl-2024-1-3308"]
     rules = drawn(process_batch(msg, "rules")[0])
 
-    def second_without_ceiling(zones):  # area 2 alone, its ceiling unread: paired with the rules' area 1
+    def second_without_ceiling(zones):  # area 2 alone, its ceiling unread: paired with the rules' area 2, not 1
         return [{k: v for k, v in zones[1].items() if k != "upper"}]
 
     recs, _ = process_batch(msg, _reader(second_without_ceiling))
     assert len(recs) == 2
-    assert recs[0].geometry == rules[1].geometry and recs[0].upper is None
-    assert not any("rules reader only" in x for x in recs[0].reasons)
+    assert recs[0].geometry == rules[1].geometry and recs[0].upper == rules[1].upper
+    assert recs[0].engine == "test-engine" and not any("disagree" in x for x in recs[0].reasons)
+    assert "the upper limit: read by the rules reader only (the engine read none), for review" in recs[0].reasons
     assert recs[1].geometry == rules[0].geometry and RULES_ONLY in recs[1].reasons
 
 

@@ -1,7 +1,7 @@
-"""A navigational warning read by a cross-checked engine: the rules reader's zones, each checked against the
-engine's zone of the same place (``batch._warning_records``, ``complete.pair_zones``), on the vendored archive's
-NAVAREA XII 185/26(18) (two lettered areas, each with alternates that end in a daily window) and
-NAVAREA IV 268/26 (one period for areas A and B)."""
+"""A cross-checked engine's zones, each checked against the rules reader's zone of the same place
+(``complete.pair_zones``), and the rules reader's reading shown where the two differ
+(``batch._rules_reading_shown``), on the vendored archive's NAVAREA XII 185/26(18) (two lettered areas, each with
+alternates that end in a daily window) and NAVAREA IV 268/26 (one period for areas A and B)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from world_rows import archive_text
 from airspace.core.answer import format_answer
 from airspace.core.records import CircleGeometry, ZoneRecord
 from airspace.pipeline.batch import process_batch
-from airspace.pipeline.complete import ENGINE_ONLY, RULES_ONLY, WARNING_READ, drawn, pair_zones
+from airspace.pipeline.complete import READ_OTHERWISE, RULES_ONLY, drawn, pair_zones
 from airspace.pipeline.split import Message
 
 UTC = timezone.utc
@@ -33,7 +33,7 @@ def _values(r: ZoneRecord):
     return r.geometry, r.lower, r.upper, r.start, r.end, r.schedule
 
 
-def test_an_engine_that_reads_the_first_window_only_is_shown_the_warnings_period_for_review():
+def test_an_engine_that_reads_the_first_window_only_is_shown_the_rules_readers_period_for_review():
     msg = _msg(ALTERNATES)
     rules = drawn(process_batch(msg, "rules")[0])
 
@@ -47,18 +47,18 @@ def test_an_engine_that_reads_the_first_window_only_is_shown_the_warnings_period
     assert a.end == datetime(2026, 3, 31, 3, 27, tzinfo=UTC) and a.schedule == "2303Z TO 0327Z"
     assert a.spans["end"] == rules[0].spans["end"] and (a.engine, b.engine) == ("rules", "test-engine")
     assert a.status == "review" and "engine and rules disagree on end" in a.reasons
-    assert f"{WARNING_READ} (the engine read end 2026-03-25T03:27:00Z)" in a.reasons
-    # area B, read alike, is not said to differ
-    assert not any("disagree" in x or x.startswith(WARNING_READ) for x in b.reasons)
+    assert f"{READ_OTHERWISE} (the engine read end 2026-03-25T03:27:00Z)" in a.reasons
+    # area B, read alike, is the engine's record and not said to differ
+    assert not any("disagree" in x or x.startswith(READ_OTHERWISE) for x in b.reasons)
 
 
 def test_the_areas_in_another_order_are_checked_place_against_place():
     msg = _msg(ALTERNATES)
     rules = drawn(process_batch(msg, "rules")[0])
     recs = process_batch(msg, _reader(lambda zones: zones[::-1]))[0]
-    assert [_values(r) for r in recs] == [_values(r) for r in rules]
-    assert not any("disagree" in x or x.startswith(WARNING_READ) or x in (RULES_ONLY, ENGINE_ONLY)
-                   for r in recs for x in r.reasons)
+    assert [_values(r) for r in recs] == [_values(r) for r in rules[::-1]]  # (the engine's order)
+    assert all(r.engine == "test-engine" for r in recs)
+    assert not any("disagree" in x or x.startswith(READ_OTHERWISE) or x == RULES_ONLY for r in recs for x in r.reasons)
 
 
 def test_times_only_the_rules_reader_read_are_said_so_not_a_disagreement():
@@ -74,7 +74,7 @@ def test_times_only_the_rules_reader_read_are_said_so_not_a_disagreement():
         assert any(x.startswith("the start") and "read by the rules reader only" in x for x in r.reasons)
 
 
-def test_an_area_only_the_engine_drew_is_kept_after_the_warnings_areas_for_review():
+def test_an_area_only_the_engine_drew_is_kept_for_review():
     msg = _msg(ALTERNATES)
     rules = drawn(process_batch(msg, "rules")[0])
 
@@ -86,14 +86,17 @@ def test_an_area_only_the_engine_drew_is_kept_after_the_warnings_areas_for_revie
     recs = process_batch(msg, _reader(one_more))[0]
     assert [_values(r) for r in recs[:2]] == [_values(r) for r in rules]
     assert len(recs) == 3 and recs[2].zone == 2 and len(recs[2].geometry.points) == 5
-    assert recs[2].status == "review" and ENGINE_ONLY in recs[2].reasons and recs[2].engine == "test-engine"
+    assert recs[2].status == "review" and "engine found 3 zones, rules found 2" in recs[2].reasons
+    assert recs[2].engine == "test-engine"
 
 
 def test_an_area_the_engine_missed_is_the_rules_readers_for_review():
     msg = _msg(ALTERNATES)
+    rules = drawn(process_batch(msg, "rules")[0])
     recs = process_batch(msg, _reader(lambda zones: zones[1:]))[0]
-    assert len(recs) == 2 and RULES_ONLY in recs[0].reasons and RULES_ONLY not in recs[1].reasons
-    assert (recs[0].engine, recs[1].engine) == ("rules", "test-engine")
+    assert [_values(r) for r in recs] == [_values(rules[1]), _values(rules[0])]
+    assert RULES_ONLY not in recs[0].reasons and not any("disagree" in x for x in recs[0].reasons)
+    assert RULES_ONLY in recs[1].reasons and (recs[0].engine, recs[1].engine) == ("test-engine", "rules")
 
 
 def test_without_the_cross_check_the_engines_reading_stands():
@@ -115,7 +118,9 @@ def _circle(lat: float, lon: float, r: float) -> ZoneRecord:
 def test_pair_zones_by_place_first_then_in_order():
     a, b, c = _circle(10.0, 10.0, 1852.0), _circle(20.0, 20.0, 1852.0), _circle(30.0, 30.0, 1852.0)
     assert pair_zones([a, b], [b.model_copy(), a.model_copy()]) == {0: 1, 1: 0}
-    # what no place pairs is paired in order; a side's surplus stays unpaired; an error record is never paired
+    # what no place pairs is paired in order, a zone without a place too; a side's surplus stays unpaired; an error
+    # record, or a zone that could not be normalised (None), is never paired
     assert pair_zones([a, c], [b, a.model_copy(), c.model_copy()]) == {0: 1, 1: 2}
     assert pair_zones([a, b], [c]) == {0: 0}
-    assert pair_zones([ZoneRecord(message=0, status="error"), a], [a.model_copy()]) == {1: 0}
+    assert pair_zones([ZoneRecord(message=0), a], [a.model_copy(), b]) == {1: 0, 0: 1}
+    assert pair_zones([ZoneRecord(message=0, status="error"), a], [None, a.model_copy()]) == {1: 1}
