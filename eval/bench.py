@@ -402,7 +402,9 @@ def main(argv: list[str] | None = None) -> int:
     text = json.dumps(result, indent=2, ensure_ascii=False)
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(text + "\n", encoding="utf-8")
+    # (a result with the world sets' problem lists is ~1 MB indented: kept on one line, every clone carries it)
+    out.write_text((text if len(text) < 100_000 else json.dumps(result, ensure_ascii=False, separators=(",", ":")))
+                   + "\n", encoding="utf-8")
     print(text)
     return 0
 
