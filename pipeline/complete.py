@@ -12,6 +12,8 @@ spine (``pipeline.batch``) calls them; they are pure over records.
 
 from __future__ import annotations
 
+import math
+
 from airspace.core.records import Limit, ZoneRecord, iso_utc
 from airspace.pipeline.validate import CROSS_CHECK_CENTRE_M, DISAGREE, haversine_m
 
@@ -155,18 +157,42 @@ def pair_zones(first: list[ZoneRecord | None], second: list[ZoneRecord | None]) 
         return [i for i, r in enumerate(recs) if r is not None and r.status != "error"]
 
     mine, theirs = live(first), live(second)
+    near: dict[tuple, list[int]] = {}  # (a notice of a thousand circles is paired in well under a second)
+    for j in theirs:
+        for key in _cells(second[j])[1:2]:
+            near.setdefault(key, []).append(j)
     pairs: dict[int, int] = {}
+    taken: set[int] = set()
     for test in (_alike, same_place):
         for i in mine:
             if i in pairs:
                 continue
-            j = next((j for j in theirs if j not in pairs.values() and test(first[i], second[j])), None)
+            found = sorted({j for key in _cells(first[i]) for j in near.get(key, ()) if j not in taken})
+            j = next((j for j in found if test(first[i], second[j])), None)
             if j is not None:
                 pairs[i] = j
-    rest = [j for j in theirs if j not in pairs.values()]
+                taken.add(j)
+    rest = [j for j in theirs if j not in taken]
     for i, j in zip([i for i in mine if i not in pairs], rest):
         pairs[i] = j
     return pairs
+
+
+_CELL_DEG = 0.01  # a band of latitude ~1.1 km wide: two places ``same_place`` calls one (100 m) are in neighbouring bands
+
+
+def _cells(r: ZoneRecord) -> list[tuple]:
+    """The keys under which a zone that may draw the same place as ``r`` is filed: its own band of latitude (the
+    middle key) and the two beside it; a named place by its name. A zone without a place has none."""
+    g = r.geometry
+    if g is None:
+        return []
+    if g.type == "named":
+        name = ("named", " ".join(g.name.split()).casefold())
+        return [name, name, name]
+    lat, shape = (g.center[0], ()) if g.type == "circle" else (g.points[0][0], (len(g.points),))
+    band = math.floor(lat / _CELL_DEG)
+    return [(g.type, band + d, *shape) for d in (-1, 0, 1)]
 
 
 def rules_only_zones(model: list[ZoneRecord], rules: list[ZoneRecord]) -> list[ZoneRecord]:
