@@ -125,5 +125,6 @@ def test_pair_zones_by_place_first_then_in_order():
     assert pair_zones([ZoneRecord(message=0), a], [a.model_copy(), b]) == {1: 0, 0: 1}
     assert pair_zones([ZoneRecord(message=0, status="error"), a], [None, a.model_copy()]) == {1: 1}
     # two centres 44 m apart on either side of a band of latitude the pairing files places by are one place
+    # (in order they would be paired the other way round)
     south, north = _circle(9.9998, 10.0, 1852.0), _circle(10.0002, 10.0, 1852.0)
-    assert pair_zones([b, south], [north, b.model_copy()]) == {0: 1, 1: 0}
+    assert pair_zones([south, b], [c, north]) == {0: 1, 1: 0}
