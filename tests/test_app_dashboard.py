@@ -588,23 +588,30 @@ def test_a_large_batch_is_read_in_chunks_with_the_records_of_one_read():
     assert zl[zl["key"] == "0:0"].iloc[0]["zone"] == "A2231/26 ×6"
 
 
+def _run_clover(text: str):
+    """The page with Clover loaded, ``text`` read by it (skipped where no Clover checkpoint ships)."""
+    from airspace.app import engine_loader
+
+    if not (REPO / "data" / "checkpoints" / "clover" / "config.json").is_file():
+        pytest.skip("no shipped clover checkpoint")
+    at = _app()
+    assert engine_loader.shared(None).wait("clover", 300)[0] is not None
+    at.radio(key="engine").set_value("clover").run()
+    at.text_area(key="batch_text").set_value(text).run()
+    at.button(key="run_button").click().run()
+    assert not at.exception
+    return at
+
+
 def test_a_zone_only_the_rules_reader_read_is_resolved_as_the_rules_readers_reading():
     """World train row in-deccanherald:palace-grounds-2024-04-20 (three venues, each a 1 km ban) read by Clover: the
     venues only the rules reader read are among Clover's records for review (``pipeline.complete``); the page shows
     such a zone as the rules reader's one reading and a choice of it names the rules reader."""
-    from airspace.app import engine_loader
-    from airspace.app.safe_text import md_literal
-
-    if not (REPO / "data" / "checkpoints" / "clover" / "config.json").is_file():
-        pytest.skip("no shipped clover checkpoint")
     from world_rows import world_text
 
-    at = _app()
-    assert engine_loader.shared(None).wait("clover", 300)[0] is not None
-    at.radio(key="engine").set_value("clover").run()
-    at.text_area(key="batch_text").set_value(world_text("in-deccanherald:palace-grounds-2024-04-20")).run()
-    at.button(key="run_button").click().run()
-    assert not at.exception
+    from airspace.app.safe_text import md_literal
+
+    at = _run_clover(world_text("in-deccanherald:palace-grounds-2024-04-20"))
     df = at.main.dataframe[-1].value
     only = df[df["engine"] == "rules"]
     assert len(only) >= 1 and set(only["status"]) == {"review"}
@@ -623,19 +630,11 @@ def test_a_zone_the_engine_read_otherwise_says_so_where_it_is_resolved():
     (``250327Z``) where the warning's alternates run to 30 March: the record is the rules reader's reading for
     review (``batch._rules_reading_shown``), the reason names what Clover read, and the resolve panel says the
     engine read the zone otherwise instead of offering no second reading."""
-    from airspace.app import engine_loader
-    from airspace.pipeline.complete import READ_OTHERWISE
-
-    if not (REPO / "data" / "checkpoints" / "clover" / "config.json").is_file():
-        pytest.skip("no shipped clover checkpoint")
     from world_rows import archive_text
 
-    at = _app()
-    assert engine_loader.shared(None).wait("clover", 300)[0] is not None
-    at.radio(key="engine").set_value("clover").run()
-    at.text_area(key="batch_text").set_value(archive_text("NAVAREA XII 185/26(18)")).run()
-    at.button(key="run_button").click().run()
-    assert not at.exception
+    from airspace.pipeline.complete import READ_OTHERWISE
+
+    at = _run_clover(archive_text("NAVAREA XII 185/26(18)"))
     df = at.main.dataframe[-1].value
     differs = df[df["reasons"].str.contains(READ_OTHERWISE, regex=False)]
     assert list(differs["key"]) == ["0:0"] and list(differs["engine"]) == ["rules"]
