@@ -277,8 +277,7 @@ def _records_for(
             out.append(validate(rec, header, rules_rec=rules_rec))
             if filled:
                 out[-1].review(filled_reason(filled))
-            if rules_rec is not None and rules_rec.geometry is not None and any(
-                    r.startswith(DISAGREE) for r in out[-1].reasons):
+            if _as_placed(rules_rec, out[-1]) and any(r.startswith(DISAGREE) for r in out[-1].reasons):
                 out[-1] = _rules_reading_shown(out[-1], rules_rec, header, filled)
         except Exception:  # noqa: BLE001 - one bad zone must not take the batch down
             out.append(_error(msg, f"zone {z + 1} of the message could not be read: "
@@ -294,6 +293,17 @@ def _records_for(
         r.review(RULES_ONLY)
         out.append(r)
     return out
+
+
+def _as_placed(rules_rec: ZoneRecord | None, mine: ZoneRecord) -> bool:
+    """Whether the rules reader's record places its zone at least as well as the engine's (by name, roughly by the
+    Q-line circle, by the message's own coordinates: in that order). Its record is shown in a disagreement only then:
+    a reading that cannot be drawn, or only roughly, never replaces one that can."""
+    def placed(r: ZoneRecord | None) -> int:
+        g = r.geometry if r is not None else None
+        return -1 if g is None else 0 if g.type == "named" else 1 if getattr(g, "approximate", False) else 2
+
+    return placed(rules_rec) >= max(placed(mine), 0)
 
 
 def _rules_reading_shown(mine: ZoneRecord, rules_rec: ZoneRecord, header: Header, rules_alone: list[str]

@@ -12,7 +12,7 @@ from world_rows import archive_text
 
 from airspace.core.answer import format_answer
 from airspace.core.records import CircleGeometry, ZoneRecord
-from airspace.pipeline.batch import process_batch
+from airspace.pipeline.batch import _as_placed, process_batch
 from airspace.pipeline.complete import READ_OTHERWISE, RULES_ONLY, drawn, pair_zones
 from airspace.pipeline.split import Message
 
@@ -128,3 +128,22 @@ def test_pair_zones_by_place_first_then_in_order():
     # (in order they would be paired the other way round)
     south, north = _circle(9.9998, 10.0, 1852.0), _circle(10.0002, 10.0, 1852.0)
     assert pair_zones([south, b], [c, north]) == {0: 1, 1: 0}
+
+
+def test_a_reading_placed_more_roughly_never_replaces_the_engines():
+    """The archive's A1938/26 (fireworks near LPLA: only item Q's circle places it, ``F) SFC G) UNL``): where both
+    readings are that rough circle the rules reader's is shown in a disagreement; where the engine read a place by
+    coordinates and the rules reader only the rough circle, the engine's reading stays, for review."""
+    msg = _msg("A1938/26")
+    (rules,) = process_batch(msg, "rules")[0]
+    assert rules.geometry.approximate and rules.upper.ref == "UNL"
+
+    def floor_as_ceiling(zones):
+        return [dict(z, upper="SFC") for z in zones]
+
+    (rec,) = process_batch(msg, _reader(floor_as_ceiling))[0]
+    assert rec.engine == "rules" and rec.upper.ref == "UNL" and "engine and rules disagree on upper" in rec.reasons
+    assert any(x.startswith(READ_OTHERWISE) and "the engine read upper SFC" in x for x in rec.reasons)
+    placed = ZoneRecord(message=0, geometry=CircleGeometry(center=(38.77, -27.08), radius_m=1852.0))
+    assert _as_placed(rules, placed) is False and _as_placed(rules, rules) is True
+    assert _as_placed(placed, rules) is True and _as_placed(None, placed) is False
