@@ -67,7 +67,6 @@ def read_distance(value: str, text: str) -> tuple[float, str | None]:
     raise ValueError(f"not a distance: {s[:40]!r}")
 
 
-
 def distance_m(value: str, text: str = "") -> float:
     """``value`` in metres as the normaliser reads a radius: digits and a unit, else a count in words or a bare mile
     (``read_distance``, in ``text``); ``ValueError`` when it is neither."""
@@ -75,6 +74,7 @@ def distance_m(value: str, text: str = "") -> float:
         return parse_distance_m(value)
     except ValueError:
         return read_distance(value, text)[0]
+
 
 _SM_SMALL = re.compile(r"^\s*(?P<num>\d+(?:,\d{1,2}|\.\d+)?)\s?sm(?![A-Za-z])[\s.,;)]*$")  # small letters only
 _GERMAN = re.compile(r"\b(?:und|der|die|das|von|bis|mit|über|um|Fuß|Punkt|Gebiet\w*|Luftraum\w*|Flugbeschränkung\w*"

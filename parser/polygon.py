@@ -47,9 +47,11 @@ _FILLER = re.compile(
 )
 _ENUM = re.compile(r"(?<!\w)(?:\d{1,2}|[A-Z]|[IVX]{2,4})[).:](?=[\s?]|$)")  # "1." / "B)" / "IV." point labels
 # a vertex label: "POINT B", "PSN 2", "PT C:", "VERTEX 3" (a letter/number naming the vertex, not a named fix)
-# (or in Chinese, the label before the word for point: "B點北緯21度33分…", "2点：")
+# (or in Chinese, the label before the word for point: "B點北緯21度33分…", "2点："; the separator between vertices
+# reads it too, ``rules.patterns.SEP_GAP``)
+CN_POINT_LABEL = r"(?-i:[A-Z]|\d{1,2})\s*[點点]\s*[:：]?"
 _LABEL = re.compile(r"\b(?:POINTS?|PSN|PT|POS(?:ITION)?|VERTEX)\s+(?:[A-Z]|\d{1,2}|[A-Z]\d)(?![A-Za-z0-9])\s*[:.)]?"
-                    r"|(?<![A-Za-z0-9])(?-i:[A-Z]|\d{1,2})\s*[點点](?:\s*[:：])?", re.IGNORECASE)
+                    rf"|(?<![A-Za-z0-9]){CN_POINT_LABEL}", re.IGNORECASE)
 # a fix/radial/distance reference after a point, bare as on FAA TFR pages ("285116N 0804219W OMN141034.4")
 _FRD = re.compile(r"(?<![A-Z0-9])[A-Z]{2,5}\d{6}(?:\.\d{1,2})?(?![\dA-Z])")
 _SEPS = re.compile(r"[\s\-–—,;:/.、，；?]+")

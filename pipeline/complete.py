@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 
 from airspace.core.records import Limit, ZoneRecord, iso_utc
-from airspace.pipeline.validate import CROSS_CHECK_CENTRE_M, DISAGREE, haversine_m
+from airspace.pipeline.validate import CROSS_CHECK_CENTRE_M, DISAGREE, haversine_m, same_limit
 
 __all__ = ["adopt_rules_places", "drawn", "fill_missing", "filled_reason", "pair_zones", "rules_only_zones",
            "same_place", "RULES_ONLY", "NONE_FOUND", "READ_OTHERWISE", "engine_differs_reason",
@@ -92,14 +92,16 @@ def fill_missing(rec: ZoneRecord, rules: ZoneRecord) -> list[str]:
     return filled
 
 
+def _listed(groups: list[str]) -> str:
+    return groups[0] if len(groups) == 1 else ", ".join(groups[:-1]) + " and " + groups[-1]
+
+
 def filled_reason(filled: list[str]) -> str:
-    what = filled[0] if len(filled) == 1 else ", ".join(filled[:-1]) + " and " + filled[-1]
-    return f"{what}: read by the rules reader only (the engine read none), for review"
+    return f"{_listed(filled)}: read by the rules reader only (the engine read none), for review"
 
 
 def engine_filled_reason(filled: list[str]) -> str:
-    what = filled[0] if len(filled) == 1 else ", ".join(filled[:-1]) + " and " + filled[-1]
-    return f"{what}: read by the engine only (the rules reader read none), for review"
+    return f"{_listed(filled)}: read by the engine only (the rules reader read none), for review"
 
 
 def _said(rec: ZoneRecord, what: str) -> str:
@@ -133,17 +135,20 @@ def engine_differs_reason(rec: ZoneRecord, engine: ZoneRecord) -> str | None:
     return f"{READ_OTHERWISE} (the engine read {'; '.join(said)})"
 
 
-def _floor(r: ZoneRecord) -> tuple[str, float | None]:
+def _floor(r: ZoneRecord) -> Limit | None:
     # (no floor read is the surface, as the spine assumes it; the ground and the surface are one floor)
     lo = r.lower
-    return ("SFC", 0.0) if lo is None or lo.ref in ("SFC", "GND") else (lo.ref, lo.ft)
+    return _SURFACE if lo is None or lo.ref == "GND" else lo
+
+
+_SURFACE = Limit(ref="SFC", ft=0.0, m=0.0, raw="")
 
 
 def _alike(a: ZoneRecord, b: ZoneRecord) -> bool:
-    """One place with the same limits and period: the two readings of one zone agree."""
-    return (same_place(a, b) and _floor(a) == _floor(b)
-            and (a.upper and (a.upper.ref, a.upper.ft), a.start, a.end) == (b.upper and (b.upper.ref, b.upper.ft),
-                                                                           b.start, b.end))
+    """One place with the same limits and period, compared as the cross-check compares them: the two readings of one
+    zone agree."""
+    return (same_place(a, b) and same_limit(_floor(a), _floor(b)) and same_limit(a.upper, b.upper)
+            and (a.start, a.end) == (b.start, b.end))
 
 
 def pair_zones(first: list[ZoneRecord | None], second: list[ZoneRecord | None]) -> dict[int, int]:

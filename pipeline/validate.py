@@ -350,7 +350,8 @@ def _check_grounding(rec: ZoneRecord) -> None:
             rec.review(f"'{r.text[:40]}' is read both as the radius and as the {key} limit: it is one of them")
 
 
-def _same_limit(a: Limit | None, b: Limit | None) -> bool:
+def same_limit(a: Limit | None, b: Limit | None) -> bool:
+    """Two limits alike: one reference and (within half a foot) one height; unlimited only as unlimited."""
     if a is None or b is None:
         return a is None and b is None
     if a.ft is None or b.ft is None:
@@ -380,7 +381,7 @@ def _cross_check(rec: ZoneRecord, rules: ZoneRecord) -> None:
         elif g.type == "named" and g.name.strip() != r.name.strip():
             diffs.append("name")
     for f in ("lower", "upper"):
-        if not _same_limit(getattr(rec, f), getattr(rules, f)):
+        if not same_limit(getattr(rec, f), getattr(rules, f)):
             diffs.append(f)
     for f in ("start", "end"):
         if getattr(rec, f) != getattr(rules, f):
@@ -487,7 +488,7 @@ def _item_states(header: Header, item: str, mine: Limit) -> bool:
 
     it = header.item(item)
     try:
-        return it is not None and _same_limit(mine, parse_limit(it.text))
+        return it is not None and same_limit(mine, parse_limit(it.text))
     except ValueError:
         return False
 
@@ -544,7 +545,7 @@ def _check_amendments(rec: ZoneRecord) -> None:
                 continue
             key = "upper" if what in ("UPPER LIMIT", "CEILING") else "lower"
             mine = getattr(rec, key)
-            if not _same_limit(mine, parse_limit(said)):
+            if not same_limit(mine, parse_limit(said)):
                 rec.review(f"the message says '{' '.join(m.group().split())}' while the zone's {key} limit is "
                            f"{_fmt(mine) if mine else 'not stated'}: two readings of the {key} limit")
         except ValueError:

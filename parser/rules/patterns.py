@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from airspace.parser.polygon import BORDER_EDGE
+from airspace.parser.polygon import BORDER_EDGE, CN_POINT_LABEL
 from airspace.parser.times import CN_YEAR
 from airspace.parser.units import CN_FEET, CN_FROM_GROUND, CN_NOT_OVER, KM_WORDS, M_WORDS, NM_WORDS
 
@@ -84,7 +84,7 @@ _LETTERED_AREA = r"(?-i:\.(?:[ \t]*\r?\n\s*| {2,})\(?[A-Z][.)]\s*$)"
 SEP_GAP = re.compile(
     rf"^(?!{_LETTERED_AREA}){SEP}(?:(?:TO|THEN|AND|THENCE(?:\s+(?:NORTH|SOUTH|EAST|WEST)[A-Z]*){{0,2}}\s+TO)\b{SEP})?"
     rf"(?:LATITUDE\b{SEP})?(?:(?:\(?\d{{1,2}}[).:]|\(?(?:[A-Z]|[IVX]{{2,4}})[).:]|(?:PSN|PT|POINT)(?:\s*[A-Z0-9]{{1,2}})?\s*:?"
-    rf"|(?-i:[A-Z]|\d{{1,2}})\s*[點点]\s*[:：]?)[\s?]*)?$",
+    rf"|{CN_POINT_LABEL})[\s?]*)?$",
     re.I,
 )
 ARC_GAP = re.compile(r"\b(?:ARC|CLOCKWISE|ANTI-?CLOCKWISE|COUNTER-?\s?CLOCKWISE)\b|圆弧|圓弧", re.I)
