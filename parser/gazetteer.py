@@ -42,38 +42,59 @@ def _cities() -> dict[str, list[tuple[str, int]]]:
     return out
 
 
+# countries as reports abbreviate them, in capitals ("UAE suspends permits for drones"); only where a place is sought,
+# never to settle a time zone
+_ABBREVIATED = {"UAE": "United Arab Emirates", "UK": "United Kingdom", "USA": "United States", "US": "United States"}
+
+
 @lru_cache(maxsize=1)
 def _countries() -> dict[str, str]:
+    """Each country's name -> its one time zone, ``""`` where its cities keep several."""
     out: dict[str, str] = {}
     for line in (_DATA / "countries.tsv").read_text(encoding="utf-8").splitlines():
         if line.startswith("#"):
             continue
         name, _iso, zone = line.split("\t")
-        if zone and name not in _WORDS:
+        if name not in _WORDS:
             out[name] = zone
     return out
 
 
-def _candidates(text: str) -> list[tuple[str, str]]:
-    """(name as written, its zone) for every place the text names; a city name standing for several cities of
-    comparable size in different zones gives ``(name, "")``."""
-    cities, countries = _cities(), _countries()
-    found: list[tuple[str, str]] = []
-    for m in _NAME.finditer(text):
+@lru_cache(maxsize=2)
+def _country_names(every_country: bool) -> dict[str, str]:
+    """The countries ``named_places`` takes: those with one time zone, or every one and the abbreviations."""
+    countries = _countries()
+    if not every_country:
+        return {k: z for k, z in countries.items() if z}
+    return countries | {k: countries.get(v, "") for k, v in _ABBREVIATED.items()}
+
+
+def named_places(text: str, lo: int = 0, hi: int | None = None, every_country: bool = False
+                 ) -> list[tuple[int, int, str]]:
+    """(start, end, zone) of every place ``text[lo:hi]`` names, as written (capitalised, whole words); a city name
+    standing for several cities of comparable size in different zones has zone ``""``. A country with several time
+    zones, or abbreviated (``UAE``), is a place only with ``every_country`` (zone ``""`` or its own): it settles no
+    time zone."""
+    cities, countries = _cities(), _country_names(every_country)
+    found: list[tuple[int, int, str]] = []
+    for m in _NAME.finditer(text, lo, len(text) if hi is None else hi):
         words = re.split(r"([ -])", m.group())  # words at even indices, the blank or hyphen after each at odd
+        starts = [m.start() + sum(len(w) for w in words[:k]) for k in range(len(words) + 1)]
         # the longest run of whole words that names a place, then on after it ("Bengaluru City Police" names
         # Bengaluru, "San Diego Police" San Diego and not a Diego, "Greater Mumbai Police" Mumbai)
         i = 0
         while i < len(words):
             j = i + 1  # (no place starts at word i: on to the next word)
             for end in range(len(words), i, -2):
-                name = "".join(words[i:end]).strip(".'’")
+                written = "".join(words[i:end])
+                name = written.strip(".'’")
+                s = starts[i] + (len(written) - len(written.lstrip(".'’")))
                 if name in countries:
-                    found.append((name, countries[name]))
+                    found.append((s, s + len(name), countries[name]))
                 elif name in cities:
                     top = max(pop for _, pop in cities[name])
                     zones = {zone for zone, pop in cities[name] if pop * 10 >= top}
-                    found.append((name, zones.pop() if len(zones) == 1 else ""))
+                    found.append((s, s + len(name), zones.pop() if len(zones) == 1 else ""))
                 else:
                     continue
                 j = end
@@ -87,7 +108,7 @@ def zone_named(text: str) -> tuple[ZoneInfo, str] | None:
     """The one IANA zone of every place ``text`` names, and the names that settle it (``"Bengaluru, Delhi"``);
     ``None`` when it names none or places in different zones. (Cached: every start and end of every zone of a
     message asks it of the same text.)"""
-    found = _candidates(text)
+    found = [(text[s:e], z) for s, e, z in named_places(text)]
     zones = {z for _, z in found}
     if len(zones) != 1 or "" in zones:
         return None

@@ -28,8 +28,8 @@ _NUMBER = r"(?:\d{1,3}(?:[,\u2009\u202f' ]\d{3})+(?:\.\d+)?|\d+,\d{1,2}(?!\d)|\d
 
 NM_WORDS = (r"NAUTISCHEN?\s+MEILEN?|SEEMEILEN?|MILLES?\s+NAUTIQUES?|MILLAS?\s+N[AÁ]UTICAS?|MILHAS?\s+N[AÁ]UTICAS?"
             r"|MIGLI[AO]\s+NAUTIC[HO]E?")
-KM_WORDS = r"KILOMETERN|KILOM[ÈÉ]TRES?|KIL[ÓO]METROS?|QUIL[ÔO]METROS?|CHILOMETR[IO]|КМ|КИЛОМЕТР(?:ОВ|А)?|킬로미터"
-M_WORDS = r"METERN|M[ÈÉ]TRES?|METROS?|METRI|미터"
+KM_WORDS = r"KILOMETERN|KILOM[ÈÉ]TRES?|KIL[ÓO]METROS?|QUIL[ÔO]METROS?|CHILOMETR[IO]|КМ|КИЛОМЕТР(?:ОВ|А)?|킬로미터|キロメートル"
+M_WORDS = r"METERN|M[ÈÉ]TRES?|METROS?|METRI|미터|メートル"
 _DIST_UNITS: list[tuple[str, Fraction]] = [
     (r"NAUTICAL[\s-]+MILES?|NMI|NMR|N\.\s?M\.?|NM", NM),
     (r"海里|浬", NM),

@@ -101,8 +101,9 @@ def _post(rec: ZoneRecord, draft: ZoneDraft, header: Header) -> ZoneRecord:
                 + ")"
             )
     if g is not None and g.type == "named":
-        # an aerodrome identifier (A) item, FAA "RADIUS OF ATL") -> approximate circle; place names never
-        pos = resolve_icao(g.name)
+        # an aerodrome identifier (A) item, FAA "RADIUS OF ATL") -> approximate circle; place names never: an
+        # identifier is written in capitals ("Una", a town, is no UNA)
+        pos = resolve_icao(g.name) if g.name.isupper() else None
         if pos is not None:
             radius = g.radius_m or AERODROME_RADIUS_M
             rec.geometry = CircleGeometry(center=pos, radius_m=radius, approximate=True)

@@ -66,10 +66,10 @@ def test_a_weekday_is_counted_from_the_items_date_in_the_named_citys_time_zone()
 
 def test_a_start_and_an_end_written_apart():
     # in-deccanherald:delhi-rday-2023: "prohibited from January 18 …" and "… till February 15", the dateline
-    # "Jan 23 2023", "Delhi Police": the whole days in India; the place ("the national capital") is not read
+    # "Jan 23 2023", "Delhi Police": the whole days in India (the place: test_rules_news_report)
     recs, _ = process_batch([BatchMessage(0, world_text("in-deccanherald:delhi-rday-2023"))], "rules")
     assert [(r.start, r.end) for r in recs] == [(utc("2023-01-17T18:30Z"), utc("2023-02-15T18:30Z"))]
-    assert recs[0].geometry is None and recs[0].status == "review"
+    assert recs[0].status == "review"
 
 
 def test_a_period_with_its_hours_in_the_places_summer_time():

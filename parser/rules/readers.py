@@ -17,8 +17,10 @@ from airspace.parser.header import Header, location_codes, parse_header
 from airspace.parser.places import clause_fragment, drop_tail_words, resolve_icao, trim_place
 from airspace.parser.rules.blocks import chinese_items
 from airspace.parser.rules.chinese import cn_named
+from airspace.parser.rules.japanese import jp_facilities
 from airspace.parser.rules.news import news_places
 from airspace.parser.rules.news_eu import news_eu_places
+from airspace.parser.rules.news_report import report_place
 from airspace.parser.rules.news_ru_tr import news_ru_tr_places
 from airspace.parser.rules.patterns import (
     CJK_RE,
@@ -237,6 +239,7 @@ FALLBACKS: tuple[Reader, ...] = (
     prose_place,
     news_places,
     designator_list,
+    jp_facilities,
     cn_labelled,
     cn_items,
     cn_periods,
@@ -248,6 +251,7 @@ FALLBACKS: tuple[Reader, ...] = (
     news_eu_places,
     news_ru_tr_places,
     location_indicator,
+    report_place,
 )
 WHOLE_AREA_BEFORE = FALLBACKS.index(cn_place)
 

@@ -1,0 +1,94 @@
+"""The place of a ban that prose reports without a phrase the other readers know: the city or country the ban's
+own sentence names.
+
+``Delhi Police bans flying of drones, other aerial platforms``; ``UAE suspends permits for drones``; ``… Mumbai
+police has restricted the flying of drones … in the city``; in the other languages of Latin letters alike. The places
+after the ban word are the ones banned over (``banned drones over Atlanta``), else those before it (who bans). The
+zone is the place as written, never a clause: only a name the gazetteer knows (``parser.gazetteer``: cities of
+50,000 people or more, countries) is taken, so a named zone here is always a real place, and always ``review`` (a
+named place is looked up by the operator). Tried last, after every reader that reads the ban's own phrase. Pure
+but for the gazetteer's tables.
+"""
+
+from __future__ import annotations
+
+import re
+
+from airspace.parser.gazetteer import named_places
+from airspace.parser.rules.news import BAN as EN_BAN
+from airspace.parser.rules.news_eu import BAN as EU_BAN
+from airspace.parser.rules.zone import Message, Zone, sp
+
+# a ban in the other languages with Latin letters that reports are written in (Dutch, the Nordic languages, Czech and
+# Slovak, Polish, Indonesian and Malay, Tagalog, Turkish, Finnish); English and the languages ``news_eu`` reads have
+# their own words
+_OTHER_BAN = re.compile(r"verbo[dt]|vliegverbod|forbud|förbud|förbjud|zakáz|zakaz|dilarang|larangan|bawal"
+                        r"|yasa[kğ]|kielto|kiellet", re.I)
+_BANS = (EN_BAN, EU_BAN, _OTHER_BAN)
+# a sentence ends at a full stop, a question or exclamation mark before a blank, or at a line break (a headline)
+_SENTENCE_END = re.compile(r"[.!?](?=\s)|\n")
+_MAX_PLACES = 4
+
+
+def _sentence(text: str, pos: int, lo: int, hi: int) -> tuple[int, int]:
+    """The bounds of the sentence ``pos`` is in (within ``lo``..``hi``)."""
+    start = lo
+    for m in _SENTENCE_END.finditer(text, lo, pos):
+        start = m.end()
+    m = _SENTENCE_END.search(text, pos, hi)
+    return start, m.start() if m is not None else hi
+
+
+# the first word of a sentence, then a word in lower case: capitalised only for where it stands ("Una zona
+# restringida de vuelo …": Spanish "a", not the town of Una); a place so written is not taken
+_LOWER_NEXT = re.compile(r"[ \t]+[a-zà-öø-ÿ]")
+
+
+def _sentence_word(text: str, s: int, e: int) -> bool:
+    """Whether the place at ``s``..``e`` is one word that opens a sentence or a clause after a colon, and a lowercase
+    word follows it (an abbreviation in capitals, ``UAE``, is a name wherever it stands)."""
+    before = text[max(0, s - 40):s].rstrip(" \t\"'“‘«(¿¡")
+    word = text[s:e]
+    return ((not before or before[-1] in ".!?:;\n") and " " not in word and not word.isupper()
+            and _LOWER_NEXT.match(text, e) is not None)
+
+
+# a capitalised word just before a place makes it part of a longer name ("Istana Negara", the palace, is not the
+# town of Negara), unless it is an article or says which part of the place ("The", "Greater", "North")
+_NAME_BEFORE = re.compile(r"(?<![\w'’.-])(?P<w>[A-Z][\w'’.-]*)[ \t]+$")
+_NOT_NAME = {"The", "El", "La", "Le", "Les", "Los", "Las", "Die", "Der", "Das", "De", "Het", "Il", "Lo", "Greater",
+             "Central", "North", "South", "East", "West", "Northern", "Southern", "Eastern", "Western", "Downtown"}
+
+
+def _name_part(text: str, s: int) -> bool:
+    """Whether the place starting at ``s`` is the end of a longer capitalised name."""
+    w = _NAME_BEFORE.search(text, max(0, s - 40), s)
+    return w is not None and w.group("w") not in _NOT_NAME
+
+
+def _ban_sentence_places(text: str, lo: int, hi: int) -> list[tuple[int, int]]:
+    """The places the first sentence stating a ban that names any place names: those after the ban word (what is
+    banned where: "banned drones over Atlanta") else those before it (who bans: "Delhi Police bans"), each once."""
+    bans = sorted((b for ban in _BANS for b in ban.finditer(text, lo, hi)), key=lambda b: b.start())
+    for b in bans:
+        s, e = _sentence(text, b.start(), lo, hi)
+        places = [(ps, pe) for ps, pe, _ in named_places(text, s, e, every_country=True)
+                  if not _sentence_word(text, ps, pe) and not _name_part(text, ps)]
+        if not places:
+            continue
+        after = [p for p in places if p[0] >= b.end()]
+        out: dict[str, tuple[int, int]] = {}
+        for ps, pe in after or places:
+            out.setdefault(text[ps:pe].casefold(), (ps, pe))
+        return list(out.values())[:_MAX_PLACES]
+    return []
+
+
+def report_place(m: Message) -> list[Zone]:
+    """The named zones of a ban a report states (free text only) at the places its sentence names; ``[]`` when the
+    text states no ban or its sentences name no place the gazetteer knows."""
+    if m.h.kind != "other" or not any(ban.search(m.text, m.lo, m.hi) for ban in _BANS):
+        return []
+    text = m.text
+    spans = _ban_sentence_places(text, m.lo, m.hi)
+    return [Zone({"name": sp(text, s, e)}, s, e, "named") for s, e in spans]

@@ -1,0 +1,88 @@
+"""The place of a ban a report names only in its sentence (``parser.rules.news_report``) and the facilities a
+Japanese notice lists under the Small Unmanned Aircraft Act (``parser.rules.japanese``), each on a real row of the
+world set's train split, cited by id, and beside it a variant that moves what the form must not depend on."""
+
+from airspace.parser.gazetteer import named_places, zone_named
+from airspace.pipeline.batch import process_batch
+from airspace.pipeline.split import Message
+from tests.world_rows import drawn_records, utc, world_text
+
+
+def _named(text: str) -> list[tuple[str, float | None]]:
+    return [(r.geometry.name, r.geometry.radius_m) for r in drawn_records(text)]
+
+
+def test_the_place_the_bans_sentence_names_is_the_zone():
+    # in-deccanherald:delhi-rday-2023: "Republic Day: Delhi Police bans flying of drones, other aerial platforms";
+    # no phrase names where ("over the national capital"): the city the ban's own sentence names, for review,
+    # with the period the report states
+    recs = drawn_records(world_text("in-deccanherald:delhi-rday-2023"))
+    assert [(r.geometry.type, r.geometry.name, r.status) for r in recs] == [("named", "Delhi", "review")]
+    assert (recs[0].start, recs[0].end) == (utc("2023-01-17T18:30:00Z"), utc("2023-02-15T18:30:00Z"))
+
+
+def test_a_country_as_reports_abbreviate_it():
+    # ae-gulfnews:gcaa-suspension-2026-03-01: "UAE suspends permits for drones, gliders and recreational aircraft"
+    assert _named(world_text("ae-gulfnews:gcaa-suspension-2026-03-01")) == [("UAE", None)]
+    # an abbreviation finds a place but never settles a time zone; a country of several zones is a place too
+    assert zone_named("UAE") is None
+    text = "Drones banned across the United States and UAE"
+    assert [text[s:e] for s, e, _ in named_places(text, every_country=True)] == ["United States", "UAE"]
+    assert named_places(text) == []
+
+
+def test_the_places_after_the_ban_word_are_where_it_holds():
+    # a variant of in-deccanherald:delhi-rday-2023 whose sentence also says where: the place after the ban word
+    text = world_text("in-deccanherald:delhi-rday-2023").replace("bans flying of drones",
+                                                                 "bans flying of drones over Gurugram", 1)
+    assert _named(text) == [("Gurugram", None)]
+
+
+def test_a_word_capitalised_for_where_it_stands_is_no_place():
+    # mx-a21:dgac-rpas-distancias defines no zone: "¿Cuáles son las zonas restringidas?: Una zona restringida de
+    # vuelo es …" ("Una", Spanish "a", opens the clause; the town of Una is not meant)
+    assert drawn_records(world_text("mx-a21:dgac-rpas-distancias")) == []
+    # the same word inside a sentence is the town
+    assert _named("Las autoridades prohibieron los drones en Una durante la visita.") == [("Una", None)]
+
+
+def test_a_place_that_ends_a_longer_name_is_no_place():
+    # id-tempo:istana-negara-kkop-jakarta: "Istana Negara" is the palace, not the town of Negara
+    assert all(r.geometry.name != "Negara" for r in drawn_records(world_text("id-tempo:istana-negara-kkop-jakarta")))
+    # after an article or a word for a part of it, the place is itself
+    assert _named("The Greater Mumbai police has banned drones until further notice.") == [("Mumbai", None)]
+
+
+def test_a_town_whose_name_spells_an_aerodrome_code_stays_a_town():
+    # "Lima" in mixed case is the city, not the ICAO identifier LIMA; an identifier is written in capitals
+    recs = drawn_records("Drones are prohibited over Lima during the summit.")
+    assert [(r.geometry.type, r.geometry.name) for r in recs] == [("named", "Lima")]
+    recs = drawn_records("DRONES ARE PROHIBITED WITHIN 5NM RADIUS OF LIMA.")
+    assert [(r.geometry.type, r.geometry.approximate) for r in recs] == [("circle", True)]
+
+
+def test_no_ban_no_zone():
+    # a city named in prose that states no ban is no zone
+    recs, _ = process_batch([Message(0, "The mayor of Mumbai opened a drone fair on Sunday.")], "rules")
+    assert all(r.geometry is None for r in recs)
+
+
+def test_each_facility_a_notice_under_the_act_lists():
+    # jp-nagasaki-police:sasebo-omura-facilities: the act's ban, "周辺おおむね300メートル", then the facilities in a
+    # table beside their police stations: each its own zone with the 300 m around it, no period (designation)
+    recs = drawn_records(world_text("jp-nagasaki-police:sasebo-omura-facilities"))
+    assert [(r.geometry.name, r.geometry.radius_m) for r in recs] == [
+        ("海上自衛隊佐世保地方総監部", 300.0), ("在日米軍佐世保海軍施設", 300.0), ("在日米軍立神港区", 300.0),
+        ("海上自衛隊大村航空基地", 300.0)]
+    assert all(r.status == "review" and r.start is None and r.end is None for r in recs)
+
+
+def test_a_facility_with_a_link_after_it_and_no_category_of_the_act():
+    # a variant of the same notice laid out as other prefectures lay it out: a heading, the facility with its link
+    # after it; the act's categories ("対象防衛関係施設") and the police stations are no facilities
+    text = ("小型無人機等飛行禁止法に基づき、対象施設の敷地又は区域の上空及びその周囲おおむね300メートルの地域の上空では、"
+            "小型無人機等の飛行が禁止されています。\n【県内における対象施設及び周辺区域】\n対象防衛関係施設\n"
+            "陸上自衛隊善通寺駐屯地(防衛省HP)(外部サイトへリンク)\n善通寺警察署\n")
+    assert _named(text) == [("陸上自衛隊善通寺駐屯地", 300.0)]
+    # without the act's ban, a line that ends in 駐屯地 is no zone
+    assert _named("陸上自衛隊善通寺駐屯地の一般開放のお知らせ\n陸上自衛隊善通寺駐屯地\n") == []
