@@ -77,12 +77,13 @@ def test_each_facility_a_notice_under_the_act_lists():
     assert all(r.status == "review" and r.start is None and r.end is None for r in recs)
 
 
-def test_a_facility_with_a_link_after_it_and_no_category_of_the_act():
-    # a variant of the same notice laid out as other prefectures lay it out: a heading, the facility with its link
-    # after it; the act's categories ("対象防衛関係施設") and the police stations are no facilities
-    text = ("小型無人機等飛行禁止法に基づき、対象施設の敷地又は区域の上空及びその周囲おおむね300メートルの地域の上空では、"
-            "小型無人機等の飛行が禁止されています。\n【県内における対象施設及び周辺区域】\n対象防衛関係施設\n"
-            "陸上自衛隊善通寺駐屯地(防衛省HP)(外部サイトへリンク)\n善通寺警察署\n")
-    assert _named(text) == [("陸上自衛隊善通寺駐屯地", 300.0)]
-    # without the act's ban, a line that ends in 駐屯地 is no zone
-    assert _named("陸上自衛隊善通寺駐屯地の一般開放のお知らせ\n陸上自衛隊善通寺駐屯地\n") == []
+def test_a_facility_in_a_tab_separated_table_and_no_category_of_the_act():
+    # a variant of the same notice with its table written with tabs, and a heading line of the act's category
+    # ("対象防衛関係施設") above it: the category and the police stations are no facilities
+    text = world_text("jp-nagasaki-police:sasebo-omura-facilities").replace("  ", "\t")
+    text = text.replace("対象施設\n管轄警察署", "対象防衛関係施設\n対象施設\n管轄警察署")
+    assert _named(text) == [("海上自衛隊佐世保地方総監部", 300.0), ("在日米軍佐世保海軍施設", 300.0),
+                            ("在日米軍立神港区", 300.0), ("海上自衛隊大村航空基地", 300.0)]
+    # without the act's ban, lines that end in a kind of facility are no zones
+    lines = "\n".join(r.geometry.name for r in drawn_records(world_text("jp-nagasaki-police:sasebo-omura-facilities")))
+    assert _named("施設一覧\n" + lines) == []
