@@ -60,6 +60,14 @@ def _countries() -> dict[str, str]:
     return out
 
 
+def _in_compound(words: list[str], i: int, end: int) -> bool:
+    """Whether words ``i``..``end`` are cut out of a hyphenated name ("Mercedes" of "Mercedes-Benz Stadium"): a
+    capitalised word joined to them by a hyphen ("Dubai-based" still names Dubai)."""
+    before = i >= 2 and words[i - 1] == "-" and words[i - 2][:1].isupper()
+    after = end + 1 < len(words) and words[end] == "-" and words[end + 1][:1].isupper()
+    return before or after
+
+
 @lru_cache(maxsize=2)
 def _country_names(every_country: bool) -> dict[str, str]:
     """The countries ``named_places`` takes: those with one time zone, or every one and the abbreviations."""
@@ -86,6 +94,8 @@ def named_places(text: str, lo: int = 0, hi: int | None = None, every_country: b
         while i < len(words):
             j = i + 1  # (no place starts at word i: on to the next word)
             for end in range(len(words), i, -2):
+                if _in_compound(words, i, end):
+                    continue
                 written = "".join(words[i:end])
                 name = written.strip(".'’")
                 s = starts[i] + (len(written) - len(written.lstrip(".'’")))

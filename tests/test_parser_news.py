@@ -141,6 +141,10 @@ def test_the_time_zone_of_the_places_a_text_names():
     assert zone_named("Dubai and Mumbai") is None  # two zones: no answer
     assert zone_named("Manchester") is None  # two cities of the name in different zones
     assert zone_named("Reading the notice, Mobile users") is None  # city names that are English words
+    # dronebelow:super-bowl-liii-2019: "Mercedes-Benz Stadium in Atlanta": "Mercedes" (a city of two zones) is cut
+    # out of a hyphenated name, no place; Atlanta settles the zone ("Dubai-based" still names Dubai)
+    assert zone_named("Mercedes-Benz Stadium in Atlanta")[0].key == "America/New_York"
+    assert zone_named("a Dubai-based operator")[0].key == "Asia/Dubai"
 
 
 def test_an_english_date_is_never_ok_even_where_the_zone_gives_its_time_zone():
