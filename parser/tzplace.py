@@ -20,6 +20,7 @@ from zoneinfo import ZoneInfo
 from airspace.parser.gazetteer import zone_named
 from airspace.parser.localtime import zone_at
 from airspace.parser.times import parse_clock
+from airspace.parser.tzwords import zone_stated
 
 UTC = timezone.utc
 
@@ -98,10 +99,13 @@ def local_instant_at(day: date, minutes: int, points: list[tuple[float, float]])
 
 
 def local_instant_named(day: date, minutes: int, text: str) -> tuple[datetime, str, list[str]]:
-    """A local wall-clock time (``minutes`` past midnight on ``day``) in the time zone the places ``text`` names
-    settle (``parser.gazetteer``: a zone without coordinates, a news item's city) -> UTC, the time zone inferred and
-    the places that gave it, and the reasons for review (a DST gap or overlap). ``ValueError`` when the places name
-    no one time zone."""
+    """A local wall-clock time (``minutes`` past midnight on ``day``) in the time zone ``text`` states by its name
+    (``parser.tzwords``: "Eastern Time"), else the one the places it names settle (``parser.gazetteer``: a zone
+    without coordinates, a news item's city) -> UTC, the time zone inferred and what gave it, and the reasons for
+    review (a DST gap or overlap). ``ValueError`` when the text names no one time zone."""
+    stated = zone_stated(text)
+    if stated is not None:
+        return _instant(day, minutes, stated[0], f"the time zone the message names ({stated[1]})")
     found = zone_named(text)
     if found is None:
         raise ValueError("the message names no place whose time zone is known")

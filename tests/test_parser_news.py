@@ -251,3 +251,27 @@ def test_the_flights_banned_where_they_are(phrase: str, place: str):
     text = world_text("lk-adaderana:gazette-2019-english").replace(
         "to prohibit the navigation of any unmanned aircraft (UAV) or any drone over Sri Lanka", phrase)
     assert [p["name"] for p in _places(text)] == [place]
+
+
+def test_the_time_zone_a_text_names_by_its_name():
+    # dronebelow:super-bowl-liii-2019 without its city ("Mercedes-Benz Stadium in Atlanta"): "… from 5:30 p.m. to
+    # 11:59 p.m. Eastern Time" names the clock; the day is read in it (New York), said to be inferred
+    text = world_text("dronebelow:super-bowl-liii-2019").replace(" in Atlanta", "").replace("on Atlanta", "on the city")
+    recs = drawn_records(text)
+    assert {(r.start, r.end) for r in recs} == {(utc("2019-02-03T05:00Z"), utc("2019-02-04T05:00Z"))}
+    assert any("the time zone the message names (Eastern Time)" in x for x in recs[0].reasons)
+    # another zone's name gives its clock
+    recs = drawn_records(text.replace("Eastern Time", "Pacific Time"))
+    assert {(r.start, r.end) for r in recs} == {(utc("2019-02-03T08:00Z"), utc("2019-02-04T08:00Z"))}
+
+
+def test_a_time_zone_abbreviation_only_after_a_clock_and_one_zone_only():
+    from airspace.parser.tzwords import zone_stated
+
+    assert zone_stated("from 10 a.m. EST until noon")[0].key == "America/New_York"
+    assert zone_stated("ending at 8:30 PM PST")[0].key == "America/Los_Angeles"
+    assert zone_stated("C) 2602201338 EST") is None  # a notice's date-time group: "estimated"
+    assert zone_stated("EST DURATION 3 HOURS") is None
+    assert zone_stated("entre 10:00 et 12:00") is None  # (an abbreviation in capitals only: French "et")
+    assert zone_stated("from 9 a.m. Eastern Time to 9 a.m. Pacific Time") is None  # two zones: none
+    assert zone_stated("10 a.m. Australian Eastern Time") is None  # not the US zone
