@@ -1,6 +1,7 @@
-"""The place of a ban a report names only in its sentence (``parser.rules.news_report``) and the facilities a
-Japanese notice lists under the Small Unmanned Aircraft Act (``parser.rules.japanese``), each on a real row of the
-world set's train split, cited by id, and beside it a variant that moves what the form must not depend on."""
+"""The place of a ban a report names only in its sentence (``parser.rules.news_report``), the place of a Chinese ban
+without an anchor (``chinese.cn_event_place``) and the facilities a Japanese notice lists under the Small Unmanned
+Aircraft Act (``parser.rules.japanese``), each on a real row of the world set's train split, cited by id, and beside
+it a variant that moves what the form must not depend on."""
 
 from airspace.parser.gazetteer import named_places, zone_named
 from airspace.pipeline.batch import process_batch
@@ -87,3 +88,20 @@ def test_a_facility_in_a_tab_separated_table_and_no_category_of_the_act():
     # without the act's ban, lines that end in a kind of facility are no zones
     lines = "\n".join(r.geometry.name for r in drawn_records(world_text("jp-nagasaki-police:sasebo-omura-facilities")))
     assert _named("施設一覧\n" + lines) == []
+
+
+def test_a_chinese_ban_put_in_force_over_a_whole_area():
+    # sirenji:sirenji-20th-2019: "…于全澳门实施无人机禁飞" (no 为中心 / 周边 / 上空 anchor): the whole area
+    recs = drawn_records(world_text("sirenji:sirenji-20th-2019"))
+    assert [(r.geometry.name, r.status) for r in recs] == [("全澳门", "review")]
+    assert _named("经批准，将于全市范围内实行无人机禁飞管控。") == [("全市", None)]
+
+
+def test_the_venue_of_an_event_a_chinese_notice_announces_beside_a_ban():
+    # zhongli:zhongli-xinchang-droneshow-2026: "…,绍兴新昌县康乐广场将举行无人机灯光表演活动。… 表演现场禁止无人机飞行活动"
+    recs = drawn_records(world_text("zhongli:zhongli-xinchang-droneshow-2026"))
+    assert [r.geometry.name for r in recs] == ["绍兴新昌县康乐广场"]
+    assert recs[0].status == "review"
+    # an event without a ban on flying is no zone; a clause is never the place
+    assert _named("5月1日，市体育中心将举行马拉松比赛。") == []
+    assert _named("禁止无人机飞行。任何单位和个人在活动期间举行") == []

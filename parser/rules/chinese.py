@@ -181,3 +181,32 @@ def cn_place_radii(text: str, lo: int, hi: int, zones: list[Zone]) -> list[Zone]
                 break
             pos = text.find(name, pos + 1, hi)
     return zones
+
+
+# a ban on flying somewhere in a Chinese text: "禁止无人机黑飞", "实施无人机禁飞", "禁止…飞行"
+_CN_BAN = re.compile(r"禁飞|禁飛|限飞|限飛|禁止[^。；;\n]{0,12}(?:无人机|無人機|飞行|飛行|升空)")
+# a venue, as an event's place ends: "…康乐广场", "…体育中心", "…会展中心", "…公园"
+_CN_VENUE = (r"(?:广场|廣場|体育场|體育場|体育中心|體育中心|体育馆|體育館|会展中心|會展中心|公园|公園|景区|景區|码头|碼頭"
+             r"|机场|機場|中心|[场場馆館园園港湖岛島])")
+# the event held there: "绍兴新昌县康乐广场将举行无人机灯光表演活动", "将在X举办…"
+_CN_EVENT = re.compile(rf"(?P<p>[\u4e00-\u9fff]{{2,24}}?{_CN_VENUE})\s*(?:将|將|即将|即將)?\s*(?:举行|舉行|举办|舉辦)")
+# the ban put in force over a whole area: "于全澳门实施无人机禁飞", "在全市范围内实行禁飞管控"
+_CN_IN_FORCE = re.compile(r"(?:在|于|於)(?P<p>全[\u4e00-\u9fff]{1,8}?|[\u4e00-\u9fff]{2,12}?(?:全境|全域))"
+                          r"(?:范围内|範圍內|境内|境內)?\s*(?:实施|實施|实行|實行)[^。；;\n]{0,8}?(?:禁飞|禁飛|限飞|限飛|管控|管制)")
+
+
+def cn_event_place(text: str, lo: int, hi: int) -> Zone | None:
+    """The place a Chinese text bans flights over where no anchor names one: a whole area the ban is put in force
+    over (``于全澳门实施无人机禁飞``), else the venue of the event the text announces beside a ban
+    (``康乐广场将举行无人机灯光表演活动 … 表演现场禁止无人机飞行``). A candidate that is a piece of its sentence is none."""
+    if not CJK_RE.search(text, lo, hi) or _CN_BAN.search(text, lo, hi) is None:
+        return None
+    for rx in (_CN_IN_FORCE, _CN_EVENT):
+        for m in rx.finditer(text, lo, hi):
+            ns, ne = m.span("p")
+            ns = max(ns, clause_start(text, ne, lo, 40, "，,。；;：:、\n"))
+            ns = _after_subject(text, ns, ne)
+            ns += len(text[ns:ne]) - len(text[ns:ne].lstrip("在于於"))
+            if ne - ns >= 2 and not CN_NOT_PLACE.search(text, ns, ne) and clause_fragment(text[ns:ne]) is None:
+                return Zone({"name": sp(text, ns, ne)}, ns, ne, "named")
+    return None

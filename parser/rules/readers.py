@@ -16,7 +16,7 @@ from airspace.core.contract import Span
 from airspace.parser.header import Header, location_codes, parse_header
 from airspace.parser.places import clause_fragment, drop_tail_words, resolve_icao, trim_place
 from airspace.parser.rules.blocks import chinese_items
-from airspace.parser.rules.chinese import cn_named
+from airspace.parser.rules.chinese import cn_event_place, cn_named
 from airspace.parser.rules.japanese import jp_facilities
 from airspace.parser.rules.news import news_places
 from airspace.parser.rules.news_eu import news_eu_places
@@ -149,6 +149,12 @@ def cn_place(m: Message) -> list[Zone]:
     return [z] if z is not None else []
 
 
+def cn_event(m: Message) -> list[Zone]:
+    """A Chinese ban's place without an anchor: a whole area it is put in force over, an announced event's venue."""
+    z = cn_event_place(m.text, m.lo, m.hi)
+    return [z] if z is not None else []
+
+
 def qline_circle(m: Message) -> list[Zone]:
     """The Q-line circle (coarse) of a notice about an area; never a 999 NM radius ("the whole FIR") or the
     0000N00000E placeholder."""
@@ -244,6 +250,7 @@ FALLBACKS: tuple[Reader, ...] = (
     cn_items,
     cn_periods,
     cn_place,
+    cn_event,
     fir_list,
     fir_named,
     qline_circle,
