@@ -39,6 +39,17 @@ def test_the_places_after_the_ban_word_are_where_it_holds():
     assert _named(text) == [("Gurugram", None)]
 
 
+def test_a_venue_the_bans_sentence_names():
+    # au-droneit:asean-sydney-2018-rpa-tra: "The TRA … will restrict RPA operations within a 7km x 8km rectangle
+    # encompassing the Sydney CBD, Darling Harbour and Kirribilli House": the city and the venue the sentence names
+    recs = drawn_records(world_text("au-droneit:asean-sydney-2018-rpa-tra"))
+    assert [r.geometry.name for r in recs] == ["Sydney", "Kirribilli House"]
+    # a venue is a Title-Case name that ends in a word for one; only in the ban's own sentence
+    assert _named("Drone flights are prohibited during the final at Lansdowne Road Stadium.") == [
+        ("Lansdowne Road Stadium", None)]
+    assert _named("Drone flights are prohibited during the final. It is played at Lansdowne Road Stadium.") == []
+
+
 def test_a_word_capitalised_for_where_it_stands_is_no_place():
     # mx-a21:dgac-rpas-distancias defines no zone: "¿Cuáles son las zonas restringidas?: Una zona restringida de
     # vuelo es …" ("Una", Spanish "a", opens the clause; the town of Una is not meant)

@@ -39,7 +39,7 @@ DIST = rf"(?P<d>(?<![\w.])(?:\d+(?:\.\d+)?|{NUM_WORDS})(?:\s?|[-‐])(?:KMS|{DIS
 _VENUE_WORDS = (r"park|stadium|grounds?|airport|airfield|aerodrome|helipad|heliport|base|palace|complex|venue"
                 r"|cent(?:er|re)|campus|house|building|hospital|prison|arena|circuit|track|showground|fairground")
 _KIND = rf"(?:{_VENUE_WORDS}|area|square|city|district|island|port|harbou?r|bridge|station|plant|range)"
-_VENUE = re.compile(rf"(?:{_VENUE_WORDS})")
+VENUE = re.compile(rf"(?:{_VENUE_WORDS})")
 _CAP = r"(?:[A-Z][\w'’.&-]*)"
 PLACE = rf"(?-i:{_CAP}(?:\s+(?:{_CAP}|of|de|del|du|al|the|la))*(?:(?:\s+[a-z]+)?\s+{_KIND}\b)?)"
 _LIST = rf"(?P<places>{PLACE}(?:\s*,\s*(?:and\s+)?{PLACE}|\s+and\s+{PLACE}){{0,9}})"
@@ -163,7 +163,7 @@ def _one_of_kind(text: str, kind: str) -> tuple[int, int] | None:
         s, e = trim_place(text, p.start(), p.end())
         words = text[s:e].split()
         last = words[-1].casefold().rstrip("s") if words else ""
-        if len(words) >= 2 and (last == want or (want == "*" and _VENUE.fullmatch(last))):
+        if len(words) >= 2 and (last == want or (want == "*" and VENUE.fullmatch(last))):
             first.setdefault(" ".join(words).casefold(), (s, e))
     return _with_town(text, *next(iter(first.values()))) if len(first) == 1 else None
 

@@ -1,12 +1,13 @@
-"""The place of a ban that prose reports without a phrase the other readers know: the city or country the ban's
-own sentence names.
+"""The place of a ban that prose reports without a phrase the other readers know: the city, country or venue the
+ban's own sentence names.
 
 ``Delhi Police bans flying of drones, other aerial platforms``; ``UAE suspends permits for drones``; ``… Mumbai
 police has restricted the flying of drones … in the city``; in the other languages of Latin letters alike. The places
 after the ban word are the ones banned over (``banned drones over Atlanta``), else those before it (who bans). The
 zone is the place as written, never a clause: only a name the gazetteer knows (``parser.gazetteer``: cities of
-50,000 people or more, countries) is taken, so a named zone here is always a real place, and always ``review`` (a
-named place is looked up by the operator). Tried last, after every reader that reads the ban's own phrase. Pure
+50,000 people or more, countries) or a Title-Case name that ends in a word for a venue (``Kirribilli House``,
+``Lansdowne Road Stadium``) is taken, so a named zone here is a place, and always ``review`` (a named place is
+looked up by the operator). Tried last, after every reader that reads the ban's own phrase. Pure
 but for the gazetteer's tables.
 """
 
@@ -15,7 +16,9 @@ from __future__ import annotations
 import re
 
 from airspace.parser.gazetteer import named_places
+from airspace.parser.places import trim_place
 from airspace.parser.rules.news import BAN as EN_BAN
+from airspace.parser.rules.news import PLACE, VENUE
 from airspace.parser.rules.news_eu import BAN as EU_BAN
 from airspace.parser.rules.zone import Message, Zone, sp
 
@@ -66,6 +69,20 @@ def _name_part(text: str, s: int) -> bool:
     return w is not None and w.group("w") not in _NOT_NAME
 
 
+_PLACE = re.compile(PLACE)
+
+
+def _venues(text: str, s: int, e: int) -> list[tuple[int, int]]:
+    """The venues a sentence names: Title-Case names that end in a word for a venue ("Mercedes-Benz Stadium")."""
+    out = []
+    for p in _PLACE.finditer(text, s, e):
+        ps, pe = trim_place(text, p.start(), p.end())
+        words = text[ps:pe].split()
+        if len(words) >= 2 and VENUE.fullmatch(words[-1].casefold()):
+            out.append((ps, pe))
+    return out
+
+
 def _ban_sentence_places(text: str, lo: int, hi: int) -> list[tuple[int, int]]:
     """The places the first sentence stating a ban that names any place names: those after the ban word (what is
     banned where: "banned drones over Atlanta") else those before it (who bans: "Delhi Police bans"), each once."""
@@ -74,6 +91,7 @@ def _ban_sentence_places(text: str, lo: int, hi: int) -> list[tuple[int, int]]:
         s, e = _sentence(text, b.start(), lo, hi)
         places = [(ps, pe) for ps, pe, _ in named_places(text, s, e, every_country=True)
                   if not _sentence_word(text, ps, pe) and not _name_part(text, ps)]
+        places = sorted(places + _venues(text, s, e), key=lambda p: p[0])
         if not places:
             continue
         after = [p for p in places if p[0] >= b.end()]
