@@ -50,6 +50,16 @@ def test_a_venue_the_bans_sentence_names():
     assert _named("Drone flights are prohibited during the final. It is played at Lansdowne Road Stadium.") == []
 
 
+def test_a_venue_named_kind_first_in_spanish():
+    # ve-el-carabobeno:inac-prohibicion-nacional: "la prohibición de vuelo en el territorio nacional" names no
+    # place; the same notice over a venue ("Aeropuerto …", its kind first, as Spanish, Portuguese, French, German
+    # and Italian name one) is that venue
+    text = world_text("ve-el-carabobeno:inac-prohibicion-nacional")
+    assert drawn_records(text) == []
+    assert _named(text.replace("en el territorio nacional", "en el Aeropuerto Arturo Michelena", 1)) == [
+        ("Aeropuerto Arturo Michelena", None)]
+
+
 def test_a_word_capitalised_for_where_it_stands_is_no_place():
     # mx-a21:dgac-rpas-distancias defines no zone: "¿Cuáles son las zonas restringidas?: Una zona restringida de
     # vuelo es …" ("Una", Spanish "a", opens the clause; the town of Una is not meant)

@@ -20,6 +20,7 @@ from airspace.parser.places import trim_place
 from airspace.parser.rules.news import BAN as EN_BAN
 from airspace.parser.rules.news import PLACE, VENUE
 from airspace.parser.rules.news_eu import BAN as EU_BAN
+from airspace.parser.rules.news_eu import PLACE as EU_PLACE
 from airspace.parser.rules.zone import Message, Zone, sp
 
 # a ban in the other languages with Latin letters that reports are written in (Dutch, the Nordic languages, Czech and
@@ -72,13 +73,27 @@ def _name_part(text: str, s: int) -> bool:
 _PLACE = re.compile(PLACE)
 
 
+_EU_PLACE = re.compile(EU_PLACE)
+# a venue as the languages ``news_eu`` reads name one, its kind first ("Estadio Azteca", "Stade de France",
+# "Flughafen München")
+_EU_VENUE = {"estadio", "estádio", "stade", "stadion", "stadio", "aeropuerto", "aeroporto", "aéroport", "flughafen",
+             "aeródromo", "aérodrome", "flugplatz", "parque", "plaza", "praça", "piazza", "palacio", "palácio", "palais",
+             "palast", "palazzo", "puerto", "porto", "hafen", "centro", "complejo", "complexo"}
+
+
 def _venues(text: str, s: int, e: int) -> list[tuple[int, int]]:
-    """The venues a sentence names: Title-Case names that end in a word for a venue ("Mercedes-Benz Stadium")."""
+    """The venues a sentence names: Title-Case names that end in a word for a venue ("Mercedes-Benz Stadium"), or
+    start with one in the languages ``news_eu`` reads ("Estadio Azteca")."""
     out = []
     for p in _PLACE.finditer(text, s, e):
         ps, pe = trim_place(text, p.start(), p.end())
         words = text[ps:pe].split()
         if len(words) >= 2 and VENUE.fullmatch(words[-1].casefold()):
+            out.append((ps, pe))
+    for p in _EU_PLACE.finditer(text, s, e):
+        ps, pe = trim_place(text, p.start(), p.end())
+        words = text[ps:pe].split()
+        if len(words) >= 2 and words[0].casefold() in _EU_VENUE and (ps, pe) not in out:
             out.append((ps, pe))
     return out
 
