@@ -446,6 +446,18 @@ def test_a_berth_around_a_lone_position_is_its_radius():
     assert z["radius"] == "TWO MILE"
 
 
+def test_a_hazard_to_ships_at_lone_positions_without_a_series_line_is_no_zone():
+    """The same warning without its cancellation line (a feed that keeps the series line apart from the text) is
+    still a hazard to ships alone at a lone position: no zone. An obstacle at a lone position stands in the air:
+    archive ``A0289/26``'s item E copied alone (``AN UNLGTD OBSTACLE … HGT: 4613 FT AMSL, PSN:351557N 0470050E``, its
+    light written ``UNLIT``) keeps its point."""
+    text = "ANGUILLA.\nVESSEL AGROUND IN 18-10.07N 063-09.81W.\nWIDE BERTH REQUESTED."
+    assert rules_zones(text) == []
+    assert rules_zones(text.replace("VESSEL AGROUND", "UNDERWATER OPERATIONS")) != []  # (no surface hazard named)
+    item_e = _archive("A0289/26").split("E) ", 1)[1].split("CREATED:")[0].replace("UNLGTD", "UNLIT")
+    assert len(rules_zones(item_e)) == 1
+
+
 # ---- feeds that name their items instead of lettering them -------------------------------------------------------
 
 @pytest.mark.parametrize("text", [_world("pce1:H7712/24"), PIB_VARIANT], ids=["pce1-H7712", "variant"])

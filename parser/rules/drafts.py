@@ -70,6 +70,11 @@ def _block_values(text: str, pos: int, heads: list[int]) -> dict[str, Span]:
     return out
 
 
+# what makes a lone position an obstacle in the air, not a hazard to ships: its height or what stands there
+_AIR_OBSTACLE = re.compile(r"\b(?:OBST\w*|CRANES?|MASTS?|TOWERS?|TURBINES?|CHIMNEYS?|ANTENNAS?|PYLONS?|HGT|HEIGHT|AGL"
+                           r"|AMSL|ELEV\w*|FT|FEET)\b", re.I)
+
+
 def read_zones(m: Message) -> list[Zone]:
     """The zones of a message: its geometry (``geometry.read_geometry``), else the first fallback reader that
     finds one (``readers.FALLBACKS``), with a whole Chinese administrative area added beside them."""
@@ -162,7 +167,10 @@ def rules_drafts(text: str, header: Header | None = None) -> list[ZoneDraft]:
     heads = _area_heads(text)
     # a navigational warning states each item's (or each lettered area's) period before its areas
     navwarn = h.kind == "other" and is_warning(text)
-    if navwarn:
+    # (lone positions in free text without a warning's series line are surface hazards alike, "SHOAL IN 12-34N …",
+    # where nothing says they stand in the air: an obstacle's height, a crane, a mast)
+    if navwarn or (h.kind == "other" and zones and all(z.kind == "point" for z in zones)
+                   and _AIR_OBSTACLE.search(text, lo, hi) is None):
         zones = [z for z, ships in zip(zones, surface_only(text, lo, hi, [z.anchor for z in zones])) if not ships]
         if not zones:
             return []
