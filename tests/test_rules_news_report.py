@@ -73,6 +73,7 @@ def test_a_place_that_ends_a_longer_name_is_no_place():
     assert all(r.geometry.name != "Negara" for r in drawn_records(world_text("id-tempo:istana-negara-kkop-jakarta")))
     # after an article or a word for a part of it, the place is itself
     assert _named("The Greater Mumbai police has banned drones until further notice.") == [("Mumbai", None)]
+    assert _named("In Manila, drones are banned during the summit.") == [("Manila", None)]
 
 
 def test_a_town_whose_name_spells_an_aerodrome_code_stays_a_town():

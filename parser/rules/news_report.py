@@ -58,10 +58,13 @@ def _sentence_word(text: str, s: int, e: int) -> bool:
 
 
 # a capitalised word just before a place makes it part of a longer name ("Istana Negara", the palace, is not the
-# town of Negara), unless it is an article or says which part of the place ("The", "Greater", "North")
+# town of Negara), unless it is an article, a preposition or says which part of the place ("The", "In", "Greater")
 _NAME_BEFORE = re.compile(r"(?<![\w'’.-])(?P<w>[A-Z][\w'’.-]*)[ \t]+$")
 _NOT_NAME = {"The", "El", "La", "Le", "Les", "Los", "Las", "Die", "Der", "Das", "De", "Het", "Il", "Lo", "Greater",
-             "Central", "North", "South", "East", "West", "Northern", "Southern", "Eastern", "Western", "Downtown"}
+             "Central", "North", "South", "East", "West", "Northern", "Southern", "Eastern", "Western", "Downtown",
+             # a preposition that opens a sentence ("In Manila, drones …", "En Lima …", "Sa Maynila …")
+             "In", "At", "On", "Over", "Across", "Around", "Near", "From", "To", "For", "Within", "Throughout",
+             "En", "Em", "No", "Na", "Dans", "Au", "Im", "Bei", "Di", "Sa", "Ang", "And"}
 
 
 def _name_part(text: str, s: int) -> bool:
