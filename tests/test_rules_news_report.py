@@ -50,6 +50,16 @@ def test_a_venue_the_bans_sentence_names():
     assert _named("Drone flights are prohibited during the final. It is played at Lansdowne Road Stadium.") == []
 
 
+def test_a_closure_is_a_ban_too():
+    # a variant of in-deccanherald:delhi-rday-2023 whose headline says the airspace is closed, not banned
+    text = world_text("in-deccanherald:delhi-rday-2023").replace(
+        "Delhi Police bans flying of drones, other aerial platforms", "Airspace over Gurugram closed to drones", 1)
+    text = text.replace("has been prohibited", "is not permitted", 1)
+    assert _named(text)[0] == ("Gurugram", None)
+    # a closing ceremony closes nothing
+    assert _named("The closing ceremony in Paris drew a crowd.") == []
+
+
 def test_a_venue_named_kind_first_in_spanish():
     # ve-el-carabobeno:inac-prohibicion-nacional: "la prohibición de vuelo en el territorio nacional" names no
     # place; the same notice over a venue ("Aeropuerto …", its kind first, as Spanish, Portuguese, French, German

@@ -28,7 +28,10 @@ from airspace.parser.rules.zone import Message, Zone, sp
 # their own words
 _OTHER_BAN = re.compile(r"verbo[dt]|vliegverbod|forbud|förbud|förbjud|zakáz|zakaz|dilarang|larangan|bawal"
                         r"|yasa[kğ]|kielto|kiellet", re.I)
-_BANS = (EN_BAN, EU_BAN, _OTHER_BAN)
+# an English closure or bar in other words than ``news.BAN``'s: "airspace … will be closed", "barred", "off-limits"
+_EN_CLOSED = re.compile(r"\b(?:closed|closure|shut|barred|forbid\w*|off[- ]limits|grounded"
+                        r"|not\s+(?:be\s+)?(?:allowed|permitted))\b", re.I)
+_BANS = (EN_BAN, EU_BAN, _OTHER_BAN, _EN_CLOSED)
 # a sentence ends at a full stop, a question or exclamation mark before a blank, or at a line break (a headline)
 _SENTENCE_END = re.compile(r"[.!?](?=\s)|\n")
 _MAX_PLACES = 4
