@@ -56,6 +56,9 @@ def test_a_closure_is_a_ban_too():
         "Delhi Police bans flying of drones, other aerial platforms", "Airspace over Gurugram closed to drones", 1)
     text = text.replace("has been prohibited", "is not permitted", 1)
     assert _named(text)[0] == ("Gurugram", None)
+    # closed in the other languages of Latin letters (Tagalog, Indonesian)
+    assert _named("Sarado ang himpapawid sa Manila para sa mga drone.") == [("Manila", None)]
+    assert _named("Wilayah udara Jakarta ditutup untuk drone selama KTT.") == [("Jakarta", None)]
     # a closing ceremony closes nothing
     assert _named("The closing ceremony in Paris drew a crowd.") == []
 

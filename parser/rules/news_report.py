@@ -27,7 +27,10 @@ from airspace.parser.rules.zone import Message, Zone, sp
 # Slovak, Polish, Indonesian and Malay, Tagalog, Turkish, Finnish); English and the languages ``news_eu`` reads have
 # their own words
 _OTHER_BAN = re.compile(r"verbo[dt]|vliegverbod|forbud|förbud|förbjud|zakáz|zakaz|dilarang|larangan|bawal"
-                        r"|yasa[kğ]|kielto|kiellet", re.I)
+                        r"|yasa[kğ]|kielto|kiellet"
+                        # (closed, not allowed: Dutch, Nordic, Czech, Indonesian, Tagalog, Turkish)
+                        r"|gesloten|stengt|stängt|lukket|uzav[řr]en|ditutup|tidak\s+diizinkan|sarado"
+                        r"|hindi\s+(?:pinapayagan|papayagan)|kapatıl|kapalı", re.I)
 # an English closure or bar in other words than ``news.BAN``'s: "airspace … will be closed", "barred", "off-limits"
 _EN_CLOSED = re.compile(r"\b(?:closed|closure|shut|barred|forbid\w*|off[- ]limits|grounded"
                         r"|not\s+(?:be\s+)?(?:allowed|permitted))\b", re.I)
