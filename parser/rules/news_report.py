@@ -14,6 +14,7 @@ but for the gazetteer's tables.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 
 from airspace.parser.gazetteer import named_places
 from airspace.parser.places import trim_place
@@ -40,13 +41,17 @@ _SENTENCE_END = re.compile(r"[.!?](?=\s)|\n")
 _MAX_PLACES = 4
 
 
-def _sentence(text: str, pos: int, lo: int, hi: int) -> tuple[int, int]:
-    """The bounds of the sentence ``pos`` is in (within ``lo``..``hi``)."""
-    start = lo
-    for m in _SENTENCE_END.finditer(text, lo, pos):
-        start = m.end()
-    m = _SENTENCE_END.search(text, pos, hi)
-    return start, m.start() if m is not None else hi
+_MAX_SENTENCES = 20  # (ban sentences looked at: a hostile text of ban words stays linear)
+
+
+def _sentences(text: str, lo: int, hi: int) -> tuple[list[int], list[int]]:
+    """Where each sentence of ``text[lo:hi]`` starts and ends (the bounds ``_sentence`` bisects)."""
+    starts, ends = [lo], []
+    for m in _SENTENCE_END.finditer(text, lo, hi):
+        ends.append(m.start())
+        starts.append(m.end())
+    ends.append(hi)
+    return starts, ends
 
 
 # the first word of a sentence, then a word in lower case: capitalised only for where it stands ("Una zona
@@ -111,13 +116,22 @@ def _ban_sentence_places(text: str, lo: int, hi: int) -> list[tuple[int, int]]:
     """The places the first sentence stating a ban that names any place names: those after the ban word (what is
     banned where: "banned drones over Atlanta") else those before it (who bans: "Delhi Police bans"), each once."""
     bans = sorted((b for ban in _BANS for b in ban.finditer(text, lo, hi)), key=lambda b: b.start())
+    starts, ends = _sentences(text, lo, hi)
+    seen: set[int] = set()
     for b in bans:
-        s, e = _sentence(text, b.start(), lo, hi)
+        k = bisect_right(starts, b.start()) - 1
+        if k in seen:
+            continue
+        if len(seen) >= _MAX_SENTENCES:
+            break
+        seen.add(k)
+        s, e = starts[k], ends[k]
         places = [(ps, pe) for ps, pe, _ in named_places(text, s, e, every_country=True)
                   if not _sentence_word(text, ps, pe) and not _name_part(text, ps)]
         places = sorted(places + _venues(text, s, e), key=lambda p: p[0])
         if not places:
             continue
+        # (the places after the first ban word of the sentence; another ban word later in it changes nothing)
         after = [p for p in places if p[0] >= b.end()]
         out: dict[str, tuple[int, int]] = {}
         for ps, pe in after or places:
