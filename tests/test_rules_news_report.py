@@ -30,6 +30,8 @@ def test_a_country_as_reports_abbreviate_it():
     text = "Drones banned across the United States and UAE"
     assert [text[s:e] for s, e, _ in named_places(text, every_country=True)] == ["United States", "UAE"]
     assert named_places(text) == []
+    # in a text all in capitals an abbreviation is a word of it ("US NAVY"), no place
+    assert _named("DRONE FLIGHTS PROHIBITED, US NAVY EXERCISE IN PROGRESS.") == []
 
 
 def test_the_places_after_the_ban_word_are_where_it_holds():

@@ -39,6 +39,7 @@ _BANS = (EN_BAN, EU_BAN, _OTHER_BAN, _EN_CLOSED)
 # a sentence ends at a full stop, a question or exclamation mark before a blank, or at a line break (a headline)
 _SENTENCE_END = re.compile(r"[.!?](?=\s)|\n")
 _MAX_PLACES = 4
+_LOWER = re.compile(r"[a-zà-öø-ÿ]")
 
 
 _MAX_SENTENCES = 20  # (ban sentences looked at: a hostile text of ban words stays linear)
@@ -126,8 +127,11 @@ def _ban_sentence_places(text: str, lo: int, hi: int) -> list[tuple[int, int]]:
             break
         seen.add(k)
         s, e = starts[k], ends[k]
+        # (an abbreviation in a sentence all in capitals is a word of it: "CONTACT US", "UK AIP")
+        shouted = _LOWER.search(text, s, e) is None
         places = [(ps, pe) for ps, pe, _ in named_places(text, s, e, every_country=True)
-                  if not _sentence_word(text, ps, pe) and not _name_part(text, ps)]
+                  if not _sentence_word(text, ps, pe) and not _name_part(text, ps)
+                  and not (shouted and text[ps:pe].isupper())]
         places = sorted(places + _venues(text, s, e), key=lambda p: p[0])
         if not places:
             continue
