@@ -30,6 +30,19 @@ def test_russian_ban_other_drones_and_places(phrase: str, place: str):
     assert [z["name"] for z in rules_zones(text)] == [place]
 
 
+@pytest.mark.parametrize(("phrase", "place"), [
+    ("Полёты дронов запрещены над Серпуховом", "Серпуховом"),
+    ("В Серпухове введены ограничения на использование беспилотных летательных аппаратов", "Серпухове"),
+])
+def test_russian_ban_said_otherwise_in_one_sentence(phrase: str, place: str):
+    # the ban and the drones in one sentence in other words ("запрещены", "ограничения"), the place after в / над
+    text = _world(SERPUKHOV).replace(
+        "Запрет на использование беспилотных летательных аппаратов ввели в подмосковном Серпухове", phrase)
+    assert [z["name"] for z in rules_zones(text)] == [place]
+    # a ban on aircraft that are not drones is none of this form
+    assert rules_zones("Ограничения на полёты самолётов в Москве.") == []
+
+
 def test_turkish_flight_ban_in_a_place_before_its_suffix():
     # "Kahramanmaraş’ta Geçici İHA Uçuş Yasağı Getirildi": the place before the apostrophe of its locative suffix
     (rec,) = _records(_world(KAHRAMANMARAS))

@@ -3,8 +3,10 @@ as ``news`` reads English prose.
 
 - Russian: a ban on drones (``запрет на использование беспилотных летательных аппаратов``, ``запрет на полёты
   дронов``/``БПЛА``) put in place in a town: ``… ввели в подмосковном Серпухове``, ``действует в Курске``, ``на
-  территории Белгородской области``. The place is written as the sentence declines it (``Серпухове``, the
-  prepositional case): the name as written, never re-inflected.
+  территории Белгородской области``; else a sentence with a ban word and the drones in it, the place after в / над
+  / на территории (``Полёты дронов запрещены над Курском``, ``В Белгороде введены ограничения на использование
+  БПЛА``). The place is written as the sentence declines it (``Серпухове``, the prepositional case): the name as
+  written, never re-inflected.
 - Turkish: a flight ban on drones (``İHA uçuş yasağı``) in a place, its locative suffix after an apostrophe:
   ``Kahramanmaraş’ta Geçici İHA Uçuş Yasağı Getirildi``; the place is the word before the apostrophe.
 
@@ -34,6 +36,25 @@ TR_BAN_IN = re.compile(
     rf"(?:[\wçğıöşüÇĞİÖŞÜ]+\s+){{0,3}}?{_TR_BAN}")
 
 
+# a drone ban said otherwise in one Russian sentence: "полёты дронов запрещены над Курском", "введены ограничения на
+# использование БПЛА в Белгороде": a ban word and the drones in the sentence, then the place after в / над / на
+# территории (a capitalised word, as the sentence declines it)
+_RU_BAN_WORD = re.compile(r"[Зз]апрет\w*|[Зз]апрещ\w*|[Оо]граничени\w*|[Оо]граничен\w*")
+RU_SENTENCE_PLACE = re.compile(
+    rf"(?<![\w-])(?:[Вв]|[Вв]о|[Нн]ад|[Нн]а\s+территории)\s+(?:[а-яё]+(?:ом|ой|ем|ей|ых|их)\s+)?{_RU_PLACE}")
+_RU_SENTENCE = re.compile(r"[^.!?\n]+")
+
+
+def _ru_sentence_place(text: str, lo: int, hi: int) -> re.Match | None:
+    """The first place of a Russian sentence that bans drones (a ban word and the drones in it)."""
+    for s in _RU_SENTENCE.finditer(text, lo, hi):
+        if _RU_BAN_WORD.search(s.group()) and re.search(_RU_DRONES, s.group()):
+            r = RU_SENTENCE_PLACE.search(text, s.start(), s.end())
+            if r is not None:
+                return r
+    return None
+
+
 def news_ru_tr_places(m: Message) -> list[Zone]:
     """The zone of a drone ban reported in Russian or Turkish prose (free text only): the first place a ban phrase
     names, ``[]`` when there is none."""
@@ -43,4 +64,7 @@ def news_ru_tr_places(m: Message) -> list[Zone]:
         r = phrase.search(m.text, m.lo, m.hi)
         if r is not None:
             return [Zone({"name": sp(m.text, *r.span("place"))}, r.start(), r.end(), "named")]
+    r = _ru_sentence_place(m.text, m.lo, m.hi)
+    if r is not None:
+        return [Zone({"name": sp(m.text, *r.span("place"))}, r.start(), r.end(), "named")]
     return []
