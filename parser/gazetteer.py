@@ -15,6 +15,7 @@ from __future__ import annotations
 import gzip
 import re
 from functools import lru_cache
+from itertools import accumulate
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
@@ -87,7 +88,7 @@ def named_places(text: str, lo: int = 0, hi: int | None = None, every_country: b
     found: list[tuple[int, int, str]] = []
     for m in _NAME.finditer(text, lo, len(text) if hi is None else hi):
         words = re.split(r"([ -])", m.group())  # words at even indices, the blank or hyphen after each at odd
-        starts = [m.start() + sum(len(w) for w in words[:k]) for k in range(len(words) + 1)]
+        starts = list(accumulate((len(w) for w in words), initial=m.start()))
         # the longest run of whole words that names a place, then on after it ("Bengaluru City Police" names
         # Bengaluru, "San Diego Police" San Diego and not a Diego, "Greater Mumbai Police" Mumbai)
         i = 0

@@ -164,7 +164,7 @@ def pair_zones(first: list[ZoneRecord | None], second: list[ZoneRecord | None]) 
     mine, theirs = live(first), live(second)
     near: dict[tuple, list[int]] = {}  # (a notice of a thousand circles is paired in well under a second)
     for j in theirs:
-        for key in _cells(second[j])[1:2]:
+        for key in _cells(second[j])[:1]:  # (filed under its own key; looked up under its neighbours' too)
             near.setdefault(key, []).append(j)
     pairs: dict[int, int] = {}
     taken: set[int] = set()
@@ -187,17 +187,16 @@ _CELL_DEG = 0.01  # a band of latitude ~1.1 km wide: two places ``same_place`` c
 
 
 def _cells(r: ZoneRecord) -> list[tuple]:
-    """The keys under which a zone that may draw the same place as ``r`` is filed: its own band of latitude (the
-    middle key) and the two beside it; a named place by its name. A zone without a place has none."""
+    """The keys under which a zone that may draw the same place as ``r`` is filed: its own band of latitude first,
+    then the two beside it; a named place by its name alone. A zone without a place has none."""
     g = r.geometry
     if g is None:
         return []
     if g.type == "named":
-        name = ("named", " ".join(g.name.split()).casefold())
-        return [name, name, name]
+        return [("named", " ".join(g.name.split()).casefold())]
     lat, shape = (g.center[0], ()) if g.type == "circle" else (g.points[0][0], (len(g.points),))
     band = math.floor(lat / _CELL_DEG)
-    return [(g.type, band + d, *shape) for d in (-1, 0, 1)]
+    return [(g.type, band + d, *shape) for d in (0, -1, 1)]
 
 
 def rules_only_zones(model: list[ZoneRecord], rules: list[ZoneRecord]) -> list[ZoneRecord]:

@@ -19,8 +19,8 @@ _ACT = re.compile(r"小型無人機等飛行禁止法|小型無人機等の飛�
 # the distance around each facility: "周囲おおむね300メートル", "周辺おおむね300m", "周囲約300メートル"
 _AROUND = re.compile(r"周[囲辺](?:地域)?(?:の)?\s*(?:おおむね|概ね|約)\s*(?P<d>\d+(?:\.\d+)?\s*(?:メートル|キロメートル|ｍ|m|km))")
 # a kind of facility, as a designated facility's name ends
-_KIND = (r"(?:駐屯地|分屯地|屯営|航空基地|基地|総監部|地方総監部|施設|港区|飛行場|空港|演習場|射撃場|訓練場|司令部|補給処|"
-         r"弾薬庫|通信所|分遣隊|官邸|公邸|庁舎|議事堂|発電所|事業所|研究所|御所|皇居|大使館|総領事館|領事館|公館|会場|競技場"
+_KIND = (r"(?:駐屯地|分屯地|屯営|基地|総監部|施設|港区|飛行場|空港|演習場|射撃場|訓練場|司令部|補給処|"
+         r"弾薬庫|通信所|分遣隊|官邸|公邸|庁舎|議事堂|発電所|事業所|研究所|御所|皇居|大使館|領事館|公館|会場|競技場"
          r"|スタジアム|事務所|本部)")
 # one line's first cell: a name of Japanese characters and digits, before two blanks, a tab or the line end
 _LINE = re.compile(rf"^[ \t\u3000・•]*(?P<name>[\u3040-\u30ff\u3400-\u9fff々〇ー0-9０-９]{{2,40}}?{_KIND})"

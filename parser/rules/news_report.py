@@ -96,20 +96,21 @@ _EU_VENUE = {"estadio", "estádio", "stade", "stadion", "stadio", "aeropuerto", 
              "palast", "palazzo", "puerto", "porto", "hafen", "centro", "complejo", "complexo"}
 
 
+# (a venue's name and how it shows its kind: English writes the kind last, the ``news_eu`` languages first)
+_VENUE_FORMS = ((_PLACE, lambda words: VENUE.fullmatch(words[-1].casefold()) is not None),
+                (_EU_PLACE, lambda words: words[0].casefold() in _EU_VENUE))
+
+
 def _venues(text: str, s: int, e: int) -> list[tuple[int, int]]:
     """The venues a sentence names: Title-Case names that end in a word for a venue ("Mercedes-Benz Stadium"), or
     start with one in the languages ``news_eu`` reads ("Estadio Azteca")."""
-    out = []
-    for p in _PLACE.finditer(text, s, e):
-        ps, pe = trim_place(text, p.start(), p.end())
-        words = text[ps:pe].split()
-        if len(words) >= 2 and VENUE.fullmatch(words[-1].casefold()):
-            out.append((ps, pe))
-    for p in _EU_PLACE.finditer(text, s, e):
-        ps, pe = trim_place(text, p.start(), p.end())
-        words = text[ps:pe].split()
-        if len(words) >= 2 and words[0].casefold() in _EU_VENUE and (ps, pe) not in out:
-            out.append((ps, pe))
+    out: list[tuple[int, int]] = []
+    for rx, is_venue in _VENUE_FORMS:
+        for p in rx.finditer(text, s, e):
+            ps, pe = trim_place(text, p.start(), p.end())
+            words = text[ps:pe].split()
+            if len(words) >= 2 and is_venue(words) and (ps, pe) not in out:
+                out.append((ps, pe))
     return out
 
 
@@ -117,6 +118,8 @@ def _ban_sentence_places(text: str, lo: int, hi: int) -> list[tuple[int, int]]:
     """The places the first sentence stating a ban that names any place names: those after the ban word (what is
     banned where: "banned drones over Atlanta") else those before it (who bans: "Delhi Police bans"), each once."""
     bans = sorted((b for ban in _BANS for b in ban.finditer(text, lo, hi)), key=lambda b: b.start())
+    if not bans:
+        return []
     starts, ends = _sentences(text, lo, hi)
     seen: set[int] = set()
     for b in bans:
@@ -147,7 +150,7 @@ def _ban_sentence_places(text: str, lo: int, hi: int) -> list[tuple[int, int]]:
 def report_place(m: Message) -> list[Zone]:
     """The named zones of a ban a report states (free text only) at the places its sentence names; ``[]`` when the
     text states no ban or its sentences name no place the gazetteer knows."""
-    if m.h.kind != "other" or not any(ban.search(m.text, m.lo, m.hi) for ban in _BANS):
+    if m.h.kind != "other":
         return []
     text = m.text
     spans = _ban_sentence_places(text, m.lo, m.hi)

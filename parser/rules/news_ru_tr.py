@@ -60,11 +60,6 @@ def news_ru_tr_places(m: Message) -> list[Zone]:
     names, ``[]`` when there is none."""
     if m.h.kind != "other":
         return []
-    for phrase in (RU_BAN_IN, TR_BAN_IN):
-        r = phrase.search(m.text, m.lo, m.hi)
-        if r is not None:
-            return [Zone({"name": sp(m.text, *r.span("place"))}, r.start(), r.end(), "named")]
-    r = _ru_sentence_place(m.text, m.lo, m.hi)
-    if r is not None:
-        return [Zone({"name": sp(m.text, *r.span("place"))}, r.start(), r.end(), "named")]
-    return []
+    r = (RU_BAN_IN.search(m.text, m.lo, m.hi) or TR_BAN_IN.search(m.text, m.lo, m.hi)
+         or _ru_sentence_place(m.text, m.lo, m.hi))
+    return [Zone({"name": sp(m.text, *r.span("place"))}, r.start(), r.end(), "named")] if r is not None else []
