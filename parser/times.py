@@ -282,6 +282,27 @@ def message_year(text: str, before: int | None = None) -> int | None:
     return found[0][1]
 
 
+# a page's own date as ISO writes it ("2025-03-26 13:44", "发布时间：2022-09-20") in a Chinese text
+_ISO_DAY_IN_TEXT = re.compile(r"(?<![\d.:/-])(?P<y>(?:19|20)\d{2})-(?P<mo>[01]?\d)-(?P<d>[0-3]?\d)(?![\d/-])")
+_CN_MONTH_DAY = re.compile(r"(?P<mo>\d{1,2})\s*月\s*(?P<d>\d{1,2})\s*[日号號]")
+
+
+def page_year(text: str, value: str) -> tuple[int, str] | None:
+    """The year of a Chinese day written without one (``3月30日``) in a text that writes no ``年`` year: the year of
+    the first ISO date in the text (a news page's stamp), the next year where the day would fall more than 60 days
+    before that date (a notice announces what is to come). None without such a date, or a day in the value."""
+    m, page = _CN_MONTH_DAY.search(value), _ISO_DAY_IN_TEXT.search(text)
+    if m is None or page is None:
+        return None
+    try:
+        stamp = date(int(page["y"]), int(page["mo"]), int(page["d"]))
+        day = date(stamp.year, int(m["mo"]), int(m["d"]))
+    except ValueError:
+        return None
+    year = stamp.year + 1 if (stamp - day).days > 60 else stamp.year
+    return year, f"from the page's date {page.group()!r}"
+
+
 def day_start(d: date) -> datetime:
     """00:00 UTC of a date (helper for schedules)."""
     return datetime(d.year, d.month, d.day, tzinfo=UTC)

@@ -44,7 +44,7 @@ from airspace.parser.polygon import (
 )
 from airspace.parser.schedule import expand_schedule
 from airspace.parser.textnorm import damaged_number_at, shown
-from airspace.parser.times import BEIJING, CN_YEAR, local_window, message_year, parse_date, parse_time
+from airspace.parser.times import BEIJING, CN_YEAR, local_window, message_year, page_year, parse_date, parse_time
 from airspace.parser.tzplace import local_instant_at, local_instant_named, local_window_at
 from airspace.parser.units import (
     negative_before,
@@ -440,13 +440,16 @@ def _times(rec: ZoneRecord, v: dict[str, str], text: str) -> None:
             # a Chinese date without a year (3月17日0时) takes the year the notice states before it (2024年…)
             span = rec.spans.get("start")
             year = message_year(text, span.start if span is not None else None) if local_tz is not None else None
+            whence = "taken from the notice"
+            if year is None and local_tz is not None and (paged := page_year(text, v["start"])) is not None:
+                year, whence = paged
             tv = parse_time(v["start"], local_tz=local_tz, year=year)
             if tv.permanent:
                 raise ValueError("a start cannot be permanent")
             rec.start = tv.dt
             start_ref = tv.dt
             if year is not None and not re.search(CN_YEAR + r"\s*年", v["start"]):
-                _infer(rec, f"start '{_show(v['start'])}' has no year; {year} taken from the notice")
+                _infer(rec, f"start '{_show(v['start'])}' has no year; {year} {whence}")
             if tv.estimated:
                 rec.review(f"start '{_show(v['start'])}' is estimated (EST)")
         except ValueError as exc:

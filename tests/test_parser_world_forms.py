@@ -148,6 +148,25 @@ def test_chinese_days_without_a_month_take_the_notices_own_date():
     assert (r.start, r.end) == (_t("2024-10-04T16:00Z"), _t("2024-10-08T16:00Z"))
 
 
+def test_a_chinese_day_without_hours_is_the_whole_day_of_the_ban_or_of_the_event():
+    """World train row hk-meetinghk:victoria-harbour-tra-2025: the flight display "於3月30日(周日)下午進行", the
+    restricted area set up for it in the next paragraph; the year from the page's stamp ``2025-03-26 13:44``."""
+    (r,) = _records(_world("hk-meetinghk:victoria-harbour-tra-2025"))
+    assert (r.start, r.end) == (_t("2025-03-29T16:00Z"), _t("2025-03-30T16:00Z"))
+    assert any("2025 from the page's date '2025-03-26'" in w for w in r.inferred)
+    ban = "人民广场周边500米范围内禁止无人机飞行。"
+    # synthetic: the day of the ban's own sentence, not the notice's date under its signature
+    (r,) = _records(f"关于无人机临时禁飞的通告\n2024年5月1日，{ban}\n某市公安局\n2024年4月20日")
+    assert (r.start, r.end) == (_t("2024-04-30T16:00Z"), _t("2024-05-01T16:00Z"))
+    # a page dated in December announces a day of January: the next year
+    (r,) = _records(f"发布时间：2024-12-20\n1月5日，{ban}")
+    assert (r.start, r.end) == (_t("2025-01-04T16:00Z"), _t("2025-01-05T16:00Z"))
+    # two days are two periods, and a day only under the signature is the notice's: no period read
+    for text in (f"5月1日和5月3日，{ban}", f"关于无人机临时禁飞的通告\n{ban}\n某市公安局\n2024年4月20日"):
+        (r,) = _records(text)
+        assert (r.start, r.end) == (None, None)
+
+
 # --- form 1: location and number first, a title line, items from B) on ------------------------------------------
 
 
@@ -233,6 +252,9 @@ def test_a_chinese_place_starts_after_its_subject_and_modal():
     assert r.geometry.name == "維多利亞港"
     text = "2024年5月1日8时至18时，公安局拟在人民广场周边500米范围内禁止无人机飞行。"
     assert [(z["name"], z["radius"]) for z in rules_zones(text)] == [("人民广场", "500米")]
+    # the agency, or a day, right before 在 is no part of the place either
+    for text in ("2024年5月1日，民航处在维多利亚港一带设立临时限制飞行区。", "民航处将于2024年5月1日在维多利亚港一带设立临时限制飞行区。"):
+        assert [z["name"] for z in rules_zones(text)] == ["维多利亚港"]
 
 
 def test_a_radius_written_straight_after_the_centre_is_the_radius():

@@ -14,6 +14,7 @@ from airspace.parser.rules.patterns import (
     CN_ADMIN_ANCHOR,
     CN_AREA_ANCHOR,
     CN_AREA_LABEL,
+    CN_BAN,
     CN_BUFFER_ANCHOR,
     CN_CENTRE_ANCHOR,
     CN_DIST,
@@ -38,8 +39,9 @@ def clause_start(text: str, pos: int, floor: int, window: int, delims: str) -> i
 
 
 
-# the subject and its modal before the place: "民航處將在維多利亞港一帶", "新区将在金沙滩…": the place starts after 在
-_SUBJECT_IN = re.compile(r"(?:将|將|会|會|拟|擬|并|並|再|另)在")
+# the subject and its modal before the place: "民航處將在維多利亞港一帶", "新区将在金沙滩…", an agency or a day
+# before it ("民航处在…", "将于3月30日在…"): the place starts after 在
+_SUBJECT_IN = re.compile(r"(?:将|將|会|會|拟|擬|并|並|再|另|[日号號处處局厅廳府])在")
 # a radius written straight after the centre: "以X为中心500米区域内", "为中心3公里范围内"
 _BARE_RADIUS = re.compile(rf"\s*[，,]?\s*(?P<d>{CN_DIST})\s*(?:的)?(?:区域|區域|范围|範圍|以内|以內|内|內)")
 # Taiwan's county notices under 民用航空法 §99-13 name the place in the notice's title:
@@ -183,8 +185,6 @@ def cn_place_radii(text: str, lo: int, hi: int, zones: list[Zone]) -> list[Zone]
     return zones
 
 
-# a ban on flying somewhere in a Chinese text: "禁止无人机黑飞", "实施无人机禁飞", "禁止…飞行"
-_CN_BAN = re.compile(r"禁飞|禁飛|限飞|限飛|禁止[^。；;\n]{0,12}(?:无人机|無人機|飞行|飛行|升空)")
 # a venue, as an event's place ends: "…康乐广场", "…体育中心", "…会展中心", "…公园"
 _CN_VENUE = (r"(?:广场|廣場|体育场|體育場|体育中心|體育中心|体育馆|體育館|会展中心|會展中心|公园|公園|景区|景區|码头|碼頭"
              r"|机场|機場|中心|[场場馆館园園港湖岛島])")
@@ -199,7 +199,7 @@ def cn_event_place(text: str, lo: int, hi: int) -> Zone | None:
     """The place a Chinese text bans flights over where no anchor names one: a whole area the ban is put in force
     over (``于全澳门实施无人机禁飞``), else the venue of the event the text announces beside a ban
     (``康乐广场将举行无人机灯光表演活动 … 表演现场禁止无人机飞行``). A candidate that is a piece of its sentence is none."""
-    if not CJK_RE.search(text, lo, hi) or _CN_BAN.search(text, lo, hi) is None:
+    if not CJK_RE.search(text, lo, hi) or CN_BAN.search(text, lo, hi) is None:
         return None
     for rx in (_CN_IN_FORCE, _CN_EVENT):
         for m in rx.finditer(text, lo, hi):

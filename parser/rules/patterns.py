@@ -247,6 +247,14 @@ CN_DATE_RANGE = re.compile(
     rf"(?P<s>(?:{CN_YEAR}\s*年\s*)?\d{{1,2}}\s*月\s*\d{{1,2}}\s*[日号號])\s*起?\s*(?:至|到|—|–|-|～|~)\s*"
     rf"(?P<e>(?:{CN_YEAR}\s*年\s*)?(?:\d{{1,2}}\s*月\s*)?\d{{1,2}}\s*[日号號])(?!\s*(?:\d|[零〇一二两兩三四五六七八九十]+\s*[时時点點]))"
 )
+# a ban on flying in a Chinese text: "禁止无人机黑飞", "实施无人机禁飞", "设立临时限制飞行区", "禁止…飞行"
+CN_BAN = re.compile(r"禁飞|禁飛|限飞|限飛|限制飞行|限制飛行|禁止[^。；;\n]{0,12}(?:无人机|無人機|飞行|飛行|升空)")
+# one day without hours ("3月30日(周日)下午…设立临时限制飞行区"): read only where the sentence bans flying
+# (``rules.times``), as the whole day in Beijing time; not a day that opens a range, carries a clock or starts a period
+CN_ONE_DAY = re.compile(
+    rf"(?<!\d)(?P<s>(?:{CN_YEAR}\s*年\s*)?\d{{1,2}}\s*月\s*\d{{1,2}}\s*[日号號])"
+    r"(?!\s*(?:[（(][^）)]{1,6}[）)]\s*)?(?:\d|[零〇一二两兩三四五六七八九十]+\s*[时時点點]|起|至|到|[—–\-～~]))"
+)
 # a start day without its month before an end with one ("19日起至10月31日24时"): the start's month and year are the
 # notice's own, as ``CN_DAY_RANGE``'s
 CN_DAY_TO_DATE = re.compile(rf"(?<![月\d])(?P<s>\d{{1,2}}\s*[日号號])\s*起?\s*(?:至|到)\s*(?P<e>{CN_DT})")

@@ -21,6 +21,7 @@ from airspace.parser.eudates import PERIOD as EU_PERIOD
 from airspace.parser.header import Header
 from airspace.parser.rules.patterns import (
     CJK_RE,
+    CN_BAN,
     CN_DAILY,
     CN_DATE_RANGE,
     CN_DATES_WINDOW,
@@ -28,6 +29,7 @@ from airspace.parser.rules.patterns import (
     CN_DAY_TO_DATE,
     CN_EVENT_DAY,
     CN_FROM,
+    CN_ONE_DAY,
     DMY_CLOCK,
     FAA_SCHED,
     FROM,
@@ -108,6 +110,8 @@ def read_times(text: str, h: Header, lo: int, hi: int) -> dict[str, Span]:
     m = CN_EVENT_DAY.search(text)  # "活动当日17时至23时": the event's day, its date written elsewhere
     if m:
         return {"start": sp(text, *m.span("s")), "end": sp(text, *m.span("e"))}
+    if (day := _cn_ban_day(text)) is not None:  # "3月30日(周日)…设立临时限制飞行区": that whole day
+        return {"start": day, "end": day}
     m = EN_CLOCKED.search(text, lo, hi)  # "between 2100 hours on 21 December 2019 and 1100 hours on 22 December 2019"
     if m:
         return {"start": sp(text, *m.span("v_s")), "end": sp(text, *m.span("v_e"))}
@@ -132,6 +136,31 @@ def read_times(text: str, h: Header, lo: int, hi: int) -> dict[str, Span]:
     if len(prose) >= 2:
         return {"start": sp(text, *prose[0].span()), "end": sp(text, *prose[1].span())}
     return out
+
+
+_CN_SENTENCE_END = re.compile(r"[。；;！!？?\n]")
+# an event held on a day ("於3月30日(周日)下午進行一次飛越維多利亞港的飛行演示"), the ban beside it naming no day
+_CN_HELD = re.compile(r"举行|舉行|举办|舉辦|进行|進行|开幕|開幕|开赛|開賽")
+
+
+def _cn_ban_day(text: str) -> Span | None:
+    """The one day without hours (``CN_ONE_DAY``) that the sentences banning flights name, else (where they name
+    none) the one day the sentences announcing an event name: a day elsewhere (the notice's own date, its signature)
+    is no period of the ban, and two days are two periods, none read."""
+    ban: list[re.Match] = []
+    held: list[re.Match] = []
+    for m in CN_ONE_DAY.finditer(text):
+        a = max((e.end() for e in _CN_SENTENCE_END.finditer(text, max(0, m.start() - 200), m.start())), default=0)
+        e = _CN_SENTENCE_END.search(text, m.end())
+        b = e.start() if e else len(text)
+        if CN_BAN.search(text, a, b):
+            ban.append(m)
+        elif _CN_HELD.search(text, m.end(), b):
+            held.append(m)
+    days = ban or (held if CN_BAN.search(text) else [])
+    if len({re.sub(r"\s", "", d.group("s")) for d in days}) != 1:
+        return None
+    return sp(text, *days[0].span("s"))
 
 
 def cn_period(text: str, m: re.Match) -> dict[str, Span]:
