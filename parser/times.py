@@ -9,6 +9,9 @@
   (``自…起``, ``…止``), pinyin glosses (``18時(shí)``), Chinese numerals (``零时``, ``二十时``, ``二〇二四年``) and
   day-part words (``下午3时`` = 15:00, ``凌晨``/``上午`` unchanged, ``中午12时``) are read. Taiwan's notices count
   years from the Republic (``113年7月19日`` = 2024-07-19: ``CN_YEAR``); Taiwan keeps UTC+8 as Beijing does.
+- Japanese notices in Japan time (UTC+9, ``local_tz=JST``; ``cjk_zone`` tells a Japanese text by its kana):
+  ``令和7年5月3日午前9時`` (an era year: 令和1 = 2019, 平成1 = 1989), ``午後6時`` = 18:00, ``同日午後6時`` (the
+  start's day), ``正午``.
 - ``UFN`` (until further notice) is open-ended like PERM but flagged ``until_further_notice`` so callers can say so.
   An item letter copied along (``C) UFN``, ``B) 2603010800``) is ignored.
 
@@ -25,6 +28,20 @@ from airspace.parser.textnorm import clean
 
 UTC = timezone.utc
 BEIJING = timezone(timedelta(hours=8))
+JST = timezone(timedelta(hours=9))
+# kana: a text with several is Japanese (Chinese writes none, bar a borrowed の in a brand)
+_KANA = re.compile(r"[\u3041-\u3096\u30a1-\u30fa]")
+
+
+def cjk_zone(text: str) -> timezone:
+    """The zone of the clock times a text in Chinese characters writes without one: Japan time for a Japanese text
+    (five kana or more), else Beijing time (China, Taiwan, Hong Kong and Macau all keep UTC+8)."""
+    n = 0
+    for _ in _KANA.finditer(text):
+        n += 1
+        if n >= 5:
+            return JST
+    return BEIJING
 
 MONTHS = {
     "JAN": 1, "FEB": 2, "MAR": 3, "APR": 4, "MAY": 5, "JUN": 6, "JUL": 7, "AUG": 8, "SEP": 9, "OCT": 10,
@@ -163,11 +180,12 @@ def parse_time(text: str, *, ref: datetime | None = None, local_tz: timezone | N
                 # 次日6时: the day after the start's (Beijing) day, at that hour (次日24时 = the end of that day)
                 if m["h"] is None:
                     raise ValueError(f"unrecognised time {text.strip()[:40]!r}")
-                nd_date = (ref.astimezone(BEIJING) + timedelta(days=1)).date()  # type: ignore[union-attr]
+                tz = local_tz or BEIJING
+                nd_date = (ref.astimezone(tz) + timedelta(days=1)).date()  # type: ignore[union-attr]
                 mi = int(m["mi"] or m["mi2"] or (30 if m["half"] else 0))
                 return TimeValue(_mk(nd_date.year, nd_date.month, nd_date.day, _day_part(m["ampm"], int(m["h"])),
-                                     mi, BEIJING))
-            return TimeValue(_chinese(m, ref, text, year))
+                                     mi, tz))
+            return TimeValue(_chinese(m, ref, text, year, local_tz or BEIJING))
     raise ValueError(f"unrecognised time {text.strip()[:40]!r}")
 
 
@@ -189,7 +207,25 @@ def _cn_prepare(s: str) -> str:
     s = re.sub(r"[(（]\s*[A-Za-z\u00c0-\u024f\u0300-\u036f ]*\s*[)）]", "", s)  # 18時(shí)
     s = re.sub(r"^\s*(?:自|从|從|由|于|於|在)\s*", "", s)
     s = re.sub(r"\s*(?:起|开始|開始|止|结束|結束|为止|為止|前|以前)\s*$", "", s)
-    return _CN_NUM_RUN.sub(lambda m: _cn_numeral(m.group(0)), s).strip()
+    s = _CN_NUM_RUN.sub(lambda m: _cn_numeral(m.group(0)), s).strip()
+    return _jp_prepare(s)
+
+
+_JP_ERA = re.compile(r"(?P<era>令和|平成)\s*(?P<n>\d{1,2}|元)\s*年")
+_JP_ERA_BASE = {"令和": 2018, "平成": 1988}
+
+
+def jp_era_year(era: str, n: str) -> int:
+    """令和7 -> 2025, 平成元 -> 1989."""
+    return _JP_ERA_BASE[era] + (1 if n == "元" else int(n))
+
+
+def _jp_prepare(s: str) -> str:
+    """A Japanese value in the Chinese form ``_CN_FULL`` reads: the era year as the Gregorian one, 午前/午後 as the
+    day parts 上午/下午, 正午 as 12時; 同日 (the start's day), 頃 (about) and the connectors から/まで dropped."""
+    s = _JP_ERA.sub(lambda m: f"{jp_era_year(m['era'], m['n'])}年", s)
+    s = re.sub(r"^\s*同日\s*|\s*頃|\s*(?:から|まで)\s*$", "", s)
+    return s.replace("午前", "上午").replace("午後", "下午").replace("正午", "12時")
 
 
 def _day_part(word: str | None, h: int) -> int:
@@ -201,11 +237,13 @@ def _day_part(word: str | None, h: int) -> int:
     return h
 
 
-def _chinese(m: re.Match[str], ref: datetime | None, text: str, year: int | None = None) -> datetime:
-    """Beijing-time date/hour fields -> UTC. Missing year/month/day come from ``ref`` (in Beijing time)."""
+def _chinese(m: re.Match[str], ref: datetime | None, text: str, year: int | None = None,
+             tz: timezone = BEIJING) -> datetime:
+    """Date/hour fields in ``tz`` (Beijing time, or Japan time for a Japanese text) -> UTC. Missing year/month/day
+    come from ``ref`` (in that zone)."""
     if m["h"] is None and m["d"] is None:
         raise ValueError(f"unrecognised time {text.strip()[:40]!r}")
-    local_ref = ref.astimezone(BEIJING) if ref is not None else None
+    local_ref = ref.astimezone(tz) if ref is not None else None
     if m["d"] is None:
         if local_ref is None:
             raise ValueError(f"time {text.strip()!r} has no date and no start to take it from")
@@ -225,7 +263,7 @@ def _chinese(m: re.Match[str], ref: datetime | None, text: str, year: int | None
         h = int(m["h"])
         mi = int(m["mi"] or m["mi2"] or (30 if m["half"] else 0))
         h = _day_part(m["ampm"], h)
-    dt = _mk(y, mo, d, h, mi, BEIJING)
+    dt = _mk(y, mo, d, h, mi, tz)
     if m["d"] is None and ref is not None and dt <= ref:
         dt += timedelta(days=1)
     return dt
@@ -273,6 +311,8 @@ def message_year(text: str, before: int | None = None) -> int | None:
     """The year a Chinese notice states (``2024年…``): the last one written before offset ``before`` (the time
     value's position), else the first one anywhere; None when the notice names no year."""
     found = [(m.start(), cn_year(m.group(1))) for m in _YEAR_IN_TEXT.finditer(text)]
+    found += [(m.start(), jp_era_year(m["era"], m["n"])) for m in _JP_ERA.finditer(text)]
+    found.sort()
     if not found:
         return None
     if before is not None:

@@ -167,6 +167,25 @@ def test_a_chinese_day_without_hours_is_the_whole_day_of_the_ban_or_of_the_event
         assert (r.start, r.end) == (None, None)
 
 
+def test_a_japanese_period_is_read_in_japan_time_with_its_era_year():
+    """Synthetic, in the form Japanese police and ministry notices write: an era year (令和7年 = 2025), 午前/午後, the
+    end on the same day (同日), connectors から/まで; clocks in Japan time (UTC+9), not Beijing time; the place before
+    its 周辺地域の上空."""
+    ban = "における小型無人機等の飛行を禁止します。"
+    (r,) = _records(f"令和7年5月3日(土)午前9時から同日午後6時まで、東京ビッグサイト周辺地域の上空{ban}")
+    assert r.geometry.name == "東京ビッグサイト"
+    assert (r.start, r.end) == (_t("2025-05-03T00:00Z"), _t("2025-05-03T09:00Z"))
+    # whole days; a later day's clock; a day without its year takes the year the notice writes (its era year)
+    (r,) = _records(f"2025年5月3日から5月5日まで、日本武道館の上空{ban}")
+    assert (r.geometry.name, r.start, r.end) == ("日本武道館", _t("2025-05-02T15:00Z"), _t("2025-05-05T15:00Z"))
+    (r,) = _records(f"5月3日9時～5月5日18時、日本武道館並びにその周辺地域の上空{ban}\n令和7年4月1日 警視庁")
+    assert (r.geometry.name, r.start, r.end) == ("日本武道館", _t("2025-05-03T00:00Z"), _t("2025-05-05T09:00Z"))
+    # a Chinese notice keeps Beijing time, a borrowed の in a name too
+    for place in ("人民广场", "台北の夜市"):
+        (r,) = _records(f"2025年5月3日9时至18时，{place}周边500米范围内禁止无人机飞行。")
+        assert (r.start, r.end) == (_t("2025-05-03T01:00Z"), _t("2025-05-03T10:00Z"))
+
+
 # --- form 1: location and number first, a title line, items from B) on ------------------------------------------
 
 

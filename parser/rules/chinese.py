@@ -50,6 +50,10 @@ TW_NOTICE_PLACE = re.compile(
     r"「(?P<p>[^「」\n<>]{2,40}?)之?(?:禁止|限制)(?:遙控|遥控)?(?:無人機|无人机)(?:飛航|飞航)?活動之(?:區域|区域)")
 
 
+# what a Japanese text writes between a place and 上空: "東京ビッグサイト周辺地域の上空", "日本武道館の上空"
+_JP_TAIL = re.compile(r"(?:(?:及び|並びに)?その)?(?:周[辺囲](?:地域)?)?の?$")
+
+
 def _after_subject(text: str, ns: int, ne: int) -> int:
     """A clause's start past its subject and modal (``民航處將在``): the subject is no part of the place."""
     ends = [m.end() for m in _SUBJECT_IN.finditer(text, ns, ne)]
@@ -115,7 +119,7 @@ def cn_named(text: str, lo: int, hi: int) -> Zone | None:
         ns, ne = clause_start(text, m.start(), lo, 60, "，,。；;：:、\n"), m.start()
         ns = _after_subject(text, _after_enumerator(text, ns, ne), ne)
         ns += len(text[ns:ne]) - len(text[ns:ne].lstrip("在于於对對 \t"))
-        ne -= len(text[ns:ne]) - len(text[ns:ne].rstrip())
+        ne = ns + len(_JP_TAIL.sub("", text[ns:ne], count=1).rstrip())
         if ne - ns >= 2 and not CN_NOT_PLACE.search(text, ns, ne) and CJK_RE.search(text, ns, ne) \
                 and clause_fragment(text[ns:ne]) is None:
             return Zone({"name": sp(text, ns, ne)}, ns, ne, "named")

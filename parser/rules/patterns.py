@@ -212,7 +212,7 @@ CN_DISTRICTS = re.compile(rf"{CN_DISTRICT}(?:[、,，和及]{CN_DISTRICT}){{1,20
 CN_AREA_LABEL = re.compile(r"(?:区域|區域|范围|範圍)\s*[:：]")
 CN_ADMIN_ANCHOR = re.compile(r"(?:行政区域|行政區域|行政區[(（]q[uū][)）]域)(?:全境|全域)?|(?<=[市县縣区區省])全境")
 CN_AREA_ANCHOR = re.compile(
-    r"(?:及其?)?(?:(?<!\s)\s+)?(?:周[边邊]|附近|一带|一帶|周[围圍])(?:区域|區域|地区|地區|空域)?|(?<!城市)上空|合[围圍](?:区域|區域)"
+    r"(?:及其?)?(?:(?<!\s)\s+)?(?:周[边邊辺]|附近|一带|一帶|周[围圍])(?:区域|區域|地区|地區|地域|空域)?|(?<!城市)上空|合[围圍](?:区域|區域)"
 )
 CN_WHOLE_AREA = re.compile(
     r"(?P<area>(?:行政区域|行政區域)(?:全境|全域)?)(?:空域)?\s*(?:为|為|划设为|劃設為|设为|設為)\s*(?:临时|臨時)?(?:空中)?"
@@ -255,6 +255,17 @@ CN_ONE_DAY = re.compile(
     rf"(?<!\d)(?P<s>(?:{CN_YEAR}\s*年\s*)?\d{{1,2}}\s*月\s*\d{{1,2}}\s*[日号號])"
     r"(?!\s*(?:[（(][^）)]{1,6}[）)]\s*)?(?:\d|[零〇一二两兩三四五六七八九十]+\s*[时時点點]|起|至|到|[—–\-～~]))"
 )
+# a Japanese period (Japan time): "令和7年5月3日(土)午前9時から同日午後6時まで", "5月3日9時～5月5日18時", and whole days
+# "2025年5月3日から5月5日まで" (the normaliser reads the era year, 午前/午後 and 同日: ``parser.times``)
+_JP_YEAR = r"(?:(?:令和|平成)\s*(?:\d{1,2}|元)|\d{4})\s*年"
+_JP_DAY = rf"(?:{_JP_YEAR}\s*)?\d{{1,2}}\s*月\s*\d{{1,2}}\s*日(?:\s*[（(][^）)\n]{{1,3}}[）)])?"
+_JP_CLOCK = r"(?:(?:午前|午後)\s*)?(?:\d{1,2}\s*時(?:\s*\d{1,2}\s*分|半)?|\d{1,2}\s*[:：]\s*\d{2}|正午)"
+_JP_TO = r"\s*(?:から|～|〜|~|－|-)\s*"
+JP_RANGE = re.compile(
+    rf"(?P<s>{_JP_DAY}\s*{_JP_CLOCK}){_JP_TO}(?P<e>(?:同日|翌日)?\s*(?:{_JP_DAY}\s*)?{_JP_CLOCK})")
+JP_DAYS = re.compile(
+    rf"(?P<s>{_JP_DAY}){_JP_TO}(?P<e>(?:{_JP_YEAR}\s*)?(?:\d{{1,2}}\s*月\s*)?\d{{1,2}}\s*日(?:\s*[（(][^）)\n]{{1,3}}[）)])?)"
+    rf"(?!\s*{_JP_CLOCK})")
 # a start day without its month before an end with one ("19日起至10月31日24时"): the start's month and year are the
 # notice's own, as ``CN_DAY_RANGE``'s
 CN_DAY_TO_DATE = re.compile(rf"(?<![月\d])(?P<s>\d{{1,2}}\s*[日号號])\s*起?\s*(?:至|到)\s*(?P<e>{CN_DT})")
