@@ -33,6 +33,23 @@ JST = timezone(timedelta(hours=9))
 _KANA = re.compile(r"[\u3041-\u3096\u30a1-\u30fa]")
 
 
+KST = timezone(timedelta(hours=9))
+_HANGUL = re.compile(r"[\uac00-\ud7a3]")
+
+
+def text_zone(text: str) -> timezone | None:
+    """The zone of clock times written without one in a Chinese, Japanese or Korean text (``cjk_zone``; Korea time
+    for a text with five Hangul syllables or more); None for any other text."""
+    if re.search(r"[\u4e00-\u9fff]", text):
+        return cjk_zone(text)
+    n = 0
+    for _ in _HANGUL.finditer(text):
+        n += 1
+        if n >= 5:
+            return KST
+    return None
+
+
 def cjk_zone(text: str) -> timezone:
     """The zone of the clock times a text in Chinese characters writes without one: Japan time for a Japanese text
     (five kana or more), else Beijing time (China, Taiwan, Hong Kong and Macau all keep UTC+8)."""
@@ -169,6 +186,8 @@ def parse_time(text: str, *, ref: datetime | None = None, local_tz: timezone | N
         if dt <= r:
             dt += timedelta(days=1)
         return TimeValue(dt)
+    if _HANGUL.search(s) or local_tz is KST:
+        s = _ko_prepare(s)
     if any("\u4e00" <= ch <= "\u9fff" for ch in s):
         body, next_day = _cn_prepare(s), False
         if (nd := re.match(r"^(?:次日|翌日|第二天|隔天)\s*", body)) is not None:
@@ -209,6 +228,25 @@ def _cn_prepare(s: str) -> str:
     s = re.sub(r"\s*(?:起|开始|開始|止|结束|結束|为止|為止|前|以前)\s*$", "", s)
     s = _CN_NUM_RUN.sub(lambda m: _cn_numeral(m.group(0)), s).strip()
     return _jp_prepare(s)
+
+
+_KO_UNITS = ((r"(\d{4})\s*년", r"\1年"), (r"(\d{1,2})\s*월", r"\1月"), (r"(\d{1,2})\s*일", r"\1日"),
+             (r"(\d{1,2})\s*시", r"\1時"), (r"(\d{1,2})\s*분", r"\1分"))
+
+
+def _ko_prepare(s: str) -> str:
+    """A Korean value (``2025년 5월 3일 오후 6시 30분``, ``2025. 5. 3.(토) 09:00``) in the Chinese form ``_CN_FULL``
+    reads: the dotted date and 년/월/일/시/분 as 年/月/日/時/分, 오전/오후 as 上午/下午, 정오 as 12時, 다음날/익일 (the next day) as 翌日; 부터/까지 (from/until),
+    경/쯤 (about) and a weekday's bracket dropped."""
+    s = re.sub(r"\s*(?:부터|까지|경|쯤)\s*$", "", s.strip())
+    s = re.sub(r"\s*[(（][월화수목금토일][)）]\s*", " ", s)
+    # the dotted date of Korean notices: "2025. 5. 3." / "2025.05.03"
+    s = re.sub(r"^(\d{4})\.\s*(\d{1,2})\.\s*(\d{1,2})\.?(?=\s|$)", r"\1年\2月\3日", s)
+    s = re.sub(r"^(\d{1,2})\.\s*(\d{1,2})\.?(?=\s)", r"\1月\2日", s)  # "5. 5. 18:00": the year the start's
+    for pat, rep in _KO_UNITS:
+        s = re.sub(pat, rep, s)
+    s = re.sub(r"^\s*(?:다음\s*날|익일)\s*", "翌日", s)
+    return s.replace("오전", "上午").replace("오후", "下午").replace("정오", "12時").strip()
 
 
 _JP_ERA = re.compile(r"(?P<era>令和|平成)\s*(?P<n>\d{1,2}|元)\s*年")
@@ -304,7 +342,7 @@ def find_effective_range(text: str) -> tuple[tuple[int, int], tuple[int, int]] |
     return m.span("s"), m.span("e")
 
 
-_YEAR_IN_TEXT = re.compile(rf"(?<!\d)((?:19|20)\d{{2}}|{ROC_YEAR})\s*年")
+_YEAR_IN_TEXT = re.compile(rf"(?<!\d)((?:19|20)\d{{2}}|{ROC_YEAR})\s*[年년]")
 
 
 def message_year(text: str, before: int | None = None) -> int | None:

@@ -44,7 +44,7 @@ from airspace.parser.polygon import (
 )
 from airspace.parser.schedule import expand_schedule
 from airspace.parser.textnorm import damaged_number_at, shown
-from airspace.parser.times import CN_YEAR, cjk_zone, local_window, message_year, page_year, parse_date, parse_time
+from airspace.parser.times import CN_YEAR, local_window, message_year, page_year, parse_date, parse_time, text_zone
 from airspace.parser.tzplace import local_instant_at, local_instant_named, local_window_at
 from airspace.parser.units import (
     negative_before,
@@ -433,8 +433,9 @@ def _times(rec: ZoneRecord, v: dict[str, str], text: str) -> None:
         _clock_times(rec, v)
         return
     start_ref: datetime | None = None
-    # Chinese notices give clock times in Beijing time; ICAO/FAA stamps are UTC whatever the message
-    local_tz = cjk_zone(text) if _has_cjk(text) else None
+    # Chinese, Japanese and Korean texts give clock times in their own local time; ICAO/FAA stamps are UTC whatever
+    # the message
+    local_tz = text_zone(text)
     if v.get("start") is not None:
         try:
             # a Chinese date without a year (3月17日0时) takes the year the notice states before it (2024年…)
@@ -448,7 +449,7 @@ def _times(rec: ZoneRecord, v: dict[str, str], text: str) -> None:
                 raise ValueError("a start cannot be permanent")
             rec.start = tv.dt
             start_ref = tv.dt
-            if year is not None and not re.search(CN_YEAR + r"\s*年|(?:令和|平成)\s*(?:\d{1,2}|元)\s*年", v["start"]):
+            if year is not None and not re.search(CN_YEAR + r"\s*[年년]|(?:令和|平成)\s*(?:\d{1,2}|元)\s*年", v["start"]):
                 _infer(rec, f"start '{_show(v['start'])}' has no year; {year} {whence}")
             if tv.estimated:
                 rec.review(f"start '{_show(v['start'])}' is estimated (EST)")

@@ -266,6 +266,21 @@ JP_RANGE = re.compile(
 JP_DAYS = re.compile(
     rf"(?P<s>{_JP_DAY}){_JP_TO}(?P<e>(?:{_JP_YEAR}\s*)?(?:\d{{1,2}}\s*月\s*)?\d{{1,2}}\s*日(?:\s*[（(][^）)\n]{{1,3}}[）)])?)"
     rf"(?!\s*{_JP_CLOCK})")
+# a Korean period (Korea time): "2025년 5월 3일 오전 9시부터 오후 6시까지", "5월 3일 09:00 ~ 5월 5일 18:00", and whole
+# days "10월 31일∼11월 1일" (the normaliser reads 오전/오후 and 다음날: ``parser.times``)
+_KO_DAY = r"(?:\d{4}\s*년\s*)?\d{1,2}\s*월\s*\d{1,2}\s*일(?:\s*[(（][월화수목금토일][)）])?"
+_KO_CLOCK = r"(?:(?:오전|오후)\s*)?(?:\d{1,2}\s*시(?:\s*\d{1,2}\s*분)?|\d{1,2}\s*:\s*\d{2}|정오)"
+_KO_TO = r"\s*(?:부터|~|∼|～|〜|-|–)\s*(?:부터\s*)?"
+KO_RANGE = re.compile(
+    rf"(?P<s>{_KO_DAY}\s*{_KO_CLOCK}){_KO_TO}(?P<e>(?:(?:다음\s*날|익일)\s*)?(?:{_KO_DAY}\s*)?{_KO_CLOCK})")
+# the dotted dates of Korean notices: "2025. 5. 3.(토) 09:00 ~ 18:00", "2025.05.03 09:00~2025.05.05 18:00"
+_KO_DOT_DAY = r"\d{4}\.\s*\d{1,2}\.\s*\d{1,2}\.?(?:\s*[(（][월화수목금토일][)）])?"
+KO_DOT_RANGE = re.compile(
+    rf"(?P<s>{_KO_DOT_DAY}\s*\d{{1,2}}:\d{{2}})\s*[~∼～〜-]\s*"
+    rf"(?P<e>(?:(?:\d{{4}}\.\s*)?\d{{1,2}}\.\s*\d{{1,2}}\.?(?:\s*[(（][월화수목금토일][)）])?\s*)?\d{{1,2}}:\d{{2}})(?!\d)")
+KO_DAYS = re.compile(
+    rf"(?P<s>{_KO_DAY}){_KO_TO}(?P<e>(?:\d{{4}}\s*년\s*)?(?:\d{{1,2}}\s*월\s*)?\d{{1,2}}\s*일"
+    rf"(?:\s*[(（][월화수목금토일][)）])?)(?!\s*{_KO_CLOCK})")
 # a start day without its month before an end with one ("19日起至10月31日24时"): the start's month and year are the
 # notice's own, as ``CN_DAY_RANGE``'s
 CN_DAY_TO_DATE = re.compile(rf"(?<![月\d])(?P<s>\d{{1,2}}\s*[日号號])\s*起?\s*(?:至|到)\s*(?P<e>{CN_DT})")

@@ -18,6 +18,7 @@ from airspace.parser.places import clause_fragment, drop_tail_words, resolve_ica
 from airspace.parser.rules.blocks import chinese_items
 from airspace.parser.rules.chinese import cn_event_place, cn_named
 from airspace.parser.rules.japanese import jp_facilities
+from airspace.parser.rules.korean import ko_places
 from airspace.parser.rules.news import news_places
 from airspace.parser.rules.news_eu import news_eu_places
 from airspace.parser.rules.news_report import report_place
@@ -257,6 +258,7 @@ FALLBACKS: tuple[Reader, ...] = (
     named_area,
     news_eu_places,
     news_ru_tr_places,
+    ko_places,
     location_indicator,
     report_place,
 )

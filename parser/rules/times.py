@@ -37,6 +37,9 @@ from airspace.parser.rules.patterns import (
     ISO_PAIR,
     JP_DAYS,
     JP_RANGE,
+    KO_DAYS,
+    KO_DOT_RANGE,
+    KO_RANGE,
     MDY_CLOCK,
     PROSE_ANY,
     PROSE_DAILY,
@@ -49,7 +52,7 @@ from airspace.parser.rules.patterns import (
     cn_periods_in,
 )
 from airspace.parser.rules.zone import sp
-from airspace.parser.times import JST, cjk_zone, find_effective_range
+from airspace.parser.times import JST, KST, find_effective_range, text_zone
 
 
 def _item_time(text: str, h: Header, letter: str) -> Span | None:
@@ -95,8 +98,11 @@ def read_times(text: str, h: Header, lo: int, hi: int) -> dict[str, Span]:
         if e:
             out["end"] = sp(text, *e.span("v"))
         return out
-    if cjk_zone(text) is JST and (m := JP_RANGE.search(text) or JP_DAYS.search(text)) is not None:
+    zone = text_zone(text)
+    if zone is JST and (m := JP_RANGE.search(text) or JP_DAYS.search(text)) is not None:
         return {"start": sp(text, *m.span("s")), "end": sp(text, *m.span("e"))}  # Japanese: 5月3日9時から18時まで
+    if zone is KST and (m := KO_RANGE.search(text) or KO_DOT_RANGE.search(text) or KO_DAYS.search(text)) is not None:
+        return {"start": sp(text, *m.span("s")), "end": sp(text, *m.span("e"))}  # Korean: 5월 3일 오전 9시부터
     if cn := cn_periods_in(text):  # "2024年9月10日12时至…24时", "11月22日-11月26日16:00-23:00": the first written
         return cn_period(text, cn[0])
     m = CN_DATE_RANGE.search(text)  # "2024年6月6日至6月10日(每日8时至18时)": whole days, Beijing time
