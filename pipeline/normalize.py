@@ -349,9 +349,9 @@ def _prose_date(rec: ZoneRecord, value: str, text: str, key: str, span: SpanMode
     """A date in another European language (``parser.eudates``) or in English prose (``parser.endates``) -> UTC,
     what was inferred said on the record: its month and year from the rest of the period (an English date: else the
     item's own date), its clock from a daily window or the hours stated, else the whole day; its clock in UTC where
-    the notice says so, else in the time zone of the zone's position, else (English prose) of the places the text
-    names. A whole day in another language without a UTC mark is read as UTC, for review; an English whole day is
-    the place's own day, to its midnight. ``day_range``: whether the value ends an English range of days
+    the notice says so, else in the time zone of the zone's position, else (a zone without coordinates, in any
+    language) of the time zone or places the text names, for review. A whole day in another language at a position
+    without a UTC mark is read as UTC, for review; an English whole day is the place's own day, to its midnight. ``day_range``: whether the value ends an English range of days
     (``_in_day_range``, where the caller has it)."""
     after, before = text[span.end:span.end + 160], text[max(0, span.start - 60):span.start]
     # (an end of an English range of days is English, although "3-5 September" is German too)
@@ -395,16 +395,22 @@ def _prose_date(rec: ZoneRecord, value: str, text: str, key: str, span: SpanMode
         dt = day + timedelta(minutes=minutes)
         if not utc:
             said.append("UTC as the notice states")
+    elif not _zone_points(rec):
+        # a zone without coordinates (a news item's place): the time zone the text names, else its places'; a
+        # reading a person checks
+        try:
+            dt, what, doubts = local_instant_named(t.day, minutes, text)
+            sure = False
+            said.append(what)
+            for why in doubts:
+                rec.review(why)
+        except ValueError:
+            pass
     elif not whole_day or english:
         try:
             dt, what, doubts = local_instant_at(t.day, minutes, _zone_points(rec))
         except ValueError:
             dt, what, doubts = None, "", []
-            if english:  # (a zone without coordinates: the places the text names; `sure` is already False)
-                try:
-                    dt, what, doubts = local_instant_named(t.day, minutes, text)
-                except ValueError:
-                    pass
         if dt is not None:
             said.append(what)
             for why in doubts:

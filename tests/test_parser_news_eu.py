@@ -71,3 +71,19 @@ def test_no_ban_no_place():
     assert _named("El estadio está en un radio de 5 km del Aeropuerto de Barajas, dijo el alcalde.") == []
     # English prose is the English reader's; a NOTAM's items are the NOTAM reader's
     assert _named("Drones are banned within a 5 km radius of Wembley Stadium.") == [("Wembley Stadium", 5000.0)]
+
+
+@pytest.mark.parametrize(("text", "start", "end"), [
+    # whole days in the place's own time zone (Europe/Paris, summer: UTC+2), the last to 23:59
+    ("Le survol de Paris par des drones est interdit du 3 au 5 mai 2025.", "2025-05-02T22:00:00Z",
+     "2025-05-05T21:59:00Z"),
+    # a clock with its day (Europe/Rome, winter: UTC+1)
+    ("Divieto di volo per i droni a Napoli dalle ore 20.00 del 14 febbraio 2026 alle ore 02.00 del 15 febbraio 2026.",
+     "2026-02-14T19:00:00Z", "2026-02-15T01:00:00Z"),
+])
+def test_a_named_places_period_is_its_own_local_time(text, start, end):
+    recs, _ = process_batch([Message(0, text)], "rules")
+    (r,) = [r for r in recs if r.geometry is not None]
+    assert (r.start.strftime("%Y-%m-%dT%H:%M:%SZ"), r.end.strftime("%Y-%m-%dT%H:%M:%SZ"), r.status) == (
+        start, end, "review")
+    assert any("taken from the places the message names" in w for w in r.reasons)
