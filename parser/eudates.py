@@ -1,4 +1,5 @@
-"""Dates and times as notices in French, German, Spanish, Portuguese and Italian write them.
+"""Dates and times as notices in French, German, Spanish, Portuguese and Italian write them, and as Dutch, the Nordic
+languages, Polish, Czech, Turkish and Indonesian prose does.
 
 - A date: a day, its month as a word, a year (``8 mai 2010``, ``28. Juni 2024``, ``3 de junio de 2014``, ``1°
   gennaio 2026``), a weekday before it or not; a clock after it (``à 10 heures``, ``à 21 h 59``, ``um 0600 Uhr``,
@@ -35,18 +36,34 @@ _MONTH_NAMES = {
     11: "novembre november noviembre novembro",
     12: "décembre decembre dezember diciembre dezembro dicembre",
 }
+# the same months in Dutch, Norwegian/Danish, Swedish, Polish and Czech (the genitive a date takes), Turkish and
+# Indonesian; a name English writes alike (december, september) is read as English
+_MORE_MONTHS = {
+    1: "januari ocak stycznia ledna", 2: "februari şubat lutego února unora", 3: "maart marca března brezna mart maret",
+    4: "kwietnia dubna nisan", 5: "mei maj maja května kvetna mayıs mayis", 6: "czerwca června cervna haziran",
+    7: "lipca července cervence temmuz", 8: "augustus augusti sierpnia srpna ağustos agustus",
+    9: "września wrzesnia září zari eylül eylul", 10: "października pazdziernika října rijna ekim",
+    11: "listopada listopadu kasım kasim", 12: "desember grudnia prosince aralık aralik desember",
+}
+for _k, _names in _MORE_MONTHS.items():
+    _MONTH_NAMES[_k] += " " + _names
 MONTHS = {name: k for k, names in _MONTH_NAMES.items() for name in names.split()}
 _MONTH = "|".join(sorted(MONTHS, key=len, reverse=True))
 _WEEKDAY = ("lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|montag|dienstag|mittwoch|donnerstag|freitag"
             "|samstag|sonnabend|sonntag|lunes|martes|miércoles|miercoles|jueves|viernes|sábado|sabado|domingo"
             "|lunedì|lunedi|martedì|martedi|mercoledì|mercoledi|giovedì|giovedi|venerdì|venerdi|sabato|domenica"
-            "|segunda-feira|terça-feira|terca-feira|quarta-feira|quinta-feira|sexta-feira")
+            "|segunda-feira|terça-feira|terca-feira|quarta-feira|quinta-feira|sexta-feira"
+            "|maandag|dinsdag|woensdag|donderdag|vrijdag|zaterdag|zondag|mandag|tirsdag|onsdag|torsdag|fredag|lørdag"
+            "|søndag|måndag|tisdag|lördag|söndag")
 _DAY = r"(?P<d>(?:0?[1-9]|[12]\d|3[01]))(?:\.|°|º|ª|er)?"
 _YEAR = r"(?P<y>(?:19|20)\d{2})"
 # a clock: "10 heures", "21 h 59", "10h00", "10:00", "0600 Uhr", "06.00 Uhr", "10 horas"
-_CLOCK = (r"(?P<h>[01]?\d|2[0-4])(?:\s?(?::|\.|h|heures?|Uhr|horas?)\s?(?P<mi>[0-5]\d)?(?:\s?(?:Uhr|h|horas?|heures?))?"
-          r"|(?P<mi2>[0-5]\d)\s?(?:Uhr|h|horas?))")
-_CLOCK_LEAD = r"(?:,?\s*(?:à|a\s+las?|às|as|alle(?:\s+ore)?|ore|um|ab|at)\s+|,\s*)"
+_CLOCK = (r"(?P<h>[01]?\d|2[0-4])(?:\s?(?::|\.|h|heures?|Uhr|horas?)\s?(?P<mi>[0-5]\d)?(?:\s?(?:Uhr|h|horas?|heures?|uur))?"
+          r"|(?P<mi2>[0-5]\d)\s?(?:Uhr|h|horas?|uur))")
+# the word before a clock: "à", "a las", "um", "kl.", "klockan", "om", "saat" (a Turkish weekday and "günü" before
+# it: "17 Haziran 2025 Salı günü saat 23.59"), "pukul", "godz."
+_CLOCK_LEAD = (r"(?:,?\s*(?:à|a\s+las?|às|as|alle(?:\s+ore)?|ore|um|ab|at|kl\.?|klockan|om|(?:\w+\s+günü\s+)?saat|pukul"
+               r"|(?:o\s+)?godz\.?|v)\s+|,\s*)")
 _UTC = r"(?:\s*(?P<utc>UTC|GMT|TU|Z)\b)?"
 
 
@@ -65,13 +82,20 @@ def _date(tag: str, month: bool) -> str:
     return _named(rf"(?P<v>{before}?{core}{after}?)", tag)
 
 
-_FROM = r"(?:du|vom|von|del|desde(?:\s+el)?|dal(?:l')?|de|do|da)"
-_TO = r"(?:au|bis(?:\s+zum)?|bis\s+(?:einschließlich|einschliesslich)|al|hasta(?:\s+el)?|a|alle?|ao|até(?:\s+[oa])?)"
+_FROM = (r"(?:du|vom|von|del|desde(?:\s+el)?|dal(?:l')?|de|do|da|van|fra(?:\s+og\s+med)?|från(?:\s+och\s+med)?|od|dari"
+         r"|mulai|zwischen\s+dem|entre(?:\s+(?:os\s+dias|o\s+dia|el|los\s+días|le|les))?|tussen)")
+_TO = (r"(?:au|bis(?:\s+zum)?|bis\s+(?:einschließlich|einschliesslich)|al|hasta(?:\s+el)?|a|alle?|ao|até(?:\s+[oa])?"
+       r"|tot(?:\s+en\s+met)?|til(?:\s+og\s+med)?|till(?:\s+och\s+med)?|do|hingga|sampai(?:\s+dengan)?"
+       r"|und(?:\s+dem)?|e|y(?:\s+el)?|et(?:\s+le)?|en)")
 # (a first date that starts with its clock needs no word before it: "dalle ore 17:00 del 30 dicembre …")
 PERIOD = re.compile(rf"(?<!\w)(?:{_FROM}\s+|(?=(?:dalle|desde\s+las|das)\s))\s*{_date('s', False)}\s+{_TO}\s+"
-                    rf"{_date('e', True)}", re.I)
+                    rf"{_date('e', True)}"
+                    # Turkish marks the ends with suffixes: "17 Haziran 2025 … 23.59’dan başlayarak, 20 Haziran 2025 …
+                    # 23.59’a kadar"
+                    rf"|(?<!\w){_date('ts', False)}['’](?:dan|den|tan|ten)\s+(?:başlayarak|itibaren)?[\s,]*"
+                    rf"{_date('te', True)}['’](?:a|e|ya|ye)\s+kadar", re.I)
 ONE_DAY = re.compile(
-    rf"(?<!\w)(?:le|am|el|il|no|em)\s+(?:(?:{_WEEKDAY}),?\s+)?(?P<v>{_DAY}\s+(?:de\s+)?(?:{_MONTH})\s+(?:de\s+)?"
+    rf"(?<!\w)(?:le|am|el|il|no|em|op|den|dnia|tanggal)\s+(?:(?:{_WEEKDAY}),?\s+)?(?P<v>{_DAY}\s+(?:de\s+)?(?:{_MONTH})\s+(?:de\s+)?"
     rf"(?:19|20)\d{{2}})(?!\s*(?:{_CLOCK_LEAD}|\d))", re.I)
 # a daily window: "jeweils von 0600 Uhr bis 1600 Uhr UTC", "tous les jours de 10 h à 18 h", "täglich 08:00-18:00"
 DAILY = re.compile(

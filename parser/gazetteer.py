@@ -78,6 +78,10 @@ def _country_names(every_country: bool) -> dict[str, str]:
     return countries | {k: countries.get(v, "") for k, v in _ABBREVIATED.items()}
 
 
+# a Turkish case ending after an apostrophe ("Kahramanmaraş’ta", "Ankara’dan"); never English's "'s"
+_CASE_SUFFIX = re.compile(r"['’](?:[dt][ae]n?|y?[ae]|y?[ıiuü]|n?[ıiuü]n|y?l[ae])$")
+
+
 def named_places(text: str, lo: int = 0, hi: int | None = None, every_country: bool = False
                  ) -> list[tuple[int, int, str]]:
     """(start, end, zone) of every place ``text[lo:hi]`` names, as written (capitalised, whole words); a city name
@@ -100,6 +104,8 @@ def named_places(text: str, lo: int = 0, hi: int | None = None, every_country: b
                 written = "".join(words[i:end])
                 name = written.strip(".'’")
                 s = starts[i] + (len(written) - len(written.lstrip(".'’")))
+                if name not in countries and name not in cities:
+                    name = _CASE_SUFFIX.sub("", name)  # "Kahramanmaraş’ta": Turkish writes the case after an apostrophe
                 if name in countries:
                     found.append((s, s + len(name), countries[name]))
                 elif name in cities:

@@ -150,6 +150,15 @@ def test_local_clock_times_in_the_time_zone_of_the_zone():
      "2014-06-06T22:00Z"),
     ("de 4 de maio de 2024 a 10 de maio de 2024", "2024-05-04T00:00Z", "2024-05-10T23:59Z"),
     ("du 3 au 6 juin 2014", "2014-06-03T00:00Z", "2014-06-06T23:59Z"),
+    # Dutch, Norwegian, Swedish, Polish and Czech (months in the genitive), Indonesian; a range "between … and …"
+    ("van 3 tot en met 5 mei 2025", "2025-05-03T00:00Z", "2025-05-05T23:59Z"),
+    ("fra 3. til 5. mai 2025", "2025-05-03T00:00Z", "2025-05-05T23:59Z"),
+    ("från 3 till 5 maj 2025", "2025-05-03T00:00Z", "2025-05-05T23:59Z"),
+    ("od 3 do 5 maja 2025", "2025-05-03T00:00Z", "2025-05-05T23:59Z"),
+    ("od 3. do 5. května 2025", "2025-05-03T00:00Z", "2025-05-05T23:59Z"),
+    ("dari 3 hingga 5 Mei 2025", "2025-05-03T00:00Z", "2025-05-05T23:59Z"),
+    ("zwischen dem 3. und 5. Mai 2025", "2025-05-03T00:00Z", "2025-05-05T23:59Z"),
+    ("entre el 3 y el 5 de mayo de 2025", "2025-05-03T00:00Z", "2025-05-05T23:59Z"),
 ])
 def test_periods_in_other_languages(text, start, end):
     """Each period as the rules reader finds it and the normaliser reads it: whole days where it states no clock (read

@@ -56,6 +56,13 @@ def test_train_rows(row, want):
      [("Estádio do Maracanã", 3000.0)]),
     ("Drohnen sind im Umkreis von dreißig Kilometer um den Flughafen München verboten.",
      [("Flughafen München", 30000.0)]),
+    # Dutch and the Nordic languages: a radius around a place, a ban over one (a capitalised "Den" is a name's)
+    ("Er geldt een vliegverbod voor drones in een straal van 3 kilometer rond Ahoy Rotterdam.",
+     [("Ahoy Rotterdam", 3000.0)]),
+    ("Tijdens de marathon geldt een droneverbod boven Den Bosch.", [("Den Bosch", None)]),
+    ("Det er innført flyforbud for droner innenfor en radius av 5 km rundt Trondheim Spektrum.",
+     [("Trondheim Spektrum", 5000.0)]),
+    ("Under konserten råder flygförbud över Ullevi för drönare.", [("Ullevi", None)]),
 ])
 def test_languages_and_phrases(text, want):
     assert _named(text) == want
@@ -69,6 +76,7 @@ def test_a_word_that_is_no_count_is_no_radius():
 def test_no_ban_no_place():
     # a place at a distance, and no ban: a description, not a zone
     assert _named("El estadio está en un radio de 5 km del Aeropuerto de Barajas, dijo el alcalde.") == []
+    assert _named("Het stadion ligt in een straal van 5 km rond Schiphol, zei de burgemeester.") == []
     # English prose is the English reader's; a NOTAM's items are the NOTAM reader's
     assert _named("Drones are banned within a 5 km radius of Wembley Stadium.") == [("Wembley Stadium", 5000.0)]
 
@@ -80,6 +88,15 @@ def test_no_ban_no_place():
     # a clock with its day (Europe/Rome, winter: UTC+1)
     ("Divieto di volo per i droni a Napoli dalle ore 20.00 del 14 febbraio 2026 alle ore 02.00 del 15 febbraio 2026.",
      "2026-02-14T19:00:00Z", "2026-02-15T01:00:00Z"),
+    # Dutch, Norwegian and Swedish months and clocks ("om 08.00 uur", "kl. 08.00"), a range "entre os dias … e …"
+    ("Er geldt een vliegverbod voor drones boven Amsterdam van 3 mei 2025 om 08.00 uur tot 5 mei 2025 om 18.00 uur.",
+     "2025-05-03T06:00:00Z", "2025-05-05T16:00:00Z"),
+    ("Det er forbudt å fly droner over Bergen fra 3. mai 2025 kl. 08.00 til 5. mai 2025 kl. 18.00.",
+     "2025-05-03T06:00:00Z", "2025-05-05T16:00:00Z"),
+    ("Flygförbud för drönare över Göteborg från 3 maj 2025 klockan 08.00 till 5 maj 2025 klockan 18.00.",
+     "2025-05-03T06:00:00Z", "2025-05-05T16:00:00Z"),
+    ("A ANAC proibiu o voo de drones sobre São Paulo entre os dias 3 e 5 de maio de 2025.",
+     "2025-05-03T03:00:00Z", "2025-05-06T02:59:00Z"),
 ])
 def test_a_named_places_period_is_its_own_local_time(text, start, end):
     recs, _ = process_batch([Message(0, text)], "rules")

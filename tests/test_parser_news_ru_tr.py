@@ -41,6 +41,15 @@ def test_turkish_flight_ban_in_a_place_before_its_suffix():
     assert [z["name"] for z in rules_zones(text)] == ["Gaziantep"]
 
 
+def test_turkish_period_marked_by_its_suffixes_in_the_places_time():
+    # "17 Haziran 2025 Salı günü saat 23.59’dan başlayarak, 20 Haziran 2025 Cuma günü saat 23.59’a kadar": from
+    # (-dan) until (-a kadar), the clock after the weekday and "günü saat"; Turkey's time (UTC+3) from the place the
+    # text names before its suffix
+    (rec,) = _records(_world(KAHRAMANMARAS))
+    assert (rec.start.isoformat(), rec.end.isoformat()) == ("2025-06-17T20:59:00+00:00", "2025-06-20T20:59:00+00:00")
+    assert any("Europe/Istanbul" in w for w in rec.reasons)
+
+
 def test_no_ban_no_place():
     # a town in a sentence without the ban is no zone
     text = _world(SERPUKHOV).replace("Запрет на использование", "Выставка").replace("запрет на использование", "выставка")

@@ -1,4 +1,4 @@
-"""Places in Spanish, Portuguese, French, German and Italian prose that reports a ban (news items, municipal and
+"""Places in Spanish, Portuguese, French, German, Italian, Dutch and Nordic prose that reports a ban (news items, municipal and
 authority statements), as ``news`` reads English prose.
 
 Read only in free text (no NOTAM header) that says something is prohibited or restricted; the places are the ones
@@ -30,21 +30,22 @@ from airspace.parser.rules.zone import Message, Zone, sp
 # a distance in digits or with its count as a word ("cinco millas náuticas", "drei Kilometer")
 _COUNT = "|".join(sorted(map(re.escape, WORDS_EU), key=len, reverse=True))
 _D = rf"(?P<d>{DIST}|(?<![^\W\d_])(?:{_COUNT})\s+(?:{DIST_UNITS})(?![^\W\d_]))"
-_ART = r"(?:(?:el|la|los|las|o|a|os|as|le|les|der|die|das|den|dem|il|lo|gli)\s+|l['’]\s?)?"
+# (lowercase only: "boven Den Haag" is a name, not an article before one)
+_ART = r"(?-i:(?:(?:el|la|los|las|o|a|os|as|le|les|der|die|das|den|dem|il|lo|gli|het|de|det)\s+|l['’]\s?)?)"
 _KIND = (r"(?-i:(?:estadio|aeropuerto|aeródromo|parque|plaza|palacio|puerto|estádio|aeroporto|aeródromo|praça|palácio"
          r"|stade|aéroport|aérodrome|palais|place|port|stadion|flughafen|flugplatz|palast|platz|hafen|stadio|palazzo"
-         r"|piazza|porto|centro|complejo|complexo)\s+)?")
+         r"|piazza|porto|centro|complejo|complexo|luchthaven|vliegveld|paleis|plein|lufthavn|flygplats|slott)\s+)?")
 _CAP = r"(?-i:[A-ZÀ-ÖØ-Þ][\w'’.&-]*)"
-_JOIN = r"(?:de|del|la|las|los|do|da|dos|das|du|des|von|vom|der|den|di|della|dello|delle|y|e|am|an|im)"
+_JOIN = r"(?:de|del|la|las|los|do|da|dos|das|du|des|von|vom|der|den|di|della|dello|delle|y|e|am|an|im|van|aan|ter)"
 PLACE = rf"(?P<place>{_CAP}(?:(?:\s+{_JOIN})*\s+{_CAP})*)"
 _AROUND = (r"(?:alrededor\s+del?|en\s+torno\s+(?:a|al|de|del)|ao\s+redor\s+d[oae]s?|em\s+torno\s+d[oae]s?"
            r"|à\s+volta\s+d[oae]s?|autour\s+d(?:e|u|es)|um|rund\s+um|attorno\s+(?:a|al|alla|allo|ai)"
-           r"|intorno\s+(?:a|al|alla|allo|ai))")
-_FROM = r"(?:de|del|do|da|dos|das|du|des|von|vom|dal|dallo|dalla|dai|desde)"
-_RADIUS_WORD = r"(?:radio|raio|rayon|raggio|umkreis|radius|per[íi]metro|périmètre)"
+           r"|intorno\s+(?:a|al|alla|allo|ai)|rond(?:om)?|rundt|runt|kring|omkring)")
+_FROM = r"(?:de|del|do|da|dos|das|du|des|von|vom|dal|dallo|dalla|dai|desde|van|fra|från)"
+_RADIUS_WORD = r"(?:radio|raio|rayon|raggio|umkreis|radius|per[íi]metro|périmètre|straal|radie)"
 # "radio de 25 kilómetros de Aeroparque", "raio de 5 km em torno do Estádio …", "Umkreis von 3 km um den Flughafen …"
 RADIUS = re.compile(
-    rf"\b{_RADIUS_WORD}\s+(?:(?:de\s+)?espacio\s+a[ée]reo\s+)?(?:de|di|von)\s+{_D}\s+(?:{_AROUND}|{_FROM})\s+"
+    rf"\b{_RADIUS_WORD}\s+(?:(?:de\s+)?espacio\s+a[ée]reo\s+)?(?:de|di|von|van|av|på|af)\s+{_D}\s+(?:{_AROUND}|{_FROM})\s+"
     rf"{_ART}{_KIND}{PLACE}", re.I)
 # "5 kilómetros alrededor del estadio Azteca"
 AROUND = re.compile(rf"{_D}\s+{_AROUND}\s+{_ART}{_KIND}{PLACE}", re.I)
@@ -52,11 +53,14 @@ _ZONE = (r"(?:zona\s+de\s+exclusi[oó]n\s+a[ée]rea|zona\s+(?:restringida|prohib
          r"|espacio\s+a[ée]reo\s+restringido|restricci[oó]n(?:es)?\s+de\s+vuelo|restri[çc][ãaõo](?:o|es)\s+de\s+voo"
          r"|zone\s+d['’]interdiction(?:\s+de\s+survol)?|zone\s+interdite|interdiction\s+de\s+survol"
          r"|flugverbotszone|flugbeschränkungsgebiet|flugverbot|zona\s+(?:di\s+)?(?:divieto|interdizione)(?:\s+di\s+volo)?"
-         r"|divieto\s+di\s+(?:sorvolo|volo))")
-_OVER = (rf"(?:{_AROUND}|sobre|au-dessus\s+d(?:e|u|es)|über|sopra|su|sur|en|em|no|na|in|im|am|nel|nella|nello)")
+         r"|divieto\s+di\s+(?:sorvolo|volo)|(?:drone|vlieg)verbod(?:szone)?|no-fly-?zone|(?:dron|fly|flyg)e?forbud"
+         r"|flygförbud|drönarförbud)")
+_OVER = (rf"(?:{_AROUND}|sobre|au-dessus\s+d(?:e|u|es)|über|sopra|su|sur|en|em|no|na|in|im|am|nel|nella|nello|boven"
+          rf"|over|över|i|bij|ved|vid)")
 ZONE = re.compile(rf"\b{_ZONE}\s+{_OVER}\s+{_ART}{_KIND}{PLACE}", re.I)
 # the ban itself, somewhere in the text: without one, a place in prose is no zone
-BAN = re.compile(rf"proh[ií]b|proib|interdi|verbot|untersag|vietat|divieto|restri[cçn]|restring|beschränk|sperr"
+BAN = re.compile(rf"proh[ií]b|proib|interdi|verbot|untersag|vietat|divieto|restri[cçn]|restring|beschränk|sperr|verbod"
+                 rf"|forbud|förbud|forbudt|förbjud|verboden"
                  rf"|inhabilit|{_ZONE}", re.I)
 # the surroundings of a place, where the ban is said to hold ("abstenerse de operar drones en las inmediaciones del
 # Aeropuerto José Aponte de la Torre")

@@ -135,7 +135,8 @@ def read_times(text: str, h: Header, lo: int, hi: int) -> dict[str, Span]:
     # samedi 8 mai 2010"): English month names never read as these, so English prose reads as before
     m = EU_PERIOD.search(text, lo, hi) or EU_PERIOD.search(text)
     if m:
-        return {"start": sp(text, *m.span("v_s")), "end": sp(text, *m.span("v_e"))}
+        s, e = ("v_s", "v_e") if m.group("v_s") is not None else ("v_ts", "v_te")  # (Turkish: ends by suffixes)
+        return {"start": sp(text, *m.span(s)), "end": sp(text, *m.span(e))}
     m = EU_ONE_DAY.search(text, lo, hi) or EU_ONE_DAY.search(text)
     if m:
         return {"start": sp(text, *m.span("v")), "end": sp(text, *m.span("v"))}
