@@ -30,6 +30,8 @@ def _named(text: str) -> list[tuple[str, float | None]]:
     # "operar drones en las inmediaciones del Aeropuerto José Aponte de la Torre … dentro de un perímetro de cinco
     # millas náuticas" (the one radius, its count a word)
     ("presenciapr:ceiba-aeropuerto-drones-2025", [("Aeropuerto José Aponte de la Torre", 9260.0)]),
+    # Indonesian: "Saat ini Istana Negara dengan radius 3 NM atau 5,5 km adalah prohibited area" (the first radius)
+    ("id-tempo:istana-negara-kkop-jakarta", [("Istana Negara", 5556.0)]),
 ])
 def test_train_rows(row, want):
     assert _named(_world(row)) == want
@@ -63,6 +65,8 @@ def test_train_rows(row, want):
     ("Det er innført flyforbud for droner innenfor en radius av 5 km rundt Trondheim Spektrum.",
      [("Trondheim Spektrum", 5000.0)]),
     ("Under konserten råder flygförbud över Ullevi för drönare.", [("Ullevi", None)]),
+    ("Drone dilarang terbang dalam radius 5 kilometer dari Gelora Bung Karno selama acara.",
+     [("Gelora Bung Karno", 5000.0)]),
 ])
 def test_languages_and_phrases(text, want):
     assert _named(text) == want

@@ -1,4 +1,4 @@
-"""Places in Spanish, Portuguese, French, German, Italian, Dutch and Nordic prose that reports a ban (news items, municipal and
+"""Places in Spanish, Portuguese, French, German, Italian, Dutch, Nordic and Indonesian prose that reports a ban (news items, municipal and
 authority statements), as ``news`` reads English prose.
 
 Read only in free text (no NOTAM header) that says something is prohibited or restricted; the places are the ones
@@ -6,7 +6,9 @@ the ban's own phrase names:
 
 - a radius around a place: ``dentro de un radio de 25 kilómetros de Aeroparque``, ``num raio de 5 km em torno do
   Estádio do Maracanã``, ``dans un rayon de 5 km autour du Stade de France``, ``im Umkreis von 3 km um den Flughafen
-  München``, ``nel raggio di 5 km dallo Stadio Olimpico``;
+  München``, ``nel raggio di 5 km dallo Stadio Olimpico``, ``in een straal van 3 km rond Ahoy Rotterdam``,
+  ``innenfor en radius av 5 km rundt …``, ``radius 15 kilometer dari Bandar Udara …``, ``Istana Negara dengan radius
+  3 NM``;
 - a restriction over or around a place: ``restrições de voo ao redor do Aeroporto de Congonhas``, ``zona de
   exclusión aérea sobre Buenos Aires``, ``Flugverbotszone über dem Olympiapark``; else the surroundings of a place
   (``en las inmediaciones del Aeropuerto José Aponte de la Torre``); the one radius the text states for the
@@ -47,6 +49,9 @@ _RADIUS_WORD = r"(?:radio|raio|rayon|raggio|umkreis|radius|per[íi]metro|périm�
 RADIUS = re.compile(
     rf"\b{_RADIUS_WORD}\s+(?:(?:de\s+)?espacio\s+a[ée]reo\s+)?(?:de|di|von|van|av|på|af)\s+{_D}\s+(?:{_AROUND}|{_FROM})\s+"
     rf"{_ART}{_KIND}{PLACE}", re.I)
+# Indonesian: "radius 15 kilometer dari Bandar Udara Halim Perdanakusuma", "Istana Negara dengan radius 3 NM"
+RADIUS_ID = re.compile(rf"\bradius\s+(?:sejauh\s+)?{_D}\s+(?:dari|di\s+sekitar|sekitar)\s+{PLACE}", re.I)
+WITH_RADIUS_ID = re.compile(rf"{PLACE}\s+(?-i:dengan)\s+(?-i:radius)\s+{_D}", re.I)
 # "5 kilómetros alrededor del estadio Azteca"
 AROUND = re.compile(rf"{_D}\s+{_AROUND}\s+{_ART}{_KIND}{PLACE}", re.I)
 _ZONE = (r"(?:zona\s+de\s+exclusi[oó]n\s+a[ée]rea|zona\s+(?:restringida|prohibida|de\s+restri[çc][ãa]o)"
@@ -60,7 +65,7 @@ _OVER = (rf"(?:{_AROUND}|sobre|au-dessus\s+d(?:e|u|es)|über|sopra|su|sur|en|em|
 ZONE = re.compile(rf"\b{_ZONE}\s+{_OVER}\s+{_ART}{_KIND}{PLACE}", re.I)
 # the ban itself, somewhere in the text: without one, a place in prose is no zone
 BAN = re.compile(rf"proh[ií]b|proib|interdi|verbot|untersag|vietat|divieto|restri[cçn]|restring|beschränk|sperr|verbod"
-                 rf"|forbud|förbud|forbudt|förbjud|verboden"
+                 rf"|forbud|förbud|forbudt|förbjud|verboden|larang"
                  rf"|inhabilit|{_ZONE}", re.I)
 # the surroundings of a place, where the ban is said to hold ("abstenerse de operar drones en las inmediaciones del
 # Aeropuerto José Aponte de la Torre")
@@ -68,7 +73,7 @@ NEAR = re.compile(rf"\b(?:inmediaciones|cercan[íi]as|proximidades|imedia[çc][�
                   rf"|umgebung|n[äa]he|vicinanze|prossimit[àa])\s+(?:de\s+la|de\s+los|de|del|do|da|dos|das|du|des"
                   rf"|von|vom|des|der|dem|di|del|della|dello|dei)\s+{_ART}{_KIND}{PLACE}", re.I)
 # the radius a text states for its restriction, apart from the place ("A restrição atinge um raio de 5,4 km …")
-RADIUS_ALONE = re.compile(rf"\b{_RADIUS_WORD}\s+(?:de|di|von)\s+{_D}", re.I)
+RADIUS_ALONE = re.compile(rf"\b{_RADIUS_WORD}\s+(?:de|di|von|van|av|på|af)\s+{_D}", re.I)
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 
 
@@ -78,11 +83,12 @@ def _place(text: str, m: re.Match) -> list[tuple[int, int]]:
 
 
 def news_eu_places(m: Message) -> list[Zone]:
-    """The zones of a ban reported in Spanish, Portuguese, French, German or Italian prose (free text only)."""
+    """The zones of a ban reported in Spanish, Portuguese, French, German, Italian, Dutch, Nordic or Indonesian prose
+    (free text only)."""
     text = m.text
     if m.h.kind != "other" or _CJK.search(text, m.lo, m.hi) or BAN.search(text, m.lo, m.hi) is None:
         return []
-    zones = phrase_zones(m, (RADIUS, AROUND, ZONE, NEAR), _place)
+    zones = phrase_zones(m, ((RADIUS, RADIUS_ID, WITH_RADIUS_ID), AROUND, ZONE, NEAR), _place)
     radii = list(RADIUS_ALONE.finditer(text, m.lo, m.hi))
     if len(zones) == 1 and "radius" not in zones[0].fields and len(radii) == 1:
         zones[0].fields["radius"] = sp(text, *radii[0].span("d"))
