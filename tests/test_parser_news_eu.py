@@ -108,3 +108,8 @@ def test_a_named_places_period_is_its_own_local_time(text, start, end):
     assert (r.start.strftime("%Y-%m-%dT%H:%M:%SZ"), r.end.strftime("%Y-%m-%dT%H:%M:%SZ"), r.status) == (
         start, end, "review")
     assert any("taken from the places the message names" in w for w in r.reasons)
+
+
+def test_a_letter_alone_is_no_place():
+    # a hemisphere letter read after "um" ("im Umkreis von 3 km um N 48° 08′ …") is no place
+    assert _named("Flugverbot im Umkreis von 3 km um N 48° 08′ 011° 34′ vom 3. Mai 2025 bis 5. Mai 2025.") == []

@@ -77,9 +77,14 @@ RADIUS_ALONE = re.compile(rf"\b{_RADIUS_WORD}\s+(?:de|di|von|van|av|på|af)\s+{_
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 
 
+_AREA_NOUN = re.compile(r"Umkreis|Bereich|Gebiet|Raum|Luftraum|Radius|Umfeld|Umgebung|Nähe|Stadtgebiet")
+
+
 def _place(text: str, m: re.Match) -> list[tuple[int, int]]:
     s, e = trim_place(text, *m.span("place"))
-    return [(s, e)] if e > s else []
+    # (a letter alone is a hemisphere or an initial, and a German noun for an area is capitalised too: neither is a
+    # place)
+    return [(s, e)] if e - s >= 2 and not _AREA_NOUN.fullmatch(text, s, e) else []
 
 
 def news_eu_places(m: Message) -> list[Zone]:
