@@ -42,23 +42,18 @@ def text_zone(text: str) -> timezone | None:
     for a text with five Hangul syllables or more); None for any other text."""
     if re.search(r"[\u4e00-\u9fff]", text):
         return cjk_zone(text)
-    n = 0
-    for _ in _HANGUL.finditer(text):
-        n += 1
-        if n >= 5:
-            return KST
-    return None
+    return KST if _five(_HANGUL, text) else None
 
 
 def cjk_zone(text: str) -> timezone:
     """The zone of the clock times a text in Chinese characters writes without one: Japan time for a Japanese text
     (five kana or more), else Beijing time (China, Taiwan, Hong Kong and Macau all keep UTC+8)."""
-    n = 0
-    for _ in _KANA.finditer(text):
-        n += 1
-        if n >= 5:
-            return JST
-    return BEIJING
+    return JST if _five(_KANA, text) else BEIJING
+
+
+def _five(rx: re.Pattern[str], text: str) -> bool:
+    """Whether ``rx`` matches five times in ``text`` (stops at the fifth: a long text is not scanned whole)."""
+    return sum(1 for _, _m in zip(range(5), rx.finditer(text))) == 5
 
 MONTHS = {
     "JAN": 1, "FEB": 2, "MAR": 3, "APR": 4, "MAY": 5, "JUN": 6, "JUL": 7, "AUG": 8, "SEP": 9, "OCT": 10,
