@@ -35,6 +35,7 @@ _SENTENCE = re.compile(r"(?:[^.。!?！？\n]|(?<=\d)\.(?=\d))+")  # (a decimal 
 def _place_before(text: str, end: int, floor: int) -> tuple[int, int] | None:
     """The span of the place's words that end at ``end``: at most three words, back to one that carries a particle
     or an ending, or to the sentence's start; None when the words are no place."""
+    floor = max(floor, end - 80)  # (three words at most: a window, so many anchors in one sentence stay linear)
     words = list(re.finditer(r"\S+", text[floor:end]))[-3:]
     take: list[re.Match] = []
     for w in reversed(words):

@@ -7,6 +7,7 @@ Chinese ``2024年9月10日12时至…``, prose month-name dates; a daily period 
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 
 from airspace.core.contract import Span
 from airspace.parser.endates import CLOCKED_PERIOD as EN_CLOCKED
@@ -157,16 +158,22 @@ _CN_HELD = re.compile(r"举行|舉行|举办|舉辦|进行|進行|开幕|開幕|
 def _cn_ban_day(text: str) -> Span | None:
     """The one day without hours (``CN_ONE_DAY``) that the sentences banning flights name, else (where they name
     none) the one day the sentences announcing an event name: a day elsewhere (the notice's own date, its signature)
-    is no period of the ban, and two days are two periods, none read."""
+    is no period of the ban, and two days are two periods, none read. (Each sentence is searched once: linear in the
+    text however many days it writes.)"""
+    days = list(CN_ONE_DAY.finditer(text))
+    if not days:
+        return None
+    ends = [e.start() for e in _CN_SENTENCE_END.finditer(text)] + [len(text)]
     ban: list[re.Match] = []
     held: list[re.Match] = []
-    for m in CN_ONE_DAY.finditer(text):
-        a = max((e.end() for e in _CN_SENTENCE_END.finditer(text, max(0, m.start() - 200), m.start())), default=0)
-        e = _CN_SENTENCE_END.search(text, m.end())
-        b = e.start() if e else len(text)
-        if CN_BAN.search(text, a, b):
+    bans: dict[int, bool] = {}  # a sentence (by its end) -> whether it bans flights
+    for m in days:
+        i = bisect_left(ends, m.end())
+        if ends[i] not in bans:
+            bans[ends[i]] = CN_BAN.search(text, ends[i - 1] + 1 if i > 0 else 0, ends[i]) is not None
+        if bans[ends[i]]:
             ban.append(m)
-        elif _CN_HELD.search(text, m.end(), b):
+        elif _CN_HELD.search(text, m.end(), min(ends[i], m.end() + 60)):  # (the event's verb soon after its day)
             held.append(m)
     days = ban or (held if CN_BAN.search(text) else [])
     if len({re.sub(r"\s", "", d.group("s")) for d in days}) != 1:
