@@ -39,11 +39,12 @@ _MONTH_NAMES = {
 # the same months in Dutch, Norwegian/Danish, Swedish, Polish and Czech (the genitive a date takes), Turkish and
 # Indonesian; a name English writes alike (december, september) is read as English
 _MORE_MONTHS = {
-    1: "januari ocak stycznia ledna", 2: "februari şubat lutego února unora", 3: "maart marca března brezna mart maret",
+    1: "januari ocak stycznia ledna", 2: "februari şubat lutego února unora",
+    3: "maart marca března brezna mart maret",
     4: "kwietnia dubna nisan", 5: "mei maj maja května kvetna mayıs mayis", 6: "czerwca června cervna haziran",
     7: "lipca července cervence temmuz", 8: "augustus augusti sierpnia srpna ağustos agustus",
     9: "września wrzesnia září zari eylül eylul", 10: "października pazdziernika října rijna ekim",
-    11: "listopada listopadu kasım kasim", 12: "desember grudnia prosince aralık aralik desember",
+    11: "listopada listopadu kasım kasim", 12: "desember grudnia prosince aralık aralik",
 }
 for _k, _names in _MORE_MONTHS.items():
     _MONTH_NAMES[_k] += " " + _names
@@ -58,12 +59,12 @@ _WEEKDAY = ("lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|montag|dienstag
 _DAY = r"(?P<d>(?:0?[1-9]|[12]\d|3[01]))(?:\.|°|º|ª|er)?"
 _YEAR = r"(?P<y>(?:19|20)\d{2})"
 # a clock: "10 heures", "21 h 59", "10h00", "10:00", "0600 Uhr", "06.00 Uhr", "10 horas"
-_CLOCK = (r"(?P<h>[01]?\d|2[0-4])(?:\s?(?::|\.|h|heures?|Uhr|horas?)\s?(?P<mi>[0-5]\d)?(?:\s?(?:Uhr|h|horas?|heures?|uur))?"
-          r"|(?P<mi2>[0-5]\d)\s?(?:Uhr|h|horas?|uur))")
+_CLOCK = (r"(?P<h>[01]?\d|2[0-4])(?:\s?(?::|\.|h|heures?|Uhr|horas?)\s?(?P<mi>[0-5]\d)?"
+          r"(?:\s?(?:Uhr|h|horas?|heures?|uur))?|(?P<mi2>[0-5]\d)\s?(?:Uhr|h|horas?|uur))")
 # the word before a clock: "à", "a las", "um", "kl.", "klockan", "om", "saat" (a Turkish weekday and "günü" before
 # it: "17 Haziran 2025 Salı günü saat 23.59"), "pukul", "godz."
-_CLOCK_LEAD = (r"(?:,?\s*(?:à|a\s+las?|às|as|alle(?:\s+ore)?|ore|um|ab|at|kl\.?|klockan|om|(?:\w+\s+günü\s+)?saat|pukul"
-               r"|(?:o\s+)?godz\.?|v)\s+|,\s*)")
+_CLOCK_LEAD = (r"(?:,?\s*(?:à|a\s+las?|às|as|alle(?:\s+ore)?|ore|um|ab|at|kl\.?|klockan|om"
+               r"|(?:\w+\s+günü\s+)?saat|pukul|(?:o\s+)?godz\.?|v)\s+|,\s*)")
 _UTC = r"(?:\s*(?P<utc>UTC|GMT|TU|Z)\b)?"
 
 

@@ -351,8 +351,8 @@ def _prose_date(rec: ZoneRecord, value: str, text: str, key: str, span: SpanMode
     item's own date), its clock from a daily window or the hours stated, else the whole day; its clock in UTC where
     the notice says so, else in the time zone of the zone's position, else (a zone without coordinates, in any
     language) of the time zone or places the text names, for review. A whole day in another language at a position
-    without a UTC mark is read as UTC, for review; an English whole day is the place's own day, to its midnight. ``day_range``: whether the value ends an English range of days
-    (``_in_day_range``, where the caller has it)."""
+    without a UTC mark is read as UTC, for review; an English whole day is the place's own day, to its midnight.
+    ``day_range``: whether the value ends an English range of days (``_in_day_range``, where the caller has it)."""
     after, before = text[span.end:span.end + 160], text[max(0, span.start - 60):span.start]
     # (an end of an English range of days is English, although "3-5 September" is German too)
     if day_range is None:
@@ -434,6 +434,10 @@ def _en_hours(text: str, span: SpanModel) -> re.Match | None:
     return before[-1] if before else None
 
 
+# a year written in a Chinese, Korean or Japanese value (2024年, 2025년, 令和7年)
+_YEAR_WRITTEN = re.compile(CN_YEAR + r"\s*[年년]|(?:令和|平成)\s*(?:\d{1,2}|元)\s*年")
+
+
 def _times(rec: ZoneRecord, v: dict[str, str], text: str) -> None:
     if v.get("date") is not None:
         _clock_times(rec, v)
@@ -455,7 +459,7 @@ def _times(rec: ZoneRecord, v: dict[str, str], text: str) -> None:
                 raise ValueError("a start cannot be permanent")
             rec.start = tv.dt
             start_ref = tv.dt
-            if year is not None and not re.search(CN_YEAR + r"\s*[年년]|(?:令和|平成)\s*(?:\d{1,2}|元)\s*年", v["start"]):
+            if year is not None and not _YEAR_WRITTEN.search(v["start"]):
                 _infer(rec, f"start '{_show(v['start'])}' has no year; {year} {whence}")
             if tv.estimated:
                 rec.review(f"start '{_show(v['start'])}' is estimated (EST)")
