@@ -9,9 +9,10 @@
   (``自…起``, ``…止``), pinyin glosses (``18時(shí)``), Chinese numerals (``零时``, ``二十时``, ``二〇二四年``) and
   day-part words (``下午3时`` = 15:00, ``凌晨``/``上午`` unchanged, ``中午12时``) are read. Taiwan's notices count
   years from the Republic (``113年7月19日`` = 2024-07-19: ``CN_YEAR``); Taiwan keeps UTC+8 as Beijing does.
-- Japanese notices in Japan time (UTC+9, ``local_tz=JST``; ``cjk_zone`` tells a Japanese text by its kana):
-  ``令和7年5月3日午前9時`` (an era year: 令和1 = 2019, 平成1 = 1989), ``午後6時`` = 18:00, ``同日午後6時`` (the
-  start's day), ``正午``.
+- Japanese notices in Japan time (UTC+9; ``cjk_script`` tells a Japanese text by its kana, ``text_zone`` gives
+  its zone): ``令和7年5月3日午前9時`` (an era year: 令和1 = 2019, 平成1 = 1989), ``午後6時`` = 18:00, ``同日午後6時``
+  (the start's day), ``正午``. Korean ones in Korea time (UTC+9): ``2025년 5월 3일 오후 6시``, the dotted
+  ``2025. 5. 3.(토) 09:00``, read as the Chinese form.
 - ``UFN`` (until further notice) is open-ended like PERM but flagged ``until_further_notice`` so callers can say so.
   An item letter copied along (``C) UFN``, ``B) 2603010800``) is ignored.
 
@@ -23,37 +24,42 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta, timezone
+from itertools import islice
 
 from airspace.parser.textnorm import clean
 
 UTC = timezone.utc
 BEIJING = timezone(timedelta(hours=8))
 JST = timezone(timedelta(hours=9))
-# kana: a text with several is Japanese (Chinese writes none, bar a borrowed の in a brand)
-_KANA = re.compile(r"[\u3041-\u3096\u30a1-\u30fa]")
-
-
 KST = timezone(timedelta(hours=9))
-_HANGUL = re.compile(r"[\uac00-\ud7a3]")
+IDEOGRAPH = re.compile(r"[\u4e00-\u9fff]")
+HANGUL = re.compile(r"[\uac00-\ud7a3]")
+_KANA = re.compile(r"[\u3041-\u3096\u30a1-\u30fa]")
+_SCRIPT_ZONE = {"ko": KST, "ja": JST, "zh": BEIJING}
+
+
+def cjk_script(text: str) -> str | None:
+    """The language a text's script says it is in: ``"ko"`` with five Hangul syllables or more (a Korean text keeps
+    that with a few Chinese characters in it), ``"ja"`` with five kana or more (Chinese writes none, bar a borrowed
+    の in a brand), ``"zh"`` with any Chinese character; None for any other text."""
+    if _five(HANGUL, text):
+        return "ko"
+    if IDEOGRAPH.search(text) is None:
+        return None
+    return "ja" if _five(_KANA, text) else "zh"
 
 
 def text_zone(text: str) -> timezone | None:
-    """The zone of clock times written without one in a Chinese, Japanese or Korean text (``cjk_zone``; Korea time
-    for a text with five Hangul syllables or more); None for any other text."""
-    if re.search(r"[\u4e00-\u9fff]", text):
-        return cjk_zone(text)
-    return KST if _five(_HANGUL, text) else None
-
-
-def cjk_zone(text: str) -> timezone:
-    """The zone of the clock times a text in Chinese characters writes without one: Japan time for a Japanese text
-    (five kana or more), else Beijing time (China, Taiwan, Hong Kong and Macau all keep UTC+8)."""
-    return JST if _five(_KANA, text) else BEIJING
+    """The zone of clock times a text written in ``cjk_script`` states without one: Korea and Japan time (UTC+9),
+    Beijing time for Chinese (China, Taiwan, Hong Kong and Macau all keep UTC+8); None for any other text."""
+    script = cjk_script(text)
+    return _SCRIPT_ZONE[script] if script is not None else None
 
 
 def _five(rx: re.Pattern[str], text: str) -> bool:
     """Whether ``rx`` matches five times in ``text`` (stops at the fifth: a long text is not scanned whole)."""
-    return sum(1 for _, _m in zip(range(5), rx.finditer(text))) == 5
+    return len(list(islice(rx.finditer(text), 5))) == 5
+
 
 MONTHS = {
     "JAN": 1, "FEB": 2, "MAR": 3, "APR": 4, "MAY": 5, "JUN": 6, "JUL": 7, "AUG": 8, "SEP": 9, "OCT": 10,
@@ -181,9 +187,9 @@ def parse_time(text: str, *, ref: datetime | None = None, local_tz: timezone | N
         if dt <= r:
             dt += timedelta(days=1)
         return TimeValue(dt)
-    if _HANGUL.search(s) or local_tz is KST:
+    if HANGUL.search(s) or (local_tz is not None and _DOTTED_DAY.match(s)):
         s = _ko_prepare(s)
-    if any("\u4e00" <= ch <= "\u9fff" for ch in s):
+    if IDEOGRAPH.search(s):
         body, next_day = _cn_prepare(s), False
         if (nd := re.match(r"^(?:次日|翌日|第二天|隔天)\s*", body)) is not None:
             if ref is None:
@@ -229,15 +235,19 @@ _KO_UNITS = ((r"(\d{4})\s*년", r"\1年"), (r"(\d{1,2})\s*월", r"\1月"), (r"(\
              (r"(\d{1,2})\s*시", r"\1時"), (r"(\d{1,2})\s*분", r"\1分"))
 
 
+# the dotted date of Korean notices: with its year ("2025. 5. 3.(토) 09:00"), or an end's without it and with its
+# clock ("5. 5. 18:00"; a bare "10.30" is no date)
+_DOTTED_DAY = re.compile(r"^(?:(?P<y>\d{4})\.\s*(?P<mo>\d{1,2})\.\s*(?P<d>\d{1,2})\.?(?=\s|[(（]|$)"
+                         r"|(?P<mo2>\d{1,2})\.\s*(?P<d2>\d{1,2})\.?(?=\s*(?:[(（][^)）]{1,3}[)）]\s*)?\d{1,2}:\d{2}))")
+
+
 def _ko_prepare(s: str) -> str:
     """A Korean value (``2025년 5월 3일 오후 6시 30분``, ``2025. 5. 3.(토) 09:00``) in the Chinese form ``_CN_FULL``
-    reads: the dotted date and 년/월/일/시/분 as 年/月/日/時/分, 오전/오후 as 上午/下午, 정오 as 12時, 다음날/익일 (the next day) as 翌日; 부터/까지 (from/until),
-    경/쯤 (about) and a weekday's bracket dropped."""
+    reads: the dotted date and 년/월/일/시/분 as 年/月/日/時/分, 오전/오후 as 上午/下午, 정오 as 12時, 다음날/익일 (the
+    next day) as 翌日; 부터/까지 (from/until), 경/쯤 (about) and a weekday's bracket dropped."""
     s = re.sub(r"\s*(?:부터|까지|경|쯤)\s*$", "", s.strip())
     s = re.sub(r"\s*[(（][월화수목금토일][)）]\s*", " ", s)
-    # the dotted date of Korean notices: "2025. 5. 3." / "2025.05.03"
-    s = re.sub(r"^(\d{4})\.\s*(\d{1,2})\.\s*(\d{1,2})\.?(?=\s|$)", r"\1年\2月\3日", s)
-    s = re.sub(r"^(\d{1,2})\.\s*(\d{1,2})\.?(?=\s)", r"\1月\2日", s)  # "5. 5. 18:00": the year the start's
+    s = _DOTTED_DAY.sub(lambda m: f"{m['y']}年{m['mo']}月{m['d']}日" if m["y"] else f"{m['mo2']}月{m['d2']}日", s)
     for pat, rep in _KO_UNITS:
         s = re.sub(pat, rep, s)
     s = re.sub(r"^\s*(?:다음\s*날|익일)\s*", "翌日", s)
@@ -337,15 +347,19 @@ def find_effective_range(text: str) -> tuple[tuple[int, int], tuple[int, int]] |
     return m.span("s"), m.span("e")
 
 
-_YEAR_IN_TEXT = re.compile(rf"(?<!\d)((?:19|20)\d{{2}}|{ROC_YEAR})\s*[年년]")
+# a year a Chinese, Korean or Japanese text writes: 2024年, 113年 (Taiwan's), 2025년, 令和7年
+YEAR_WRITTEN = re.compile(rf"(?<!\d)(?P<y>(?:19|20)\d{{2}}|{ROC_YEAR})\s*[年년]|{_JP_ERA.pattern}")
+
+
+def written_year(m: re.Match[str]) -> int:
+    """A ``YEAR_WRITTEN`` match as the Gregorian year."""
+    return cn_year(m["y"]) if m["y"] else jp_era_year(m["era"], m["n"])
 
 
 def message_year(text: str, before: int | None = None) -> int | None:
-    """The year a Chinese notice states (``2024年…``): the last one written before offset ``before`` (the time
-    value's position), else the first one anywhere; None when the notice names no year."""
-    found = [(m.start(), cn_year(m.group(1))) for m in _YEAR_IN_TEXT.finditer(text)]
-    found += [(m.start(), jp_era_year(m["era"], m["n"])) for m in _JP_ERA.finditer(text)]
-    found.sort()
+    """The year a Chinese (Korean, Japanese) notice states (``2024年…``): the last one written before offset
+    ``before`` (the time value's position), else the first one anywhere; None when the notice names no year."""
+    found = [(m.start(), written_year(m)) for m in YEAR_WRITTEN.finditer(text)]
     if not found:
         return None
     if before is not None:

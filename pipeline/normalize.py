@@ -44,7 +44,16 @@ from airspace.parser.polygon import (
 )
 from airspace.parser.schedule import expand_schedule
 from airspace.parser.textnorm import damaged_number_at, shown
-from airspace.parser.times import CN_YEAR, local_window, message_year, page_year, parse_date, parse_time, text_zone
+from airspace.parser.times import (
+    IDEOGRAPH,
+    YEAR_WRITTEN,
+    local_window,
+    message_year,
+    page_year,
+    parse_date,
+    parse_time,
+    text_zone,
+)
 from airspace.parser.tzplace import local_instant_at, local_instant_named, local_window_at
 from airspace.parser.units import (
     negative_before,
@@ -246,10 +255,7 @@ def buffer_zone(rec: ZoneRecord, text: str, zone: int) -> ZoneRecord | None:
 
 @lru_cache(maxsize=64)  # (asked once per zone of the same message text: a 500-zone message read it 500 times)
 def _has_cjk(text: str) -> bool:
-    return _CJK_CHAR.search(text) is not None
-
-
-_CJK_CHAR = re.compile("[\u4e00-\u9fff]")
+    return IDEOGRAPH.search(text) is not None
 
 
 def _zone_points(rec: ZoneRecord) -> list[tuple[float, float]]:
@@ -395,7 +401,7 @@ def _prose_date(rec: ZoneRecord, value: str, text: str, key: str, span: SpanMode
         dt = day + timedelta(minutes=minutes)
         if not utc:
             said.append("UTC as the notice states")
-    elif not _zone_points(rec):
+    elif not (points := _zone_points(rec)):
         # a zone without coordinates (a news item's place): the time zone the text names, else its places'; a
         # reading a person checks
         try:
@@ -408,7 +414,7 @@ def _prose_date(rec: ZoneRecord, value: str, text: str, key: str, span: SpanMode
             pass
     elif not whole_day or english:
         try:
-            dt, what, doubts = local_instant_at(t.day, minutes, _zone_points(rec))
+            dt, what, doubts = local_instant_at(t.day, minutes, points)
         except ValueError:
             dt, what, doubts = None, "", []
         if dt is not None:
@@ -434,10 +440,6 @@ def _en_hours(text: str, span: SpanModel) -> re.Match | None:
     return before[-1] if before else None
 
 
-# a year written in a Chinese, Korean or Japanese value (2024年, 2025년, 令和7年)
-_YEAR_WRITTEN = re.compile(CN_YEAR + r"\s*[年년]|(?:令和|平成)\s*(?:\d{1,2}|元)\s*年")
-
-
 def _times(rec: ZoneRecord, v: dict[str, str], text: str) -> None:
     if v.get("date") is not None:
         _clock_times(rec, v)
@@ -459,7 +461,7 @@ def _times(rec: ZoneRecord, v: dict[str, str], text: str) -> None:
                 raise ValueError("a start cannot be permanent")
             rec.start = tv.dt
             start_ref = tv.dt
-            if year is not None and not _YEAR_WRITTEN.search(v["start"]):
+            if year is not None and not YEAR_WRITTEN.search(v["start"]):
                 _infer(rec, f"start '{_show(v['start'])}' has no year; {year} {whence}")
             if tv.estimated:
                 rec.review(f"start '{_show(v['start'])}' is estimated (EST)")
@@ -520,10 +522,11 @@ def _windows(rec: ZoneRecord, v: dict[str, str], pos: tuple[float, float] | None
         return  # validation reports start >= end
     try:
         lat, lon = pos if pos is not None else (None, None)
-        # a schedule written in Chinese (每日8时至18时), or a Chinese notice's hours written in digits (16:00-23:00)
-        # and marked as no other time, is in Beijing time, like the notice's dates
-        offset = timedelta(hours=8) if rec.schedule and (_has_cjk(rec.schedule) or (
-            _has_cjk(rec.text) and not re.search(r"Z\b|UTC|GMT", rec.schedule, re.I))) else None
+        # a schedule written in Chinese (每日8时至18时), or a Chinese (Japanese) notice's hours written in digits
+        # (16:00-23:00) and marked as no other time, is in the notice's own time, like its dates
+        local = bool(rec.schedule) and _has_cjk(rec.text) and (
+            _has_cjk(rec.schedule) or not re.search(r"Z\b|UTC|GMT", rec.schedule, re.I))
+        offset = text_zone(rec.text).utcoffset(None) if local else None  # type: ignore[union-attr]
         sp = rec.spans.get("schedule")
         if offset is None and rec.schedule and sp is not None and (
                 MARK_AFTER.match(rec.text, sp.end) or LOCAL_MARK.search(sp.text)):
@@ -532,7 +535,7 @@ def _windows(rec: ZoneRecord, v: dict[str, str], pos: tuple[float, float] | None
                 rec.windows = [Window(start=rec.start, end=rec.end)] if rec.end is not None else []
                 return
         rec.windows = expand_schedule(rec.schedule, rec.start, rec.end, lat, lon, local_offset=offset)
-        if offset == timedelta(hours=8) and rec.windows and not _has_cjk(rec.schedule or ""):
+        if local and rec.windows and not _has_cjk(rec.schedule or ""):
             _clip_to_windows(rec, v)
     except ValueError as exc:
         _fail(rec, "schedule", rec.schedule or "", exc)

@@ -4,7 +4,7 @@ id, and on variants that move what the form must not depend on."""
 
 import pytest
 
-from airspace.parser.times import KST, parse_time, text_zone
+from airspace.parser.times import KST, cjk_script, parse_time, text_zone
 from tests.world_rows import drawn_records, utc, world_text
 
 _BAN = "드론 비행이 금지됩니다."
@@ -47,6 +47,10 @@ def test_no_korean_place(text):
 
 def test_korean_clock_times_are_korea_time():
     assert text_zone(f"서울 여의도 {_BAN}") is KST
+    # a Korean text keeps its language with a few Chinese characters in it (北, 美 in a headline)
+    assert cjk_script(f"北 미사일 발사 … 서울 여의도 {_BAN}") == "ko"
+    assert _read(f"北 미사일 발사. 2025년 5월 3일 오전 9시부터 오후 6시까지 여의도 일대에서 {_BAN}") == [
+        ("여의도", None, utc("2025-05-03T00:00Z"), utc("2025-05-03T09:00Z"))]
     assert text_zone("2025-05-03 09:00 RWY 09 CLOSED") is None
     start = parse_time("2025년 5월 3일 오후 11시 30분", local_tz=KST).dt
     assert start == utc("2025-05-03T14:30Z")

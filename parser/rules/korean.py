@@ -4,7 +4,7 @@ A ban (``비행금지``, ``비행 제한``, ``금지구역``, ``드론 … 금�
 an anchor follows: ``X 일대`` / ``상공`` / ``주변`` / ``인근`` / ``일원`` (the area of X), ``X 중심 반경 3.7㎞``, ``X
 반경 2km`` (a radius around X). The place is the words right before the anchor, back to a word that carries a
 particle or an ending (``김해국제공항 일대를`` -> ``김해국제공항``; ``국토교통부가 김해공항 일대`` -> ``김해공항``).
-Clock times are Korea time (``parser.times.text_zone``); the periods are read by ``rules.times``.
+Clock times are Korea time (``parser.times.text_zone``: ``cjk_script`` tells a Korean text); the periods are read by ``rules.times``.
 
 A named place has no coordinates: its zone is always ``review``. Pure.
 """
@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import re
 
+from airspace.parser.rules.patterns import DIST
 from airspace.parser.rules.zone import Message, Zone, sp
+from airspace.parser.times import HANGUL, cjk_script
 
-_HANGUL = re.compile(r"[\uac00-\ud7a3]")
 KO_BAN = re.compile(r"비행\s*금지|비행\s*제한|금지\s*구역|제한\s*구역|(?:드론|무인\s*비행|무인기)[^.。\n]{0,30}?(?:금지|제한)")
-_KO_DIST = r"\d+(?:\.\d+)?\s*(?:㎞|km|KM|킬로미터|킬로|m|미터|해리|NM)"
-# the anchor after a place: a radius around it, or the area it names
-_ANCHOR = re.compile(rf"\s*(?:중심\s*)?(?:으로부터\s*|로부터\s*)?반경\s*(?:각\s*)?(?P<d>{_KO_DIST})"
+# the anchor after a place: a radius around it (3.7㎞, 2킬로미터, 5해리), or the area it names
+_ANCHOR = re.compile(rf"\s*(?:중심\s*)?(?:으로부터\s*|로부터\s*)?반경\s*(?:각\s*)?(?P<d>(?i:{DIST}))"
                      r"|\s*(?:일대|상공|주변|인근|일원)(?=[을를이가에의은는과와도\s,.]|$)")
 # a word that carries a particle or a verb's ending: never part of a place (the object, a clause, a verb)
 _PARTICLE = re.compile(r"(?:[을를은는의에와과및]|에서|으로|하는|하고|되는|된|한|며|요)$")
@@ -40,7 +40,7 @@ def _place_before(text: str, end: int, floor: int) -> tuple[int, int] | None:
     take: list[re.Match] = []
     for w in reversed(words):
         word = w.group().strip("'\"‘’“”()（）[]「」,")
-        if not word or not _HANGUL.search(word) or (take and (_PARTICLE.search(word) or _SUBJECT.search(word)
+        if not word or not HANGUL.search(word) or (take and (_PARTICLE.search(word) or _SUBJECT.search(word)
                                                              or _TIME_WORD.search(word))):
             break
         if not take and _PARTICLE.search(word):
@@ -60,7 +60,7 @@ def ko_places(m: Message) -> list[Zone]:
     """The places a Korean ban names, each with the radius written after it (free text only); ``[]`` when the text
     is not Korean or bans nothing."""
     text = m.text
-    if m.h.kind != "other" or len(_HANGUL.findall(text, m.lo, min(m.hi, m.lo + 2000))) < 5:
+    if m.h.kind != "other" or cjk_script(text) != "ko":
         return []
     zones: list[Zone] = []
     seen: set[tuple[str, str]] = set()

@@ -16,7 +16,7 @@ DIST_UNITS = (
     # (NMR: "nautical mile radius", the FAA's "10 NMR OF 404500N0735800W")
     rf"{NM_WORDS}|{KM_WORDS}|{M_WORDS}|"
     r"NAUTICAL[\s\-−‐]+MILES?|STATUTE[\s\-−‐]+MILES?|KILOMET(?:ER|RE)S?|MET(?:ER|RE)S?|FEET|NMR|NM|KM|MTR|M|FT|SM|MILES?|MI"
-    r"|公里|千米|海里|米"
+    r"|公里|千米|海里|해리|米"
 )
 # (never starting inside a number: an unanchored distance would otherwise try every digit of a long digit run)
 # (a decimal comma too, "5,9NM": one or two digits after it; three digits after a comma are thousands, "RADIUS OF
@@ -257,30 +257,31 @@ CN_ONE_DAY = re.compile(
 )
 # a Japanese period (Japan time): "令和7年5月3日(土)午前9時から同日午後6時まで", "5月3日9時～5月5日18時", and whole days
 # "2025年5月3日から5月5日まで" (the normaliser reads the era year, 午前/午後 and 同日: ``parser.times``)
-_JP_YEAR = r"(?:(?:令和|平成)\s*(?:\d{1,2}|元)|\d{4})\s*年"
-_JP_DAY = rf"(?:{_JP_YEAR}\s*)?\d{{1,2}}\s*月\s*\d{{1,2}}\s*日(?:\s*[（(][^）)\n]{{1,3}}[）)])?"
+# (a day written as year, month and day, each part but the day left out where the start gave it, and its weekday)
+_JP_YEAR = r"(?:(?:令和|平成)\s*(?:\d{1,2}|元)|\d{4})\s*年\s*"
+_JP_WEEKDAY = r"(?:\s*[（(][^）)\n]{1,3}[）)])?"
+_JP_DAY = rf"(?:{_JP_YEAR})?\d{{1,2}}\s*月\s*\d{{1,2}}\s*日{_JP_WEEKDAY}"
+_JP_END_DAY = rf"(?:{_JP_YEAR})?(?:\d{{1,2}}\s*月\s*)?\d{{1,2}}\s*日{_JP_WEEKDAY}"
 _JP_CLOCK = r"(?:(?:午前|午後)\s*)?(?:\d{1,2}\s*時(?:\s*\d{1,2}\s*分|半)?|\d{1,2}\s*[:：]\s*\d{2}|正午)"
 _JP_TO = r"\s*(?:から|～|〜|~|－|-)\s*"
 JP_RANGE = re.compile(
     rf"(?P<s>{_JP_DAY}\s*{_JP_CLOCK}){_JP_TO}(?P<e>(?:同日|翌日)?\s*(?:{_JP_DAY}\s*)?{_JP_CLOCK})")
-JP_DAYS = re.compile(
-    rf"(?P<s>{_JP_DAY}){_JP_TO}(?P<e>(?:{_JP_YEAR}\s*)?(?:\d{{1,2}}\s*月\s*)?\d{{1,2}}\s*日(?:\s*[（(][^）)\n]{{1,3}}[）)])?)"
-    rf"(?!\s*{_JP_CLOCK})")
+JP_DAYS = re.compile(rf"(?P<s>{_JP_DAY}){_JP_TO}(?P<e>{_JP_END_DAY})(?!\s*{_JP_CLOCK})")
 # a Korean period (Korea time): "2025년 5월 3일 오전 9시부터 오후 6시까지", "5월 3일 09:00 ~ 5월 5일 18:00", and whole
 # days "10월 31일∼11월 1일" (the normaliser reads 오전/오후 and 다음날: ``parser.times``)
-_KO_DAY = r"(?:\d{4}\s*년\s*)?\d{1,2}\s*월\s*\d{1,2}\s*일(?:\s*[(（][월화수목금토일][)）])?"
+_KO_WEEKDAY = r"(?:\s*[(（][월화수목금토일][)）])?"
+_KO_DAY = rf"(?:\d{{4}}\s*년\s*)?\d{{1,2}}\s*월\s*\d{{1,2}}\s*일{_KO_WEEKDAY}"
+_KO_END_DAY = rf"(?:\d{{4}}\s*년\s*)?(?:\d{{1,2}}\s*월\s*)?\d{{1,2}}\s*일{_KO_WEEKDAY}"
 _KO_CLOCK = r"(?:(?:오전|오후)\s*)?(?:\d{1,2}\s*시(?:\s*\d{1,2}\s*분)?|\d{1,2}\s*:\s*\d{2}|정오)"
 _KO_TO = r"\s*(?:부터|~|∼|～|〜|-|–)\s*(?:부터\s*)?"
 KO_RANGE = re.compile(
     rf"(?P<s>{_KO_DAY}\s*{_KO_CLOCK}){_KO_TO}(?P<e>(?:(?:다음\s*날|익일)\s*)?(?:{_KO_DAY}\s*)?{_KO_CLOCK})")
+KO_DAYS = re.compile(rf"(?P<s>{_KO_DAY}){_KO_TO}(?P<e>{_KO_END_DAY})(?!\s*{_KO_CLOCK})")
 # the dotted dates of Korean notices: "2025. 5. 3.(토) 09:00 ~ 18:00", "2025.05.03 09:00~2025.05.05 18:00"
-_KO_DOT_DAY = r"\d{4}\.\s*\d{1,2}\.\s*\d{1,2}\.?(?:\s*[(（][월화수목금토일][)）])?"
+_KO_DOT_MD = rf"\d{{1,2}}\.\s*\d{{1,2}}\.?{_KO_WEEKDAY}"
 KO_DOT_RANGE = re.compile(
-    rf"(?P<s>{_KO_DOT_DAY}\s*\d{{1,2}}:\d{{2}})\s*[~∼～〜-]\s*"
-    rf"(?P<e>(?:(?:\d{{4}}\.\s*)?\d{{1,2}}\.\s*\d{{1,2}}\.?(?:\s*[(（][월화수목금토일][)）])?\s*)?\d{{1,2}}:\d{{2}})(?!\d)")
-KO_DAYS = re.compile(
-    rf"(?P<s>{_KO_DAY}){_KO_TO}(?P<e>(?:\d{{4}}\s*년\s*)?(?:\d{{1,2}}\s*월\s*)?\d{{1,2}}\s*일"
-    rf"(?:\s*[(（][월화수목금토일][)）])?)(?!\s*{_KO_CLOCK})")
+    rf"(?P<s>\d{{4}}\.\s*{_KO_DOT_MD}\s*\d{{1,2}}:\d{{2}})\s*[~∼～〜-]\s*"
+    rf"(?P<e>(?:(?:\d{{4}}\.\s*)?{_KO_DOT_MD}\s*)?\d{{1,2}}:\d{{2}})(?!\d)")
 # a start day without its month before an end with one ("19日起至10月31日24时"): the start's month and year are the
 # notice's own, as ``CN_DAY_RANGE``'s
 CN_DAY_TO_DATE = re.compile(rf"(?<![月\d])(?P<s>\d{{1,2}}\s*[日号號])\s*起?\s*(?:至|到)\s*(?P<e>{CN_DT})")

@@ -53,7 +53,7 @@ from airspace.parser.rules.patterns import (
     cn_periods_in,
 )
 from airspace.parser.rules.zone import sp
-from airspace.parser.times import JST, KST, find_effective_range, text_zone
+from airspace.parser.times import cjk_script, find_effective_range
 
 
 def _item_time(text: str, h: Header, letter: str) -> Span | None:
@@ -99,10 +99,10 @@ def read_times(text: str, h: Header, lo: int, hi: int) -> dict[str, Span]:
         if e:
             out["end"] = sp(text, *e.span("v"))
         return out
-    zone = text_zone(text)
-    if zone is JST and (m := JP_RANGE.search(text) or JP_DAYS.search(text)) is not None:
+    script = cjk_script(text)
+    if script == "ja" and (m := JP_RANGE.search(text) or JP_DAYS.search(text)) is not None:
         return {"start": sp(text, *m.span("s")), "end": sp(text, *m.span("e"))}  # Japanese: 5月3日9時から18時まで
-    if zone is KST and (m := KO_RANGE.search(text) or KO_DOT_RANGE.search(text) or KO_DAYS.search(text)) is not None:
+    if script == "ko" and (m := KO_RANGE.search(text) or KO_DOT_RANGE.search(text) or KO_DAYS.search(text)):
         return {"start": sp(text, *m.span("s")), "end": sp(text, *m.span("e"))}  # Korean: 5월 3일 오전 9시부터
     if cn := cn_periods_in(text):  # "2024年9月10日12时至…24时", "11月22日-11月26日16:00-23:00": the first written
         return cn_period(text, cn[0])
