@@ -11,6 +11,10 @@
 - ``sm`` written small in a German notice (``Radius von 0,8 sm um Punkt …``) is the Seemeile, the nautical mile
   (``seemeile``): German aviation writes the statute mile nowhere; the record notes the convention.
 
+- A distance written as the area's diameter (``in a diameter of 7.4 km``, ``a 10 km diameter``, ``im Durchmesser von
+  6 km``, ``o průměru 7,4 kilometrů``, ``直径3公里``) is twice the radius (``diameter_at``): the normaliser halves it
+  and says so.
+
 ``read_distance`` returns metres (exact arithmetic, rounded once) and the sentence saying what was inferred (``None``
 when nothing was). Pure.
 """
@@ -91,3 +95,23 @@ def seemeile(value: str, text: str) -> tuple[float, str] | None:
     return (float(num * NM),
             f"radius {' '.join(value.split())!r}: 'sm' read as the Seemeile (1852 m), as German notices write it")
 
+
+# the word for a diameter, in the languages whose notices and news are read
+_DIAMETER = (r"(?:diameter|durchmesser|diam[èe]tre|di[áa]metro|diâmetro|diametro|pr[ůu]m[ěe]r[a-zěů]*|[śs]rednic[a-zęy]*"
+             r"|диаметр[а-яё]*|直径|直徑|직경)")
+# the word right before the distance: "a diameter of (about) 10 km", "o průměru 7,4 km", "直径约3公里"
+_DIAMETER_BEFORE = re.compile(
+    rf"{_DIAMETER}\s*(?:(?:of|von|de|di|van|på|af|with|с|в)\s+)?(?:(?:about|approximately|approx\.|around|some|ca\.|circa"
+    r"|etwa|rund|environ|unos|cerca\s+de|около|约为|约|約|为|為|:)\s*)?$", re.I)
+# or right after it, past its unit: "a 10-kilometre diameter", "10 km in diameter", "6 km Durchmesser", "5 km de diamètre"
+_DIAMETER_AFTER = re.compile(rf"^[\s-]*(?:[^\W\d_]{{1,12}}\.?[\s-]+)?(?:(?:in|de|im|of)\s+)?{_DIAMETER}", re.I)
+
+
+def diameter_at(text: str, start: int, end: int) -> str | None:
+    """The words that say the distance ``text[start:end]`` is a diameter, not a radius, if they stand right beside
+    it (``None`` otherwise)."""
+    if (b := _DIAMETER_BEFORE.search(text, max(0, start - 40), start)) is not None:
+        return " ".join(text[b.start():end].split())
+    if (a := _DIAMETER_AFTER.match(text[end:end + 30])) is not None:
+        return " ".join(text[start:end + a.end()].split())
+    return None

@@ -23,7 +23,7 @@ from airspace.core.records import (
     ZoneRecord,
 )
 from airspace.parser.coords import find_coords, parse_coord
-from airspace.parser.distwords import read_distance, seemeile
+from airspace.parser.distwords import diameter_at, read_distance, seemeile
 from airspace.parser.endates import DAY_RANGE as EN_DAY_RANGE
 from airspace.parser.endates import HOURS as EN_HOURS
 from airspace.parser.endates import day_range_spans, hours_minutes, read_en_time
@@ -102,6 +102,9 @@ def _geometry(rec: ZoneRecord, v: dict[str, str]) -> tuple[float, float] | None:
                     _infer(rec, how, sure=False)  # which mile the message means is a reading, not a statement
             except ValueError:
                 _fail(rec, "radius", v["radius"], exc)
+        if radius_m is not None and sp is not None and (d := diameter_at(rec.text, sp.start, sp.end)) is not None:
+            radius_m /= 2  # the message gives the area's width: the radius is half of it, by its own words
+            _infer(rec, f"radius {radius_m:g} m: half the diameter written ('{_show(d)}')")
     if v.get("polygon") is not None:
         try:
             pts = area_points(v["polygon"])  # a polygon, or "1NM EITHER SIDE OF LINE a-b" as the buffered line
