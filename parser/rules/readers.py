@@ -19,6 +19,7 @@ from airspace.parser.rules.blocks import chinese_items
 from airspace.parser.rules.chinese import cn_event_place, cn_named
 from airspace.parser.rules.japanese import jp_facilities
 from airspace.parser.rules.korean import ko_places
+from airspace.parser.rules.thai import th_places
 from airspace.parser.rules.news import news_places
 from airspace.parser.rules.news_eu import news_eu_places
 from airspace.parser.rules.news_report import report_place
@@ -259,6 +260,7 @@ FALLBACKS: tuple[Reader, ...] = (
     news_eu_places,
     news_ru_tr_places,
     ko_places,
+    th_places,
     location_indicator,
     report_place,
 )
