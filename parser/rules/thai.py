@@ -59,10 +59,12 @@ def th_places(m: Message) -> list[Zone]:
             continue
         radii.update(" ".join(r.group("d").split()) for r in _RADIUS.finditer(text, lo, hi))
         for r in _MARKED.finditer(text, lo, hi):
+            if len(spans) >= 60:  # (the names are compared pairwise below: a bound keeps hostile text linear)
+                break
             s, e = r.span("name")
             spans.append((s, _trim(text, s, e)))
             pos = e
-            while (j := _JOINED.match(text, pos, hi)) is not None:
+            while len(spans) < 60 and (j := _JOINED.match(text, pos, hi)) is not None:
                 js, je = j.span("name")
                 spans.append((js, _trim(text, js, je)))
                 pos = je
