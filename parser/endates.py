@@ -23,7 +23,7 @@ import re
 from datetime import date, timedelta
 from functools import lru_cache
 
-from airspace.parser.eudates import EuTime
+from airspace.parser.eudates import EuTime, nearest_day
 from airspace.parser.times import MONTHS
 
 
@@ -138,27 +138,13 @@ def dateline(text: str) -> date | None:
     return None
 
 
-def _nearest(month: int, day: int, ref: date) -> date:
-    """The ``month``/``day`` in the year that puts it nearest ``ref``."""
-    best: date | None = None
-    for y in (ref.year - 1, ref.year, ref.year + 1):
-        try:
-            c = date(y, month, day)
-        except ValueError:
-            continue
-        if best is None or abs((c - ref).days) < abs((best - ref).days):
-            best = c
-    if best is None:
-        raise ValueError(f"no {month:02d}-{day:02d} near {ref}")
-    return best
-
-
-def read_en_time(value: str, text: str, after: str = "", before: str = "") -> EuTime:
+def read_en_time(value: str, text: str, after: str = "", before: str = "", reference: date | None = None) -> EuTime:
     """One date of ``PERIOD``/``DAY_RANGE``/``FROM``/``TILL``/``ON_DAY`` -> ``EuTime`` (the whole day: ``minutes``
     None); a year it leaves out is the first written in ``after`` (the rest of its period), else the one nearest the
     item's own date (``dateline``); a weekday alone is the first such day on or after that date; a day alone takes
     the month of its partner in a ``DAY_RANGE`` (the end's, in ``after``; the start's, in ``before``). ``ValueError``
-    when it is not one, or its year cannot be known."""
+    when it is not one, or its year cannot be known. ``reference`` (the day the batch was received) stands in for
+    the item's own date where the text writes none."""
     s = " ".join(value.split()).strip(" ,.;")
     bare = _BARE_DAY.fullmatch(s)
     if bare is not None:
@@ -167,21 +153,22 @@ def read_en_time(value: str, text: str, after: str = "", before: str = "") -> Eu
         if partner is None:
             raise ValueError(f"day {s!r} has no month")
         written = f"{partner.group('mon')} {bare.group('d')}" + (f" {bare.group('y')}" if bare.group("y") else "")
-        t = read_en_time(written, text, after)
+        t = read_en_time(written, text, after, reference=reference)
         return EuTime(t.day, t.minutes, t.utc, (f"month {partner.group('mon')} from the period", *t.taken))
     c = _CLOCK_ON_DAY.fullmatch(s) or _DAY_AT_CLOCK.fullmatch(s)
     if c is not None:  # "2100 hours on 21 December 2019", "July 20 at 9:00am": that day at that clock
-        t = read_en_time(c.group("date"), text, after)
+        t = read_en_time(c.group("date"), text, after, reference=reference)
         return EuTime(t.day, _clock_minutes(c, "c"), bool(c.group("z")), t.taken)
     wd = re.fullmatch(_WD, s, re.I)
     if wd is not None:
-        ref = dateline(text)
+        ref, whose = dateline(text), "the item's date"
+        if ref is None and reference is not None:
+            ref, whose = reference, "the batch's reference date"
         if ref is None:
             raise ValueError(f"weekday {s!r} and no date of the item to count from")
         k = WEEKDAYS.index(s.lower())
         day = ref + timedelta(days=(k - ref.weekday()) % 7)
-        return EuTime(day, None, False, (f"{s} = {day:%Y-%m-%d}, the first {s} on or after the item's date "
-                                          f"{ref:%Y-%m-%d}",))
+        return EuTime(day, None, False, (f"{s} = {day:%Y-%m-%d}, the first {s} on or after {whose} {ref:%Y-%m-%d}",))
     m = _DATE_ONE.fullmatch(s)
     if m is None:
         raise ValueError(f"not an English date: {s[:40]!r}")
@@ -196,10 +183,16 @@ def read_en_time(value: str, text: str, after: str = "", before: str = "") -> Eu
     else:
         ref = dateline(text)
         if ref is None:
-            day = _by_weekday(s, month, d, text)  # type: ignore[arg-type]
-            taken.append(f"year {day.year}: the year the text writes in which {day:%B} {day.day} is a {day:%A}")
+            try:
+                day = _by_weekday(s, month, d, text)  # type: ignore[arg-type]
+                taken.append(f"year {day.year}: the year the text writes in which {day:%B} {day.day} is a {day:%A}")
+            except ValueError:
+                if reference is None:
+                    raise
+                day = nearest_day(month, d, reference)  # type: ignore[arg-type]
+                taken.append(f"year {day.year} from the batch's reference date {reference:%Y-%m-%d}")
         else:
-            day = _nearest(month, d, ref)  # type: ignore[arg-type]
+            day = nearest_day(month, d, ref)  # type: ignore[arg-type]
             taken.append(f"year {day.year} from the item's date {ref:%Y-%m-%d}")
     return EuTime(day, None, False, tuple(taken))
 

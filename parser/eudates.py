@@ -131,9 +131,25 @@ def _minutes(m: re.Match, tag: str) -> int | None:
 _ONE = re.compile(_date("one", False), re.I)
 
 
-def read_eu_time(value: str, after: str = "") -> EuTime:
+def nearest_day(month: int, day: int, ref: date) -> date:
+    """The ``month``/``day`` in the year that puts it nearest ``ref``; ``ValueError`` when no such day is near."""
+    best: date | None = None
+    for y in (ref.year - 1, ref.year, ref.year + 1):
+        try:
+            c = date(y, month, day)
+        except ValueError:
+            continue
+        if best is None or abs((c - ref).days) < abs((best - ref).days):
+            best = c
+    if best is None:
+        raise ValueError(f"no {month:02d}-{day:02d} near {ref}")
+    return best
+
+
+def read_eu_time(value: str, after: str = "", reference: date | None = None) -> EuTime:
     """One date (and clock) of ``PERIOD``/``ONE_DAY`` -> ``EuTime``; a month and year it leaves out are the first
-    written in ``after`` (the rest of its phrase). ``ValueError`` when it is not one."""
+    written in ``after`` (the rest of its phrase); a year no part of it writes is the one nearest ``reference`` (the
+    day the batch was received), where one is given. ``ValueError`` when it is not one."""
     s = " ".join(value.split()).strip(" ,.;")
     m = _ONE.fullmatch(s)
     if m is None:
@@ -142,16 +158,20 @@ def read_eu_time(value: str, after: str = "") -> EuTime:
     mon, year = m.group("mon_one"), m.group("y_one")
     if mon is None or year is None:
         later = re.search(rf"(?P<mon>{_MONTH})(?:\s+(?:de\s+)?(?P<y>(?:19|20)\d{{2}}))?", after, re.I)
-        if later is None or (year is None and later["y"] is None):
-            raise ValueError(f"date {s[:40]!r} has no month or year, and none follows it")
-        if mon is None:
+        if mon is None and later is not None:
             mon = later["mon"]
             taken.append(f"month {mon} from the period")
-        if year is None:
+        if year is None and later is not None and later["y"] is not None:
             year = later["y"]
             taken.append(f"year {year} from the period")
+        if mon is None or (year is None and reference is None):
+            raise ValueError(f"date {s[:40]!r} has no month or year, and none follows it")
     try:
-        day = date(int(year), MONTHS[_fold(mon)], int(m.group("d_one")))
+        if year is None:  # (the batch's reference day: the year that puts the date nearest the day it came)
+            day = nearest_day(MONTHS[_fold(mon)], int(m.group("d_one")), reference)  # type: ignore[arg-type]
+            taken.append(f"year {day.year} from the batch's reference date {reference:%Y-%m-%d}")
+        else:
+            day = date(int(year), MONTHS[_fold(mon)], int(m.group("d_one")))
     except (KeyError, ValueError) as exc:
         raise ValueError(f"not a calendar date: {s[:40]!r}") from exc
     minutes = _minutes(m, "a_one") if m.group("h_a_one") is not None else _minutes(m, "b_one")

@@ -23,6 +23,8 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable
+from datetime import date
+from functools import partial
 
 from airspace.core.contract import PLACE_FIELDS, EngineError, Extractor, ExtractStats, Span, ZoneDraft, capabilities_of
 from airspace.core.records import CircleGeometry, Limit, ZoneRecord
@@ -492,12 +494,15 @@ def process_batch(
     budget_s: float = MESSAGE_BUDGET_S,
     output_budget: int = MESSAGE_OUTPUT_BUDGET,
     link: bool = True,
+    reference: date | None = None,
 ) -> tuple[list[ZoneRecord], ExtractStats]:
     """Every message -> >=1 record (zones, cancellation, review or error), in message order; never raises on input.
 
     ``budget_s`` / ``output_budget``: the per-message time and output budgets (module doc). ``link``: read the
     batch's replacements and cancellations as a graph (``notam_graph.link_batch``); a caller that reads one batch in
-    shards (``ray_batch``) links the whole batch once, after its shards."""
+    shards (``ray_batch``) links the whole batch once, after its shards. ``reference``: the day the batch was
+    received, which completes a date of prose that writes no year where the text dates itself nowhere (for review);
+    a message's own ``received`` day comes first."""
     t0 = time.perf_counter()
     if isinstance(messages, str):
         try:
@@ -556,9 +561,11 @@ def process_batch(
         if error:
             recs = [_error(m, error, name, h)]
         else:
-            rules = _rules_reading(m, h, normalize) if cross_check and caps.cross_checked else None
+            day = m.received or reference
+            norm = partial(normalize, reference=day) if day is not None else normalize
+            rules = _rules_reading(m, h, norm) if cross_check and caps.cross_checked else None
             try:
-                recs = _records_for(m, drafts, h, name, normalize, rules, caps.says_not_understood)
+                recs = _records_for(m, drafts, h, name, norm, rules, caps.says_not_understood)
                 for r in list(recs):  # a buffer stated around a circle zone is a zone of its own
                     if (b := buffer_zone(r, m.text, len(recs))) is not None:
                         recs.append(b)

@@ -21,7 +21,8 @@ import io
 import json
 import os
 import sys
-from datetime import datetime, timezone
+from dataclasses import replace
+from datetime import date, datetime, timezone
 from typing import TextIO
 
 from airspace.core.records import ZoneRecord, iso_utc
@@ -57,13 +58,18 @@ def _parser() -> argparse.ArgumentParser:
         ),
     )
     ap.add_argument("files", nargs="*", metavar="FILE", help="input files; '-' or nothing reads stdin")
-    ap.add_argument("--input", choices=("text", "jsonl"), default="text", help="pasted text (default) or JSONL with a 'text' field")
+    ap.add_argument("--input", choices=("text", "jsonl"), default="text", help="pasted text (default) or JSONL with a 'text' field (and optionally 'id', "
+                         "'received')")
     ap.add_argument("--engine", choices=ENGINES, default=DEFAULT_ENGINE,
                     help="clover (the block-diffusion model, default), ar (its autoregressive baseline) or rules "
                          "(the deterministic reader); a model engine's records are cross-checked against the rules")
     ap.add_argument("--checkpoint", metavar="DIR", help="model checkpoint directory (clover/ar)")
     ap.add_argument("--format", choices=FORMATS, default="table")
     ap.add_argument("--at", metavar="ISO_TIME", help="mark which zones are active at this UTC time")
+    ap.add_argument("--received", metavar="DATE",
+                    help="the day the messages were received (YYYY-MM-DD): a date of prose that writes no year, in a "
+                         "text that dates itself nowhere, takes the year nearest this day, for review (a JSONL "
+                         "line's own 'received' comes first)")
     ap.add_argument("--no-cross-check", action="store_true",
                     help="model engines: skip the rules cross-check (and the zones and empty fields only the rules "
                          "reader read, which it adds for review)")
@@ -73,6 +79,16 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--ray-workers", type=int, default=None, metavar="N",
                     help="with --ray: engine actors (default: the cores this process may use)")
     return ap
+
+
+def _parse_received(value: str | None) -> date | None:
+    """``--received``: a calendar day; ``UsageError`` otherwise."""
+    if value is None:
+        return None
+    try:
+        return date.fromisoformat(value.strip())
+    except ValueError as exc:
+        raise UsageError(f"--received {value!r} is not a date (YYYY-MM-DD)") from exc
 
 
 def _read_inputs(files: list[str]) -> tuple[str, int]:
@@ -252,9 +268,12 @@ def run(argv: list[str] | None = None) -> int:
     err = sys.stderr
     try:
         at = _parse_at(args.at)
+        received = _parse_received(args.received)
         text, size = _read_inputs(args.files)
         reader = read_jsonl if args.input == "jsonl" else split_batch
         messages = reader(text, input_bytes=size)
+        if received is not None:  # (on the messages themselves, so that a Ray pool's shards carry it too)
+            messages = [m if m.received else replace(m, received=received) for m in messages]
     except (BatchTooLarge, UsageError) as exc:
         print(f"airspace-parse: error: {exc}", file=err)
         return EXIT_USAGE

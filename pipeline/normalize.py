@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import re
-from datetime import datetime, timedelta, timezone
+from datetime import date, datetime, timedelta, timezone
 from functools import lru_cache
 
 from airspace.core.contract import PLACE_FIELDS, ZoneDraft
@@ -313,7 +313,8 @@ def _infer(rec: ZoneRecord, what: str, *, sure: bool = True) -> None:
         rec.review(what)
 
 
-def _partial(rec: ZoneRecord, v: dict[str, str], text: str, key: str, start: datetime | None) -> datetime | None:
+def _partial(rec: ZoneRecord, v: dict[str, str], text: str, key: str, start: datetime | None,
+             reference: date | None = None) -> datetime | None:
     """A start/end written without its month or year (``191218Z``, ``14 APR``) completed from the notice, or a date
     in another European language or in English prose (``_prose_date``)."""
     span = rec.spans.get(key)
@@ -321,7 +322,7 @@ def _partial(rec: ZoneRecord, v: dict[str, str], text: str, key: str, start: dat
         return None
     day_range = _in_day_range(text, span)
     if not is_partial(v[key]) or day_range:  # ("16" of "16-18 March 2018" is English prose's)
-        return _prose_date(rec, v[key], text, key, span, day_range)
+        return _prose_date(rec, v[key], text, key, span, day_range, reference)
     try:
         if _has_cjk(text):
             (dt, how), sure = complete_cn_day(v[key], text, is_end=key == "end"), True
@@ -329,12 +330,12 @@ def _partial(rec: ZoneRecord, v: dict[str, str], text: str, key: str, start: dat
             dt, how, sure = complete_time(v[key], text, span.end, is_end=key == "end", schedule=v.get("schedule"),
                                           start=start)
     except ValueError:
-        return _prose_date(rec, v[key], text, key, span, day_range)  # "26." of "vom 26. bis 28. Juni 2024"
+        return _prose_date(rec, v[key], text, key, span, day_range, reference)  # "26." of "vom 26. bis 28. Juni 2024"
     if not sure and not _has_cjk(text) and not is_warning(text) and not _zone_points(rec):
         # a day of prose that the notice's conventions do not place ("from 13th May 2019" in a news item, read as a
         # UTC day above) for a place it names: prose's own reading, in the time zone of the places the text names (a
         # zone with coordinates is an aviation notice's, whose days are UTC days)
-        if (prose := _prose_date(rec, v[key], text, key, span, day_range)) is not None:
+        if (prose := _prose_date(rec, v[key], text, key, span, day_range, reference)) is not None:
             return prose
     _infer(rec, how, sure=sure)
     return dt
@@ -354,7 +355,7 @@ _UTC_STATED = re.compile(r"\b(?:UTC|GMT)\b")
 
 
 def _prose_date(rec: ZoneRecord, value: str, text: str, key: str, span: SpanModel,
-                day_range: bool | None = None) -> datetime | None:
+                day_range: bool | None = None, reference: date | None = None) -> datetime | None:
     """A date in another European language (``parser.eudates``) or in English prose (``parser.endates``) -> UTC,
     what was inferred said on the record: its month and year from the rest of the period (an English date: else the
     item's own date), its clock from a daily window or the hours stated, else the whole day; its clock in UTC where
@@ -368,7 +369,8 @@ def _prose_date(rec: ZoneRecord, value: str, text: str, key: str, span: SpanMode
         day_range = _in_day_range(text, span)
     for english in ((True, False) if day_range else (False, True)):
         try:
-            t = read_eu_time(value, after) if not english else read_en_time(value, text, after, before)
+            t = (read_eu_time(value, after, reference) if not english
+                 else read_en_time(value, text, after, before, reference))
             break
         except ValueError:
             continue
@@ -443,7 +445,7 @@ def _en_hours(text: str, span: SpanModel) -> re.Match | None:
     return before[-1] if before else None
 
 
-def _times(rec: ZoneRecord, v: dict[str, str], text: str) -> None:
+def _times(rec: ZoneRecord, v: dict[str, str], text: str, reference: date | None = None) -> None:
     if v.get("date") is not None:
         _clock_times(rec, v)
         return
@@ -469,7 +471,7 @@ def _times(rec: ZoneRecord, v: dict[str, str], text: str) -> None:
             if tv.estimated:
                 rec.review(f"start '{_show(v['start'])}' is estimated (EST)")
         except ValueError as exc:
-            if (dt := _partial(rec, v, text, "start", None)) is not None:
+            if (dt := _partial(rec, v, text, "start", None, reference)) is not None:
                 rec.start = start_ref = dt
             else:
                 _fail(rec, "start", v["start"], exc)
@@ -482,7 +484,7 @@ def _times(rec: ZoneRecord, v: dict[str, str], text: str) -> None:
             if tv.until_further_notice:
                 rec.review(f"end '{_show(v['end'])}' is until further notice (UFN): open-ended, expanded like PERM")
         except ValueError as exc:
-            if (dt := _partial(rec, v, text, "end", start_ref)) is not None:
+            if (dt := _partial(rec, v, text, "end", start_ref, reference)) is not None:
                 rec.end = dt
             else:
                 _fail(rec, "end", v["end"], exc)
@@ -616,9 +618,10 @@ def _join_broken(rec: ZoneRecord, v: dict[str, str], text: str) -> None:
 
 
 def normalize(
-    draft: ZoneDraft, *, text: str, message: int, zone: int = 0, engine: str = "rules"
+    draft: ZoneDraft, *, text: str, message: int, zone: int = 0, engine: str = "rules", reference: date | None = None
 ) -> ZoneRecord:
-    """Build the record of one zone. Never raises on bad field text: failures become review reasons."""
+    """Build the record of one zone. Never raises on bad field text: failures become review reasons. ``reference``:
+    the day the batch was received, which completes a date of prose whose text writes no year (for review)."""
     rec = ZoneRecord(message=message, zone=zone, text=text, engine=engine)
     rec.spans = {k: SpanModel(start=s.start, end=s.end, text=s.text) for k, s in draft.spans.items()}
     v = {k: val for k, val in draft.values.items() if isinstance(val, str)}
@@ -637,6 +640,6 @@ def normalize(
     _joint_limits(rec, text)
     for key in ("lower", "upper"):
         _second_statement(rec, key, text)
-    _times(rec, v, text)
+    _times(rec, v, text, reference)
     _windows(rec, v, pos)
     return rec

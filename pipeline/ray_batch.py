@@ -17,6 +17,7 @@ cluster's address; without one a local cluster is started with the cores this pr
 from __future__ import annotations
 
 import os
+from datetime import date
 
 from airspace.core.contract import ExtractStats
 from airspace.core.records import ZoneRecord
@@ -59,8 +60,8 @@ class _ShardReader:
     def __call__(self, shard: dict) -> dict:
         from airspace.pipeline.batch import process_batch
 
-        messages = [Message(int(i), str(t), str(e) or None) for i, t, e in
-                    zip(shard["index"], shard["text"], shard["error"])]
+        messages = [Message(int(i), str(t), str(e) or None, received=date.fromisoformat(d) if d else None)
+                    for i, t, e, d in zip(shard["index"], shard["text"], shard["error"], shard["received"])]
         records, _ = process_batch(messages, self.extractor, cross_check=self.cross_check, link=False)
         by_message: dict[int, list[str]] = {m.index: [] for m in messages}
         for r in records:
@@ -125,7 +126,8 @@ def read_with_ray(messages: list[Message], engine: str, *, checkpoint: str | Non
     # the next shard to whichever actor is free, so one actor's long shard (the 64 longest archive messages cost as
     # much as the next 300) does not hold back a shard the other could read, and the last shards, the shortest, even
     # out the end. What a record says does not depend on its shard; records are put back in message order.
-    rows = sorted(({"index": m.index, "text": m.text, "error": m.error or ""} for m in messages),
+    rows = sorted(({"index": m.index, "text": m.text, "error": m.error or "",
+                    "received": m.received.isoformat() if m.received else ""} for m in messages),
                   key=lambda r: -len(r["text"]))
     if not rows:
         return [], ExtractStats(engine=engine)

@@ -25,6 +25,7 @@ import json
 import re
 from bisect import bisect_right
 from dataclasses import dataclass
+from datetime import date, datetime, timezone
 
 MAX_BATCH_BYTES = 4 * 1024 * 1024  # whole pasted batch / input file(s), UTF-8 bytes
 MAX_MESSAGE_CHARS = 20_000  # one message; the longest real NOTAMs/TFR texts are a few thousand characters
@@ -44,12 +45,15 @@ class BatchTooLarge(ValueError):
 
 @dataclass
 class Message:
-    """One message of a batch: its 0-based index, its verbatim text, and an error if it cannot be processed."""
+    """One message of a batch: its 0-based index, its verbatim text, an error if it cannot be processed, and the day
+    it was received where its feed says (a JSONL line's ``received``): what a date of prose without a year is read
+    against."""
 
     index: int
     text: str
     error: str | None = None
     source_id: str | None = None
+    received: date | None = None
 
 
 # A NOTAM header: series letter(s) + number / year + NOTAMN|R|C. US domestic-style ICAO ids ("10/102 NOTAMN") have
@@ -304,7 +308,24 @@ def _json_line(i: int, line: str) -> Message:
                                                  "escape (\\ud800-\\udfff), which is not Unicode text; not parsed")
     sid = obj.get("id")
     sid = None if sid is None else _SURROGATE_RE.sub("\ufffd", str(sid))[:200]
-    return _check(Message(index=i, text=obj["text"], source_id=sid))
+    received = None
+    if obj.get("received") is not None:
+        try:  # "2022-11-10", or the ISO instant a feed stamps ("2022-11-10T08:00:00Z"): its UTC day
+            received = _received_day(obj["received"])
+        except ValueError:
+            return Message(index=i, text=line, error=f"line {i + 1}: 'received' is not an ISO date "
+                                                     f"({str(obj['received'])[:40]!r}); the line is not parsed")
+    return _check(Message(index=i, text=obj["text"], source_id=sid, received=received))
+
+
+def _received_day(value: object) -> date:
+    """A feed's ``received`` stamp -> its day (an instant with an offset: its UTC day). ``ValueError`` otherwise."""
+    if not isinstance(value, str) or not 10 <= len(value) <= 40:
+        raise ValueError("not an ISO date")
+    if len(value) == 10:
+        return date.fromisoformat(value)
+    t = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    return (t.astimezone(timezone.utc) if t.tzinfo is not None else t).date()
 
 
 def read_jsonl(text: str, *, input_bytes: int | None = None) -> list[Message]:

@@ -6,8 +6,10 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from datetime import date
 
 import pytest
+from world_rows import world_text
 
 from airspace.data.paths import dev_set_path
 
@@ -41,11 +43,14 @@ def test_ray_shards_give_the_one_process_records_and_link_the_whole_batch():
 
     messages = read_jsonl(dev_set_path().read_text(encoding="utf-8") + BAD_LINES)
     messages += [Message(len(messages) + i, t) for i, t in enumerate(CHAIN)]
+    # a message received on a day it names no year of: the day travels with it to its shard
+    messages.append(Message(len(messages), world_text("in-oneindia:mumbai-2022-11"), received=date(2022, 11, 10)))
     one, _ = process_batch(messages, "rules")
     many, _ = read_with_ray(messages, "rules", workers=2, shard_size=4)
     assert [r.model_dump_json() for r in many] == [r.model_dump_json() for r in one]
     first = next(r for r in many if r.id == "A0129/26")
     assert first.replaced_by == "A0130/26"  # its replacement was read in another shard
+    assert many[-1].start is not None and many[-1].start.year == 2022
 
 
 @pytest.mark.slow

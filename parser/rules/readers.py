@@ -19,7 +19,6 @@ from airspace.parser.rules.blocks import chinese_items
 from airspace.parser.rules.chinese import cn_event_place, cn_named
 from airspace.parser.rules.japanese import jp_facilities
 from airspace.parser.rules.korean import ko_places
-from airspace.parser.rules.thai import th_places
 from airspace.parser.rules.news import news_places
 from airspace.parser.rules.news_eu import news_eu_places
 from airspace.parser.rules.news_report import report_place
@@ -36,6 +35,7 @@ from airspace.parser.rules.patterns import (
     R_IDENT,
     R_PLACE,
 )
+from airspace.parser.rules.thai import th_places
 from airspace.parser.rules.zone import Message, Zone, body, sp
 
 Reader = Callable[[Message], list[Zone]]
