@@ -28,7 +28,7 @@ from airspace.parser.endates import DAY_RANGE as EN_DAY_RANGE
 from airspace.parser.endates import HOURS as EN_HOURS
 from airspace.parser.endates import day_range_spans, hours_minutes, read_en_time
 from airspace.parser.eudates import DAILY as EU_DAILY
-from airspace.parser.eudates import read_eu_time, window_minutes
+from airspace.parser.eudates import nearest_day, read_eu_time, window_minutes
 from airspace.parser.header import qline_limit_field
 from airspace.parser.localtime import LOCAL_MARK, MARK_AFTER, fixed_offset, zone_at
 from airspace.parser.partial_time import complete_cn_day, complete_time, is_partial, is_warning
@@ -445,6 +445,10 @@ def _en_hours(text: str, span: SpanModel) -> re.Match | None:
     return before[-1] if before else None
 
 
+# a Chinese, Japanese or Korean month and day ("3月30日", "5월 3일")
+_CJK_MONTH_DAY = re.compile(r"(?P<mo>\d{1,2})\s*[月월]\s*(?P<d>\d{1,2})\s*[日号號일]")
+
+
 def _times(rec: ZoneRecord, v: dict[str, str], text: str, reference: date | None = None) -> None:
     if v.get("date") is not None:
         _clock_times(rec, v)
@@ -461,13 +465,19 @@ def _times(rec: ZoneRecord, v: dict[str, str], text: str, reference: date | None
             whence = "taken from the notice"
             if year is None and local_tz is not None and (paged := page_year(text, v["start"])) is not None:
                 year, whence = paged
+            sure = True
+            if year is None and local_tz is not None and reference is not None \
+                    and (md := _CJK_MONTH_DAY.search(v["start"])) is not None:
+                # the notice dates itself nowhere: the year that puts the day nearest the day the batch came
+                year = nearest_day(int(md["mo"]), int(md["d"]), reference).year
+                whence, sure = f"from the batch's reference date {reference:%Y-%m-%d}", False
             tv = parse_time(v["start"], local_tz=local_tz, year=year)
             if tv.permanent:
                 raise ValueError("a start cannot be permanent")
             rec.start = tv.dt
             start_ref = tv.dt
             if year is not None and not YEAR_WRITTEN.search(v["start"]):
-                _infer(rec, f"start '{_show(v['start'])}' has no year; {year} {whence}")
+                _infer(rec, f"start '{_show(v['start'])}' has no year; {year} {whence}", sure=sure)
             if tv.estimated:
                 rec.review(f"start '{_show(v['start'])}' is estimated (EST)")
         except ValueError as exc:

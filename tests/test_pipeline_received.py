@@ -99,3 +99,15 @@ def test_the_dashboard_reads_a_pasted_jsonl_lines_received_day():
     text = json.dumps({"text": world_text(MUMBAI), "received": "2022-11-10"})
     records, _, _ = parse(text, "rules")
     assert records[0].start == utc("2022-11-12T18:30Z")
+
+
+@pytest.mark.parametrize("text, start", [
+    ("3月30日14时至17时，维多利亚港一带禁止无人机飞行。", "2025-03-30T06:00Z"),  # Beijing time
+    ("5월 3일 오전 9시부터 오후 6시까지 서울 여의도 한강공원 일대에서 드론 비행이 금지됩니다.", "2025-05-03T00:00Z"),  # Korea time
+])
+def test_a_cjk_day_without_a_year_takes_the_reference_where_the_notice_dates_itself_nowhere(text, start):
+    (before,) = _read(text)
+    assert before.start is None
+    (rec,) = _read(text, reference=date(2025, 3, 26))
+    assert rec.start == utc(start) and rec.status == "review"
+    assert any("from the batch's reference date 2025-03-26" in r for r in rec.reasons if not r.startswith("note:"))
