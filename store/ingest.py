@@ -30,9 +30,9 @@ class Batch:
     areas: dict[int, object] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)  # files that could not be read, and why
 
-    def add(self, text: str, area=None, error: str | None = None) -> None:
+    def add(self, text: str, area=None, error: str | None = None, received=None) -> None:
         i = len(self.messages)
-        self.messages.append(Message(index=i, text=text, error=error))
+        self.messages.append(Message(index=i, text=text, error=error, received=received))
         if area is not None:
             self.areas[i] = area
 
@@ -66,7 +66,7 @@ def read_file(path: str | os.PathLike, batch: Batch | None = None) -> Batch:
     try:
         if p.suffix.lower() == ".jsonl":
             for m in read_jsonl(text):
-                batch.add(m.text, error=m.error)
+                batch.add(m.text, error=m.error, received=m.received)  # (a line's day: its yearless dates' year)
         else:
             batch.extend_text(text)
     except ValueError as exc:

@@ -111,3 +111,13 @@ def test_a_cjk_day_without_a_year_takes_the_reference_where_the_notice_dates_its
     (rec,) = _read(text, reference=date(2025, 3, 26))
     assert rec.start == utc(start) and rec.status == "review"
     assert any("from the batch's reference date 2025-03-26" in r for r in rec.reasons if not r.startswith("note:"))
+
+
+def test_the_store_reads_a_jsonl_files_received_days(tmp_path):
+    from airspace.store.ingest import read_file, read_records
+
+    f = tmp_path / "feed.jsonl"
+    f.write_text(json.dumps({"text": world_text(MUMBAI), "received": "2022-11-10"}) + "\n", encoding="utf-8")
+    batch = read_file(f)
+    assert [m.received for m in batch.messages] == [date(2022, 11, 10)]
+    assert read_records(batch, engine="rules")[0].start == utc("2022-11-12T18:30Z")
