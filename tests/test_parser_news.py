@@ -257,12 +257,15 @@ def test_the_time_zone_a_text_names_by_its_name():
     # dronebelow:super-bowl-liii-2019 without its city ("Mercedes-Benz Stadium in Atlanta"): "… from 5:30 p.m. to
     # 11:59 p.m. Eastern Time" names the clock; the day is read in it (New York), said to be inferred
     text = world_text("dronebelow:super-bowl-liii-2019").replace(" in Atlanta", "").replace("on Atlanta", "on the city")
+    # (the game-day ring's day; the 1 NM ring's own paragraph writes its own days, test_parser_paragraphs)
     recs = drawn_records(text)
-    assert {(r.start, r.end) for r in recs} == {(utc("2019-02-03T05:00Z"), utc("2019-02-04T05:00Z"))}
-    assert any("the time zone the message names (Eastern Time)" in x for x in recs[0].reasons)
+    assert (recs[0].start, recs[0].end) == (utc("2019-02-03T05:00Z"), utc("2019-02-04T05:00Z"))
+    assert recs[1].start == utc("2019-01-31T15:00Z")  # 10 a.m. Eastern Time
+    assert all(any("the time zone the message names (Eastern Time)" in x for x in r.reasons) for r in recs)
     # another zone's name gives its clock
     recs = drawn_records(text.replace("Eastern Time", "Pacific Time"))
-    assert {(r.start, r.end) for r in recs} == {(utc("2019-02-03T08:00Z"), utc("2019-02-04T08:00Z"))}
+    assert (recs[0].start, recs[0].end) == (utc("2019-02-03T08:00Z"), utc("2019-02-04T08:00Z"))
+    assert recs[1].start == utc("2019-01-31T18:00Z")
 
 
 def test_a_time_zone_abbreviation_only_after_a_clock_and_one_zone_only():

@@ -137,6 +137,39 @@ def _area_values(text: str, blk: tuple[int, int], own: list[Span], h: Header, la
     return section_values(text, blk, own, h) if labelled else block_values(text, blk, own)
 
 
+_PARAGRAPH = re.compile(r"[^\n]+")
+
+
+def _paragraph_values(text: str, zones: list[Zone], lo: int, hi: int) -> list[dict[str, Span]]:
+    """Places of prose each in a paragraph of its own, each paragraph writing its own period or limits ("From July 20
+    at 9:00am to July 21 at 11:00am, drones … 700ft AGL within 10km radius of A." / "A No Fly Zone … from 2:00pm
+    until 9:00pm of July 22 … B."): what a place's paragraph states is that place's own. ``{}`` each where the
+    places are not so written (two in one paragraph, or fewer than two)."""
+    none: list[dict[str, Span]] = [{} for _ in zones]
+    if len(zones) < 2 or any(z.kind != "named" for z in zones):
+        return none
+    paras = [p.span() for p in _PARAGRAPH.finditer(text, lo, hi)]
+    starts = [a for a, _ in paras]
+    idx = [bisect_right(starts, z.anchor) - 1 for z in zones]
+    if len(set(idx)) != len(zones) or min(idx) < 0:
+        return none
+    out = []
+    for k in idx:
+        limits = limits_in(text, *paras[k])
+        # (a paragraph that writes one limit leaves the other unstated, not another paragraph's)
+        out.append({**limits, **_paragraph_times(text, *paras[k]), **({"unstated": paras[k]} if limits else {})})
+    return out
+
+
+def _paragraph_times(text: str, a: int, b: int) -> dict[str, Span]:
+    """The period one paragraph writes, read as the message's is (``read_times``, else English prose) from that
+    paragraph alone; its spans are the message's."""
+    sub = text[a:b]
+    h = parse_header(sub)
+    found = read_times(sub, h, 0, len(sub)) or read_english(sub, 0, len(sub), within=True)
+    return {k: Span(v.start + a, v.end + a, v.text) for k, v in found.items()}
+
+
 def rules_drafts(text: str, header: Header | None = None) -> list[ZoneDraft]:
     """Zones of one message with their exact spans. ``[]`` for a cancellation or a message with nothing to read."""
     h = header or parse_header(text)
@@ -192,6 +225,8 @@ def rules_drafts(text: str, header: Header | None = None) -> list[ZoneDraft]:
         if own and k is not None else {}
         for z, k in zip(zones, in_block)
     ]
+    if h.kind == "other" and not navwarn and not own:
+        own_blocks = _paragraph_values(text, zones, lo, hi)
     for i, z in enumerate(zones):
         fields = dict(z.fields)
         local: dict[str, Span] = {}
@@ -219,6 +254,10 @@ def rules_drafts(text: str, header: Header | None = None) -> list[ZoneDraft]:
             for k in ("start", "end", "schedule"):
                 fields.pop(k, None)
             fields.update(periods[i])
+        unstated = own_blocks[i].pop("unstated", None)  # (a paragraph's own limits: the other side is its own too)
+        for k in ("lower", "upper"):
+            if unstated and k not in own_blocks[i] and k in fields and not unstated[0] <= fields[k].start < unstated[1]:
+                del fields[k]
         fields.update(own_blocks[i])
         for k, v in _block_values(text, z.anchor, heads).items():  # a TFR page's own values per area
             fields[k] = v

@@ -189,27 +189,29 @@ def cn_period(text: str, m: re.Match) -> dict[str, Span]:
     return out
 
 
-def read_english(text: str, lo: int, hi: int) -> dict[str, Span]:
+def read_english(text: str, lo: int, hi: int, within: bool = False) -> dict[str, Span]:
     """A period or a day as English prose writes it (``parser.endates``), for free text where no other form (nor a
     note's clock times, ``read_local_clock``) was found: a period in one phrase, else a start and an end written
-    apart (the end after the start), else one day."""
-    m = EN_PERIOD.search(text, lo, hi) or EN_PERIOD.search(text)
+    apart (the end after the start), else one day. Each form is looked for in ``[lo, hi)`` first, then in the whole
+    text; ``within``: in ``[lo, hi)`` only (one paragraph's own period)."""
+    whole = (lo, hi) if within else (0, len(text))
+    m = EN_PERIOD.search(text, lo, hi) or EN_PERIOD.search(text, *whole)
     if m:
         return {"start": sp(text, *m.span("v_s")), "end": sp(text, *m.span("v_e"))}
-    m = EN_DAY_RANGE.search(text, lo, hi) or EN_DAY_RANGE.search(text)  # "from November 9 to 17, 2017"
+    m = EN_DAY_RANGE.search(text, lo, hi) or EN_DAY_RANGE.search(text, *whole)  # "from November 9 to 17, 2017"
     if m:
         (s0, s1), (e0, e1) = day_range_spans(m)
         return {"start": sp(text, s0, s1), "end": sp(text, e0, e1)}
     out: dict[str, Span] = {}
-    f = EN_FROM.search(text, lo, hi) or EN_FROM.search(text)
+    f = EN_FROM.search(text, lo, hi) or EN_FROM.search(text, *whole)
     if f:
         out["start"] = sp(text, *f.span("v_s"))
-    t = EN_TILL.search(text, f.end() if f else lo)
+    t = EN_TILL.search(text, f.end() if f else lo, whole[1])
     if t:
         out["end"] = sp(text, *t.span("v_e"))
     if out:
         return out
-    m = EN_ON_DAY.search(text, lo, hi) or EN_ON_DAY.search(text)
+    m = EN_ON_DAY.search(text, lo, hi) or EN_ON_DAY.search(text, *whole)
     if m:
         return {"start": sp(text, *m.span("v")), "end": sp(text, *m.span("v"))}
     return out
