@@ -278,3 +278,18 @@ def test_a_time_zone_abbreviation_only_after_a_clock_and_one_zone_only():
     assert zone_stated("entre 10:00 et 12:00") is None  # (an abbreviation in capitals only: French "et")
     assert zone_stated("from 9 a.m. Eastern Time to 9 a.m. Pacific Time") is None  # two zones: none
     assert zone_stated("10 a.m. Australian Eastern Time") is None  # not the US zone
+
+
+def test_a_sea_area_a_missile_test_or_a_no_fly_zone_is_declared_in():
+    # in-thetatva:bay-of-bengal-dec-6-8: "a notification about a possible missile test in the Bay of Bengal … a no-fly
+    # zone will be active": the named body of water; its days name no year and the text dates itself nowhere
+    (rec,) = drawn_records(world_text("in-thetatva:bay-of-bengal-dec-6-8"))
+    assert (rec.geometry.name, rec.geometry.radius_m, rec.status, rec.start) == ("Bay of Bengal", None, "review", None)
+    for text, name in [
+        ("China declared a no-fly zone over the South China Sea for live-fire drills on 3 March 2024.", "South China Sea"),
+        ("Pyongyang warned ships and aircraft of rocket launches off the Sea of Japan; flights are restricted.",
+         "Sea of Japan"),
+    ]:
+        assert [r.geometry.name for r in drawn_records(text)] == [name]
+    # water named without a ban, or a ban on something else than an area of water, is no zone
+    assert drawn_records("The missile test in the Bay of Bengal went ahead on Tuesday.") == []

@@ -123,10 +123,18 @@ BANNED_IN = re.compile(
     rf"\b(?:{_FLIGHTS}\s+(?:(?:are|is|were|was|will\s+be|have\s+been|has\s+been)\s+)?{_BANNED}"
     rf"|ban\s+on\s+(?:the\s+)?(?:(?:use|flying|operation)\s+of\s+)?{_FLIGHTS})"
     rf"\s+(?:in|over|at|around|near|across|within)\s+{_TARGET}", re.I)
+# a sea area a missile test, a firing or a no-fly zone is declared in ("India has issued a notification about a
+# possible missile test in the Bay of Bengal", "a no-fly zone over the South China Sea"): the named body of water
+_WATER = (rf"(?-i:(?:Bay|Gulf|Sea|Straits?)\s+of\s+{_CAP}(?:\s+{_CAP})*"
+          rf"|{_CAP}(?:\s+{_CAP})*\s+(?:Sea|Ocean|Gulf|Straits?|Channel|Bight))")
+SEA_AREA = re.compile(
+    rf"\b(?:{_ZONE_WORDS}|NOTAMs?|(?:missile|rocket|weapons?|live[- ]fire)\s+(?:tests?|launch(?:es)?|firings?"
+    rf"|exercises?|drills?))\s+(?:[\w-]+\s+){{0,4}}?(?:in|over|off|across|above)\s+(?:the\s+)?(?P<places>{_WATER})\b",
+    re.I)
 _ONE = re.compile(PLACE)  # (a place is case-sensitive inside phrases read in any case)
 # (a tuple: phrases read together, as one: a TFR's own radius beside the rings around a named venue)
 _PHRASES = ((RADIUS_PHRASE, OWN_RADIUS), RADIUS_CENTRED, SIZED_ZONE, ZONE_OVER, DECLARED, FLIGHTS_OVER, BANNED_IN,
-            LISTED)
+            LISTED, SEA_AREA)
 
 
 # capitalised words a list runs on into that name a document, a rule or a unit, never a place ("… centered on
