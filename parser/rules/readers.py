@@ -219,6 +219,37 @@ def fir_named(m: Message) -> list[Zone]:
     return zones
 
 
+# a designated area free text names (ICAO nationality letters and R/D/P/TRA/TSA, then its number or its name: "ED-R
+# 138", "das Gebiet „ED-R Reichenhall“", "LO R 9"; a US restricted area "R-2508")
+# (the letters apart from the kind, "ED-R 146", "LO R 9", or the whole run joined, "EGD703": three capitals, a blank
+# and a number are an abbreviation as often, "JSP 552", "NDP 2022", "NAD 1983")
+_PROSE_AREA = re.compile(
+    r"(?<![\w-])(?P<area>(?-i:[A-Z]{2}[- ](?:R|D|P|TRA|TSA)(?:[- ]?\d{1,4}[A-Z]?(?!\w)"
+    r"|[ -][A-ZÄÖÜ][a-zäöüß]{2,}(?:[ -][A-ZÄÖÜ][a-zäöüß]{2,})?(?!\w))|[A-Z]{2}[RDP]\d{2,4}[A-Z]?(?!\w)"
+    r"|R-\d{4}[A-Z]?(?!\w)))")
+# what says the area is restricted in the text: a ban, a restriction, an activation
+_AREA_RESTRICTED = re.compile(r"restrict|prohibit|ban(?:s|ned)?\b|danger\s+area|\bactiv|beschränk|verbot|sperr"
+                              r"|\baktiv|interdi|r[ée]glement|restri[cçn]|proh[ií]b|zakaz|ograni", re.I)
+# an area switched off or a restriction lifted: no zone ("DANGER AREA EGD703 TAIN DEACTIVATED")
+_AREA_OFF = re.compile(r"deactiv|deaktiv|d[ée]sactiv|inactive|not\s+active|cancel|withdrawn|lifted|aufgehoben"
+                       r"|annul", re.I)
+
+
+def prose_designator(m: Message) -> list[Zone]:
+    """The designated areas free text names where it says they are restricted or active (``betrifft das speziell
+    definierte Gebiet „ED-R Reichenhall“``), each a named zone; never in a navigational warning or a NOTAM (whose
+    areas ``named_area`` reads)."""
+    text = m.text
+    if (m.h.kind != "other" or _AREA_RESTRICTED.search(text, m.lo, m.hi) is None
+            or _AREA_OFF.search(text, m.lo, m.hi) is not None):
+        return []
+    zones: list[Zone] = []
+    for r in _PROSE_AREA.finditer(text, m.lo, m.hi):
+        if all(z.fields["name"].text != r.group("area") for z in zones):
+            zones.append(Zone({"name": sp(text, *r.span("area"))}, r.start("area"), r.end("area"), "named"))
+    return zones[:20]
+
+
 def location_indicator(m: Message) -> list[Zone]:
     """The A) location indicator (resolved by the pipeline: approximate, review); never when A) is the FIR itself
     (UHHH, VIDF) or a FIR of an en-route/warning notice (scope without A), whose code an airport may share."""
@@ -261,6 +292,7 @@ FALLBACKS: tuple[Reader, ...] = (
     news_ru_tr_places,
     ko_places,
     th_places,
+    prose_designator,
     location_indicator,
     report_place,
 )
