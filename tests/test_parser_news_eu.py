@@ -32,6 +32,9 @@ def _named(text: str) -> list[tuple[str, float | None]]:
     ("presenciapr:ceiba-aeropuerto-drones-2025", [("Aeropuerto José Aponte de la Torre", 9260.0)]),
     # Indonesian: "Saat ini Istana Negara dengan radius 3 NM atau 5,5 km adalah prohibited area" (the first radius)
     ("id-tempo:istana-negara-kkop-jakarta", [("Istana Negara", 5556.0)]),
+    # "la prohibición de vuelo en el territorio nacional de aviones privados … cualquier aeronave pilotada a
+    # distancia": the whole national territory
+    ("ve-el-carabobeno:inac-prohibicion-nacional", [("territorio nacional", None)]),
 ])
 def test_train_rows(row, want):
     assert _named(_world(row)) == want
@@ -113,3 +116,12 @@ def test_a_named_places_period_is_its_own_local_time(text, start, end):
 def test_a_letter_alone_is_no_place():
     # a hemisphere letter read after "um" ("im Umkreis von 3 km um N 48° 08′ …") is no place
     assert _named("Flugverbot im Umkreis von 3 km um N 48° 08′ 011° 34′ vom 3. Mai 2025 bis 5. Mai 2025.") == []
+
+
+@pytest.mark.parametrize(("text", "want"), [
+    ("L'interdiction de survol des drones s'applique sur l'ensemble du territoire national.", "territoire national"),
+    ("Das Flugverbot für Drohnen gilt im gesamten Bundesgebiet.", "Bundesgebiet"),
+    ("Proibido o voo de drones em todo o território nacional até domingo.", "território nacional"),
+])
+def test_a_ban_over_the_whole_national_territory(text, want):
+    assert _named(text) == [(want, None)]

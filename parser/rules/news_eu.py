@@ -74,6 +74,12 @@ NEAR = re.compile(rf"\b(?:inmediaciones|cercan[íi]as|proximidades|imedia[çc][�
                   rf"|von|vom|des|der|dem|di|del|della|dello|dei)\s+{_ART}{_KIND}{PLACE}", re.I)
 # the radius a text states for its restriction, apart from the place ("A restrição atinge um raio de 5,4 km …")
 RADIUS_ALONE = re.compile(rf"\b{_RADIUS_WORD}\s+(?:de|di|von|van|av|på|af)\s+{_D}", re.I)
+# the whole national territory a ban holds over ("prohibición de vuelo en el territorio nacional", "sur l'ensemble du
+# territoire national", "im gesamten Bundesgebiet"): the phrase names the place, the country the text is about
+NATIONAL = re.compile(r"\b(?:en\s+(?:todo\s+)?el|em\s+todo\s+o|no|sur\s+(?:l['’]ensemble\s+du|tout\s+le)|dans\s+le"
+                      r"|im\s+(?:gesamten)?|nel(?:l['’])?\s*(?:intero)?|sull['’]intero)\s+"
+                      r"(?P<place>territorio\s+nacional|território\s+nacional|territoire\s+national|Bundesgebiet"
+                      r"|territorio\s+nazionale)\b", re.I)
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 
 
@@ -93,7 +99,7 @@ def news_eu_places(m: Message) -> list[Zone]:
     text = m.text
     if m.h.kind != "other" or _CJK.search(text, m.lo, m.hi) or BAN.search(text, m.lo, m.hi) is None:
         return []
-    zones = phrase_zones(m, ((RADIUS, RADIUS_ID, WITH_RADIUS_ID), AROUND, ZONE, NEAR), _place)
+    zones = phrase_zones(m, ((RADIUS, RADIUS_ID, WITH_RADIUS_ID), AROUND, ZONE, NEAR, NATIONAL), _place)
     radii = list(RADIUS_ALONE.finditer(text, m.lo, m.hi))
     if len(zones) == 1 and "radius" not in zones[0].fields and len(radii) == 1:
         zones[0].fields["radius"] = sp(text, *radii[0].span("d"))
