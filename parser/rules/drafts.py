@@ -140,12 +140,15 @@ def _area_values(text: str, blk: tuple[int, int], own: list[Span], h: Header, la
 _PARAGRAPH = re.compile(r"[^\n]+")
 
 
-def _paragraph_values(text: str, zones: list[Zone], lo: int, hi: int) -> list[dict[str, Span]]:
+def _paragraph_values(text: str, zones: list[Zone], lo: int, hi: int
+                      ) -> tuple[list[dict[str, Span]], list[tuple[int, int] | None]]:
     """Places of prose each in a paragraph of its own, each paragraph writing its own period or limits ("From July 20
     at 9:00am to July 21 at 11:00am, drones … 700ft AGL within 10km radius of A." / "A No Fly Zone … from 2:00pm
-    until 9:00pm of July 22 … B."): what a place's paragraph states is that place's own. ``{}`` each where the
-    places are not so written (two in one paragraph, or fewer than two)."""
-    none: list[dict[str, Span]] = [{} for _ in zones]
+    until 9:00pm of July 22 … B."): what a place's paragraph states is that place's own. Also, for each place, its
+    paragraph where that paragraph writes a limit (a paragraph that writes one limit leaves the other unstated, not
+    another paragraph's), else None. ``{}`` and None each where the places are not so written (two in one paragraph,
+    or fewer than two)."""
+    none: tuple[list[dict[str, Span]], list[tuple[int, int] | None]] = ([{} for _ in zones], [None for _ in zones])
     if len(zones) < 2 or any(z.kind != "named" for z in zones):
         return none
     paras = [p.span() for p in _PARAGRAPH.finditer(text, lo, hi)]
@@ -153,12 +156,12 @@ def _paragraph_values(text: str, zones: list[Zone], lo: int, hi: int) -> list[di
     idx = [bisect_right(starts, z.anchor) - 1 for z in zones]
     if len(set(idx)) != len(zones) or min(idx) < 0:
         return none
-    out = []
+    values, limited = [], []
     for k in idx:
         limits = limits_in(text, *paras[k])
-        # (a paragraph that writes one limit leaves the other unstated, not another paragraph's)
-        out.append({**limits, **_paragraph_times(text, *paras[k]), **({"unstated": paras[k]} if limits else {})})
-    return out
+        values.append({**limits, **_paragraph_times(text, *paras[k])})
+        limited.append(paras[k] if limits else None)
+    return values, limited
 
 
 def _paragraph_times(text: str, a: int, b: int) -> dict[str, Span]:
@@ -225,8 +228,9 @@ def rules_drafts(text: str, header: Header | None = None) -> list[ZoneDraft]:
         if own and k is not None else {}
         for z, k in zip(zones, in_block)
     ]
+    limited: list[tuple[int, int] | None] = [None for _ in zones]
     if h.kind == "other" and not navwarn and not own:
-        own_blocks = _paragraph_values(text, zones, lo, hi)
+        own_blocks, limited = _paragraph_values(text, zones, lo, hi)
     for i, z in enumerate(zones):
         fields = dict(z.fields)
         local: dict[str, Span] = {}
@@ -254,10 +258,10 @@ def rules_drafts(text: str, header: Header | None = None) -> list[ZoneDraft]:
             for k in ("start", "end", "schedule"):
                 fields.pop(k, None)
             fields.update(periods[i])
-        unstated = own_blocks[i].pop("unstated", None)  # (a paragraph's own limits: the other side is its own too)
-        for k in ("lower", "upper"):
-            if unstated and k not in own_blocks[i] and k in fields and not unstated[0] <= fields[k].start < unstated[1]:
-                del fields[k]
+        if (para := limited[i]) is not None:  # (a paragraph's own limits: the side it leaves out is unstated)
+            for k in ("lower", "upper"):
+                if k not in own_blocks[i] and k in fields and not para[0] <= fields[k].start < para[1]:
+                    del fields[k]
         fields.update(own_blocks[i])
         for k, v in _block_values(text, z.anchor, heads).items():  # a TFR page's own values per area
             fields[k] = v

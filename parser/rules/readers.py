@@ -244,10 +244,14 @@ def prose_designator(m: Message) -> list[Zone]:
             or _AREA_OFF.search(text, m.lo, m.hi) is not None):
         return []
     zones: list[Zone] = []
+    seen: set[str] = set()
     for r in _PROSE_AREA.finditer(text, m.lo, m.hi):
-        if all(z.fields["name"].text != r.group("area") for z in zones):
+        if r.group("area") not in seen:
+            seen.add(r.group("area"))
             zones.append(Zone({"name": sp(text, *r.span("area"))}, r.start("area"), r.end("area"), "named"))
-    return zones[:20]
+            if len(zones) == 20:
+                break
+    return zones
 
 
 def location_indicator(m: Message) -> list[Zone]:

@@ -37,6 +37,8 @@ _TAIL = re.compile(r"ทั่วประเทศ|ใน(?:เขต|พื้
 # words that are no place of their own: the zone, the sky, a time
 _NOT_PLACE = re.compile(r"^(?:พื้นที่|เขต|ท้องฟ้า|น่านฟ้า|บริเวณ|ดังกล่าว|ประเทศ|วันที่|เวลา)$|^ดังกล่าว")
 _RADIUS = re.compile(rf"รัศมี\s*(?:โดยรอบ\s*)?(?P<d>(?i:{DIST}))")
+_THAI_LETTER = re.compile(rf"[{_THAI}]")
+_LINE = re.compile(r"[^\n]+")
 
 
 def _trim(text: str, s: int, e: int) -> int:
@@ -49,15 +51,16 @@ def th_places(m: Message) -> list[Zone]:
     """The places a Thai ban names, each with the one radius the ban states; ``[]`` when the text is not Thai or
     bans nothing."""
     text = m.text
-    if m.h.kind != "other" or not re.search(rf"[{_THAI}]", text[m.lo:m.hi]):
+    if m.h.kind != "other" or _THAI_LETTER.search(text, m.lo, m.hi) is None:
         return []
     spans: list[tuple[int, int]] = []
-    radii: set[str] = set()
-    for line in re.finditer(r"[^\n]+", text[m.lo:m.hi]):
-        lo, hi = m.lo + line.start(), m.lo + line.end()
+    radii: dict[str, re.Match] = {}  # (each distinct radius the ban lines state: its first statement)
+    for line in _LINE.finditer(text, m.lo, m.hi):
+        lo, hi = line.span()
         if TH_BAN.search(text, lo, hi) is None:
             continue
-        radii.update(" ".join(r.group("d").split()) for r in _RADIUS.finditer(text, lo, hi))
+        for r in _RADIUS.finditer(text, lo, hi):
+            radii.setdefault(" ".join(r.group("d").split()), r)
         for r in _MARKED.finditer(text, lo, hi):
             if len(spans) >= 60:  # (the names are compared pairwise below: a bound keeps hostile text linear)
                 break
@@ -73,9 +76,7 @@ def th_places(m: Message) -> list[Zone]:
     # (a name that begins a longer one the text names is that place, written shorter)
     keep = [(s, e) for s, e in names
             if not any(text[s2:e2] != text[s:e] and text[s2:e2].startswith(text[s:e]) for s2, e2 in names)]
-    radius = None
-    if len(radii) == 1:
-        radius = next(r for r in _RADIUS.finditer(text, m.lo, m.hi))
+    radius = next(iter(radii.values())) if len(radii) == 1 else None
     zones: list[Zone] = []
     seen: set[str] = set()
     for s, e in keep:
