@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
 
 _MONTH_NAMES = {
     1: "janvier januar jänner jaenner enero janeiro gennaio",
@@ -46,8 +46,16 @@ _MORE_MONTHS = {
     9: "września wrzesnia září zari eylül eylul", 10: "października pazdziernika října rijna ekim",
     11: "listopada listopadu kasım kasim", 12: "desember grudnia prosince aralık aralik",
 }
-for _k, _names in _MORE_MONTHS.items():
-    _MONTH_NAMES[_k] += " " + _names
+# and in Greek, in the genitive a date takes ("29 Μαΐου 2024"), with and without its accent (a heading in capitals
+# drops it: "ΜΑΪΟΥ")
+_GREEK_MONTHS = {
+    1: "ιανουαρίου ιανουαριου", 2: "φεβρουαρίου φεβρουαριου", 3: "μαρτίου μαρτιου", 4: "απριλίου απριλιου",
+    5: "μαΐου μαϊου μαιου", 6: "ιουνίου ιουνιου", 7: "ιουλίου ιουλιου", 8: "αυγούστου αυγουστου",
+    9: "σεπτεμβρίου σεπτεμβριου", 10: "οκτωβρίου οκτωβριου", 11: "νοεμβρίου νοεμβριου", 12: "δεκεμβρίου δεκεμβριου",
+}
+for _more in (_MORE_MONTHS, _GREEK_MONTHS):
+    for _k, _names in _more.items():
+        _MONTH_NAMES[_k] += " " + _names
 MONTHS = {name: k for k, names in _MONTH_NAMES.items() for name in names.split()}
 _MONTH = "|".join(sorted(MONTHS, key=len, reverse=True))
 _WEEKDAY = ("lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|montag|dienstag|mittwoch|donnerstag|freitag"
@@ -77,24 +85,39 @@ def _date(tag: str, month: bool) -> str:
     """A date (its month required or not), a clock before or after it, as one group ``v_<tag>``."""
     mon = rf"(?:\s+(?:de\s+)?(?P<mon>{_MONTH})(?:\s+(?:de\s+)?{_YEAR})?)" + ("" if month else "?")
     core = (rf"(?:(?:{_WEEKDAY}),?\s+)?{_DAY}{mon}")
+    # (Greek links a clock to its day with "ώρα της": "14.00 ώρα της 29 Μαΐου 2024")
     before = (rf"(?:(?:(?:dalle|alle|desde\s+las|hasta\s+las|las|das|às|as|ab|de)\s+)?(?:ore\s+)?{_named(_CLOCK, 'b')}"
-              rf"{_named(_UTC, 'b')}\s+(?:del|du|de|do|vom|am)\s+)")
+              rf"{_named(_UTC, 'b')}\s+(?:del|du|de|do|vom|am|[ώω]ρα\s+της)\s+)")
     after = rf"(?:{_CLOCK_LEAD}{_named(_CLOCK, 'a')}{_named(_UTC, 'a')})"
     return _named(rf"(?P<v>{before}?{core}{after}?)", tag)
 
 
 _FROM = (r"(?:du|vom|von|del|desde(?:\s+el)?|dal(?:l')?|de|do|da|van|fra(?:\s+og\s+med)?|från(?:\s+och\s+med)?|od|dari"
+         r"|απ[όο](?:\s+τ[ηο]ν?)?"
          r"|mulai|zwischen\s+dem|entre(?:\s+(?:os\s+dias|o\s+dia|el|los\s+días|le|les))?|tussen)")
 _TO = (r"(?:au|bis(?:\s+zum)?|bis\s+(?:einschließlich|einschliesslich)|al|hasta(?:\s+el)?|a|alle?|ao|até(?:\s+[oa])?"
        r"|tot(?:\s+en\s+met)?|til(?:\s+og\s+med)?|till(?:\s+och\s+med)?|do|hingga|sampai(?:\s+dengan)?"
-       r"|und(?:\s+dem)?|e|y(?:\s+el)?|et(?:\s+le)?|en)")
+       r"|und(?:\s+dem)?|e|y(?:\s+el)?|et(?:\s+le)?|en|(?:έως|εως|μέχρι|μεχρι)(?:\s+και)?(?:\s+τ[ηο]ν?)?)")
+# the day after the period's first ("06.00 ώρα της επόμενης μέρας", "6 Uhr des Folgetages", "6 h du lendemain"): an
+# end that writes only its clock
+_NEXT_DAY = (r"(?:της\s+επ[όο]μενης\s+η?μ[έε]ρας|del\s+d[íi]a\s+siguiente|du\s+lendemain|le\s+lendemain"
+             r"|des\s+(?:Folgetages|folgenden\s+Tages|nächsten\s+Tages)|am\s+(?:Folgetag|folgenden\s+Tag|nächsten\s+Tag)"
+             r"|del\s+giorno\s+(?:successivo|seguente|dopo)|do\s+dia\s+seguinte|następnego\s+dnia"
+             r"|následujícího\s+dne|dagen\s+efter|neste\s+dag|den\s+følgende\s+dag|van\s+de\s+volgende\s+dag)")
+_NEXT_DAY_END = rf"(?P<v_n>{_named(_CLOCK, 'n')}\s+(?:[ώω]ρα\s+)?{_NEXT_DAY})"
 # (a first date that starts with its clock needs no word before it: "dalle ore 17:00 del 30 dicembre …")
 PERIOD = re.compile(rf"(?<!\w)(?:{_FROM}\s+|(?=(?:dalle|desde\s+las|das)\s))\s*{_date('s', False)}\s+{_TO}\s+"
-                    rf"{_date('e', True)}"
+                    rf"(?:{_date('e', True)}|{_NEXT_DAY_END})"
                     # Turkish marks the ends with suffixes: "17 Haziran 2025 … 23.59’dan başlayarak, 20 Haziran 2025 …
                     # 23.59’a kadar"
                     rf"|(?<!\w){_date('ts', False)}['’](?:dan|den|tan|ten)\s+(?:başlayarak|itibaren)?[\s,]*"
                     rf"{_date('te', True)}['’](?:a|e|ya|ye)\s+kadar", re.I)
+# the end alone, a ban in force until a day ("Zákaz platí do 25. října", "jusqu'au 3 juin 2014", "bis zum 25.
+# Oktober", "hasta el 5 de mayo"): the day's month written
+UNTIL = re.compile(
+    rf"(?<!\w)(?:jusqu['’]\s?(?:au|à)|bis\s+(?:zum|einschließlich|einschliesslich)|hasta\s+el|fino\s+al|até\s+(?:[oa]\s+)?dia"
+    rf"|tot\s+en\s+met|til\s+og\s+med|till\s+och\s+med|do|(?:έως|εως|μέχρι|μεχρι)(?:\s+και)?(?:\s+τ[ηο]ν?)?)\s+"
+    rf"{_date('u', True)}", re.I)
 ONE_DAY = re.compile(
     rf"(?<!\w)(?:le|am|el|il|no|em|op|den|dnia|tanggal)\s+(?:(?:{_WEEKDAY}),?\s+)?(?P<v>{_DAY}\s+(?:de\s+)?(?:{_MONTH})\s+(?:de\s+)?"
     rf"(?:19|20)\d{{2}})(?!\s*(?:{_CLOCK_LEAD}|\d))", re.I)
@@ -146,11 +169,29 @@ def nearest_day(month: int, day: int, ref: date) -> date:
     return best
 
 
-def read_eu_time(value: str, after: str = "", reference: date | None = None) -> EuTime:
+_NEXT = re.compile(_NEXT_DAY_END, re.I)
+_DATED = re.compile(_date("p", True), re.I)
+
+
+def _next_day(m: re.Match, before: str, reference: date | None) -> EuTime:
+    """An end that writes only its clock and "the next day": the day after the last date written in ``before``."""
+    dates = [d for d in _DATED.finditer(before)]
+    if not dates:
+        raise ValueError(f"{m.group(0)[:40]!r}: no day before it to count from")
+    first = read_eu_time(dates[-1].group(0), before[dates[-1].end():], reference)
+    day = first.day + timedelta(days=1)
+    said = f"the day after the period's first, {first.day:%Y-%m-%d}"
+    return EuTime(day, _minutes(m, "n"), bool(first.utc), (*first.taken, said))
+
+
+def read_eu_time(value: str, after: str = "", reference: date | None = None, before: str = "") -> EuTime:
     """One date (and clock) of ``PERIOD``/``ONE_DAY`` -> ``EuTime``; a month and year it leaves out are the first
     written in ``after`` (the rest of its phrase); a year no part of it writes is the one nearest ``reference`` (the
-    day the batch was received), where one is given. ``ValueError`` when it is not one."""
+    day the batch was received), where one is given. An end that writes a clock on "the next day" is the day after
+    the last date ``before`` it writes. ``ValueError`` when it is not one."""
     s = " ".join(value.split()).strip(" ,.;")
+    if (n := _NEXT.fullmatch(s)) is not None:
+        return _next_day(n, before, reference)
     m = _ONE.fullmatch(s)
     if m is None:
         raise ValueError(f"not a date: {s[:40]!r}")

@@ -14,10 +14,11 @@ Pure but for the lookup table, loaded once.
 
 from __future__ import annotations
 
+import re
 from datetime import date, datetime, timedelta, timezone
 from zoneinfo import ZoneInfo
 
-from airspace.parser.gazetteer import zone_named
+from airspace.parser.gazetteer import named_places, zone_named
 from airspace.parser.localtime import zone_at
 from airspace.parser.times import parse_clock
 from airspace.parser.tzwords import zone_stated
@@ -107,7 +108,28 @@ def local_instant_named(day: date, minutes: int, text: str) -> tuple[datetime, s
     if stated is not None:
         return _instant(day, minutes, stated[0], f"the time zone the message names ({stated[1]})")
     found = zone_named(text)
-    if found is None:
+    if found is not None:
+        zone, names = found
+        return _instant(day, minutes, zone, f"the places the message names ({names})")
+    lang = language_zone(text) if not named_places(text) else None
+    if lang is None:
         raise ValueError("the message names no place whose time zone is known")
-    zone, names = found
-    return _instant(day, minutes, zone, f"the places the message names ({names})")
+    return _instant(day, minutes, ZoneInfo(lang[0]), f"the clock of {lang[1]}-language notices ({lang[0]})")
+
+
+# languages written in one clock, known by letters no other language of the region writes: Czech and Polish (every
+# country that writes them keeps Central European Time, EU summer time), Greek (Greece and Cyprus keep the same
+# Eastern European clock); a text names its language's clock only with at least five of them
+_LANGUAGE_ZONES = (
+    (re.compile(r"[ěůřĚŮŘ]"), "Europe/Prague", "Czech"),
+    (re.compile(r"[łŁąęśźżńĄĘŚŹŻŃ]"), "Europe/Warsaw", "Polish"),
+    (re.compile(r"[α-ωάέήίόύώΑ-Ω]"), "Europe/Athens", "Greek"),
+)
+
+
+def language_zone(text: str) -> tuple[str, str] | None:
+    """The IANA zone a text's language keeps and the language's name (``_LANGUAGE_ZONES``), or None."""
+    for letters, zone, name in _LANGUAGE_ZONES:
+        if len(letters.findall(text, 0, 4000)) >= 5:
+            return zone, name
+    return None

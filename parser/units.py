@@ -27,9 +27,10 @@ SM = Fraction("1609.344")
 _NUMBER = r"(?:\d{1,3}(?:[,\u2009\u202f' ]\d{3})+(?:\.\d+)?|\d+,\d{1,2}(?!\d)|\d+(?:\.\d+)?|\.\d+)"
 
 NM_WORDS = (r"NAUTISCHEN?\s+MEILEN?|SEEMEILEN?|MILLES?\s+NAUTIQUES?|MILLAS?\s+N[AÁ]UTICAS?|MILHAS?\s+N[AÁ]UTICAS?"
-            r"|MIGLI[AO]\s+NAUTIC[HO]E?|ไมล์ทะเล")
+            r"|MIGLI[AO]\s+NAUTIC[HO]E?|ไมล์ทะเล|MIL[EI]?\s+MORSK(?:ICH|IE|A)|NÁMOŘNÍCH\s+MIL|NÁMOŘNÍ\s+MÍLE"
+            r"|ΝΑΥΤΙΚ[ΑΆ]\s+Μ[ΙΊ]ΛΙ[ΑΆ]|ΝΑΥΤΙΚ[ΩΏ]Ν\s+Μ[ΙΊ]Λ[ΙΊ]ΩΝ")
 KM_WORDS = (r"KILOMETERN|KILOM[ÈÉ]TRES?|KIL[ÓO]METROS?|QUIL[ÔO]METROS?|CHILOMETR[IO]|КМ|КИЛОМЕТР(?:ОВ|А)?|킬로미터|킬로|キロメートル|㎞"
-            r"|กิโลเมตร|ก\.ม\.|กม\.")
+            r"|กิโลเมตร|ก\.ม\.|กม\.|KILOMETR(?:ÓW|ŮM|Ů|ACH|AMI|ECH|EM|Y|U|A|OV|OCH)?|ΧΙΛΙΟΜ[ΕΈ]ΤΡ(?:ΩΝ|Α|Ο)|ΧΛΜ\.?")
 M_WORDS = r"METERN|M[ÈÉ]TRES?|METROS?|METRI|미터|メートル|เมตร"
 _DIST_UNITS: list[tuple[str, Fraction]] = [
     (r"NAUTICAL[\s-]+MILES?|NMI|NMR|N\.\s?M\.?|NM", NM),

@@ -369,7 +369,7 @@ def _prose_date(rec: ZoneRecord, value: str, text: str, key: str, span: SpanMode
         day_range = _in_day_range(text, span)
     for english in ((True, False) if day_range else (False, True)):
         try:
-            t = (read_eu_time(value, after, reference) if not english
+            t = (read_eu_time(value, after, reference, text[max(0, span.start - 200):span.start]) if not english
                  else read_en_time(value, text, after, before, reference))
             break
         except ValueError:

@@ -172,3 +172,27 @@ def test_english_month_words_alone_are_not_read_as_another_language():
 
     assert PERIOD.search("from 2 to 4 August 2024") is None and ONE_DAY.search("on 8 August 2024") is None
     assert PERIOD.search("de 10 a 20 km") is None
+
+
+@pytest.mark.parametrize(("text", "end"), [
+    # an end alone: the whole day it names (read as UTC here, for review: no time zone, no position)
+    ("bis zum 25. Oktober 2024", "2024-10-25T23:59Z"),
+    ("jusqu'au 3 juin 2014", "2014-06-03T23:59Z"),
+    ("hasta el 5 de mayo de 2025", "2025-05-05T23:59Z"),
+    ("do 25. října 2022", "2022-10-25T23:59Z"),
+])
+def test_an_end_alone_in_other_languages(text, end):
+    (r,) = process_batch([Message(0, f"Zona restringida: {text}.")], "rules")[0]
+    assert (r.start, r.end) == (None, _utc(end))
+
+
+@pytest.mark.parametrize(("text", "start", "end"), [
+    # an end that writes only its clock on "the next day": the day after the period's first
+    ("vom 29. Mai 2024 um 14 Uhr bis 6 Uhr des Folgetages", "2024-05-29T14:00Z", "2024-05-30T06:00Z"),
+    ("du 29 mai 2024 à 14 h au 6 h du lendemain", "2024-05-29T14:00Z", "2024-05-30T06:00Z"),
+    ("από την 14.00 ώρα της 31 Μαΐου 2024 έως την 06.00 ώρα της επόμενης ημέρας", "2024-05-31T14:00Z",
+     "2024-06-01T06:00Z"),
+])
+def test_an_end_on_the_next_day(text, start, end):
+    (r,) = process_batch([Message(0, f"Zona restringida: {text}. UTC")], "rules")[0]
+    assert (r.start, r.end) == (_utc(start), _utc(end))

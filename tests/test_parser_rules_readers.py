@@ -42,7 +42,7 @@ def test_the_order_of_the_readers():
     assert [f.__name__ for f in FALLBACKS] == [
         "aerodrome_radius", "prose_place", "news_places", "designator_list", "jp_facilities", "cn_labelled", "cn_items",
         "cn_periods", "cn_place", "cn_event", "fir_list", "fir_named", "qline_circle", "named_area", "news_eu_places",
-        "news_ru_tr_places", "ko_places", "th_places", "prose_designator", "location_indicator",
+        "news_ru_tr_places", "pl_cs_el_places", "ko_places", "th_places", "prose_designator", "location_indicator",
         "report_place"]
     assert all(f.__doc__ for f in FALLBACKS)
 

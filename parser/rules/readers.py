@@ -21,6 +21,7 @@ from airspace.parser.rules.japanese import jp_facilities
 from airspace.parser.rules.korean import ko_places
 from airspace.parser.rules.news import news_places
 from airspace.parser.rules.news_eu import news_eu_places
+from airspace.parser.rules.news_pl_cs_el import pl_cs_el_places
 from airspace.parser.rules.news_report import report_place
 from airspace.parser.rules.news_ru_tr import news_ru_tr_places
 from airspace.parser.rules.patterns import (
@@ -294,6 +295,7 @@ FALLBACKS: tuple[Reader, ...] = (
     named_area,
     news_eu_places,
     news_ru_tr_places,
+    pl_cs_el_places,
     ko_places,
     th_places,
     prose_designator,

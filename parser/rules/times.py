@@ -19,6 +19,7 @@ from airspace.parser.endates import TILL as EN_TILL
 from airspace.parser.endates import day_range_spans
 from airspace.parser.eudates import ONE_DAY as EU_ONE_DAY
 from airspace.parser.eudates import PERIOD as EU_PERIOD
+from airspace.parser.eudates import UNTIL as EU_UNTIL
 from airspace.parser.header import Header
 from airspace.parser.rules.patterns import (
     CJK_RE,
@@ -137,8 +138,13 @@ def read_times(text: str, h: Header, lo: int, hi: int) -> dict[str, Span]:
     m = EU_PERIOD.search(text, lo, hi) or EU_PERIOD.search(text)
     if m:
         s, e = ("v_s", "v_e") if m.group("v_s") is not None else ("v_ts", "v_te")  # (Turkish: ends by suffixes)
+        if e == "v_e" and m.group("v_e") is None:
+            e = "v_n"  # (an end on the next day: its clock only)
         return {"start": sp(text, *m.span(s)), "end": sp(text, *m.span(e))}
     m = EU_ONE_DAY.search(text, lo, hi) or EU_ONE_DAY.search(text)
+    u = EU_UNTIL.search(text, lo, hi) or EU_UNTIL.search(text)  # "Zákaz platí do 25. října": the end alone
+    if u and (m is None or u.start() <= m.start() < u.end()):  # ("hasta el 5 de mayo": an end, not that one day)
+        return {"end": sp(text, *u.span("v_u"))}
     if m:
         return {"start": sp(text, *m.span("v")), "end": sp(text, *m.span("v"))}
     prose = list(PROSE_ANY.finditer(text))
