@@ -307,3 +307,22 @@ def test_a_zone_whose_own_clause_writes_an_unread_time_does_not_take_the_heading
     second = next(r for r in recs if abs(r.geometry.points[0][0] - 25.25) < 1e-6)
     assert second.status == "review"
     assert any("outside this area's own clause" in r for r in second.reasons), second.reasons
+
+
+def test_a_notice_field_and_a_venue_named_beside_its_coordinates_are_the_zones_own():
+    # cn-yichang-concert-2023-07-08 (world train), its heading and first item written as many notices write them: a
+    # heading sentence that names the venue's surroundings, the period as the notice's own field on a line of its
+    # own, the zone's venue named right before its coordinates. Neither the venue beside its coordinates
+    # ("奥体中心体育场（东经…）") nor the heading's venue is another area the period was read beyond
+    from world_rows import world_text
+
+    text = world_text("cn-yichang-concert-2023-07-08").replace(
+        "禁止无人机、小型航空器具和空飘物等“低慢小”飞机器在相关活动区域飞行", "决定对奥体中心周边空域实施临时管控")
+    area = ("\n  二、管控区域：以奥体中心体育场（东经111.2695度，北纬30.6582度）为中心，半径2公里范围内，")
+    item = "一、活动当日17时至23时,奥体中心沿点军大道、江南二路、将军路、巴王店路形成的合围地域上方空域,"
+    (rec,) = _records(text.replace(item, "一、管控时间：2023年7月8日17时至23时。" + area))
+    assert rec.geometry.type == "circle" and rec.geometry.radius_m == 2000.0
+    assert not [r for r in rec.reasons if "beyond another place" in r]
+    # the period on an item line that is no field of the notice may be the heading venue's: still review
+    (rec,) = _records(text.replace(item, "一、2023年7月8日17时至23时。" + area))
+    assert [r for r in rec.reasons if "beyond another place" in r]

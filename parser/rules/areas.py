@@ -372,6 +372,33 @@ _NOT_VENUE = re.compile(r"[公千海]?里$|米$|[度分秒]$|[为為](?:中心|[
 _VALUES = ("lower", "upper", "start", "end", "schedule", "radius")
 
 
+# what joins a venue's name to the coordinates that locate it: "市体育中心（东经117.12度，北纬36.56度）", "Stade X (48°55′N …)",
+# or the coordinates to the name after them: "以北纬30°35′、东经114°17′（市体育中心）为中心"
+_NAME_POINT_JOIN = re.compile(r"\s*[（(【\[]\s*")
+
+
+# a field of the notice on a line of its own ("一、管控时间：2024年9月10日8时至…", "管制高度：真高300米以下"): it speaks for the
+# notice, not for a venue a sentence before it names ("决定对赛事场馆周边空域实施临时管控。")
+_NOTICE_FIELD = re.compile(r"\s*(?:[一二三四五六七八九十\d]{1,3}\s*[、.．)）]|[（(][一二三四五六七八九十\d]{1,3}[)）])?\s*"
+                           r"(?:管控|管制|禁飞|禁飛|限飞|限飛|临时|臨時)?(?:时间|時間|期间|期間|日期|时段|時段|高度)\s*[:：]\s*")
+
+
+def _notice_field(text: str, pos: int) -> bool:
+    """Whether the value at ``pos`` stands in a notice's time or height field, the line's first clause after the
+    field's label (``_NOTICE_FIELD``)."""
+    m = _NOTICE_FIELD.match(text, text.rfind("\n", 0, pos) + 1, pos)
+    return m is not None and _PART.search(text, m.end(), pos) is None
+
+
+def _names_point(text: str, venue: tuple[int, int], place: tuple[int, int]) -> bool:
+    """Whether the venue at ``venue`` names the read place at ``place`` (the one written right beside the other in
+    brackets): it is that zone's own place, not another area's."""
+    (a, b), (p0, p1) = venue, place
+    if b <= p0:
+        return _NAME_POINT_JOIN.fullmatch(text, b, p0) is not None
+    return p1 <= a and _NAME_POINT_JOIN.fullmatch(text, p1, a) is not None
+
+
 def straddled_values(text: str, lo: int, hi: int, zones: Sequence[Mapping[str, _Span]],
                      listed: tuple[list[tuple[int, int]], bool] | None = None) -> list[list[str]]:
     """For each zone (field -> span) of a message with several zones placed in ``[lo, hi)``, why a value cannot be
@@ -399,7 +426,7 @@ def straddled_values(text: str, lo: int, hi: int, zones: Sequence[Mapping[str, _
         unread += [m.span("name" if m.group("name") else "en") for rx in (_VENUE, _VENUE_BARE, _VENUE_DIST, _VENUE_ACTED)
                    for m in rx.finditer(text, lo, hi) if not (m.group("name") and _NOT_VENUE.search(m.group("name")))]
         for a, b in unread:
-            if not any(p0 <= a < p1 or a <= p0 < b for p0, p1, _ in places):
+            if not any(p0 <= a < p1 or a <= p0 < b or _names_point(text, (a, b), (p0, p1)) for p0, p1, _ in places):
                 places.append((a, b, -1))
         places.sort()
     out: list[list[str]] = [[] for _ in zones]
@@ -469,7 +496,8 @@ def straddled_values(text: str, lo: int, hi: int, zones: Sequence[Mapping[str, _
             before = [(b, j) for a, b, j in places if b <= s.start]
             after = [(a, j) for a, b, j in places if a >= s.end]
             if not between and before and after and -1 in (max(before)[1], min(after)[1]) and k in (
-                    max(before)[1], min(after)[1]) and not _clause_parts(text, s, max(before), min(after), k):
+                    max(before)[1], min(after)[1]) and not _clause_parts(text, s, max(before), min(after), k) and not (
+                    max(before)[1] == -1 and _notice_field(text, s.start)):
                 between = [-1]
             if between and len(sharers) == 1:
                 other = ("a place no zone was read from" if between[0] < 0 else
