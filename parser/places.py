@@ -115,8 +115,10 @@ _SIDE = re.compile(r"[东西南北東][\s]*(?:起|至|到|临|臨|邻|鄰|抵)")
 # an area bounded by roads or landmarks on its sides: "东起人民路，西至解放路，北起滨河大道，南至G6高速以内的区域" (three or
 # four sides, each a short clause): the whole description is the place's name
 _BOUND_SIDE = r"[东西南北東]\s*(?:起|至|到|临|臨|邻|鄰|抵)\s*[^，,。；;、\n]{1,30}?"
+# (or each side's road first: "人民路以东、建设路以西、解放路以南、中山路以北围合区域")
+_SIDE_AFTER = r"[^，,。；;、：:\n\d]{1,30}?以[东西南北東]"
 CN_BOUNDED = re.compile(
-    rf"{_BOUND_SIDE}(?:\s*[，,、；;]\s*{_BOUND_SIDE}){{2,3}}"
+    rf"(?:{_BOUND_SIDE}(?:\s*[，,、；;]\s*{_BOUND_SIDE}){{2,3}}|{_SIDE_AFTER}(?:\s*[，,、；;]\s*{_SIDE_AFTER}){{2,3}})"
     r"(?=\s*(?:以内|以內|范围内|範圍內|之间|之間|围合|圍合|的|区域|區域|范围|範圍|[，,。；;、\n]|$))"
     r"(?:\s*(?:以内|以內|范围内|範圍內|之间|之間|围合|圍合))?(?:的)?(?:区域|區域|范围|範圍|空域)?"
 )

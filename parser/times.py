@@ -137,13 +137,15 @@ def _year(yy: str) -> int:
 
 
 def parse_time(text: str, *, ref: datetime | None = None, local_tz: timezone | None = None,
-               year: int | None = None) -> TimeValue:
+               year: int | None = None, end: bool = False) -> TimeValue:
     """One time value -> ``TimeValue`` (UTC). ``ValueError`` with the reason on anything unreadable.
 
     ``local_tz`` is the zone of clock times written without one in a non-ICAO notice (``20:00``,
     ``2024-09-10 20:00``); ``normalize`` passes Beijing time for Chinese messages. ICAO stamps and times marked
     UTC/Z/GMT are always UTC. ``year`` is the year for a Chinese date written without one (``3月17日0时``) when
     there is no ``ref`` either; callers take it from the notice itself (``message_year``), never from the clock.
+    ``end``: the value is an end (a Chinese date without its hour is then the end of that day, as it is after a
+    ``ref``).
     """
     if not isinstance(text, str) or not text.strip():
         raise ValueError("empty time")
@@ -205,7 +207,7 @@ def parse_time(text: str, *, ref: datetime | None = None, local_tz: timezone | N
                 mi = int(m["mi"] or m["mi2"] or (30 if m["half"] else 0))
                 return TimeValue(_mk(nd_date.year, nd_date.month, nd_date.day, _day_part(m["ampm"], int(m["h"])),
                                      mi, tz))
-            return TimeValue(_chinese(m, ref, text, year, local_tz or BEIJING))
+            return TimeValue(_chinese(m, ref, text, year, local_tz or BEIJING, end))
     raise ValueError(f"unrecognised time {text.strip()[:40]!r}")
 
 
@@ -281,7 +283,7 @@ def _day_part(word: str | None, h: int) -> int:
 
 
 def _chinese(m: re.Match[str], ref: datetime | None, text: str, year: int | None = None,
-             tz: timezone = BEIJING) -> datetime:
+             tz: timezone = BEIJING, end: bool = False) -> datetime:
     """Date/hour fields in ``tz`` (Beijing time, or Japan time for a Japanese text) -> UTC. Missing year/month/day
     come from ``ref`` (in that zone)."""
     if m["h"] is None and m["d"] is None:
@@ -301,7 +303,7 @@ def _chinese(m: re.Match[str], ref: datetime | None, text: str, year: int | None
         d = int(m["d"])
     if m["h"] is None:
         # a bare date: the start of that day, or (for an end value) the end of it
-        h, mi = (24, 0) if ref is not None else (0, 0)
+        h, mi = (24, 0) if ref is not None or end else (0, 0)
     else:
         h = int(m["h"])
         mi = int(m["mi"] or m["mi2"] or (30 if m["half"] else 0))

@@ -487,7 +487,7 @@ def _times(rec: ZoneRecord, v: dict[str, str], text: str, reference: date | None
                 _fail(rec, "start", v["start"], exc)
     if v.get("end") is not None:
         try:
-            tv = parse_time(v["end"], ref=start_ref, local_tz=local_tz)
+            tv = parse_time(v["end"], ref=start_ref, local_tz=local_tz, end=True)
             rec.end = tv.dt
             rec.end_estimated = tv.estimated
             rec.permanent = tv.permanent

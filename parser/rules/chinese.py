@@ -135,9 +135,16 @@ def cn_named(text: str, lo: int, hi: int) -> Zone | None:
     for m in CN_ADMIN_ANCHOR.finditer(text, lo, hi):
         ns, ne = clause_start(text, m.start(), lo, 40, "，,。；;：:、\n"), m.end()
         ns += len(text[ns:ne]) - len(text[ns:ne].lstrip("在于於对對 \t"))
-        if ne - ns >= 4 and CJK_RE.search(text, ns, m.start()):
+        if text.startswith(("将于", "將於"), ns):
+            ns += 2
+        # ("全市范围内", "朝阳区辖区内": the area is the city or district, "within" is the sentence's)
+        ne -= len(m.group()) - len(_WITHIN.sub("", m.group()))
+        if ne - ns >= 2 and CJK_RE.search(text, ns, m.start()):
             return Zone({"name": sp(text, ns, ne)}, ns, ne, "named")
     return None
+
+
+_WITHIN = re.compile(r"(?:范围内|範圍內|辖区内|轄區內|境内|境內)$")
 
 
 def cn_whole_area(text: str, lo: int, hi: int, zones: list[Zone]) -> list[Zone]:

@@ -210,7 +210,10 @@ CN_GLOSS = r"(?:\([a-zA-Z\u00c0-\u024f\u0300-\u036f]{1,6}\))?"  # 區(qū): a pi
 CN_DISTRICT = rf"(?>(?:[\u4e00-\u9fff]{CN_GLOSS}){{1,12}}?[区區县縣旗]{CN_GLOSS})"
 CN_DISTRICTS = re.compile(rf"{CN_DISTRICT}(?:[、,，和及]{CN_DISTRICT}){{1,20}}(?=[。；;，,\s]|$)")
 CN_AREA_LABEL = re.compile(r"(?:区域|區域|范围|範圍)\s*[:：]")
-CN_ADMIN_ANCHOR = re.compile(r"(?:行政区域|行政區域|行政區[(（]q[uū][)）]域)(?:全境|全域)?|(?<=[市县縣区區省])全境")
+# a whole administrative area: "本市行政区域", "…市全境", "合肥市城区全域", "全市范围内", "我市市区范围内", "朝阳区辖区内"
+CN_ADMIN_ANCHOR = re.compile(r"(?:行政区域|行政區域|行政區[(（]q[uū][)）]域)(?:全境|全域)?|(?<=[市县縣区區省])全境"
+                             r"|(?<=[市县縣区區省])(?:城区|城區|市区|市區|主城区|主城區|中心城区|中心城區)?"
+                             r"(?:全域|范围内|範圍內|辖区内|轄區內|境内|境內)")
 CN_AREA_ANCHOR = re.compile(
     r"(?:及其?)?(?:(?<!\s)\s+)?(?:周[边邊辺]|附近|一带|一帶|周[围圍])(?:区域|區域|地区|地區|地域|空域)?|(?<!城市)上空|合[围圍](?:区域|區域)"
 )
@@ -310,6 +313,10 @@ PROSE_DAILY = re.compile(
 )
 # "自3月2日0时至全国两会闭幕次日12时期间": the start is a date, the end an event (no end stated)
 CN_FROM = re.compile(rf"(?:自|从|從)\s*(?P<s>{CN_DT})\s*起?\s*(?:至|到)")
+# in force from the day the notice is published until a day ("自即日起至2024年12月31日", "从发布之日起至12月31日24时"):
+# the end alone, the start the notice's own day, which the text does not write
+CN_UNTIL = re.compile(rf"(?:自|从|從)?\s*(?:即日|今日|今天|(?:本)?(?:通告|公告)?(?:发布|發布|公布)之日)\s*起?\s*(?:至|到)\s*"
+                      rf"(?P<e>(?:{CN_YEAR}\s*年\s*)?\d{{1,2}}\s*月\s*\d{{1,2}}\s*[日号號](?:\s*{CN_T})?)")
 # a daily period in a Chinese notice (每日8时至18时, 每天08:00-18:00): the schedule (Beijing time)
 CN_DAILY = re.compile(rf"(?:每日|每天)\s*(?:的)?\s*{CN_T}\s*(?:至|到|—|–|-|～|~)\s*(?:次日|翌日)?\s*{CN_T}")
 ICAO_TIME = re.compile(r"(?:\d{10}(?:\s?EST)?|PERM|UFN)\b")

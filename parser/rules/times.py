@@ -32,6 +32,7 @@ from airspace.parser.rules.patterns import (
     CN_EVENT_DAY,
     CN_FROM,
     CN_ONE_DAY,
+    CN_UNTIL,
     DMY_CLOCK,
     FAA_SCHED,
     FROM,
@@ -105,6 +106,8 @@ def read_times(text: str, h: Header, lo: int, hi: int) -> dict[str, Span]:
         return {"start": sp(text, *m.span("s")), "end": sp(text, *m.span("e"))}  # Japanese: 5月3日9時から18時まで
     if script == "ko" and (m := KO_RANGE.search(text) or KO_DOT_RANGE.search(text) or KO_DAYS.search(text)):
         return {"start": sp(text, *m.span("s")), "end": sp(text, *m.span("e"))}  # Korean: 5월 3일 오전 9시부터
+    if (m := CN_UNTIL.search(text)) is not None:  # "自即日起至2024年12月31日": the end alone
+        return {"end": sp(text, *m.span("e"))}
     if cn := cn_periods_in(text):  # "2024年9月10日12时至…24时", "11月22日-11月26日16:00-23:00": the first written
         return cn_period(text, cn[0])
     m = CN_DATE_RANGE.search(text)  # "2024年6月6日至6月10日(每日8时至18时)": whole days, Beijing time
