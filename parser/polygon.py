@@ -49,12 +49,12 @@ _ENUM = re.compile(r"(?<!\w)(?:\d{1,2}|[A-Z]|[IVX]{2,4})[).:](?=[\s?]|$)")  # "1
 # a vertex label: "POINT B", "PSN 2", "PT C:", "VERTEX 3" (a letter/number naming the vertex, not a named fix)
 # (or in Chinese, the label before the word for point: "B點北緯21度33分…", "2点："; the separator between vertices
 # reads it too, ``rules.patterns.SEP_GAP``)
-CN_POINT_LABEL = r"(?-i:[A-Z]|\d{1,2})\s*[點点]\s*[:：]?"
+CN_POINT_LABEL = r"(?-i:[A-Z]|\d{1,2})\s*[點点]\s*[:：（(]?"  # ("A点：", "A点（东经…，北纬…）")
 _LABEL = re.compile(r"\b(?:POINTS?|PSN|PT|POS(?:ITION)?|VERTEX)\s+(?:[A-Z]|\d{1,2}|[A-Z]\d)(?![A-Za-z0-9])\s*[:.)]?"
                     rf"|(?<![A-Za-z0-9]){CN_POINT_LABEL}", re.IGNORECASE)
 # a fix/radial/distance reference after a point, bare as on FAA TFR pages ("285116N 0804219W OMN141034.4")
 _FRD = re.compile(r"(?<![A-Z0-9])[A-Z]{2,5}\d{6}(?:\.\d{1,2})?(?![\dA-Z])")
-_SEPS = re.compile(r"[\s\-–—,;:/.、，；?]+")
+_SEPS = re.compile(r"[\s\-–—,;:/.、，；?（）()]+")  # (a bracket left by a labelled point: "A点（c）、B点（c）")
 _PARENS = re.compile(r"\([^()]*\)|（[^（）]*）")
 _ARC = re.compile(r"\bARC\b", re.IGNORECASE)
 _DIR = re.compile(r"\b(ANTI[\s-]?CLOCKWISE|COUNTER[\s-]?CLOCKWISE|CLOCKWISE)\b", re.IGNORECASE)

@@ -1,6 +1,7 @@
-"""Chinese notices' whole areas, areas bounded by the roads on their sides, and a ban in force "from today until" a
-day (issue 44, forms 3 and 4), on train rows of the world set cited by id beside variants of them. Test rows are
-never read."""
+"""Chinese notices' whole areas, areas bounded by the roads on their sides, an area label's place, lists of venues
+numbered with Arabic numbers, polygons of labelled points, clocks in a part of the day, and a ban in force "from
+today until" a day (issue 44, forms 2, 3 and 4), on train rows of the world set cited by id beside variants of them.
+Test rows are never read."""
 
 from __future__ import annotations
 
@@ -54,3 +55,39 @@ def test_in_force_from_today_until_a_day():
     assert (rec.start, rec.end) == (None, _t("2022-10-31T16:00Z"))
     rec = _one(_world(BEIJING).replace("19日起至10月31日24時", "从本通告发布之日起至2022年10月31日18时"))
     assert (rec.start, rec.end) == (None, _t("2022-10-31T10:00Z"))
+
+
+_ITEM = "一、活动当日17时至23时,奥体中心沿点军大道、江南二路、将军路、巴王店路形成的合围地域上方空域,"
+
+
+def test_venues_numbered_with_arabic_numbers_are_each_a_zone():
+    # cn-yichang-concert-2023-07-08's first item as a list of venues numbered "1." / "2、" after a colon or a
+    # semicolon: each its own zone with its own radius, the period before the list for all of them
+    for a, b, c in (("1.", "2.", "3."), ("1、", "2、", "3、")):
+        text = _world(YICHANG).replace(_ITEM, f"一、2023年7月8日17时至23时，禁止在以下区域飞行：{a}奥体中心体育场周边1公里；"
+                                              f"{b}点军区政府周边500米；{c}江南二路上空。")
+        got = [(z["name"], z.get("radius")) for z in rules_zones(text)]
+        assert got == [("奥体中心体育场", "1公里"), ("点军区政府", "500米"), ("江南二路", None)]
+    # a number with a point inside a value is no list ("1.5公里")
+    text = _world(YICHANG).replace(_ITEM, "一、2023年7月8日17时至23时，奥体中心体育场周边1.5公里范围内，")
+    assert [z["name"] for z in rules_zones(text)] == ["奥体中心体育场"]
+
+
+def test_a_polygon_of_labelled_points_each_in_brackets():
+    text = _world(YICHANG).replace(_ITEM, "一、管控区域：A点（东经111°15′20″，北纬30°39′10″）、B点（东经111°16′00″，北纬30°39′30″）、"
+                                          "C点（东经111°16′10″，北纬30°38′40″）三点连线围成的区域，活动当日17时至23时，")
+    (rec,) = [r for r in process_batch([Message(0, text)], "rules")[0] if r.geometry is not None]
+    assert rec.geometry.type == "polygon" and len(rec.geometry.points) == 3
+    assert rec.geometry.points[0] == pytest.approx((30.652778, 111.255556), abs=1e-6)
+
+
+def test_clock_times_in_a_part_of_the_day():
+    # "下午5时至晚上11时" (5 pm to 11 pm) on the concert's day, Beijing time
+    text = _world(YICHANG).replace("活动当日17时至23时", "2023年7月8日下午5时至晚上11时")
+    rec = _one(text)
+    assert (rec.start, rec.end) == (_t("2023-07-08T09:00Z"), _t("2023-07-08T15:00Z"))
+
+
+def test_the_place_an_area_label_names():
+    text = _world(YICHANG).replace(_ITEM, "一、禁飞区域为奥体中心体育场，活动当日17时至23时，")
+    assert [z["name"] for z in rules_zones(text)] == ["奥体中心体育场"]

@@ -21,7 +21,9 @@ from airspace.parser.rules.limits import limits_in
 from airspace.parser.rules.patterns import CN_DAILY, CN_DATE_RANGE, CN_DAY_RANGE, CN_RANGE, ISO_PAIR, TIME_PAIR
 from airspace.parser.rules.zone import Zone, sp
 
-CN_ENUM = r"[（(](?:[一二三四五六七八九十]{1,3}|\d{1,2})[）)]|(?<![\u4e00-\u9fff])[一二三四五六七八九十]{1,3}、"
+# (and an Arabic number with a point or 、 that opens a clause and is followed by Chinese: "：1.市体育中心周边1公里；2.火车站…")
+CN_ENUM = (r"[（(](?:[一二三四五六七八九十]{1,3}|\d{1,2})[）)]|(?<![\u4e00-\u9fff])[一二三四五六七八九十]{1,3}、"
+           r"|(?:(?<=[：:；;。\n])|^)[ \t]*\d{1,2}[.、．](?![\d.])(?=[ \t]*[\u4e00-\u9fff])")
 HEAD = re.compile(
     r"^[ \t]*(?:\(?\d{1,2}[.)][ \t]*)?(?:AREA|ZONE|SECTOR)[ \t]+(?:\d{1,3}[A-Z]?|[A-Z])\b(?![ \t]*(?:ACT|FT|M|NM|KM)\b)"
     rf"|{CN_ENUM}",

@@ -141,7 +141,16 @@ def cn_named(text: str, lo: int, hi: int) -> Zone | None:
         ne -= len(m.group()) - len(_WITHIN.sub("", m.group()))
         if ne - ns >= 2 and CJK_RE.search(text, ns, m.start()):
             return Zone({"name": sp(text, ns, ne)}, ns, ne, "named")
+    # "禁飞区域为西湖景区核心区域", "管控范围：奥体中心": the place an area label names, where no other form placed it
+    for m in _AREA_VALUE.finditer(text, lo, hi):
+        ns, ne = m.span("name")
+        if CJK_RE.search(text, ns, ne) and not CN_NOT_PLACE.search(text, ns, ne) and clause_fragment(text[ns:ne]) is None:
+            return Zone({"name": sp(text, ns, ne)}, ns, ne, "named")
     return None
+
+
+_AREA_VALUE = re.compile(r"(?:区域|區域|范围|範圍)\s*(?:(?:为|為)\s*[:：]?|[:：])\s*"
+                         r"(?P<name>[^，,。；;：:\n\d（(]{2,30}?)(?=[，,。；;\n]|$)")
 
 
 _WITHIN = re.compile(r"(?:范围内|範圍內|辖区内|轄區內|境内|境內)$")

@@ -84,7 +84,9 @@ _LETTERED_AREA = r"(?-i:\.(?:[ \t]*\r?\n\s*| {2,})\(?[A-Z][.)]\s*$)"
 SEP_GAP = re.compile(
     rf"^(?!{_LETTERED_AREA}){SEP}(?:(?:TO|THEN|AND|THENCE(?:\s+(?:NORTH|SOUTH|EAST|WEST)[A-Z]*){{0,2}}\s+TO)\b{SEP})?"
     rf"(?:LATITUDE\b{SEP})?(?:(?:\(?\d{{1,2}}[).:]|\(?(?:[A-Z]|[IVX]{{2,4}})[).:]|(?:PSN|PT|POINT)(?:\s*[A-Z0-9]{{1,2}})?\s*:?"
-    rf"|{CN_POINT_LABEL})[\s?]*)?$",
+    rf"|{CN_POINT_LABEL})[\s?]*)?$"
+    # (points labelled in Chinese, each in brackets: "A点（c）、B点（c）")
+    rf"|^[）)]{SEP}{CN_POINT_LABEL}[\s?]*$",
     re.I,
 )
 ARC_GAP = re.compile(r"\b(?:ARC|CLOCKWISE|ANTI-?CLOCKWISE|COUNTER-?\s?CLOCKWISE)\b|圆弧|圓弧", re.I)
@@ -223,8 +225,9 @@ CN_WHOLE_AREA = re.compile(
 )
 CN_NOT_PLACE = re.compile(r"禁止|严禁|嚴禁|任何|一切|无人机|無人機|航空器|期间|期間")
 # an hour: digits or Chinese numerals (零时, 二十时), a pinyin gloss left by some mirrors (18時(shí)), minutes
+# (after the part of the day it is in, "上午8时", "下午6时", "晚上9点", which ``parser.times`` reads)
 CN_T = (
-    r"(?:(?:\d{1,2}|[零〇一二两兩三四五六七八九十]{1,3})\s*(?:时|時|点|點)(?:\s*[（(][A-Za-z\u00c0-\u024f\u0300-\u036f ]{1,8}[）)])?"
+    r"(?:(?:上午|早上|早晨|凌晨|中午|下午|傍晚|晚上|夜间|夜間)?\s*(?:\d{1,2}|[零〇一二两兩三四五六七八九十]{1,3})\s*(?:时|時|点|點)(?:\s*[（(][A-Za-z\u00c0-\u024f\u0300-\u036f ]{1,8}[）)])?"
     r"(?:\s*\d{1,2}\s*分)?|\d{1,2}\s*[:：]\s*\d{2})"
 )
 CN_DT = rf"(?:{CN_YEAR}\s*年\s*)?\d{{1,2}}\s*月\s*\d{{1,2}}\s*日\s*(?:[（(][^）)]{{1,6}}[）)]\s*)?{CN_T}"
