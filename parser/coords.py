@@ -113,7 +113,8 @@ _PATTERNS: list[tuple[str, bool, re.Pattern[str]]] = [
         rf"(?:\s*{_DEG_SIGN}(?P<fr>\d{{5,}})\s*(?:\"|″|”)?|\s*{_DEG_SIGN})?(?![\d.′'’‘分°º˚度])")),
     # degree / minute / second symbols, hemisphere letter or Chinese label before or after
     ("any", True, re.compile(
-        rf"(?:(?<![A-Za-z])(?P<hp>[NSEW]|{_CN_ALT})\s*)?"
+        # (a Chinese label may repeat its hemisphere's letter: "北纬N23°07′10″、东经E113°15′20″")
+        rf"(?:(?<![A-Za-z])(?P<hp>[NSEW]|(?:{_CN_ALT})(?:\s*[NSEW](?![A-Za-z]))?)\s*)?"
         rf"(?P<d>\d{{1,3}}(?:\.\d+)?)\s*{_DEG_SIGN}"
         # (minutes without their sign between a degree sign and signed seconds: "49° 28 00'' N", French decrees; or
         # right before the hemisphere letter, as a GPS writes decimal minutes: "51°37.24N 002°10.48W")
@@ -147,6 +148,11 @@ def _half_from_match(axis: str, explicit: bool, m: re.Match[str]) -> _Half | Non
         hp, hs = g.get("hp"), g.get("hs")
         if (hp is None) == (hs is None):
             return None  # need exactly one hemisphere marker
+        if hp is not None and hp[:2] in _CN_LABEL:
+            letter = hp[2:].strip()
+            if letter and letter != _CN_LABEL[hp[:2]]:
+                return None  # a label and a letter that disagree ("北纬E23°…")
+            hp = hp[:2]
         hemi = _CN_LABEL.get(hp, hp) if hp is not None else hs
     got_axis = "lat" if hemi in "NS" else "lon"
     if axis != "any" and axis != got_axis:

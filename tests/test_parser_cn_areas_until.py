@@ -91,3 +91,31 @@ def test_clock_times_in_a_part_of_the_day():
 def test_the_place_an_area_label_names():
     text = _world(YICHANG).replace(_ITEM, "一、禁飞区域为奥体中心体育场，活动当日17时至23时，")
     assert [z["name"] for z in rules_zones(text)] == ["奥体中心体育场"]
+
+
+@pytest.mark.parametrize(("item", "zones"), [
+    # the place after "对" that a decision or a time puts before it, not the authority's sentence
+    ("一、公安机关决定于2023年7月8日17时至23时对奥体中心体育场及周边2公里范围实施临时禁飞，",
+     [("奥体中心体育场", "2公里")]),
+    # the radius written as "N公里为半径" after the centre
+    ("一、活动当日17时至23时,以奥体中心体育场为圆心，3公里为半径的区域内,", [("奥体中心体育场", "3公里")]),
+    # venues listed before one radius: each a zone with it
+    ("一、活动当日17时至23时,在奥体中心体育场、点军区政府、火车站周边1公里范围内,",
+     [("奥体中心体育场", "1公里"), ("点军区政府", "1公里"), ("火车站", "1公里")]),
+    # the venue, not its airspace ("上空及周边")
+    ("一、活动当日17时至23时,奥体中心体育场上空及周边3公里范围内,", [("奥体中心体育场", "3公里")]),
+])
+def test_chinese_venue_forms(item, zones):
+    text = _world(YICHANG).replace(_ITEM, item)
+    assert [(z["name"], z.get("radius")) for z in rules_zones(text)] == zones
+
+
+def test_a_chinese_label_that_repeats_its_hemisphere_letter():
+    # "北纬N30°39′10″、东经E111°15′20″": the label and the letter say the same; a letter that contradicts its label
+    # is no coordinate
+    item = "一、活动当日17时至23时,以北纬N30°39′10″、东经E111°15′20″为中心，半径2公里范围内,"
+    rec = _one(_world(YICHANG).replace(_ITEM, item))
+    assert rec.geometry.type == "circle" and rec.geometry.center == pytest.approx((30.652778, 111.255556), abs=1e-6)
+    from airspace.parser.coords import find_coords
+
+    assert find_coords("北纬E30°39′10″") == []

@@ -41,9 +41,13 @@ def clause_start(text: str, pos: int, floor: int, window: int, delims: str) -> i
 
 # the subject and its modal before the place: "民航處將在維多利亞港一帶", "新区将在金沙滩…", an agency or a day
 # before it ("民航处在…", "将于3月30日在…"): the place starts after 在
-_SUBJECT_IN = re.compile(r"(?:将|將|会|會|拟|擬|并|並|再|另|[日号號处處局厅廳府])在")
+# (and "对/于" after a decision or a time: "公安机关决定对奥体中心及周边…", "…18时对奥体中心…"; never inside a name,
+# "公安分局對出河道")
+_SUBJECT_IN = re.compile(r"(?:将|將|会|會|拟|擬|并|並|再|另|[日号號处處局厅廳府])在"
+                         r"|(?:决定|決定|将|將|拟|擬|计划|計劃|[时時点點分日号號])(?:对|對|于|於)")
 # a radius written straight after the centre: "以X为中心500米区域内", "为中心3公里范围内"
-_BARE_RADIUS = re.compile(rf"\s*[，,]?\s*(?P<d>{CN_DIST})\s*(?:的)?(?:区域|區域|范围|範圍|以内|以內|内|內)")
+# (or "以X为圆心，3公里为半径")
+_BARE_RADIUS = re.compile(rf"\s*[，,、]?\s*(?P<d>{CN_DIST})\s*(?:(?:的)?(?:区域|區域|范围|範圍|以内|以內|内|內)|(?:为|為)半[径徑])")
 # Taiwan's county notices under 民用航空法 §99-13 name the place in the notice's title:
 # "公告「長庚…紀念醫院之禁止遙控無人機飛航活動之區域及時間」"
 TW_NOTICE_PLACE = re.compile(
@@ -61,6 +65,9 @@ def _after_subject(text: str, ns: int, ne: int) -> int:
 
 
 _ENUM_AT = re.compile(r"\s*(?:[（(][一二三四五六七八九十\d]{1,3}[）)]|[一二三四五六七八九十]{1,3}、|\d{1,2}[.、．])\s*")
+
+
+_ABOVE_END = re.compile(r"(?:上空|上方空域|上方)$")
 
 
 def _after_enumerator(text: str, ns: int, ne: int) -> int:
@@ -112,6 +119,8 @@ def cn_named(text: str, lo: int, hi: int) -> Zone | None:
         ns, ne = clause_start(text, m.start(), lo, 200, "，,。；;：:\n"), m.start()
         ns = _after_subject(text, _after_enumerator(text, ns, ne), ne)
         ns += len(text[ns:ne]) - len(text[ns:ne].lstrip("在于於 \t"))
+        if (above := _ABOVE_END.search(text, ns, ne)) is not None:
+            ne = above.start()  # ("奥体中心上空及周边3公里": the place is the venue, not its airspace)
         if ne - ns >= 2 and CJK_RE.search(text, ns, ne) and clause_fragment(text[ns:ne]) is None:
             d = m.span(next(g for g in ("d", "d2", "d3") if m.group(g)))
             return Zone({"name": sp(text, ns, ne), "radius": sp(text, *d)}, ns, ne, "named")

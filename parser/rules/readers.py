@@ -305,24 +305,26 @@ FALLBACKS: tuple[Reader, ...] = (
 WHOLE_AREA_BEFORE = FALLBACKS.index(cn_place)
 
 
-# venues joined in one Chinese name ("啟德青年運動場及香港大球場一帶"): each part ends as a venue's name does
-_CN_VENUE_END = r"(?:[场場馆館园園院塔港站寺宫宮湖]|中心|广场|廣場|大厦|大廈|机场|機場|码头|碼頭|会展中心|會展中心)"
-_CN_VENUES = re.compile(rf"(?P<a>[\u4e00-\u9fff]{{2,20}}?{_CN_VENUE_END})(?:及|和|与|與|、)(?P<b>[\u4e00-\u9fff]{{2,20}}"
-                        rf"{_CN_VENUE_END})")
+# venues joined in one Chinese name ("啟德青年運動場及香港大球場一帶", "奥体中心、会展中心、火车站周边1公里"): each part ends as a
+# venue's name does
+_CN_VENUE_END = r"(?:[场場馆館园園院塔港站寺宫宮湖]|中心|广场|廣場|大厦|大廈|机场|機場|码头|碼頭|会展中心|會展中心|政府)"
+_CN_VENUE = rf"[\u4e00-\u9fff]{{2,20}}?{_CN_VENUE_END}"
+_CN_VENUES = re.compile(rf"{_CN_VENUE}(?:(?:及|和|与|與|、){_CN_VENUE}){{1,9}}")
+_CN_VENUE_PART = re.compile(rf"(?P<v>{_CN_VENUE})(?:及|和|与|與|、|$)")
 
 
 def split_venues(text: str, zones: list[Zone]) -> list[Zone]:
-    """A named zone whose name is two venues joined (``A及B``, ``A、B``) as two zones with its other fields."""
+    """A named zone whose name is venues joined (``A及B``, ``A、B、C``) as a zone each, with its other fields."""
     out: list[Zone] = []
     for z in zones:
         name = z.fields.get("name")
-        v = _CN_VENUES.fullmatch(text, name.start, name.end) if z.kind == "named" and name is not None else None
-        if v is None:
+        whole = z.kind == "named" and name is not None and _CN_VENUES.fullmatch(text, name.start, name.end)
+        if not whole:
             out.append(z)
             continue
-        for g in ("a", "b"):
-            f = dict(z.fields, name=sp(text, *v.span(g)))
-            out.append(Zone(f, v.start(g), v.end(g), "named", z.local_limits))
+        for v in _CN_VENUE_PART.finditer(text, name.start, name.end):
+            f = dict(z.fields, name=sp(text, *v.span("v")))
+            out.append(Zone(f, v.start("v"), v.end("v"), "named", z.local_limits))
     return out
 
 
