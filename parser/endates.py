@@ -75,8 +75,9 @@ _DAY_WRITTEN = rf"(?:{_WD},?\s+)?(?:{_MD}|{_DM})"
 
 
 def _clocked(tag: str) -> str:
-    on = _named(rf"{_CLOCK_AT}\s+on\s+{_DAY_WRITTEN}", "on")
-    at = _named(rf"{_DAY_WRITTEN},?\s+at\s+{_CLOCK_AT}", "at")
+    # ("6 p.m. Dec. 31, 2023", "14 July 2024 08:00": the clock and the day side by side, without "on" or "at")
+    on = _named(rf"{_CLOCK_AT},?\s+(?:on\s+)?{_DAY_WRITTEN}", "on")
+    at = _named(rf"{_DAY_WRITTEN},?\s+(?:at\s+)?{_CLOCK_AT}", "at")
     return _named(rf"(?P<v>{on}|{at})", tag)
 
 
@@ -105,8 +106,8 @@ def day_range_spans(m: re.Match) -> tuple[tuple[int, int], tuple[int, int]]:
 
 
 CLOCKED_PERIOD = re.compile(rf"\b(?:from|between)\s+{_clocked('s')}\s*,?\s*{_TO}\s+{_clocked('e')}", re.I)
-_CLOCK_ON_DAY = re.compile(rf"{_CLOCK_AT}\s+on\s+(?P<date>.+)", re.I)
-_DAY_AT_CLOCK = re.compile(rf"(?P<date>.+?),?\s+at\s+{_CLOCK_AT}", re.I)
+_CLOCK_ON_DAY = re.compile(rf"{_CLOCK_AT},?\s+(?:on\s+)?(?P<date>.+)", re.I)
+_DAY_AT_CLOCK = re.compile(rf"(?P<date>.+?),?\s+(?:at\s+)?{_CLOCK_AT}", re.I)
 # the item's own date: a date with its year, or an ISO date
 _DATELINE = re.compile(rf"{_date('dl')}|(?<!\d)(?P<iso>(?:19|20)\d{{2}}-[01]\d-[0-3]\d)(?!\d)", re.I)
 

@@ -25,6 +25,12 @@ _WORDS = {"Alexandria", "Bath", "Bury", "Colon", "Columbia", "Concord", "Date", 
           "Jackson", "Kent", "Lafayette", "Lincoln", "Mexico", "Mission", "Mobile", "Nice", "Normal", "Orange",
           "Paradise", "Phoenix", "Providence", "Reading", "Sale", "San", "Split", "Spring", "Springs", "Surprise",
           "Temple", "Union", "Victoria", "Washington"}
+# other spellings GeoNames lists for a large city that name something else to a reader: a building ("White House",
+# Casablanca's name translated), another place ("San Miguel" for San Diego, "Saint Charles" for Denver); a city's own
+# name is kept
+_NOT_ALTERNATES = {"White House", "Garden City", "Big Apple", "Big Durian", "Saint Charles", "Saint George",
+                   "San Miguel", "San Cristobal", "San Angel", "Smith Station", "Smiths Station", "East Phoenix",
+                   "New Orange", "New Albion", "Fort Bayard"}
 _NAME = re.compile(r"(?<![\w-])[A-Z][\w'’.-]*(?:[ -](?:[A-Z][\w'’.-]*|de|del|la|al|el|of|upon))*(?![\w-])")
 
 
@@ -37,8 +43,8 @@ def _cities() -> dict[str, list[tuple[str, int]]]:
             if line.startswith("#"):
                 continue
             names, _country, zone, _lat, _lon, pop = line.rstrip("\n").split("\t")
-            for n in names.split("|"):
-                if n not in _WORDS:
+            for i, n in enumerate(names.split("|")):
+                if n not in _WORDS and not (i and n in _NOT_ALTERNATES):
                     out.setdefault(n, []).append((zone, int(pop)))
     return out
 

@@ -293,3 +293,31 @@ def test_a_sea_area_a_missile_test_or_a_no_fly_zone_is_declared_in():
         assert [r.geometry.name for r in drawn_records(text)] == [name]
     # water named without a ban, or a ban on something else than an area of water, is no zone
     assert drawn_records("The missile test in the Bay of Bengal went ahead on Tuesday.") == []
+
+
+def test_a_sized_zone_said_to_be_in_place_around_a_place():
+    # ae-eastcoastdaily:dubai-airshow-2019: "A 15 km no-fly zone has been announced around Dubai World Central …";
+    # news also write the zone "will be in place" / "has been established" before its place
+    text = world_text("ae-eastcoastdaily:dubai-airshow-2019")
+    text = text[:text.index("“All drone")]  # (without the radius sentence that names the airport)
+    for said in ("will be in place", "has been established", "is in effect"):
+        got = _places(text.replace("has been announced", said))
+        assert [(p["name"], p.get("radius")) for p in got] == [("Dubai World Central", "15 km")]
+    assert _places(text.replace("has been announced", "was discussed")) == []
+
+
+def test_a_clock_and_its_day_side_by_side():
+    # ph-mb:batasan-sona-2019 writes "From July 20 at 9:00am to July 21 at 11:00am"; the clock before the day or
+    # after it without "at" ("from 9:00am July 20 to 11:00am July 21", "from July 20 9:00am …") reads the same
+    text = world_text("ph-mb:batasan-sona-2019")
+    for period in ("From 9:00am July 20 to 11:00am July 21", "From July 20 9:00am to July 21 11:00am",
+                   "From 9:00am, July 20 to 11:00am, July 21"):
+        recs = drawn_records(text.replace("From July 20 at 9:00am to July 21 at 11:00am", period))
+        assert (recs[0].start, recs[0].end) == (utc("2019-07-20T01:00Z"), utc("2019-07-21T03:00Z")), period
+
+
+def test_a_building_is_not_the_city_one_of_its_other_spellings_translates():
+    # GeoNames lists "White House" among Casablanca's spellings: in English prose it is the building, whose city
+    # the text does not settle (no time zone from it)
+    assert zone_named("Drones are banned within 15 miles of the White House.") is None
+    assert zone_named("Drones are banned within 15 miles of the White House in Casablanca.") is not None

@@ -59,11 +59,14 @@ RADIUS_PHRASE = re.compile(
 # ("a “No Drone Zone”", "Temporary Flight Restriction (TFR) over …")
 _ZONE_WORDS = (r"(?:[“\"‘']?(?:(?:no[- ]fly|no[- ]drone|drone[- ]free|exclusion|restricted)\s+zones?|restricted\s+airspace"
                r"|(?:temporary\s+)?(?:flight|drone|airspace)\s+restrictions?)[”\"’']?(?:\s*\([A-Z]{2,5}\))?)")
-SIZED_ZONE = re.compile(rf"\b{DIST}\s+{_ZONE_WORDS}\s+(?:around|over|at|near|above|in)\s+{_TARGET}", re.I)
+# (the zone said to be in place between: "A 2-mile no-drone zone will be in place around Soldier Field")
+_IN_PLACE = (r"(?:\s+(?:will\s+be|is|are|has\s+been|have\s+been|was|were)\s+(?:in\s+(?:place|effect|force)|set\s+up"
+             r"|established|imposed|enforced|put\s+in\s+place))?")
+SIZED_ZONE = re.compile(rf"\b{DIST}\s+{_ZONE_WORDS}{_IN_PLACE}\s+(?:around|over|at|near|above|in)\s+{_TARGET}", re.I)
 # (the flights it is for between: "a no-fly zone for drones over the stadium")
 _FLIGHTS = r"(?:drones?|UAVs?|UAS|RPAS|unmanned\s+aircraft(?:\s+systems?)?)"
 _FOR_FLIGHTS = rf"(?:\s+for\s+(?:all\s+)?{_FLIGHTS}(?:\s+and\s+[\w-]+)?)?"
-ZONE_OVER = re.compile(rf"\b{_ZONE_WORDS}{_FOR_FLIGHTS}\s+(?:around|over|at|near|above)\s+{_TARGET}", re.I)
+ZONE_OVER = re.compile(rf"\b{_ZONE_WORDS}{_FOR_FLIGHTS}{_IN_PLACE}\s+(?:around|over|at|near|above)\s+{_TARGET}", re.I)
 # a place declared one: "Mercedes-Benz Stadium … has been declared a “No Drone Zone”", "declared Srinagar a no-fly
 # zone", "… will be a no-drone zone"
 _DECLARED = r"(?:declared|designated|made)\s+(?:as\s+)?"
