@@ -86,12 +86,16 @@ _TZ = r"(?:\s*(?P<tz>UTC|GMT|Z))?"
 _HM = r"(?P<h>\d{1,2}):?(?P<mi>\d{2})"
 _PROSE_MDY = re.compile(
     rf"^{_MONTH_RE}\.?\s+(?P<d>\d{{1,2}})(?:ST|ND|RD|TH)?,?\s+(?P<y>\d{{4}}),?\s+(?:AT\s+)?{_HM}{_TZ}$")
+# (a two-digit year only where the clock is marked UTC, as maritime and military messages write a day: "14 MAR 24 AT
+# 2158Z", "2158Z 14 MAR 24")
 _PROSE_DMY = re.compile(
-    rf"^(?P<d>\d{{1,2}})\s+{_MONTH_RE}\.?,?\s+(?P<y>\d{{4}}),?\s+(?:AT\s+)?{_HM}{_TZ}$")
+    rf"^(?P<d>\d{{1,2}})\s+{_MONTH_RE}\.?,?\s+(?P<y>\d{{4}}|\d{{2}}),?\s+(?:AT\s+)?{_HM}{_TZ}$")
 _PROSE_HM_MDY = re.compile(
     rf"^{_HM}{_TZ},?\s+(?:ON\s+)?{_MONTH_RE}\.?\s+(?P<d>\d{{1,2}})(?:ST|ND|RD|TH)?,?\s+(?P<y>\d{{4}})$")
 _PROSE_HM_DMY = re.compile(
-    rf"^{_HM}{_TZ},?\s+(?:ON\s+)?(?P<d>\d{{1,2}})\s+{_MONTH_RE}\.?,?\s+(?P<y>\d{{4}})$")
+    rf"^{_HM}{_TZ},?\s+(?:ON\s+)?(?P<d>\d{{1,2}})\s+{_MONTH_RE}\.?,?\s+(?P<y>\d{{4}}|\d{{2}})$")
+# a day-time group with its month and year ("142158Z MAR 24"): UTC by its Z
+_DTG_FULL = re.compile(rf"^(?P<d>\d{{2}})(?P<h>\d{{2}})(?P<mi>\d{{2}})\s?Z\s+{_MONTH_RE}\.?\s+(?P<y>\d{{4}}|\d{{2}})$")
 _HHMM_ONLY = re.compile(rf"^(?:AT\s+)?{_HM}{_TZ}$")
 # a year of a Chinese date: four digits, or a Republic-of-China year (Taiwan: 民國113年 = 2024) of three digits,
 # read as one only where a month follows it, as a date writes it (a count of years is never "113年7月")
@@ -176,10 +180,10 @@ def parse_time(text: str, *, ref: datetime | None = None, local_tz: timezone | N
     body = _strip_paren_tail(up)
     if body != up and (m := _ICAO.match(body)) is not None:
         return parse_time(body)  # "2607231600 UTC (1200 LOCAL 07/23/26)"
-    for pat in (_PROSE_MDY, _PROSE_DMY, _PROSE_HM_MDY, _PROSE_HM_DMY):
-        if (m := pat.match(body)) is not None:
+    for pat in (_PROSE_MDY, _PROSE_DMY, _PROSE_HM_MDY, _PROSE_HM_DMY, _DTG_FULL):
+        if (m := pat.match(body)) is not None and (len(m["y"]) == 4 or pat is _DTG_FULL or m["tz"]):
             mo = MONTHS[m["mon"][:3]]
-            return TimeValue(_mk(int(m["y"]), mo, int(m["d"]), int(m["h"]), int(m["mi"])))
+            return TimeValue(_mk(_year(m["y"]), mo, int(m["d"]), int(m["h"]), int(m["mi"])))
     if (m := _HHMM_ONLY.match(body)) is not None and (m["tz"] or ":" in body or len(body) == 4):
         if ref is None:
             raise ValueError(f"time {text.strip()!r} has no date and no start to take it from")

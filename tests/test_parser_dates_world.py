@@ -185,3 +185,19 @@ def test_flights_banned_over_a_named_area():
     assert [r.geometry.name for r in recs] == ["Hyde Park", "Green Park"]
     recs, _ = process_batch([Message(0, "Drone flights over Hyde Park were popular last summer.")], "rules")
     assert all(r.geometry is None for r in recs)  # no ban, no zone
+
+
+@pytest.mark.parametrize("window", [
+    "142158Z MAR 24 TO 150325Z MAR 24", "14 MAR 24 AT 2158Z TO 15 MAR 24 AT 0325Z", "14 MAR 2024 2158Z TO 15 MAR 2024 0325Z",
+    "2158Z 14 MAR 24 - 0325Z 15 MAR 24",
+])
+def test_a_period_of_days_marked_utc_as_maritime_messages_write_it(window):
+    """train ``ro-lrbb-sample:1096`` (an area bounded by points, as item E writes it) with its period written as
+    launch-hazard and maritime messages write one: day-time groups with month and year, or a day with a two-digit
+    year and a clock marked Z: UTC by the Z."""
+    rec = _one(_world("ro-lrbb-sample:1096") + f"\nLAUNCH WINDOW: {window}.")
+    assert (rec.start, rec.end) == (_t("2024-03-14T21:58Z"), _t("2024-03-15T03:25Z"))
+    # a two-digit year without the UTC mark is no date
+    assert parse_time("14 MAR 24 2158Z").dt == _t("2024-03-14T21:58Z")
+    with pytest.raises(ValueError):
+        parse_time("14 MAR 24 2158")

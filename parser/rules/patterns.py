@@ -349,6 +349,12 @@ TFR_BEGIN = re.compile(rf"Beginning\s+Date\s+and\s+Time\s*:\s*(?P<v>{PROSE_DT})"
 TFR_END = re.compile(rf"Ending\s+Date\s+and\s+Time\s*:\s*(?P<v>{PROSE_DT})", re.I)
 PROSE_ANY = re.compile(PROSE_DT, re.I)
 # a web page's B)/C) value: "02 Jan 2025 09:00 GMT" (a clock with no zone word is not taken: it may be local)
+# a period whose ends are days marked UTC, as maritime and military messages write them: "142158Z MAR 24 TO 150325Z
+# MAR 24", "14 MAR 24 AT 2158Z TO 15 MAR 24 AT 0325Z", "2158Z 14 MAR 24 - 0325Z 15 MAR 24"
+_ZDAY = (rf"(?:\d{{6}}\s?Z\s+{MONTH}\s+(?:\d{{4}}|\d{{2}})(?!\d)"
+         rf"|\d{{1,2}}\s+{MONTH}\s+(?:\d{{4}}|\d{{2}}),?\s+(?:AT\s+)?\d{{2}}:?\d{{2}}\s*(?:Z|UTC|GMT)\b"
+         rf"|\d{{2}}:?\d{{2}}\s*(?:Z|UTC|GMT),?\s+(?:ON\s+)?\d{{1,2}}\s+{MONTH}\s+(?:\d{{4}}|\d{{2}})(?!\d))")
+Z_PAIR = re.compile(rf"(?<!\w)(?P<s>{_ZDAY})\s*(?:TO|UNTIL|TILL|THRU|THROUGH|-|–)\s*(?P<e>{_ZDAY})", re.I)
 DMY_CLOCK = re.compile(rf"\d{{1,2}}\s+{MONTH}\s+\d{{4}}\s+\d{{2}}:?\d{{2}}\s*(?:UTC|Z|GMT)\b", re.I)
 # the same in prose order as an item's value: "B) February 13, 2027 at 0716 UTC"
 MDY_CLOCK = re.compile(rf"{_PROSE_DAY_CLOCK}\s*(?:UTC|Z|GMT)\b", re.I)

@@ -52,6 +52,7 @@ from airspace.parser.rules.patterns import (
     TFR_END,
     TIME_PAIR,
     UNTIL,
+    Z_PAIR,
     cn_periods_in,
 )
 from airspace.parser.rules.zone import sp
@@ -84,7 +85,7 @@ def read_times(text: str, h: Header, lo: int, hi: int) -> dict[str, Span]:
     if pairs:
         m = pairs[-1]
         return {"start": sp(text, *m.span("s")), "end": sp(text, *m.span("e"))}
-    m = ISO_PAIR.search(text, lo, hi)
+    m = ISO_PAIR.search(text, lo, hi) or Z_PAIR.search(text, lo, hi)
     if m:
         return {"start": sp(text, *m.span("s")), "end": sp(text, *m.span("e"))}
     f, u = FROM.search(text, lo, hi), UNTIL.search(text, lo, hi)
