@@ -321,3 +321,15 @@ def test_a_building_is_not_the_city_one_of_its_other_spellings_translates():
     # the text does not settle (no time zone from it)
     assert zone_named("Drones are banned within 15 miles of the White House.") is None
     assert zone_named("Drones are banned within 15 miles of the White House in Casablanca.") is not None
+
+
+def test_a_tfr_over_a_place_is_a_zone_word_and_a_ban():
+    # cartizzle:super-bowl-lvi: "a Temporary Flight Restriction (TFR) over the SoFi Stadium in Inglewood California";
+    # dispatch notes write the acronym alone ("VIP TFR over Palm Beach"): the TFR is the restriction, over its place
+    text = world_text("cartizzle:super-bowl-lvi")
+    first = text[:text.index(" The TFR means")]
+    bare = first.replace("a “No Drone Zone” and announced that there is a Temporary Flight Restriction (TFR)",
+                         "a big event and announced a VIP TFR")
+    assert [p["name"] for p in _places(bare)] == ["SoFi Stadium in Inglewood California"]
+    # "tfr" in lower case is no acronym
+    assert _places(bare.replace("VIP TFR", "vip tfr")) == []

@@ -31,7 +31,7 @@ from airspace.parser.rules.zone import Message, Zone, sp
 
 # the ban itself, somewhere in the text: without one, a place in prose is no zone
 BAN = re.compile(r"\b(?:no[- ]fly|no[- ]drone|drone[- ]free|ban(?:s|ned|ning)?|prohibit\w*|restrict(?:s|ed|ion|ions)\b|suspend\w*"
-                 r"|cannot\s+be\s+flown|(?:not|no\s+longer)\s+be\s+(?:allowed|permitted|flown))", re.I)
+                 r"|cannot\s+be\s+flown|(?:not|no\s+longer)\s+be\s+(?:allowed|permitted|flown)|(?-i:TFRs?)\b)", re.I)
 # a distance as prose writes it, the number in digits or a word ("five-km", "1-km", "15 km", "2 nautical miles")
 DIST = rf"(?P<d>(?<![\w.])(?:\d+(?:\.\d+)?|{NUM_WORDS})(?:\s?|[-‐])(?:KMS|{DIST_UNITS}))(?![\w])"
 # the kinds of place a restriction is drawn around (a venue), and the kinds a place may also be (a region or a site:
@@ -58,7 +58,7 @@ RADIUS_PHRASE = re.compile(
 # "temporary flight restriction", "flight restrictions", "drone restrictions"; in quotes or with its acronym after it
 # ("a “No Drone Zone”", "Temporary Flight Restriction (TFR) over …")
 _ZONE_WORDS = (r"(?:[“\"‘']?(?:(?:no[- ]fly|no[- ]drone|drone[- ]free|exclusion|restricted)\s+zones?|restricted\s+airspace"
-               r"|(?:temporary\s+)?(?:flight|drone|airspace)\s+restrictions?)[”\"’']?(?:\s*\([A-Z]{2,5}\))?)")
+               r"|(?:temporary\s+)?(?:flight|drone|airspace)\s+restrictions?|(?:VIP\s+)?(?-i:TFRs?))[”\"’']?(?:\s*\([A-Z]{2,5}\))?)")
 # (the zone said to be in place between: "A 2-mile no-drone zone will be in place around Soldier Field")
 _IN_PLACE = (r"(?:\s+(?:will\s+be|is|are|has\s+been|have\s+been|was|were)\s+(?:in\s+(?:place|effect|force)|set\s+up"
              r"|established|imposed|enforced|put\s+in\s+place))?")
