@@ -112,6 +112,32 @@ PERIOD = re.compile(rf"(?<!\w)(?:{_FROM}\s+|(?=(?:dalle|desde\s+las|das)\s))\s*{
                     # 23.59’a kadar"
                     rf"|(?<!\w){_date('ts', False)}['’](?:dan|den|tan|ten)\s+(?:başlayarak|itibaren)?[\s,]*"
                     rf"{_date('te', True)}['’](?:a|e|ya|ye)\s+kadar", re.I)
+# a date written in numbers, day first ("12.06.2024", "12/06/2024", "12.6.24"), its clock after it ("12.06.2024, 08:00
+# Uhr", "12/06/2024 a las 08:00", "12.06.2024 08:00 UTC") or before it ("08:00 Uhr am 12.06.2024"): day-month order,
+# as every language read here writes it (a slash date in English prose, month first in the US, is read only where
+# its connectives are another language's or its day cannot be a month: ``rules.times``)
+_NUM_DAY = r"(?P<nd>[0-3]?\d)(?P<sep>[./])(?P<nm>[01]?\d)[./](?P<ny>(?:19|20)\d{2}|\d{2})(?![\d/]|\.\d)"
+
+
+def _num_date(tag: str) -> str:
+    after = rf"(?:(?:{_CLOCK_LEAD}|\s+(?=\d{{1,2}}[:.h]\d{{2}}))(?:um\s+)?{_named(_CLOCK, 'a')}{_named(_UTC, 'a')})"
+    before = rf"(?:{_named(_CLOCK, 'b')}{_named(_UTC, 'b')}\s+(?:am|le|el|il|du|del|do|vom|on)\s+)"
+    return _named(rf"(?P<v>{before}?(?:(?:{_WEEKDAY}),?\s+)?(?<![\d./]){_NUM_DAY}{after}?)", tag)
+
+
+_NUM_TO = rf"(?:{_TO}|to|until|till|through|-|–|—)"
+NUM_PERIOD = re.compile(rf"(?<!\w)(?:(?:{_FROM}|from|between)\s+)?{_num_date('s')}\s*{_NUM_TO}\s*{_num_date('e')}", re.I)
+_NUM_ONE = re.compile(_num_date("one"), re.I)
+NUM_UNTIL = re.compile(rf"(?<!\w)(?:jusqu['’]\s?(?:au|à)|bis(?:\s+(?:zum|einschließlich|einschliesslich))?|hasta(?:\s+el)?"
+                       rf"|fino\s+al|até(?:\s+[oa])?|tot\s+en\s+met|tot|til(?:\s+og\s+med)?|till(?:\s+och\s+med)?|do"
+                       rf"|until|till)\s+{_num_date('u')}", re.I)
+# one day in numbers after the word for "on" ("am 12.06.2024", "le 12/06/2024")
+NUM_ONE_DAY = re.compile(rf"(?<!\w)(?:am|le|el|il|on|dnia|dne|den|op|em|no)\s+{_num_date('o')}", re.I)
+# the hours of a day written after it ("am 12.06.2024 von 08:00 bis 18:00 Uhr", "le 12/06/2024 de 8h à 18h"): the
+# first and last clock of that day
+HOURS = re.compile(rf"[\s,]*(?:von|de|dalle|desde\s+las|das|od|van|fra|från|from|between|zwischen)\s+{_named(_CLOCK, 'x')}\s*"
+                   rf"(?:bis|à|a|al|alle|hasta\s+las|às|as|do|tot|til|till|to|and|und|e|et|y|-|–)\s*{_named(_CLOCK, 'y')}"
+                   rf"(?:\s*(?:Uhr|h|horas?|heures?|uur))?(?P<utc>\s*(?:UTC|GMT|Z)\b)?", re.I)
 # the end alone, a ban in force until a day ("Zákaz platí do 25. října", "jusqu'au 3 juin 2014", "bis zum 25.
 # Oktober", "hasta el 5 de mayo"): the day's month written
 UNTIL = re.compile(
@@ -192,6 +218,8 @@ def read_eu_time(value: str, after: str = "", reference: date | None = None, bef
     s = " ".join(value.split()).strip(" ,.;")
     if (n := _NEXT.fullmatch(s)) is not None:
         return _next_day(n, before, reference)
+    if (num := _NUM_ONE.fullmatch(s)) is not None:
+        return _read_num(num, s)
     m = _ONE.fullmatch(s)
     if m is None:
         raise ValueError(f"not a date: {s[:40]!r}")
@@ -218,6 +246,17 @@ def read_eu_time(value: str, after: str = "", reference: date | None = None, bef
     minutes = _minutes(m, "a_one") if m.group("h_a_one") is not None else _minutes(m, "b_one")
     utc = bool(m.group("utc_a_one") or m.group("utc_b_one"))
     return EuTime(day, minutes, utc, tuple(taken))
+
+
+def _read_num(m: re.Match, s: str) -> EuTime:
+    """A ``_num_date`` match -> ``EuTime`` (day first; a two-digit year is 20xx)."""
+    y = m.group("ny_one")
+    try:
+        day = date(int(y) + (2000 if len(y) == 2 else 0), int(m.group("nm_one")), int(m.group("nd_one")))
+    except ValueError as exc:
+        raise ValueError(f"not a calendar date: {s[:40]!r}") from exc
+    minutes = _minutes(m, "a_one") if m.group("h_a_one") is not None else _minutes(m, "b_one")
+    return EuTime(day, minutes, bool(m.group("utc_a_one") or m.group("utc_b_one")), ())
 
 
 def window_minutes(m: re.Match) -> tuple[int, int, bool]:

@@ -196,3 +196,27 @@ def test_an_end_alone_in_other_languages(text, end):
 def test_an_end_on_the_next_day(text, start, end):
     (r,) = process_batch([Message(0, f"Zona restringida: {text}. UTC")], "rules")[0]
     assert (r.start, r.end) == (_utc(start), _utc(end))
+
+
+@pytest.mark.parametrize(("written", "start", "end"), [
+    # dates in numbers, day first, with points or slashes, clocks after them or none (whole days); Hannover's clock
+    # (CEST, UTC+2) where the notice marks no UTC
+    ("vom 12.06.2024 08:00 UTC bis 14.06.2024 18:00 UTC", "2024-06-12T08:00Z", "2024-06-14T18:00Z"),
+    ("vom 12.06.2024, 08:00 Uhr bis 14.06.2024, 18:00 Uhr", "2024-06-12T06:00Z", "2024-06-14T16:00Z"),
+    ("desde el 12/06/2024 a las 08:00 hasta el 14/06/2024 a las 18:00", "2024-06-12T06:00Z", "2024-06-14T16:00Z"),
+    ("od 12.06.2024 do 14.06.2024", "2024-06-11T22:00Z", "2024-06-14T21:59Z"),
+    ("12.6.24 - 14.6.24", "2024-06-11T22:00Z", "2024-06-14T21:59Z"),
+    # one day with its hours after it, and an end alone
+    ("am 12.06.2024 von 08:00 bis 18:00 Uhr", "2024-06-12T06:00Z", "2024-06-12T16:00Z"),
+    ("bis 14.06.2024", None, "2024-06-14T21:59Z"),
+    # English words around a slash date: month first (the US) unless a day cannot be a month
+    ("from 06/12/2024 to 06/14/2024", None, None),
+    ("from 13/06/2024 to 14/06/2024", "2024-06-12T22:00Z", "2024-06-14T21:59Z"),
+])
+def test_dates_written_in_numbers(written, start, end):
+    # de-hannover-airport:drohnen-1-5km ("… einem Umkreis von 1,5 Kilometern um den Flughafenzaun gilt ein absolutes
+    # Flugverbot für Drohnen.") with the period its notices write in numbers
+    text = world_text("de-hannover-airport:drohnen-1-5km").replace(
+        "gilt ein absolutes Flugverbot für Drohnen.", f"gilt ein absolutes Flugverbot für Drohnen {written}.")
+    recs = [r for r in process_batch([Message(0, text)], "rules")[0] if r.geometry is not None]
+    assert (recs[0].start, recs[0].end) == ((_utc(start) if start else None), (_utc(end) if end else None))

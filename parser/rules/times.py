@@ -17,6 +17,7 @@ from airspace.parser.endates import ON_DAY as EN_ON_DAY
 from airspace.parser.endates import PERIOD as EN_PERIOD
 from airspace.parser.endates import TILL as EN_TILL
 from airspace.parser.endates import day_range_spans
+from airspace.parser.eudates import NUM_ONE_DAY, NUM_PERIOD, NUM_UNTIL
 from airspace.parser.eudates import ONE_DAY as EU_ONE_DAY
 from airspace.parser.eudates import PERIOD as EU_PERIOD
 from airspace.parser.eudates import UNTIL as EU_UNTIL
@@ -145,8 +146,14 @@ def read_times(text: str, h: Header, lo: int, hi: int) -> dict[str, Span]:
         if e == "v_e" and m.group("v_e") is None:
             e = "v_n"  # (an end on the next day: its clock only)
         return {"start": sp(text, *m.span(s)), "end": sp(text, *m.span(e))}
-    m = EU_ONE_DAY.search(text, lo, hi) or EU_ONE_DAY.search(text)
-    u = EU_UNTIL.search(text, lo, hi) or EU_UNTIL.search(text)  # "Zákaz platí do 25. října": the end alone
+    if (m := _num_period(text, lo, hi)) is not None:  # "vom 12.06.2024 08:00 bis 14.06.2024 18:00 Uhr"
+        return {"start": sp(text, *m.span("v_s")), "end": sp(text, *m.span("v_e"))}
+    m = EU_ONE_DAY.search(text, lo, hi) or EU_ONE_DAY.search(text) or NUM_ONE_DAY.search(text, lo, hi)
+    if m is not None and m.re is NUM_ONE_DAY:
+        return {"start": sp(text, *m.span("v_o")), "end": sp(text, *m.span("v_o"))}
+    u = (EU_UNTIL.search(text, lo, hi) or EU_UNTIL.search(text) or NUM_UNTIL.search(text, lo, hi))
+    if u is not None and u.re is NUM_UNTIL:
+        return {"end": sp(text, *u.span("v_u"))}
     if u and (m is None or u.start() <= m.start() < u.end()):  # ("hasta el 5 de mayo": an end, not that one day)
         return {"end": sp(text, *u.span("v_u"))}
     if m:
@@ -158,6 +165,21 @@ def read_times(text: str, h: Header, lo: int, hi: int) -> dict[str, Span]:
     if len(prose) >= 2:
         return {"start": sp(text, *prose[0].span()), "end": sp(text, *prose[1].span())}
     return out
+
+
+_EN_JOIN = re.compile(r"\s*(?:to|until|till|through)\s*$", re.I)
+
+
+def _num_period(text: str, lo: int, hi: int) -> re.Match | None:
+    """The first ``NUM_PERIOD`` of ``[lo, hi)`` (else of the text) that reads day first: dates with points always; a
+    slash date in English words ("from 06/12/2024 to 06/14/2024", month first in the US) only where a day cannot be a
+    month."""
+    for rng in ((lo, hi), (0, len(text))):
+        for m in NUM_PERIOD.finditer(text, *rng):
+            english = _EN_JOIN.search(text, m.end("v_s"), m.start("v_e")) is not None
+            if m.group("sep_s") == "." or not english or max(int(m.group("nd_s")), int(m.group("nd_e"))) > 12:
+                return m
+    return None
 
 
 _CN_SENTENCE_END = re.compile(r"[。；;！!？?\n]")
