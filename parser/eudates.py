@@ -135,18 +135,35 @@ NUM_UNTIL = re.compile(rf"(?<!\w)(?:jusqu['’]\s?(?:au|à)|bis(?:\s+(?:zum|eins
 NUM_ONE_DAY = re.compile(rf"(?<!\w)(?:am|le|el|il|on|dnia|dne|den|op|em|no)\s+{_num_date('o')}", re.I)
 # the hours of a day written after it ("am 12.06.2024 von 08:00 bis 18:00 Uhr", "le 12/06/2024 de 8h à 18h"): the
 # first and last clock of that day
-HOURS = re.compile(rf"[\s,]*(?:von|de|dalle|desde\s+las|das|od|van|fra|från|from|between|zwischen)\s+{_named(_CLOCK, 'x')}\s*"
-                   rf"(?:bis|à|a|al|alle|hasta\s+las|às|as|do|tot|til|till|to|and|und|e|et|y|-|–)\s*{_named(_CLOCK, 'y')}"
+_HOURS_FROM = r"[\s,]*(?:von|de|dalle(?:\s+ore)?|desde\s+las|das|od|van|fra|från|from|between|zwischen)\s+"
+_HOURS_TO = r"\s*(?:bis|à|a|al|alle(?:\s+ore)?|hasta\s+las|às|as|do|tot|til|till|to|and|und|e|et|y|-|–)\s*"
+HOURS = re.compile(rf"{_HOURS_FROM}{_named(_CLOCK, 'x')}{_HOURS_TO}{_named(_CLOCK, 'y')}"
                    rf"(?:\s*(?:Uhr|h|horas?|heures?|uur))?(?P<utc>\s*(?:UTC|GMT|Z)\b)?", re.I)
+# (the hours bare, their unit written once after the second: "von 8 bis 18 Uhr", "dalle ore 8 alle ore 18")
+_HOURS_BARE = re.compile(rf"{_HOURS_FROM}(?P<bx>[01]?\d|2[0-4]){_HOURS_TO}(?P<by>[01]?\d|2[0-4])\s*(?:Uhr|h|horas?|heures?|uur"
+                         rf"|ore)?(?P<utc>\s*(?:UTC|GMT|Z)\b)?(?![\d:]|\.\d)", re.I)
+
+
+def day_hours(text: str, pos: int, end: int) -> tuple[int, int, bool, str] | None:
+    """The hours written right after a day at ``pos`` ("am 12.06.2024 von 08:00 bis 18:00 Uhr", "de 8 a 18 horas"): its
+    first and last clock in minutes, whether they are marked UTC, and the words; None where none are written."""
+    if (m := HOURS.match(text, pos, end)) is not None:
+        return _minutes(m, "x"), _minutes(m, "y"), bool(m.group("utc")), m.group(0)  # type: ignore[return-value]
+    if (m := _HOURS_BARE.match(text, pos, end)) is not None and m.group("by") and (
+            re.search(r"Uhr|h|hora|heure|uur|ore|UTC|GMT|Z", m.group(0)[m.end("by") - m.start():]) or "ore" in m.group(0)):
+        return int(m.group("bx")) * 60, int(m.group("by")) * 60, bool(m.group("utc")), m.group(0)
+    return None
 # the end alone, a ban in force until a day ("Zákaz platí do 25. října", "jusqu'au 3 juin 2014", "bis zum 25.
 # Oktober", "hasta el 5 de mayo"): the day's month written
 UNTIL = re.compile(
     rf"(?<!\w)(?:jusqu['’]\s?(?:au|à)|bis\s+(?:zum|einschließlich|einschliesslich)|hasta\s+el|fino\s+al|até\s+(?:[oa]\s+)?dia"
     rf"|tot\s+en\s+met|til\s+og\s+med|till\s+och\s+med|do|(?:έως|εως|μέχρι|μεχρι)(?:\s+και)?(?:\s+τ[ηο]ν?)?)\s+"
     rf"{_date('u', True)}", re.I)
+# (a clock after it is another form's, but not the day's hours: "el 5 de mayo de 2024, de 8:00 a 18:00 horas")
 ONE_DAY = re.compile(
-    rf"(?<!\w)(?:le|am|el|il|no|em|op|den|dnia|tanggal)\s+(?:(?:{_WEEKDAY}),?\s+)?(?P<v>{_DAY}\s+(?:de\s+)?(?:{_MONTH})\s+(?:de\s+)?"
-    rf"(?:19|20)\d{{2}})(?!\s*(?:{_CLOCK_LEAD}|\d))", re.I)
+    rf"(?<!\w)(?:le|am|el|il|no|em|op|den|dnia|tanggal)\s+(?:(?:dia|día|jour|giorno|Tag)\s+)?(?:(?:{_WEEKDAY}),?\s+)?"
+    rf"(?P<v>{_DAY}\s+(?:de\s+)?(?:{_MONTH})\s+(?:de\s+)?(?:19|20)\d{{2}})"
+    rf"(?:(?!\s*(?:{_CLOCK_LEAD}|\d))|(?={_HOURS_FROM}\d))", re.I)
 # a daily window: "jeweils von 0600 Uhr bis 1600 Uhr UTC", "tous les jours de 10 h à 18 h", "täglich 08:00-18:00"
 DAILY = re.compile(
     rf"(?:jeweils|täglich|taeglich|tous\s+les\s+jours|chaque\s+jour|todos\s+los\s+días|todos\s+os\s+dias|diariamente"

@@ -28,8 +28,7 @@ from airspace.parser.endates import DAY_RANGE as EN_DAY_RANGE
 from airspace.parser.endates import HOURS as EN_HOURS
 from airspace.parser.endates import day_range_spans, hours_minutes, read_en_time
 from airspace.parser.eudates import DAILY as EU_DAILY
-from airspace.parser.eudates import HOURS as EU_HOURS
-from airspace.parser.eudates import nearest_day, read_eu_time, window_minutes
+from airspace.parser.eudates import day_hours, nearest_day, read_eu_time, window_minutes
 from airspace.parser.header import qline_limit_field
 from airspace.parser.localtime import LOCAL_MARK, MARK_AFTER, fixed_offset, zone_at
 from airspace.parser.partial_time import complete_cn_day, complete_time, is_partial, is_warning
@@ -385,12 +384,11 @@ def _prose_date(rec: ZoneRecord, value: str, text: str, key: str, span: SpanMode
     if minutes is None:
         d = EU_DAILY.search(text, span.end, min(len(text), span.end + 200))
         h = _en_hours(text, span) if english and d is None else None
-        eu_h = EU_HOURS.match(text, span.end, min(len(text), span.end + 80)) if not english and d is None else None
+        eu_h = day_hours(text, span.end, min(len(text), span.end + 80)) if not english and d is None else None
         if eu_h is not None:  # "am 12.06.2024 von 08:00 bis 18:00 Uhr": that day's hours
-            a, b, marked = window_minutes(eu_h)
+            a, b, marked, words = eu_h
             minutes, utc = (b if is_end else a), utc or marked
-            said.append(f"the clock {minutes // 60:02d}{minutes % 60:02d} from the hours "
-                        f"'{_show(eu_h.group(0).strip(' ,'))}'")
+            said.append(f"the clock {minutes // 60:02d}{minutes % 60:02d} from the hours '{_show(words.strip(' ,'))}'")
         elif d is not None:
             a, b, marked = window_minutes(d)
             minutes, utc = (b if is_end else a), utc or marked

@@ -220,3 +220,20 @@ def test_dates_written_in_numbers(written, start, end):
         "gilt ein absolutes Flugverbot für Drohnen.", f"gilt ein absolutes Flugverbot für Drohnen {written}.")
     recs = [r for r in process_batch([Message(0, text)], "rules")[0] if r.geometry is not None]
     assert (recs[0].start, recs[0].end) == ((_utc(start) if start else None), (_utc(end) if end else None))
+
+
+@pytest.mark.parametrize(("hours", "start", "end"), [
+    # one day and its hours after it, in the ways the languages write them (Hannover's clock, CEST, UTC+2)
+    ("am 5. Mai 2024 von 8 bis 18 Uhr", "2024-05-05T06:00Z", "2024-05-05T16:00Z"),
+    ("am 5. Mai 2024 von 08:00 bis 18:00 Uhr", "2024-05-05T06:00Z", "2024-05-05T16:00Z"),
+    ("el 5 de mayo de 2024, de 8:00 a 18:00 horas", "2024-05-05T06:00Z", "2024-05-05T16:00Z"),
+    ("no dia 5 de maio de 2024, das 8h às 18h", "2024-05-05T06:00Z", "2024-05-05T16:00Z"),
+    ("il 5 maggio 2024 dalle ore 8 alle ore 18", "2024-05-05T06:00Z", "2024-05-05T16:00Z"),
+    # a bare number after a day is no clock without its unit ("von 8 bis 18" may count anything): the whole day
+    ("am 5. Mai 2024 von 8 bis 18", "2024-05-04T22:00Z", "2024-05-05T21:59Z"),
+])
+def test_one_day_and_its_hours(hours, start, end):
+    text = world_text("de-hannover-airport:drohnen-1-5km").replace(
+        "gilt ein absolutes Flugverbot für Drohnen.", f"gilt ein absolutes Flugverbot für Drohnen {hours}.")
+    recs = [r for r in process_batch([Message(0, text)], "rules")[0] if r.geometry is not None]
+    assert (recs[0].start, recs[0].end) == (_utc(start), _utc(end))
