@@ -19,8 +19,9 @@ the first such day on or after that date. Which clock it is in is the normaliser
 
 from __future__ import annotations
 
+import calendar
 import re
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 from functools import lru_cache
 
 from airspace.parser.eudates import EuTime, nearest_day
@@ -241,3 +242,29 @@ def _clock_minutes(m: re.Match, tag: str, end: bool = False) -> int:
 def hours_minutes(m: re.Match) -> tuple[int, int]:
     """An ``HOURS`` match -> its start and end, minutes past midnight."""
     return _clock_minutes(m, "x"), _clock_minutes(m, "y", end=True)
+
+
+# a period written as its length after its start ("banned … for 15 days from June 1, 2024", "from June 1 for a period of
+# two weeks"): the end is the start plus that length
+_COUNTS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
+           "eleven": 11, "twelve": 12, "fourteen": 14, "fifteen": 15, "twenty": 20, "thirty": 30, "forty": 40,
+           "forty-five": 45, "sixty": 60, "ninety": 90}
+DURATION = re.compile(rf"\bfor\s+(?:a\s+(?:period|duration)\s+of\s+|the\s+next\s+)?(?P<n>\d{{1,3}}|{'|'.join(sorted(_COUNTS, key=len, reverse=True))})"
+                      r"\s+(?P<u>days?|weeks?|months?)\b", re.I)
+
+
+def after_duration(start: datetime, value: str) -> tuple[datetime, str]:
+    """``start`` plus the length ``value`` writes (``DURATION``: days, weeks, calendar months), and the words said
+    about it. ``ValueError`` when ``value`` is no such length."""
+    m = DURATION.fullmatch(" ".join(value.split()).strip(" ,.;"))
+    if m is None:
+        raise ValueError(f"not a length of time: {value[:40]!r}")
+    n = int(m["n"]) if m["n"].isdigit() else _COUNTS[m["n"].lower()]
+    unit = m["u"].lower().rstrip("s")
+    if unit == "month":
+        k = start.month - 1 + n
+        end = start.replace(year=start.year + k // 12, month=k % 12 + 1,
+                            day=min(start.day, calendar.monthrange(start.year + k // 12, k % 12 + 1)[1]))
+    else:
+        end = start + timedelta(days=n * (7 if unit == "week" else 1))
+    return end, f"{n} {unit}{'s' if n != 1 else ''} after the start"

@@ -25,8 +25,9 @@ from airspace.core.records import (
 from airspace.parser.coords import find_coords, parse_coord
 from airspace.parser.distwords import diameter_at, read_distance, seemeile
 from airspace.parser.endates import DAY_RANGE as EN_DAY_RANGE
+from airspace.parser.endates import DURATION as EN_DURATION
 from airspace.parser.endates import HOURS as EN_HOURS
-from airspace.parser.endates import day_range_spans, hours_minutes, read_en_time
+from airspace.parser.endates import after_duration, day_range_spans, hours_minutes, read_en_time
 from airspace.parser.eudates import DAILY as EU_DAILY
 from airspace.parser.eudates import day_hours, nearest_day, read_eu_time, window_minutes
 from airspace.parser.header import qline_limit_field
@@ -490,7 +491,10 @@ def _times(rec: ZoneRecord, v: dict[str, str], text: str, reference: date | None
                 rec.start = start_ref = dt
             else:
                 _fail(rec, "start", v["start"], exc)
-    if v.get("end") is not None:
+    if v.get("end") is not None and rec.start is not None and EN_DURATION.fullmatch(v["end"].strip(" ,.;")):
+        rec.end, said = after_duration(rec.start, v["end"])  # "for 15 days from June 1": the start plus its length
+        _infer(rec, f"end '{_show(v['end'])}': {said} (inferred)", sure=False)
+    elif v.get("end") is not None:
         try:
             tv = parse_time(v["end"], ref=start_ref, local_tz=local_tz, end=True)
             rec.end = tv.dt

@@ -333,3 +333,21 @@ def test_a_tfr_over_a_place_is_a_zone_word_and_a_ban():
     assert [p["name"] for p in _places(bare)] == ["SoFi Stadium in Inglewood California"]
     # "tfr" in lower case is no acronym
     assert _places(bare.replace("VIP TFR", "vip tfr")) == []
+
+
+def test_a_period_written_as_its_length_after_its_start():
+    # in-oneindia:mumbai-2022-11: "… in the city for 30 days, effective from November 13 to December 12." With its
+    # year written and the end left to the length ("for 30 days, effective from November 13, 2022"): the end is 30
+    # days after the start (13 December 00:00 IST, as the truth row reads the written end inclusive), for review
+    text = world_text("in-oneindia:mumbai-2022-11").replace(
+        "effective from November 13 to December 12", "effective from November 13, 2022")
+    (rec,) = drawn_records(text)
+    assert (rec.start, rec.end) == (utc("2022-11-12T18:30Z"), utc("2022-12-12T18:30Z"))
+    assert any("30 days after the start" in r for r in rec.reasons) and rec.status == "review"
+    # weeks and calendar months; a length far from the start is not its length
+    assert endates.after_duration(utc("2024-01-31T00:00Z"), "for one month")[0] == utc("2024-02-29T00:00Z")
+    assert endates.after_duration(utc("2024-06-01T00:00Z"), "for a period of two weeks")[0] == utc("2024-06-15T00:00Z")
+    far = text.replace("for 30 days, effective", "for 30 days, as the notification of the commissioner of police of the "
+                                                  "city says in its order, effective")
+    (rec,) = drawn_records(far)
+    assert rec.start == utc("2022-11-12T18:30Z") and rec.end is None

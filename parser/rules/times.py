@@ -12,6 +12,7 @@ from bisect import bisect_left
 from airspace.core.contract import Span
 from airspace.parser.endates import CLOCKED_PERIOD as EN_CLOCKED
 from airspace.parser.endates import DAY_RANGE as EN_DAY_RANGE
+from airspace.parser.endates import DURATION as EN_DURATION
 from airspace.parser.endates import FROM as EN_FROM
 from airspace.parser.endates import ON_DAY as EN_ON_DAY
 from airspace.parser.endates import PERIOD as EN_PERIOD
@@ -241,6 +242,8 @@ def read_english(text: str, lo: int, hi: int, within: bool = False) -> dict[str,
     t = EN_TILL.search(text, f.end() if f else lo, whole[1])
     if t:
         out["end"] = sp(text, *t.span("v_e"))
+    elif f and (d := EN_DURATION.search(text, max(0, f.start() - 60), min(len(text), f.end() + 60))) is not None:
+        out["end"] = sp(text, *d.span())  # "for 15 days from June 1, 2024": the start plus that length
     if out:
         return out
     m = EN_ON_DAY.search(text, lo, hi) or EN_ON_DAY.search(text, *whole)
