@@ -119,3 +119,20 @@ def test_a_chinese_label_that_repeats_its_hemisphere_letter():
     from airspace.parser.coords import find_coords
 
     assert find_coords("北纬E30°39′10″") == []
+
+
+@pytest.mark.parametrize(("item", "zones"), [
+    # a core instead of a centre ("以X为核心，向外延伸3公里")
+    ("一、活动当日17时至23时,以奥体中心体育场为核心，向外延伸3公里,", [("奥体中心体育场", "3公里")]),
+    # an area label before the place is no part of it ("管控范围为X及周边1000米区域")
+    ("一、活动当日17时至23时,管控范围为奥体中心体育场及周边1000米区域,", [("奥体中心体育场", "1000米")]),
+    # the place a measure is put on, or that a ban's flights are in
+    ("一、活动当日17时至23时,对奥体中心体育场区域实施空中管控,", [("奥体中心体育场", None)]),
+    ("一、活动当日17时至23时,禁止在奥体中心体育场放飞无人机,", [("奥体中心体育场", None)]),
+    # the whole city as the subject of its ban
+    ("一、活动当日17时至23时,全市禁止无人机飞行,", [("全市", None)]),
+])
+def test_more_chinese_place_forms(item, zones):
+    text = _world(YICHANG).replace(_ITEM, item).replace(
+        "禁止无人机、小型航空器具和空飘物等“低慢小”飞机器在相关活动区域飞行", "特通告如下")
+    assert [(z["name"], z.get("radius")) for z in rules_zones(text)] == zones

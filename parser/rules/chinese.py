@@ -67,6 +67,7 @@ def _after_subject(text: str, ns: int, ne: int) -> int:
 _ENUM_AT = re.compile(r"\s*(?:[（(][一二三四五六七八九十\d]{1,3}[）)]|[一二三四五六七八九十]{1,3}、|\d{1,2}[.、．])\s*")
 
 
+_LABEL_LEAD = re.compile(r"(?:管控|管制|禁飞|禁飛|限飞|限飛)?(?:区域|區域|范围|範圍)\s*(?:为|為|[:：])\s*")
 _ABOVE_END = re.compile(r"(?:上空|上方空域|上方)$")
 
 
@@ -119,6 +120,8 @@ def cn_named(text: str, lo: int, hi: int) -> Zone | None:
         ns, ne = clause_start(text, m.start(), lo, 200, "，,。；;：:\n"), m.start()
         ns = _after_subject(text, _after_enumerator(text, ns, ne), ne)
         ns += len(text[ns:ne]) - len(text[ns:ne].lstrip("在于於 \t"))
+        if (label := _LABEL_LEAD.match(text, ns, ne)) is not None:
+            ns = label.end()  # ("管控范围为市体育中心场馆及周边1000米区域": the label is no part of the place)
         if (above := _ABOVE_END.search(text, ns, ne)) is not None:
             ne = above.start()  # ("奥体中心上空及周边3公里": the place is the venue, not its airspace)
         if ne - ns >= 2 and CJK_RE.search(text, ns, ne) and clause_fragment(text[ns:ne]) is None:
@@ -148,7 +151,13 @@ def cn_named(text: str, lo: int, hi: int) -> Zone | None:
             ns += 2
         # ("全市范围内", "朝阳区辖区内": the area is the city or district, "within" is the sentence's)
         ne -= len(m.group()) - len(_WITHIN.sub("", m.group()))
-        if ne - ns >= 2 and CJK_RE.search(text, ns, m.start()):
+        if ne - ns >= 2 and (CJK_RE.search(text, ns, m.start()) or m.group().startswith("全")):
+            return Zone({"name": sp(text, ns, ne)}, ns, ne, "named")
+    # "对奥林匹克公园区域实施空中管控", "禁止在西湖景区放飞无人机": the place a measure is put on, or a ban's flights are in
+    for m in _ACTED_ON.finditer(text, lo, hi):
+        ns, ne = m.span("name" if m.group("name") else "name2")
+        if (CJK_RE.search(text, ns, ne) and not CN_NOT_PLACE.search(text, ns, ne) and not _GENERIC.match(text, ns, ne)
+                and clause_fragment(text[ns:ne]) is None):
             return Zone({"name": sp(text, ns, ne)}, ns, ne, "named")
     # "禁飞区域为西湖景区核心区域", "管控范围：奥体中心": the place an area label names, where no other form placed it
     for m in _AREA_VALUE.finditer(text, lo, hi):
@@ -158,6 +167,12 @@ def cn_named(text: str, lo: int, hi: int) -> Zone | None:
     return None
 
 
+# words that refer to places written elsewhere ("以下区域", "上述区域", "相关区域"), never a place of their own
+_GENERIC = re.compile(r"以下|下列|上述|前述|相关|相關|有关|有關|该|該|本次|各|所有|全部")
+_ACTED_ON = re.compile(r"(?:(?<=[，,。；;：:\n])|^|(?<=决定|決定))(?:对|對)(?P<name>[\u4e00-\u9fff]{2,20}?)(?:区域|區域|地区|地區|空域)?"
+                       r"(?:实施|實施|实行|實行)(?:临时|臨時)?(?:空中|低空)?(?:管控|管制|禁飞|禁飛|限飞|限飛)"
+                       r"|禁止(?:任何单位和个人|任何單位和個人)?在(?P<name2>[\u4e00-\u9fff]{2,20}?)(?:范围内|範圍內|区域内|區域內|内|內|上空)?"
+                       r"(?:放飞|放飛|飞行|飛行|使用|操控)", re.M)
 _AREA_VALUE = re.compile(r"(?:区域|區域|范围|範圍)\s*(?:(?:为|為)\s*[:：]?|[:：])\s*"
                          r"(?P<name>[^，,。；;：:\n\d（(]{2,30}?)(?=[，,。；;\n]|$)")
 

@@ -196,7 +196,7 @@ CN_UPPER = re.compile(rf"(?:{CN_FROM_GROUND}(?=[^，,。；;\n]{{0,4}}\d))?"
 # Chinese places: found from their anchor (为中心 / 周边500米 / ，半径3公里 / 上空) backwards to the start of the clause,
 # so that hostile text without anchors costs one linear scan
 # (a blank run is taken only from its first character: a leading \s* tried at every blank of a long run is quadratic)
-CN_CENTRE_ANCHOR = re.compile(r"(?:(?<!\s)\s+)?(?:为|為)\s*(?:中心|圆心|圓心)")
+CN_CENTRE_ANCHOR = re.compile(r"(?:(?<!\s)\s+)?(?:为|為)\s*(?:中心|圆心|圓心|核心)")
 # 3公里(含): 3 km included; 两公里, 五百米: a radius in Chinese numerals (三千米 is 3,000 m read either way)
 CN_DIST = (r"(?:\d+(?:\.\d+)?\s*(?:公里|千米|米|km|KM|m)|[一二两兩三四五六七八九十百千万萬][零〇一二两兩三四五六七八九十百千万萬]*\s*(?:公里|千米|米))"
            r"(?:\s*[（(]含[）)])?")
@@ -214,6 +214,8 @@ CN_DISTRICTS = re.compile(rf"{CN_DISTRICT}(?:[、,，和及]{CN_DISTRICT}){{1,20
 CN_AREA_LABEL = re.compile(r"(?:区域|區域|范围|範圍)\s*[:：]")
 # a whole administrative area: "本市行政区域", "…市全境", "合肥市城区全域", "全市范围内", "我市市区范围内", "朝阳区辖区内"
 CN_ADMIN_ANCHOR = re.compile(r"(?:行政区域|行政區域|行政區[(（]q[uū][)）]域)(?:全境|全域)?|(?<=[市县縣区區省])全境"
+                             # (the whole city or county as the subject of its ban: "…，全市禁止无人机…")
+                             r"|(?<![\u4e00-\u9fff])全[市县縣](?=禁止|严禁|嚴禁|实施|實施|范围|範圍)"
                              r"|(?<=[市县縣区區省])(?:城区|城區|市区|市區|主城区|主城區|中心城区|中心城區)?"
                              r"(?:全域|范围内|範圍內|辖区内|轄區內|境内|境內)")
 CN_AREA_ANCHOR = re.compile(
