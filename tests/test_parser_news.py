@@ -351,3 +351,17 @@ def test_a_period_written_as_its_length_after_its_start():
                                                   "city says in its order, effective")
     (rec,) = drawn_records(far)
     assert rec.start == utc("2022-11-12T18:30Z") and rec.end is None
+
+
+@pytest.mark.parametrize(("sentence", "place"), [
+    ("The airspace over Dublin Port was closed to recreational and commercial drone operations", "Dublin Port"),
+    ("The Irish Aviation Authority closed the airspace above Dublin Port to recreational and commercial drone operations",
+     "Dublin Port"),
+])
+def test_airspace_said_closed_over_a_place(sentence, place):
+    # visahq:dublin-t3-2025 says its ban as "A blanket prohibition on recreational and commercial drone operations
+    # across Dublin’s Control Zone"; airspace said closed over a place is a ban of its own, read in those words only
+    text = world_text("visahq:dublin-t3-2025").replace(
+        "A blanket prohibition on recreational and commercial drone operations across Dublin’s Control Zone", sentence)
+    assert [p["name"] for p in _places(text)] == [place]
+    assert _places(text.replace("closed", "opened")) == []

@@ -134,10 +134,16 @@ SEA_AREA = re.compile(
     rf"\b(?:{_ZONE_WORDS}|NOTAMs?|(?:missile|rocket|weapons?|live[- ]fire)\s+(?:tests?|launch(?:es)?|firings?"
     rf"|exercises?|drills?))\s+(?:[\w-]+\s+){{0,4}}?(?:in|over|off|across|above)\s+(?:the\s+)?(?P<places>{_WATER})\b",
     re.I)
+# the airspace over a place said closed ("The airspace over Kashmir Valley will remain closed for drones",
+# "Authorities have closed the airspace above the Old City to all drones")
+_CLOSED = r"(?:(?:will|would)\s+(?:remain|be)|(?:is|are|was|were|has\s+been|have\s+been|remains?))\s+closed"
+CLOSED_AIRSPACE = re.compile(
+    rf"\b(?:closed?|closing|closure\s+of)\s+(?:the\s+)?airspace\s+(?:over|above|around|of)\s+{_TARGET}", re.I)
+AIRSPACE_CLOSED = re.compile(rf"\bairspace\s+(?:over|above|around|of)\s+{_TARGET}\s+{_CLOSED}", re.I)
 _ONE = re.compile(PLACE)  # (a place is case-sensitive inside phrases read in any case)
 # (a tuple: phrases read together, as one: a TFR's own radius beside the rings around a named venue)
 _PHRASES = ((RADIUS_PHRASE, OWN_RADIUS), RADIUS_CENTRED, SIZED_ZONE, ZONE_OVER, DECLARED, FLIGHTS_OVER, BANNED_IN,
-            LISTED, SEA_AREA)
+            LISTED, SEA_AREA, (CLOSED_AIRSPACE, AIRSPACE_CLOSED))
 
 
 # capitalised words a list runs on into that name a document, a rule or a unit, never a place ("… centered on
@@ -246,6 +252,9 @@ def _size(radius: str) -> float | None:
 
 def news_places(m: Message) -> list[Zone]:
     """The zones of a ban reported in English prose (free text only); ``[]`` when the text states no ban."""
-    if m.h.kind != "other" or BAN.search(m.text, m.lo, m.hi) is None:
+    if m.h.kind != "other":
         return []
+    if BAN.search(m.text, m.lo, m.hi) is None:
+        # (airspace said closed over a place is a ban of its own, read only in those words)
+        return phrase_zones(m, ((CLOSED_AIRSPACE, AIRSPACE_CLOSED),), _places)
     return phrase_zones(m, _PHRASES, _places)
