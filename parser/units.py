@@ -173,11 +173,13 @@ _ALT_HUNDREDS = re.compile(_LEAD + r"A(?P<num>\d{3})\b" + _TAIL, re.IGNORECASE) 
 # and the foot as Taiwan and Hong Kong write it (呎)
 CN_FROM_GROUND = r"(?:距地表|距地面|離地面?|离地面?)"
 CN_NOT_OVER = r"(?:不逾|不超過|不超过|不高於|不高于)"
-CN_FEET = ("英尺", "英呎", "呎")
+CN_FEET = ("英尺", "英呎", "呎", "피트")
 _CN = re.compile(
-    r"^\s*(?:飞行|飛行)?(?P<pre>" + CN_FROM_GROUND + r"?(?:真高|相对高度|相對高度|海拔高度|海拔|标高|標高|高度)?)"
+    # (and Korean: "고도 150m", "지상 150미터", "비행고도 500피트")
+    r"^\s*(?:飞行|飛行|비행)?(?P<pre>" + CN_FROM_GROUND + r"?(?:真高|相对高度|相對高度|海拔高度|海拔|标高|標高|高度"
+    r"|지상\s*고도|지상(?:으로부터)?|고도|높이)?)"
     r"\s*[:：]?\s*" + CN_NOT_OVER + r"?\s*"
-    r"(?P<num>" + _NUMBER + "|" + _CN_NUMBER + r")\s*(?P<unit>米|公尺|m|M|" + "|".join(CN_FEET) + r")"
+    r"(?P<num>" + _NUMBER + "|" + _CN_NUMBER + r")\s*(?P<unit>米|公尺|미터|m|M|" + "|".join(CN_FEET) + r")"
     r"\s*(?P<post>真高|海拔)?" + _TAIL)
 _REF_WORDS = r"AMSL|MSL|AGL|ASFC|AAL|SFC|GND|ALT|ABOVE\s+GROUND\s+LEVEL|(?:ABOVE\s+)?MEAN\s+SEA\s+LEVEL"
 _VALUE = re.compile(
@@ -223,7 +225,7 @@ def parse_limit(text: str) -> Limit:
         return _limit("FL", Fraction(int(m.group("num")) * 100), False, raw)
     if (m := _CN.match(s)) is not None:
         words = (m.group("pre") or "") + (m.group("post") or "")
-        ref = "AGL" if re.search(r"真高|相[对對]|距地|[離离]地", words) else "AMSL"
+        ref = "AGL" if re.search(r"真高|相[对對]|距地|[離离]地|지상", words) else "AMSL"
         metres = m.group("unit") not in CN_FEET
         return _limit(ref, _number(m.group("num")), metres, raw)
     if (m := _ALT_HUNDREDS.match(s)) is not None:

@@ -55,3 +55,20 @@ def test_korean_clock_times_are_korea_time():
     start = parse_time("2025년 5월 3일 오후 11시 30분", local_tz=KST).dt
     assert start == utc("2025-05-03T14:30Z")
     assert parse_time("다음날 오전 2시", local_tz=KST, ref=start).dt == utc("2025-05-03T17:00Z")
+
+
+def test_a_notice_that_labels_its_place_period_and_height():
+    # kr-sbs:apec-2025-gyeongju-gimhae writes in prose "공항 중심 반경 9.3㎞" and the period "29일 오전 0시부터 … 다음 달 2일
+    # 오후 11시 59분까지"; notices write the same as labelled lines: the place's line after "장소:" (in a text that bans;
+    # the label no part of the place), whole dotted days (Korea time, the end the last day's midnight), a height
+    assert "공항 중심 반경 9.3㎞" in world_text("kr-sbs:apec-2025-gyeongju-gimhae")
+    text = "APEC 정상회의 비행금지구역 설정\n장소: 김해국제공항 중심 반경 9.3㎞, 고도 150m 이하\n운영기간: 2025.10.29 ~ 2025.11.02\n"
+    (rec,) = drawn_records(text)
+    assert (rec.geometry.name, rec.geometry.radius_m) == ("김해국제공항", 9300.0)
+    assert (rec.start, rec.end) == (utc("2025-10-28T15:00Z"), utc("2025-11-02T15:00Z"))
+    assert (rec.upper.m, rec.upper.ref) == (150.0, "AMSL")
+    # without a ban anywhere in the text a labelled place is none
+    assert drawn_records(text.replace("비행금지구역 설정", "행사 안내")) == []
+    # above the ground ("지상 고도")
+    (rec,) = drawn_records(text.replace("고도 150m", "지상 고도 150m"))
+    assert rec.upper.ref == "AGL"

@@ -29,6 +29,7 @@ _SUBJECT = re.compile(r"[이가]$")
 _NOT_PLACE = re.compile(r"구역|금지|제한|비행|드론|지역$|일대|기간|오전|오후|\d|^(?:위해|위한|따라|통해|대해|관련|인해|모든)$")
 # a word of the period before the place ("1일까지", "오전"): it ends the place's words going back
 _TIME_WORD = re.compile(r"\d|까지$|부터$|^(?:오전|오후|기간)")
+_PLACE_LABEL = re.compile(r"\s*(?:장소|위치|구역|대상\s*(?:지역|구역)|범위|지역)\s*[:：]")
 _SENTENCE = re.compile(r"(?:[^.。!?！？\n]|(?<=\d)\.(?=\d))+")  # (a decimal point ends no sentence)
 
 
@@ -39,6 +40,8 @@ def _place_before(text: str, end: int, floor: int) -> tuple[int, int] | None:
     words = list(re.finditer(r"\S+", text[floor:end]))[-3:]
     take: list[re.Match] = []
     for w in reversed(words):
+        if w.group().endswith((":", "：")):
+            break  # a label ("장소:", "비행금지구역:") ends the place's words
         word = w.group().strip("'\"‘’“”()（）[]「」,")
         if not word or not HANGUL.search(word) or (take and (_PARTICLE.search(word) or _SUBJECT.search(word)
                                                              or _TIME_WORD.search(word))):
@@ -64,8 +67,10 @@ def ko_places(m: Message) -> list[Zone]:
         return []
     zones: list[Zone] = []
     seen: set[tuple[str, str]] = set()
+    bans = KO_BAN.search(text, m.lo, m.hi) is not None
     for s in _SENTENCE.finditer(text, m.lo, m.hi):
-        if KO_BAN.search(s.group()) is None:
+        # (a sentence that writes the ban, or a place's labelled line in a text that bans: "장소: X 반경 2km 이내")
+        if KO_BAN.search(s.group()) is None and not (bans and _PLACE_LABEL.match(s.group())):
             continue
         for a in _ANCHOR.finditer(text, s.start(), s.end()):
             place = _place_before(text, a.start(), s.start())

@@ -191,8 +191,8 @@ FIR_ITEM = re.compile(r"\s*(?:(?:,|\bAND\b)\s*)?(?P<item>[A-Z][A-Z-]{1,20}(?: [A
 UNL_WORD = re.compile(r"(?<![A-Z])(?:UNL|UNLTD|UNLIMITED|UNLIMTED)(?![A-Z])|无限高|無限高", re.I)
 # (距地表高度不逾400呎: a height from the ground "not exceeding" 400 ft, as Taiwan's drone notices write the ceiling)
 CN_UPPER = re.compile(rf"(?:{CN_FROM_GROUND}(?=[^，,。；;\n]{{0,4}}\d))?"
-                      rf"(?:真高|相对高度|相對高度|飞行高度|飛行高度|高度)\s*(?:为|為|{CN_NOT_OVER})?\s*"
-                      rf"\d+(?:\.\d+)?\s*(?:米|公尺|m|{'|'.join(CN_FEET)})")
+                      rf"(?:真高|相对高度|相對高度|飞行高度|飛行高度|高度|(?:비행\s*)?고도|지상\s*고도)\s*(?:为|為|{CN_NOT_OVER})?\s*"
+                      rf"\d+(?:\.\d+)?\s*(?:米|公尺|미터|m|{'|'.join(CN_FEET)})")
 # Chinese places: found from their anchor (为中心 / 周边500米 / ，半径3公里 / 上空) backwards to the start of the clause,
 # so that hostile text without anchors costs one linear scan
 # (a blank run is taken only from its first character: a leading \s* tried at every blank of a long run is quadratic)
@@ -290,6 +290,9 @@ _KO_DOT_MD = rf"\d{{1,2}}\.\s*\d{{1,2}}\.?{_KO_WEEKDAY}"
 KO_DOT_RANGE = re.compile(
     rf"(?P<s>\d{{4}}\.\s*{_KO_DOT_MD}\s*\d{{1,2}}:\d{{2}})\s*[~∼～〜-]\s*"
     rf"(?P<e>(?:(?:\d{{4}}\.\s*)?{_KO_DOT_MD}\s*)?\d{{1,2}}:\d{{2}})(?!\d)")
+# and whole days: "2024.05.01 ~ 2024.05.03", "2024. 5. 1.(수) ~ 5. 3.(금)"
+KO_DOT_DAYS = re.compile(
+    rf"(?P<s>\d{{4}}\.\s*{_KO_DOT_MD})\s*[~∼～〜-]\s*(?P<e>(?:\d{{4}}\.\s*)?{_KO_DOT_MD})(?!\s*\d{{1,2}}:\d{{2}})(?![\d.])")
 # a start day without its month before an end with one ("19日起至10月31日24时"): the start's month and year are the
 # notice's own, as ``CN_DAY_RANGE``'s
 CN_DAY_TO_DATE = re.compile(rf"(?<![月\d])(?P<s>\d{{1,2}}\s*[日号號])\s*起?\s*(?:至|到)\s*(?P<e>{CN_DT})")

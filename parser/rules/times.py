@@ -43,6 +43,7 @@ from airspace.parser.rules.patterns import (
     JP_DAYS,
     JP_RANGE,
     KO_DAYS,
+    KO_DOT_DAYS,
     KO_DOT_RANGE,
     KO_RANGE,
     MDY_CLOCK,
@@ -107,7 +108,8 @@ def read_times(text: str, h: Header, lo: int, hi: int) -> dict[str, Span]:
     script = cjk_script(text)
     if script == "ja" and (m := JP_RANGE.search(text) or JP_DAYS.search(text)) is not None:
         return {"start": sp(text, *m.span("s")), "end": sp(text, *m.span("e"))}  # Japanese: 5月3日9時から18時まで
-    if script == "ko" and (m := KO_RANGE.search(text) or KO_DOT_RANGE.search(text) or KO_DAYS.search(text)):
+    if script == "ko" and (m := KO_RANGE.search(text) or KO_DOT_RANGE.search(text) or KO_DAYS.search(text)
+                           or KO_DOT_DAYS.search(text)):
         return {"start": sp(text, *m.span("s")), "end": sp(text, *m.span("e"))}  # Korean: 5월 3일 오전 9시부터
     if (m := CN_UNTIL.search(text)) is not None:  # "自即日起至2024年12月31日": the end alone
         return {"end": sp(text, *m.span("e"))}
