@@ -63,8 +63,12 @@ TILL = re.compile(rf"\b(?:till|until|through|up\s+to)\s+{_date('e')}", re.I)
 ON_DAY = re.compile(rf"\bon\s+(?P<v>(?:{_WD},?\s+)?(?:{_named(_MD, 'on')}|{_named(_DM, 'on')})|{_WD})(?![\w-])", re.I)
 # a clock: "10 am", "6:30 p.m."; or on the 24-hour dial with its colon or its word ("17:00", "0900 hrs"), never
 # four bare digits (a year: "between 2017 and 2019")
+# (or four bare digits where a time zone or "local" is written after them or after the span they open: "from 0800 to
+# 1800 AEST", "between 0900 and 1700 local time")
+_HHMM_MARK = r"(?:UTC|GMT|Z|local|LT|hrs|hours|(?-i:[A-Z]{2,4}T))\b"
 _CLOCK = (r"(?:(?P<h>[01]?\d)(?:[:.](?P<mi>[0-5]\d))?\s*(?P<ap>[ap]\.?\s?m\b\.?)"
           r"|(?P<h24>[01]?\d|2[0-4])(?::(?P<mi24>[0-5]\d)(?:\s*(?:hrs|hours|h)\b)?|(?P<mi24b>[0-5]\d)\s*(?:hrs|hours|h)\b)"
+          rf"|(?P<h4>[01]\d|2[0-4])(?P<mi4>[0-5]\d)(?=\s*{_HHMM_MARK}|\s*(?:and|to|till|until|-|–)\s*[0-2]\d[0-5]\d\s*{_HHMM_MARK})"
           r"|(?P<w>midnight|noon|midday)\b)")
 HOURS = re.compile(rf"\b(?:between|from)\s+{_named(_CLOCK, 'x')}\s*(?:and|to|till|until|-|–)\s*{_named(_CLOCK, 'y')}",
                    re.I)
@@ -227,8 +231,9 @@ def _clock_minutes(m: re.Match, tag: str, end: bool = False) -> int:
     midnight``)."""
     if (w := m.group(f"w_{tag}")) is not None:
         return 12 * 60 if w.lower() != "midnight" else 24 * 60 if end else 0
-    if m.group(f"h24_{tag}") is not None:
-        total = int(m.group(f"h24_{tag}")) * 60 + int(m.group(f"mi24_{tag}") or m.group(f"mi24b_{tag}"))
+    if m.group(f"h24_{tag}") is not None or m.group(f"h4_{tag}") is not None:
+        h24 = m.group(f"h24_{tag}") or m.group(f"h4_{tag}")
+        total = int(h24) * 60 + int(m.group(f"mi24_{tag}") or m.group(f"mi24b_{tag}") or m.group(f"mi4_{tag}"))
         if total > 24 * 60:
             raise ValueError(f"not a clock time: {m.group(0)[:30]!r}")
         return total

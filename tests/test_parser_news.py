@@ -365,3 +365,19 @@ def test_airspace_said_closed_over_a_place(sentence, place):
         "A blanket prohibition on recreational and commercial drone operations across Dublin’s Control Zone", sentence)
     assert [p["name"] for p in _places(text)] == [place]
     assert _places(text.replace("closed", "opened")) == []
+
+
+@pytest.mark.parametrize(("hours", "start", "end"), [
+    # four bare digits are a clock where a time zone, UTC or "local" follows them or the span they open
+    ("from 0900 to 1100 UTC", "2019-11-13T09:00Z", "2019-11-13T11:00Z"),
+    ("from 0900 to 1100 GST", "2019-11-13T05:00Z", "2019-11-13T07:00Z"),
+    # without one they may be years or numbers: the day alone
+    ("from 0900 to 1100", "2019-11-12T20:00Z", "2019-11-13T20:00Z"),
+])
+def test_bare_four_digit_clocks_with_their_zone(hours, start, end):
+    # ae-eastcoastdaily:dubai-airshow-2019's zone ("between Wednesday, November 13 to Thursday, November 21") on one
+    # day with its hours written the 24-hour way notices write them; Dubai's clock (UTC+4) for a zone's abbreviation
+    text = world_text("ae-eastcoastdaily:dubai-airshow-2019").replace(
+        "between Wednesday, November 13 to Thursday, November 21", f"on November 13, 2019 {hours}")
+    recs = drawn_records(text)
+    assert (recs[0].start, recs[0].end) == (utc(start), utc(end))
