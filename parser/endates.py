@@ -60,6 +60,8 @@ _DATE_ONE = re.compile(_date("one"), re.I)
 PERIOD = re.compile(rf"\b(?:from|between|effective(?:\s+from)?)\s+{_date('s')}\s*,?\s*{_TO}\s+{_date('e')}", re.I)
 FROM = re.compile(rf"\b(?:from|since|starting(?:\s+from)?|effective(?:\s+from)?|beginning)\s+{_date('s')}", re.I)
 TILL = re.compile(rf"\b(?:till|until|through|up\s+to)\s+{_date('e')}", re.I)
+# or a weekday alone ("banned … until Sunday"): the first such day on or after the item's own date
+TILL_WEEKDAY = re.compile(rf"\b(?:till|until|through)\s+(?P<v_e>{_WD})\b(?!,?\s+(?:the\s+)?\d|,?\s+{_MON})", re.I)
 ON_DAY = re.compile(rf"\bon\s+(?P<v>(?:{_WD},?\s+)?(?:{_named(_MD, 'on')}|{_named(_DM, 'on')})|{_WD})(?![\w-])", re.I)
 # a clock: "10 am", "6:30 p.m."; or on the 24-hour dial with its colon or its word ("17:00", "0900 hrs"), never
 # four bare digits (a year: "between 2017 and 2019")

@@ -381,3 +381,15 @@ def test_bare_four_digit_clocks_with_their_zone(hours, start, end):
         "between Wednesday, November 13 to Thursday, November 21", f"on November 13, 2019 {hours}")
     recs = drawn_records(text)
     assert (recs[0].start, recs[0].end) == (utc(start), utc(end))
+
+
+def test_an_end_written_as_a_weekday_alone():
+    # ph-mb:batasan-sona-2019 is dated "Published July 20, 2019"; its period written as an end alone ("until
+    # Tuesday"): the first Tuesday on or after the item's date, the whole day, for review
+    text = world_text("ph-mb:batasan-sona-2019").replace(
+        "from July 20-23, 2019", "until Tuesday").replace("From July 20 at 9:00am to July 21 at 11:00am, ", "")
+    rec = drawn_records(text)[0]
+    assert rec.end == utc("2019-07-23T16:00Z") and rec.status == "review"
+    assert any("the first Tuesday on or after the item's date 2019-07-20" in r for r in rec.reasons)
+    # a weekday that a date follows is that date's ("until Tuesday, July 23, 2019" is read as the date)
+    assert endates.TILL_WEEKDAY.search("until Tuesday, July 23, 2019") is None
