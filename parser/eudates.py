@@ -126,10 +126,12 @@ def _num_date(tag: str) -> str:
 
 
 _NUM_TO = rf"(?:{_TO}|to|until|till|through|-|–|—)"
+# Polish and Czech "do" (until), never Portuguese "a partir do …" (from the …)
+_DO = r"(?<!partir\s)do"
 NUM_PERIOD = re.compile(rf"(?<!\w)(?:(?:{_FROM}|from|between)\s+)?{_num_date('s')}\s*{_NUM_TO}\s*{_num_date('e')}", re.I)
 _NUM_ONE = re.compile(_num_date("one"), re.I)
 NUM_UNTIL = re.compile(rf"(?<!\w)(?:jusqu['’]\s?(?:au|à)|bis(?:\s+(?:zum|einschließlich|einschliesslich))?|hasta(?:\s+el)?"
-                       rf"|fino\s+al|até(?:\s+[oa])?|tot\s+en\s+met|tot|til(?:\s+og\s+med)?|till(?:\s+och\s+med)?|do"
+                       rf"|fino\s+al|até(?:\s+[oa])?|tot\s+en\s+met|tot|til(?:\s+og\s+med)?|till(?:\s+och\s+med)?|{_DO}"
                        rf"|until|till)\s+{_num_date('u')}", re.I)
 # one day in numbers after the word for "on" ("am 12.06.2024", "le 12/06/2024")
 NUM_ONE_DAY = re.compile(rf"(?<!\w)(?:am|le|el|il|on|dnia|dne|den|op|em|no)\s+{_num_date('o')}", re.I)
@@ -153,11 +155,13 @@ def day_hours(text: str, pos: int, end: int) -> tuple[int, int, bool, str] | Non
             re.search(r"Uhr|h|hora|heure|uur|ore|UTC|GMT|Z", m.group(0)[m.end("by") - m.start():]) or "ore" in m.group(0)):
         return int(m.group("bx")) * 60, int(m.group("by")) * 60, bool(m.group("utc")), m.group(0)
     return None
+
+
 # the end alone, a ban in force until a day ("Zákaz platí do 25. října", "jusqu'au 3 juin 2014", "bis zum 25.
 # Oktober", "hasta el 5 de mayo"): the day's month written
 UNTIL = re.compile(
     rf"(?<!\w)(?:jusqu['’]\s?(?:au|à)|bis\s+(?:zum|einschließlich|einschliesslich)|hasta\s+el|fino\s+al|até\s+(?:[oa]\s+)?dia"
-    rf"|tot\s+en\s+met|til\s+og\s+med|till\s+och\s+med|do|(?:έως|εως|μέχρι|μεχρι)(?:\s+και)?(?:\s+τ[ηο]ν?)?)\s+"
+    rf"|tot\s+en\s+met|til\s+og\s+med|till\s+och\s+med|{_DO}|(?:έως|εως|μέχρι|μεχρι)(?:\s+και)?(?:\s+τ[ηο]ν?)?)\s+"
     rf"{_date('u', True)}", re.I)
 # (a clock after it is another form's, but not the day's hours: "el 5 de mayo de 2024, de 8:00 a 18:00 horas")
 ONE_DAY = re.compile(
@@ -218,7 +222,7 @@ _DATED = re.compile(_date("p", True), re.I)
 
 def _next_day(m: re.Match, before: str, reference: date | None) -> EuTime:
     """An end that writes only its clock and "the next day": the day after the last date written in ``before``."""
-    dates = [d for d in _DATED.finditer(before)]
+    dates = list(_DATED.finditer(before))
     if not dates:
         raise ValueError(f"{m.group(0)[:40]!r}: no day before it to count from")
     first = read_eu_time(dates[-1].group(0), before[dates[-1].end():], reference)

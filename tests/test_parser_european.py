@@ -237,3 +237,12 @@ def test_one_day_and_its_hours(hours, start, end):
         "gilt ein absolutes Flugverbot für Drohnen.", f"gilt ein absolutes Flugverbot für Drohnen {hours}.")
     recs = [r for r in process_batch([Message(0, text)], "rules")[0] if r.geometry is not None]
     assert (recs[0].start, recs[0].end) == (_utc(start), _utc(end))
+
+
+def test_portuguese_from_the_day_is_no_end():
+    # Polish and Czech "do" is "until"; Portuguese "a partir do 1 de maio" is "from 1 May": never an end
+    from airspace.parser.eudates import NUM_UNTIL, UNTIL
+
+    assert UNTIL.search("Zákaz platí do 25. října 2022.") is not None
+    assert UNTIL.search("Restrições de voo a partir do 1 de maio de 2024.") is None
+    assert NUM_UNTIL.search("Restrições de voo a partir do 12/06/2024.") is None
