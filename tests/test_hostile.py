@@ -355,3 +355,15 @@ def test_dates_in_year_one_and_numbers_too_long_for_python_are_said_in_words():
     assert any(r.startswith("radius '9999") and "a number of 5000 digits, too long to be a value" in r
                for r in rec.reasons)
     assert not any("sys." in r or "Exceeds the limit" in r or "Error" in r for r in rec.reasons)
+
+
+def test_a_chinese_from_today_form_is_linear_on_blank_runs():
+    """``CN_UNTIL`` tried its optional "from" and a blank run at every blank of a run (20 000 blanks: 10 s)."""
+    import time
+
+    from airspace.parser.rules.patterns import CN_UNTIL
+
+    t0 = time.thread_time()
+    assert CN_UNTIL.search("A" + " " * 19_990 + "B") is None
+    assert time.thread_time() - t0 < 1
+    assert CN_UNTIL.search("自 即日起至2024年12月31日").group("e") == "2024年12月31日"

@@ -323,7 +323,8 @@ PROSE_DAILY = re.compile(
 CN_FROM = re.compile(rf"(?:自|从|從)\s*(?P<s>{CN_DT})\s*起?\s*(?:至|到)")
 # in force from the day the notice is published until a day ("自即日起至2024年12月31日", "从发布之日起至12月31日24时"):
 # the end alone, the start the notice's own day, which the text does not write
-CN_UNTIL = re.compile(rf"(?:自|从|從)?\s*(?:即日|今日|今天|(?:本)?(?:通告|公告)?(?:发布|發布|公布)之日)\s*起?\s*(?:至|到)\s*"
+# (blanks only after its "from", so a run of blanks is not tried from every blank in it)
+CN_UNTIL = re.compile(rf"(?:(?:自|从|從)\s*)?(?:即日|今日|今天|(?:本)?(?:通告|公告)?(?:发布|發布|公布)之日)\s*起?\s*(?:至|到)\s*"
                       rf"(?P<e>(?:{CN_YEAR}\s*年\s*)?\d{{1,2}}\s*月\s*\d{{1,2}}\s*[日号號](?:\s*{CN_T})?)")
 # a daily period in a Chinese notice (每日8时至18时, 每天08:00-18:00): the schedule (Beijing time)
 CN_DAILY = re.compile(rf"(?:每日|每天)\s*(?:的)?\s*{CN_T}\s*(?:至|到|—|–|-|～|~)\s*(?:次日|翌日)?\s*{CN_T}")
