@@ -260,12 +260,12 @@ DURATION = re.compile(rf"\bfor\s+(?:a\s+(?:period|duration)\s+of\s+|the\s+next\s
                       r"\s+(?P<u>days?|weeks?|months?)\b", re.I)
 
 
-def after_duration(start: datetime, value: str) -> tuple[datetime, str]:
+def after_duration(start: datetime, value: str) -> tuple[datetime, str] | None:
     """``start`` plus the length ``value`` writes (``DURATION``: days, weeks, calendar months), and the words said
-    about it. ``ValueError`` when ``value`` is no such length."""
+    about it; None when ``value`` is no such length."""
     m = DURATION.fullmatch(" ".join(value.split()).strip(" ,.;"))
     if m is None:
-        raise ValueError(f"not a length of time: {value[:40]!r}")
+        return None
     n = int(m["n"]) if m["n"].isdigit() else _COUNTS[m["n"].lower()]
     unit = m["u"].lower().rstrip("s")
     if unit == "month":

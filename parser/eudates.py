@@ -142,8 +142,8 @@ _HOURS_TO = r"\s*(?:bis|à|a|al|alle(?:\s+ore)?|hasta\s+las|às|as|do|tot|til|ti
 HOURS = re.compile(rf"{_HOURS_FROM}{_named(_CLOCK, 'x')}{_HOURS_TO}{_named(_CLOCK, 'y')}"
                    rf"(?:\s*(?:Uhr|h|horas?|heures?|uur))?(?P<utc>\s*(?:UTC|GMT|Z)\b)?", re.I)
 # (the hours bare, their unit written once after the second: "von 8 bis 18 Uhr", "dalle ore 8 alle ore 18")
-_HOURS_BARE = re.compile(rf"{_HOURS_FROM}(?P<bx>[01]?\d|2[0-4]){_HOURS_TO}(?P<by>[01]?\d|2[0-4])\s*(?:Uhr|h|horas?|heures?|uur"
-                         rf"|ore)?(?P<utc>\s*(?:UTC|GMT|Z)\b)?(?![\d:]|\.\d)", re.I)
+_HOURS_BARE = re.compile(rf"{_HOURS_FROM}(?P<bx>[01]?\d|2[0-4]){_HOURS_TO}(?P<by>[01]?\d|2[0-4])\s*"
+                         rf"(?:(?P<unit>Uhr|h|horas?|heures?|uur|ore)\b)?(?P<utc>\s*(?:UTC|GMT|Z)\b)?(?![\d:]|\.\d)", re.I)
 
 
 def day_hours(text: str, pos: int, end: int) -> tuple[int, int, bool, str] | None:
@@ -151,8 +151,8 @@ def day_hours(text: str, pos: int, end: int) -> tuple[int, int, bool, str] | Non
     first and last clock in minutes, whether they are marked UTC, and the words; None where none are written."""
     if (m := HOURS.match(text, pos, end)) is not None:
         return _minutes(m, "x"), _minutes(m, "y"), bool(m.group("utc")), m.group(0)  # type: ignore[return-value]
-    if (m := _HOURS_BARE.match(text, pos, end)) is not None and m.group("by") and (
-            re.search(r"Uhr|h|hora|heure|uur|ore|UTC|GMT|Z", m.group(0)[m.end("by") - m.start():]) or "ore" in m.group(0)):
+    if (m := _HOURS_BARE.match(text, pos, end)) is not None and (m.group("unit") or m.group("utc")
+                                                                   or re.search(r"\bore\b", m.group(0), re.I)):
         return int(m.group("bx")) * 60, int(m.group("by")) * 60, bool(m.group("utc")), m.group(0)
     return None
 

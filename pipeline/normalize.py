@@ -25,7 +25,6 @@ from airspace.core.records import (
 from airspace.parser.coords import find_coords, parse_coord
 from airspace.parser.distwords import diameter_at, read_distance, seemeile
 from airspace.parser.endates import DAY_RANGE as EN_DAY_RANGE
-from airspace.parser.endates import DURATION as EN_DURATION
 from airspace.parser.endates import HOURS as EN_HOURS
 from airspace.parser.endates import after_duration, day_range_spans, hours_minutes, read_en_time
 from airspace.parser.eudates import DAILY as EU_DAILY
@@ -491,8 +490,9 @@ def _times(rec: ZoneRecord, v: dict[str, str], text: str, reference: date | None
                 rec.start = start_ref = dt
             else:
                 _fail(rec, "start", v["start"], exc)
-    if v.get("end") is not None and rec.start is not None and EN_DURATION.fullmatch(v["end"].strip(" ,.;")):
-        rec.end, said = after_duration(rec.start, v["end"])  # "for 15 days from June 1": the start plus its length
+    length = after_duration(rec.start, v["end"]) if v.get("end") is not None and rec.start is not None else None
+    if length is not None:  # "for 15 days from June 1": the start plus its length
+        rec.end, said = length
         _infer(rec, f"end '{_show(v['end'])}': {said} (inferred)", sure=False)
     elif v.get("end") is not None:
         try:

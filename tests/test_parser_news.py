@@ -347,6 +347,7 @@ def test_a_period_written_as_its_length_after_its_start():
     # weeks and calendar months; a length far from the start is not its length
     assert endates.after_duration(utc("2024-01-31T00:00Z"), "for one month")[0] == utc("2024-02-29T00:00Z")
     assert endates.after_duration(utc("2024-06-01T00:00Z"), "for a period of two weeks")[0] == utc("2024-06-15T00:00Z")
+    assert endates.after_duration(utc("2024-06-01T00:00Z"), "June 15") is None  # (no length: the end is read as a date)
     far = text.replace("for 30 days, effective", "for 30 days, as the notification of the commissioner of police of the "
                                                   "city says in its order, effective")
     (rec,) = drawn_records(far)
