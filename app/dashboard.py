@@ -95,7 +95,7 @@ def _run(engine: str | None = None) -> None:
     text = ss.get("batch_text", "")
     wanted = engine or ss.get("engine", DEFAULT_ENGINE)
     used, why = engine_to_read_with(wanted)
-    ss["run"] = {"text": text, "engine": used, "wanted": wanted, "why": why}
+    ss["run"] = {"text": text, "engine": used, "wanted": wanted, "why": why, "reference": ss.get("received_on")}
     for k in ("focus", "focus_src", "route_result"):
         ss.pop(k, None)
     ss["list_gen"] = ss.get("list_gen", 0) + 1  # the zone list and table start without a row selected
@@ -169,6 +169,12 @@ def input_section() -> None:
     else:
         count = f"{n:,} message{'s' if n != 1 else ''} to read"
     st.caption(count, help=f"Limit: {I.APP_MAX_BYTES:,} bytes per batch on this page (the CLI takes more).")
+    # pasted prose (news, a forwarded notice) often writes "13 November" without a year: the day it was received
+    # is then the only source of one, as a JSONL line's `received` is for a feed
+    st.date_input("Received on (optional)", value=None, key="received_on", format="YYYY-MM-DD",
+                  help="The day these messages were received. A date that writes no year, in a text that dates "
+                  "itself nowhere, takes the year nearest this day, and a weekday alone the first such day on or "
+                  "after it; such zones are always left for review. A JSONL line's own `received` comes first.")
     st.button("Run", type="primary", key="run_button", on_click=_run, width="stretch")
     engine_status()
     run = ss.get("run")
@@ -213,23 +219,23 @@ def load_results(where) -> RunResult | None:
         with where:
             bar = st.empty()
             with st.spinner(f"Reading with {engine}…"):
-                records, stats, wall = parse_with_progress(text, engine, bar)
+                records, stats, wall = parse_with_progress(text, engine, bar, reference=run.get("reference"))
             bar.empty()
-        records = R.apply(records, resolutions(text, engine))
+        records = R.apply(records, resolutions(text, engine, run.get("reference")))
         feed = apply_feed(records)
         volumes = volumes_of_records(feed.live)
     except Exception as exc:  # a broken engine must not take the page down
         where.error(md_literal(f"Could not parse the batch with {engine}: {type(exc).__name__}: {exc}"))
         return None
     return RunResult(text=text, engine=engine, records=records, wall_s=wall, volumes=volumes, stats=stats, feed=feed,
-                     note=run.get("why"))
+                     note=run.get("why"), reference=run.get("reference"))
 
 
-def resolutions(text: str, engine: str) -> dict[str, dict]:
-    """The operator's resolutions of this batch as read by this engine (key -> the resolved record's JSON); a new
-    batch or engine starts with none."""
+def resolutions(text: str, engine: str, reference=None) -> dict[str, dict]:
+    """The operator's resolutions of this batch as read by this engine on this received day (key -> the resolved
+    record's JSON); a new batch, engine or day starts with none."""
     held = ss.get("resolved")
-    if not held or held.get("run") != (text, engine):
+    if not held or held.get("run") != (text, engine, reference):
         return {}
     return held["recs"]
 
@@ -239,8 +245,9 @@ def _resolve(key: str, rec_json: dict) -> None:
         return  # a zone of the stored picture: the decision is kept in the store, with the zone
     run = ss.get("run") or {}
     held = ss.get("resolved")
-    if not held or held.get("run") != (run.get("text"), run.get("engine")):
-        held = {"run": (run.get("text"), run.get("engine")), "recs": {}}
+    this = (run.get("text"), run.get("engine"), run.get("reference"))
+    if not held or held.get("run") != this:
+        held = {"run": this, "recs": {}}
     held["recs"][key] = rec_json
     ss["resolved"] = held
     ss["resolve_error"] = None
@@ -430,7 +437,7 @@ def resolve_panel(res: RunResult, rec, key: str) -> None:
     source = RULES if rules_only else res.engine
     if res.engine != RULES and not rules_only:
         try:
-            other = {T.record_key(r): r for r in parse(res.text, RULES)[0]}.get(key)
+            other = {T.record_key(r): r for r in parse(res.text, RULES, reference=res.reference)[0]}.get(key)
         except Exception:  # the rules reader's failure leaves the operator the edit
             other = None
     title = "the rules reader's reading" if rules_only else f"{res.engine}'s reading"

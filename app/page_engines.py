@@ -10,7 +10,7 @@ import gc
 import os
 import threading
 import time
-from datetime import datetime
+from datetime import date, datetime
 
 import streamlit as st
 
@@ -81,16 +81,17 @@ def engine_to_read_with(wanted: str) -> tuple[str, str | None]:
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
-def parse(text: str, engine: str, cold: bool = False):
+def parse(text: str, engine: str, cold: bool = False, reference: date | None = None):
     """(records, stats as dict, seconds) for one batch through one engine; JSONL input is read line by line.
-    ``cold``: the model reads every message itself, none kept from before or read ahead (the timing demo)."""
+    ``cold``: the model reads every message itself, none kept from before or read ahead (the timing demo).
+    ``reference``: the day the batch was received (``process_batch``; a JSONL line's own ``received`` first)."""
     extractor, why = load_engine(engine)
     if extractor is None:
         raise RuntimeError(f"engine {engine!r} is not available: {why}")
     batch = read_jsonl(text) if I.is_jsonl(text) else text
     t0 = time.perf_counter()
     with extractor.cold() if cold and hasattr(extractor, "cold") else contextlib.nullcontext():
-        records, stats = process_batch(batch, extractor)
+        records, stats = process_batch(batch, extractor, reference=reference)
     wall = time.perf_counter() - t0
     return records, stats_dict(stats), wall
 
@@ -101,16 +102,17 @@ PROGRESS_CHUNK = 50
 
 @st.cache_resource(show_spinner=False)
 def _runs_cache() -> dict:
-    """(text, engine) -> (records, stats, wall) of the chunked reads with a progress bar (a few, newest kept)."""
+    """(text, engine, reference day) -> (records, stats, wall) of the chunked reads with a progress bar (a few,
+    newest kept)."""
     return {}
 
 
-def parse_with_progress(text: str, engine: str, bar) -> tuple[list, dict, float]:
+def parse_with_progress(text: str, engine: str, bar, reference: date | None = None) -> tuple[list, dict, float]:
     """``parse``, in chunks of ``PROGRESS_CHUNK`` messages with ``bar`` (an ``st.progress``) moving for a batch
     larger than one chunk. Each message keeps its index in the batch, so the records are those of one read."""
     cache = _runs_cache()
-    if (text, engine) in cache:
-        return cache[(text, engine)]
+    if (text, engine, reference) in cache:
+        return cache[(text, engine, reference)]
     messages = read_jsonl(text) if I.is_jsonl(text) else None
     if messages is None:
         from airspace.pipeline.split import BatchTooLarge, split_batch
@@ -118,9 +120,9 @@ def parse_with_progress(text: str, engine: str, bar) -> tuple[list, dict, float]
         try:
             messages = split_batch(text)
         except BatchTooLarge:
-            return parse(text, engine)
+            return parse(text, engine, reference=reference)
     if len(messages) <= PROGRESS_CHUNK:
-        return parse(text, engine)
+        return parse(text, engine, reference=reference)
     extractor, why = load_engine(engine)
     if extractor is None:
         raise RuntimeError(f"engine {engine!r} is not available: {why}")
@@ -129,7 +131,7 @@ def parse_with_progress(text: str, engine: str, bar) -> tuple[list, dict, float]
         chunk = messages[i:i + PROGRESS_CHUNK]
         bar.progress(min(i / len(messages), 1.0), text=f"Reading messages {i + 1}–{i + len(chunk)} of {len(messages)}…")
         t0 = time.perf_counter()
-        recs, stats = process_batch(chunk, extractor)
+        recs, stats = process_batch(chunk, extractor, reference=reference)
         walls += time.perf_counter() - t0
         records.extend(recs)
         s = stats_dict(stats)
@@ -138,8 +140,8 @@ def parse_with_progress(text: str, engine: str, bar) -> tuple[list, dict, float]
     bar.progress(1.0, text=f"Read {len(messages)} messages.")
     if len(cache) > 4:
         cache.pop(next(iter(cache)))
-    cache[(text, engine)] = (records, merged or {}, walls)
-    return cache[(text, engine)]
+    cache[(text, engine, reference)] = (records, merged or {}, walls)
+    return cache[(text, engine, reference)]
 
 
 def read_ahead(text: str, engine: str) -> None:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
+from world_rows import world_text
 
 from airspace.app import map_layers as L
 from airspace.app.batch_input import APP_MAX_BYTES
@@ -368,6 +369,27 @@ def test_size_limit_is_clear():
     assert [r["key"] for r in _layer(_deck(at), "volumes")["data"]] == ["warmup"]
 
 
+def test_received_day_dates_pasted_prose():
+    """Pasted prose that writes no year (world train row in-oneindia:mumbai-2022-11, "effective from November 13
+    to December 12") is dated from the day the operator says it was received, for review; without it, undated."""
+    at = _app()
+    at.text_area(key="batch_text").set_value(world_text("in-oneindia:mumbai-2022-11"))
+    at.radio(key="engine").set_value("rules")
+    at.button(key="run_button").click().run()
+    assert not at.exception and not at.error
+    row = at.main.dataframe[-1].value.iloc[0]
+    assert (row["start (UTC)"], row["end (UTC)"]) == ("", "")
+    assert at.date_input(key="received_on").value is None
+    at.date_input(key="received_on").set_value(date(2022, 11, 10))
+    at.button(key="run_button").click().run()
+    assert not at.exception and not at.error
+    row = at.main.dataframe[-1].value.iloc[0]
+    # 13 Nov 00:00 IST -> 12 Nov 18:30Z; 12 Dec inclusive -> 12 Dec 18:30Z (the row's truth)
+    assert (row["start (UTC)"], row["end (UTC)"], row["status"]) == ("2022-11-12 18:30Z", "2022-12-12 18:30Z",
+                                                                      "review")
+    assert "year 2022 from the batch's reference date 2022-11-10" in row["reasons"]
+
+
 def test_jsonl_input():
     lines = [json.dumps({"id": f"m{i}", "text": block}) for i, block in enumerate(DEMO20.split("\n\n")[:3])]
     at = _app()
@@ -607,7 +629,6 @@ def test_a_zone_only_the_rules_reader_read_is_resolved_as_the_rules_readers_read
     """World train row in-deccanherald:palace-grounds-2024-04-20 (three venues, each a 1 km ban) read by Clover: the
     venues only the rules reader read are among Clover's records for review (``pipeline.complete``); the page shows
     such a zone as the rules reader's one reading and a choice of it names the rules reader."""
-    from world_rows import world_text
 
     from airspace.app.safe_text import md_literal
 
