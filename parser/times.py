@@ -77,7 +77,8 @@ class TimeValue:
     until_further_notice: bool = False  # UFN: open-ended, not a declared permanent change
 
 
-_ICAO = re.compile(r"^(?P<ts>\d{10}|\d{12})\s*(?:Z|UTC|GMT)?\s*(?P<est>EST)?$")
+# (Canadian NOTAMs mark an estimated end before it: "2412050800 TIL APRX 2412051600")
+_ICAO = re.compile(r"^(?P<aprx>APRX\s*)?(?P<ts>\d{10}|\d{12})\s*(?:Z|UTC|GMT)?\s*(?P<est>EST)?$")
 _PERM = re.compile(r"^(?:PERM|PERMANENT)$")
 _UFN = re.compile(r"^(?:UFN|(?:UNTIL\s+)?FURTHER\s+NOTI(?:CE|FICATION))$")
 _ITEM = re.compile(r"^[A-G]\)\s*")
@@ -168,7 +169,7 @@ def parse_time(text: str, *, ref: datetime | None = None, local_tz: timezone | N
         else:
             y, rest = int(ts[:4]), ts[4:]
         dt = _mk(y, int(rest[0:2]), int(rest[2:4]), int(rest[4:6]), int(rest[6:8]))
-        return TimeValue(dt, estimated=m.group("est") is not None)
+        return TimeValue(dt, estimated=m.group("est") is not None or m.group("aprx") is not None)
     if _PERM.match(up):
         return TimeValue(None, permanent=True)
     if _UFN.match(up):
@@ -318,7 +319,7 @@ def _chinese(m: re.Match[str], ref: datetime | None, text: str, year: int | None
     return dt
 
 
-_STAMP = r"\d{10}(?:\s?EST)?"
+_STAMP = r"(?:APRX\s+)?\d{10}(?:\s?EST)?"
 _RANGE = re.compile(
     rf"^(?:EFFECTIVE\s+|EFF\s+|FROM\s+|FM\s+)?(?P<s>{_STAMP})(?:\s*(?:UTC|Z))?(?:\s*\([^()]*\))?\s*"
     rf"(?:-|TO|UNTIL|TIL|THRU|THROUGH)\s*(?P<e>{_STAMP}|PERM|UFN)(?:\s*(?:UTC|Z))?(?:\s*\([^()]*\))?$")

@@ -50,6 +50,22 @@ def test_est_is_never_us_eastern():
     assert parse_time("2309291346EST").dt == parse_time("2309291346").dt
 
 
+def test_canadian_aprx_marks_an_estimated_end():
+    """NAV CANADA's domestic NOTAMs write an estimated end before its stamp (``2412050800 TIL APRX 2412051600``,
+    Canadian NOTAM Operating Procedures): the same time as EST after it, marked estimated, in a pair or alone."""
+    assert parse_time("APRX 2412051600") == TimeValue(utc(2024, 12, 5, 16, 0), estimated=True)
+    start, end = parse_time_range("2412050800 TIL APRX 2412051600")
+    assert (start.dt, start.estimated, end.dt, end.estimated) == (utc(2024, 12, 5, 8), False, utc(2024, 12, 5, 16), True)
+    from airspace.pipeline.batch import process_batch
+
+    text = ("241015 CYVR VANCOUVER INTL\nFORMAL RESTRICTED AIRSPACE WI 2NM RADIUS OF 491200N 1231100W\n"
+            "SFC TO 3000 FT ASL\n2412050800 TIL APRX 2412051600\n")
+    (rec,), _ = process_batch(text, "rules")
+    assert (rec.start, rec.end, rec.end_estimated, rec.status) == (utc(2024, 12, 5, 8), utc(2024, 12, 5, 16), True,
+                                                                   "review")
+    assert "end time is estimated (EST)" in rec.reasons
+
+
 def test_perm():
     assert parse_time("PERM") == TimeValue(None, permanent=True)
     assert parse_time("UFN").permanent

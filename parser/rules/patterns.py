@@ -331,11 +331,11 @@ CN_DAILY = re.compile(rf"(?:每日|每天)\s*(?:的)?\s*{CN_T}\s*(?:至|到|—|
 ICAO_TIME = re.compile(r"(?:\d{10}(?:\s?EST)?|PERM|UFN)\b")
 TIME_PAIR = re.compile(
     r"(?<!\d)(?P<s>\d{10})\s*(?:UTC\s*)?(?:\([^()]{0,40}\)\s*)?(?:-|TO|UNTIL|TIL|THRU|AND)\s*"
-    r"(?P<e>\d{10}(?:\s?EST)?|PERM)(?![\dA-Z])",
+    r"(?P<e>(?:APRX\s+)?\d{10}(?:\s?EST)?|PERM)(?![\dA-Z])",
     re.I,
 )
 ISO_DT = r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2})?\s?(?:Z|UTC)?"
-UNTIL = re.compile(rf"\b(?:UNTIL|TILL|TIL|UNTL)\s+(?P<e>\d{{10}}(?:\s?EST)?(?!\d)|{ISO_DT})", re.I)
+UNTIL = re.compile(rf"\b(?:UNTIL|TILL|TIL|UNTL)\s+(?P<e>(?:APRX\s+)?\d{{10}}(?:\s?EST)?(?!\d)|{ISO_DT})", re.I)
 FROM = re.compile(rf"\b(?:FROM|FM|WEF|STARTING|BEGINNING)\s+(?P<s>\d{{10}}(?!\d)|{ISO_DT})", re.I)
 ISO_PAIR = re.compile(rf"(?P<s>{ISO_DT})\s*(?:-|–|TO|UNTIL|TILL|AND)\s*(?P<e>{ISO_DT})", re.I)
 # a daily time range written in prose ("0700-1100 local", "DAILY 1000-1600 Z")
