@@ -50,7 +50,7 @@ _DIST_UNIT_RE = "|".join(f"(?:{u})" for u, _ in _DIST_UNITS)
 _DIST = re.compile(
     rf"^[\s:=\-]*(?:(?:RADIUS|RAD|OF|WI|WITHIN|半径|半徑|为|為|向四周辐射|向四周輻射|向四周|辐射|輻射|周边|周邊|周围|周圍|四周|"
     rf"沿线两侧|沿線兩側|两侧|兩側|方圆|方圓|外扩|外擴|延伸)[\s:=\-]*)*"
-    rf"(?:(?<!-)(?P<num>{_NUMBER})(?:-(?=[A-Za-z])|\s*)(?P<unit>{_DIST_UNIT_RE})?|(?P<cnum>[零〇一二两兩三四五六七八九十百千万萬]+)\s*(?P<cunit>公里|千米|米|海里))"
+    rf"(?:(?<!-)(?P<num>{_NUMBER})(?:-(?=[A-Za-z])|\s*)(?P<unit>{_DIST_UNIT_RE})?|(?P<cnum>[零〇一二两兩三四五六七八九十百千万萬]+)\s*(?P<cunit>公里|千米|米|海里|キロメートル|メートル))"
     rf"(?P<rest>(?![A-Za-z]).*)$",
     re.IGNORECASE | re.DOTALL,
 )

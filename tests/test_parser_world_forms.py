@@ -186,6 +186,20 @@ def test_a_japanese_period_is_read_in_japan_time_with_its_era_year():
         assert (r.start, r.end) == (_t("2025-05-03T01:00Z"), _t("2025-05-03T10:00Z"))
 
 
+def test_a_japanese_facility_and_the_acts_distance_around_it():
+    """Synthetic, in the Small Unmanned Aircraft Act's own words for a designated area ("対象施設の敷地又は区域及び
+    その周囲おおむね300メートルの地域の上空"), as event designations write it with the facilities named: each
+    facility a zone with the distance around it (digits or kanji), after a period or occasion closed by 、; the act's
+    words for its categories of facility (対象…, 敷地又は区域) are never a place."""
+    ban = "の地域の上空における小型無人機等の飛行を禁止します。"
+    (r,) = _records(f"令和5年5月14日から5月22日までの間、広島県立総合体育館及びその周囲おおむね300メートル{ban}")
+    assert (r.geometry.name, r.geometry.radius_m) == ("広島県立総合体育館", 300.0)
+    assert (r.start, r.end) == (_t("2023-05-13T15:00Z"), _t("2023-05-22T15:00Z"))
+    recs = _records(f"サミットの開催に伴い、国会議事堂、首相官邸並びにその周辺概ね三百メートル{ban}")
+    assert [(r.geometry.name, r.geometry.radius_m) for r in recs] == [("国会議事堂", 300.0), ("首相官邸", 300.0)]
+    assert _records(f"指定する地域(対象施設の敷地又は区域及びその周囲おおむね300メートル{ban}") == []
+
+
 # --- form 1: location and number first, a title line, items from B) on ------------------------------------------
 
 

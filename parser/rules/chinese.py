@@ -43,8 +43,11 @@ def clause_start(text: str, pos: int, floor: int, window: int, delims: str) -> i
 # before it ("民航处在…", "将于3月30日在…"): the place starts after 在
 # (and "对/于" after a decision or a time: "公安机关决定对奥体中心及周边…", "…18时对奥体中心…"; never inside a name,
 # "公安分局對出河道")
+# (Japanese: a period or an occasion written before the place and closed by 、: "…5月22日までの間、X及びその周囲…",
+# "サミットの開催に伴い、X…")
 _SUBJECT_IN = re.compile(r"(?:将|將|会|會|拟|擬|并|並|再|另|[日号號处處局厅廳府])在"
-                         r"|(?:决定|決定|将|將|拟|擬|计划|計劃|[时時点點分日号號])(?:对|對|于|於)")
+                         r"|(?:决定|決定|将|將|拟|擬|计划|計劃|[时時点點分日号號])(?:对|對|于|於)"
+                         r"|(?:の間|において|に伴い|に伴って|に当たり|にあたり)、")
 # a radius written straight after the centre: "以X为中心500米区域内", "为中心3公里范围内"
 # (or "以X为圆心，3公里为半径")
 _BARE_RADIUS = re.compile(rf"\s*[，,、]?\s*(?P<d>{CN_DIST})\s*(?:(?:的)?(?:区域|區域|范围|範圍|以内|以內|内|內)|(?:为|為)半[径徑])")
@@ -52,6 +55,11 @@ _BARE_RADIUS = re.compile(rf"\s*[，,、]?\s*(?P<d>{CN_DIST})\s*(?:(?:的)?(?:�
 # "公告「長庚…紀念醫院之禁止遙控無人機飛航活動之區域及時間」"
 TW_NOTICE_PLACE = re.compile(
     r"「(?P<p>[^「」\n<>]{2,40}?)之?(?:禁止|限制)(?:遙控|遥控)?(?:無人機|无人机)(?:飛航|飞航)?活動之(?:區域|区域)")
+
+
+# the Small Unmanned Aircraft Act's words for the facilities it covers, never one place: "対象施設の敷地又は区域"
+# (the premises of a covered facility), "対象外国公館等"
+_JP_CATEGORY = re.compile(r"対象|敷地(?:又は|若しくは)区域")
 
 
 # what a Japanese text writes between a place and 上空: "東京ビッグサイト周辺地域の上空", "日本武道館の上空"
@@ -124,7 +132,12 @@ def cn_named(text: str, lo: int, hi: int) -> Zone | None:
             ns = label.end()  # ("管控范围为市体育中心场馆及周边1000米区域": the label is no part of the place)
         if (above := _ABOVE_END.search(text, ns, ne)) is not None:
             ne = above.start()  # ("奥体中心上空及周边3公里": the place is the venue, not its airspace)
-        if ne - ns >= 2 and CJK_RE.search(text, ns, ne) and clause_fragment(text[ns:ne]) is None:
+        # a bracket opened before the place and not closed encloses it ("地図で示す地域(X及びその周囲…)")
+        opened = max(text.rfind("(", ns, ne), text.rfind("（", ns, ne))
+        if opened > max(text.rfind(")", ns, ne), text.rfind("）", ns, ne)):
+            ns = opened + 1
+        if ne - ns >= 2 and CJK_RE.search(text, ns, ne) and clause_fragment(text[ns:ne]) is None \
+                and not _JP_CATEGORY.search(text, ns, ne):
             d = m.span(next(g for g in ("d", "d2", "d3") if m.group(g)))
             return Zone({"name": sp(text, ns, ne), "radius": sp(text, *d)}, ns, ne, "named")
     for m in CN_AREA_ANCHOR.finditer(text, lo, hi):
@@ -133,7 +146,7 @@ def cn_named(text: str, lo: int, hi: int) -> Zone | None:
         ns += len(text[ns:ne]) - len(text[ns:ne].lstrip("在于於对對 \t"))
         ne = ns + len(_JP_TAIL.sub("", text[ns:ne], count=1).rstrip())
         if ne - ns >= 2 and not CN_NOT_PLACE.search(text, ns, ne) and CJK_RE.search(text, ns, ne) \
-                and clause_fragment(text[ns:ne]) is None:
+                and clause_fragment(text[ns:ne]) is None and not _JP_CATEGORY.search(text, ns, ne):
             return Zone({"name": sp(text, ns, ne)}, ns, ne, "named")
     # "…至…18时,兰州市城关区、七里河区、西固区、安宁区。" / "禁飞区域：朝阳区、海淀区": a list of districts right after a
     # period or an area label (bounded windows: a few anchors, 200 characters each)

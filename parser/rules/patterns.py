@@ -198,10 +198,15 @@ CN_UPPER = re.compile(rf"(?:{CN_FROM_GROUND}(?=[^，,。；;\n]{{0,4}}\d))?"
 # (a blank run is taken only from its first character: a leading \s* tried at every blank of a long run is quadratic)
 CN_CENTRE_ANCHOR = re.compile(r"(?:(?<!\s)\s+)?(?:为|為)\s*(?:中心|圆心|圓心|核心)")
 # 3公里(含): 3 km included; 两公里, 五百米: a radius in Chinese numerals (三千米 is 3,000 m read either way)
-CN_DIST = (r"(?:\d+(?:\.\d+)?\s*(?:公里|千米|米|km|KM|m)|[一二两兩三四五六七八九十百千万萬][零〇一二两兩三四五六七八九十百千万萬]*\s*(?:公里|千米|米))"
+# (and the metre and kilometre as Japanese writes them: "300メートル", "三百メートル", "1キロメートル")
+CN_DIST = (r"(?:\d+(?:\.\d+)?\s*(?:公里|千米|米|キロメートル|メートル|km|KM|m|ｍ|㎞)"
+           r"|[一二两兩三四五六七八九十百千万萬][零〇一二两兩三四五六七八九十百千万萬]*\s*(?:公里|千米|米|キロメートル|メートル))"
            r"(?:\s*[（(]含[）)])?")
 CN_BUFFER_ANCHOR = re.compile(
-    rf"(?:及其|及|的)?(?:(?<!\s)\s+)?(?:周[边邊]|附近)\s*(?:半[径徑])?\s*(?P<d>{CN_DIST})|[，,]\s*半[径徑]\s*(?:为|為)?\s*(?P<d2>{CN_DIST})"
+    # (Japanese: "…及びその周囲おおむね300メートルの地域", the act's own words for the area around a facility)
+    # (each blank run taken once: adjacent optional \s* would retry a long run in every split of it)
+    rf"(?:及びその|並びにその|及其|及|的)?(?:(?<!\s)\s+)?(?:周[边邊辺囲]|附近)(?:地域)?\s*(?:半[径徑]\s*)?"
+    rf"(?:(?:おおむね|概ね|約)\s*)?(?P<d>{CN_DIST})|[，,]\s*半[径徑]\s*(?:为|為)?\s*(?P<d2>{CN_DIST})"
     rf"|(?:两侧|兩側|两边|兩邊)\s*(?:各)?\s*(?P<d3>{CN_DIST})"
 )
 # "以X为中心向四周辐射2公里": the radius in words other than 半径

@@ -306,9 +306,10 @@ WHOLE_AREA_BEFORE = FALLBACKS.index(cn_place)
 
 
 # venues joined in one Chinese name ("啟德青年運動場及香港大球場一帶", "奥体中心、会展中心、火车站周边1公里"): each part ends as a
-# venue's name does
-_CN_VENUE_END = r"(?:[场場馆館园園院塔港站寺宫宮湖]|中心|广场|廣場|大厦|大廈|机场|機場|码头|碼頭|会展中心|會展中心|政府)"
-_CN_VENUE = rf"[\u4e00-\u9fff]{{2,20}}?{_CN_VENUE_END}"
+# venue's name does (and Japanese: "大阪・関西万博会場、夢洲駅及びその周囲…", "国会議事堂、首相官邸")
+_CN_VENUE_END = (r"(?:[场場馆館园園院塔港站寺宫宮湖駅邸堂]|中心|广场|廣場|大厦|大廈|机场|機場|码头|碼頭|会展中心|會展中心|政府"
+                 r"|基地|駐屯地|庁舎)")
+_CN_VENUE = rf"[\u4e00-\u9fff\u30a0-\u30ff]{{2,20}}?{_CN_VENUE_END}"
 _CN_VENUES = re.compile(rf"{_CN_VENUE}(?:(?:及|和|与|與|、){_CN_VENUE}){{1,9}}")
 _CN_VENUE_PART = re.compile(rf"(?P<v>{_CN_VENUE})(?:及|和|与|與|、|$)")
 
