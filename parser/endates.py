@@ -11,7 +11,7 @@
   December 2019``, ``from 12:30 UTC on December 6 to 15:30 UTC on December 8``, ``From July 20 at 9:00am to July
   21 at 11:00am`` (``CLOCKED_PERIOD``).
 
-``PERIOD``, ``DAY_RANGE``, ``CLOCKED_PERIOD``, ``FROM``, ``TILL``, ``ON_DAY`` and ``HOURS`` find the spans (the rules reader); ``read_en_time`` reads
+``PERIOD``, ``DAY_RANGE``, ``DAY_LIST``, ``CLOCKED_PERIOD``, ``FROM``, ``TILL``, ``ON_DAY`` and ``HOURS`` find the spans (the rules reader); ``read_en_time`` reads
 one value (``EuTime``, as ``parser.eudates``). A year the value leaves out is the period's own, else the year that
 puts the day nearest the item's own date (its dateline: the first date written with a year); a weekday alone is
 the first such day on or after that date. Which clock it is in is the normaliser's. Pure.
@@ -100,9 +100,20 @@ DAY_RANGE = re.compile(
     rf"|(?P<v_s2>[0-3]?\d{_ORD}){_DAY_TO}(?P<v_e2>[0-3]?\d{_ORD}\s+(?:of\s+)?{_TITLE}{_named(_MON, 'b')}"
     rf"{_named(_YEAR, 'b')}))",
     re.I)
+_MON_ANY = _MON.replace("(?P<mon>", "(?:")
+# days listed in one phrase ("on September 7 and 8", "January 31, February 1 and 2"): as the truth reads several
+# windows, the first day starts the period and the last ends it (never fewer days than the list names)
+DAY_LIST = re.compile(
+    rf"(?<![\w/.:,-])(?P<v_s>{_TITLE}{_MON}\s+[0-3]?\d{_ORD}){_NOT_CLOCK}"
+    # (at most ten days listed, taken whole: a long run of dates is tried from each of them in linear time)
+    rf"(?:\s*,\s*(?:{_TITLE}{_MON_ANY}\s+)?[0-3]?\d{_ORD}{_NOT_CLOCK}){{0,10}}+(?:\s*,\s*|\s+)(?:and|&)\s+"
+    rf"(?P<v_e>(?:{_TITLE}{_MON_ANY}\s+)?[0-3]?\d{_ORD}{_YEAR}){_NOT_CLOCK}(?!\s+(?:of\s+)?{_MON_ANY})",
+    re.I)
 _BARE_DAY = re.compile(rf"(?P<d>[0-3]?\d){_ORD}(?:,?\s+(?P<y>(?:19|20)\d{{2}}))?")
 _MONTH_AFTER = re.compile(rf"{_DAY_TO}[0-3]?\d{_ORD}\s+(?:of\s+)?{_MON}", re.I)
-_MONTH_BEFORE = re.compile(rf"{_MON}\s+[0-3]?\d{_ORD}{_DAY_TO}$", re.I)
+# (and the last day of a list: "September 7, 8 and ")
+_MONTH_BEFORE = re.compile(
+    rf"{_MON}\s+[0-3]?\d{_ORD}(?:{_DAY_TO}|(?:\s*,\s*[0-3]?\d{_ORD}){{0,10}}+(?:\s*,\s*|\s+)(?:and|&)\s+)$", re.I)
 
 
 def day_range_spans(m: re.Match) -> tuple[tuple[int, int], tuple[int, int]]:

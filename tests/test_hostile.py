@@ -158,7 +158,9 @@ def test_long_blank_runs_are_read_in_linear_time():
 
     from airspace.pipeline.batch import process_batch
 
-    for text in ("A" + " " * 19_990 + "B", "关于临时禁飞的通告\n北" + " " * 19_000 + "为中心"):
+    # (and a long run of listed dates, each of which starts a list of days: endates.DAY_LIST)
+    for text in ("A" + " " * 19_990 + "B", "关于临时禁飞的通告\n北" + " " * 19_000 + "为中心",
+                 "Drones are banned within 1 km of Wembley Stadium on " + "May 3, " * 2_800 + "x"):
         t0 = time.thread_time()
         recs, _ = process_batch(text, "rules")
         assert recs and time.thread_time() - t0 < 10

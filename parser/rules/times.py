@@ -11,6 +11,7 @@ from bisect import bisect_left
 
 from airspace.core.contract import Span
 from airspace.parser.endates import CLOCKED_PERIOD as EN_CLOCKED
+from airspace.parser.endates import DAY_LIST as EN_DAY_LIST
 from airspace.parser.endates import DAY_RANGE as EN_DAY_RANGE
 from airspace.parser.endates import DURATION as EN_DURATION
 from airspace.parser.endates import FROM as EN_FROM
@@ -234,7 +235,13 @@ def read_english(text: str, lo: int, hi: int, within: bool = False) -> dict[str,
     m = EN_PERIOD.search(text, lo, hi) or EN_PERIOD.search(text, *whole)
     if m:
         return {"start": sp(text, *m.span("v_s")), "end": sp(text, *m.span("v_e"))}
-    m = EN_DAY_RANGE.search(text, lo, hi) or EN_DAY_RANGE.search(text, *whole)  # "from November 9 to 17, 2017"
+    m = EN_DAY_RANGE.search(text, lo, hi)  # "from November 9 to 17, 2017"
+    if (m is None and (d := EN_DAY_LIST.search(text, lo, hi)) is not None
+            and EN_ON_DAY.search(text, lo, d.start()) is None):
+        # days listed ("on January 31, February 1 and 2"): the first to the last, where no day is written before
+        # them (a text that dates itself "on Feb. 3" and lists another ring's days later keeps its own day)
+        return {"start": sp(text, *d.span("v_s")), "end": sp(text, *d.span("v_e"))}
+    m = m or EN_DAY_RANGE.search(text, *whole)
     if m:
         (s0, s1), (e0, e1) = day_range_spans(m)
         return {"start": sp(text, s0, s1), "end": sp(text, e0, e1)}
