@@ -59,6 +59,9 @@ _TO = r"(?:to|till|til|until|through|thru|and|up\s+to|-|–)"
 _DATE_ONE = re.compile(_date("one"), re.I)
 PERIOD = re.compile(rf"\b(?:from|between|effective(?:\s+from)?)\s+{_date('s')}\s*,?\s*{_TO}\s+{_date('e')}", re.I)
 FROM = re.compile(rf"\b(?:from|since|starting(?:\s+from)?|effective(?:\s+from)?|beginning)\s+{_date('s')}", re.I)
+# in force from the moment it is published: the item's own date (its dateline), else the day the batch was received
+IMMEDIATE = re.compile(r"\b(?:effective|in\s+force|valid|with\s+effect|with|taking)\s+(?P<v_s>immediately|immediate\s+effect)\b",
+                       re.I)
 TILL = re.compile(rf"\b(?:till|until|through|up\s+to)\s+{_date('e')}", re.I)
 # or a weekday alone ("banned … until Sunday"): the first such day on or after the item's own date
 TILL_WEEKDAY = re.compile(rf"\b(?:till|until|through)\s+(?P<v_e>{_WD})\b(?!,?\s+(?:the\s+)?\d|,?\s+{_MON})", re.I)
@@ -178,6 +181,13 @@ def read_en_time(value: str, text: str, after: str = "", before: str = "", refer
     if c is not None:  # "2100 hours on 21 December 2019", "July 20 at 9:00am": that day at that clock
         t = read_en_time(c.group("date"), text, after, reference=reference)
         return EuTime(t.day, _clock_minutes(c, "c"), bool(c.group("z")), t.taken)
+    if re.fullmatch(r"immediately|immediate\s+effect", s, re.I):
+        ref, whose = dateline(text), "the item's date"
+        if ref is None and reference is not None:
+            ref, whose = reference, "the batch's reference date"
+        if ref is None:
+            raise ValueError(f"{s!r}, and no date of the item or of the batch to take it from")
+        return EuTime(ref, None, False, (f"'{s}' = {whose} {ref:%Y-%m-%d}",))
     wd = re.fullmatch(_WD, s, re.I)
     if wd is not None:
         ref, whose = dateline(text), "the item's date"

@@ -45,6 +45,23 @@ def test_a_weekday_alone_is_the_first_on_or_after_the_day_received():
     assert all(r.status == "review" for r in recs)
 
 
+def test_effective_immediately_is_the_day_received():
+    """train ``ae-gulfnews:gcaa-suspension-2026-03-01``: "effective immediately and for a period of one week", no
+    dateline: from the day the batch was received (the whole day, the places' clock) for the week it states, as
+    the row's truth reads it; without that day, no start."""
+    text = world_text("ae-gulfnews:gcaa-suspension-2026-03-01")
+    (before,) = _read(text)
+    assert (before.start, before.end) == (None, None)
+    (rec,) = _read(text, reference=date(2026, 3, 1))
+    # the truth's arithmetic: 1 Mar 00:00 GST (UTC+4) = 28 Feb 20:00Z; one week -> 7 Mar 20:00Z
+    assert (rec.start, rec.end, rec.status) == (utc("2026-02-28T20:00Z"), utc("2026-03-07T20:00Z"), "review")
+    assert any("'immediately' = the batch's reference date 2026-03-01" in i for i in rec.inferred)
+    # a dateline comes first; "with immediate effect" alike
+    (rec,) = _read("London, 3 May 2024: drones are banned within 1 km of Wembley Stadium with immediate effect.",
+                   reference=date(2025, 6, 1))
+    assert rec.start == utc("2024-05-02T23:00Z")
+
+
 def test_the_texts_own_date_comes_first():
     (rec,) = _read("London, 3 May 2024: drones are banned within 1 km of Wembley Stadium on May 12.",
                    reference=date(2025, 6, 1))
