@@ -127,6 +127,14 @@ def day_range_spans(m: re.Match) -> tuple[tuple[int, int], tuple[int, int]]:
 
 
 CLOCKED_PERIOD = re.compile(rf"\b(?:from|between)\s+{_clocked('s')}\s*,?\s*{_TO}\s+{_clocked('e')}", re.I)
+# one end written with its clock: "until 06:00 on 3 December 2025", "expired at 6 p.m. on May 3", "from 0900 hours
+# on 21 December 2019" (without it the day alone was read as the whole period)
+# (never the end of hours written before it, "from 2:00pm until 9:00pm on July 22": a clock's digit, "m" or "."
+# just before the word)
+TILL_CLOCKED = re.compile(rf"(?<![\dmM.]\s)\b(?:till|until|through|up\s+to|(?:expire[sd]?|ends?|ended|ending|lifted)"
+                          rf"\s+at)\s+{_clocked('e')}", re.I)
+FROM_CLOCKED = re.compile(rf"\b(?:from|since|starting(?:\s+from)?|effective(?:\s+from)?|beginning)\s+{_clocked('s')}",
+                          re.I)
 _CLOCK_ON_DAY = re.compile(rf"{_CLOCK_AT},?\s+(?:on\s+)?(?P<date>.+)", re.I)
 _DAY_AT_CLOCK = re.compile(rf"(?P<date>.+?),?\s+(?:at\s+)?{_CLOCK_AT}", re.I)
 # the item's own date: a date with its year, or an ISO date

@@ -105,6 +105,32 @@ def test_days_listed_in_a_zones_clause_are_its_period():
     assert read_en_time("9", "", before="on September 7, 8, and ", after=", 2024").day.isoformat() == "2024-09-09"
 
 
+def test_an_end_written_with_its_clock_is_that_instant_and_the_start_unstated():
+    """train ``flyer:stratford-2006-06`` ("… until 0900 UTC on Tuesday 6th June"): the end is 6 June 2006 09:00Z and
+    no start is written (the whole day was read for both); ``visahq:dublin-t3-2025`` ("expired at 06:00 on 3
+    December", its page dated 4 December 2025) with that day as the batch's reference date: 3 December 06:00."""
+    (rec,) = process_batch([Message(0, _world("flyer:stratford-2006-06"))], "rules")[0]
+    assert (rec.start, rec.end) == (None, _t("2006-06-06T09:00Z"))
+    from datetime import date
+
+    (rec,) = process_batch([Message(0, _world("visahq:dublin-t3-2025"))], "rules", reference=date(2025, 12, 4))[0]
+    assert (rec.start, rec.end, rec.status) == (None, _t("2025-12-03T06:00Z"), "review")
+    # hours written before it are never its end ("from 2:00pm until 9:00pm on July 22": test_parser_paragraphs)
+
+
+def test_a_clock_before_its_day_without_a_zone_is_local_never_utc():
+    """A 24-hour clock written before its day with no zone mark ("from 06:00 on 3 December 2025") was read as UTC and
+    the zone dispatchable: at a New York position that is five hours off. It is the position's clock, for review;
+    marked UTC it stays UTC and `ok`."""
+    text = ("Drones are banned within 1 NM of 404700N0735800W from 06:00{z} on 3 December 2025 to 18:00{z} on "
+            "4 December 2025, surface to 400 FT AGL.")
+    (rec,) = process_batch([Message(0, text.format(z=""))], "rules")[0]
+    assert (rec.start, rec.end, rec.status) == (_t("2025-12-03T11:00Z"), _t("2025-12-04T23:00Z"), "review")
+    assert any("America/New_York" in r for r in rec.reasons)
+    (rec,) = process_batch([Message(0, text.format(z=" UTC"))], "rules")[0]
+    assert (rec.start, rec.end, rec.status) == (_t("2025-12-03T06:00Z"), _t("2025-12-04T18:00Z"), "ok")
+
+
 def test_bare_day_takes_its_partners_month():
     t = read_en_time("16", "", after="-18 March 2018 in Sydney")
     assert (t.day.isoformat(), t.taken[0]) == ("2018-03-16", "month March from the period")

@@ -66,6 +66,13 @@ def test_canadian_aprx_marks_an_estimated_end():
     assert "end time is estimated (EST)" in rec.reasons
 
 
+def test_a_clock_before_its_day_is_utc_only_where_it_says_so():
+    # ("06:00 on 3 December 2025" without a zone is prose's local time: the English reader places it, not this one)
+    assert parse_time("06:00 UTC on 3 December 2025").dt == utc(2025, 12, 3, 6, 0)
+    with pytest.raises(ValueError):
+        parse_time("06:00 on 3 December 2025")
+
+
 def test_perm():
     assert parse_time("PERM") == TimeValue(None, permanent=True)
     assert parse_time("UFN").permanent

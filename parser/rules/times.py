@@ -15,10 +15,12 @@ from airspace.parser.endates import DAY_LIST as EN_DAY_LIST
 from airspace.parser.endates import DAY_RANGE as EN_DAY_RANGE
 from airspace.parser.endates import DURATION as EN_DURATION
 from airspace.parser.endates import FROM as EN_FROM
+from airspace.parser.endates import FROM_CLOCKED as EN_FROM_CLOCKED
 from airspace.parser.endates import IMMEDIATE as EN_IMMEDIATE
 from airspace.parser.endates import ON_DAY as EN_ON_DAY
 from airspace.parser.endates import PERIOD as EN_PERIOD
 from airspace.parser.endates import TILL as EN_TILL
+from airspace.parser.endates import TILL_CLOCKED as EN_TILL_CLOCKED
 from airspace.parser.endates import TILL_WEEKDAY as EN_TILL_WEEKDAY
 from airspace.parser.endates import day_range_spans
 from airspace.parser.eudates import NUM_ONE_DAY, NUM_PERIOD, NUM_UNTIL
@@ -247,11 +249,13 @@ def read_english(text: str, lo: int, hi: int, within: bool = False) -> dict[str,
         (s0, s1), (e0, e1) = day_range_spans(m)
         return {"start": sp(text, s0, s1), "end": sp(text, e0, e1)}
     out: dict[str, Span] = {}
-    f = EN_FROM.search(text, lo, hi) or EN_FROM.search(text, *whole) or EN_IMMEDIATE.search(text, lo, hi)
+    f = (EN_FROM.search(text, lo, hi) or EN_FROM.search(text, *whole) or EN_IMMEDIATE.search(text, lo, hi)
+         or EN_FROM_CLOCKED.search(text, lo, hi))
     if f:
         out["start"] = sp(text, *f.span("v_s"))
     t = (EN_TILL.search(text, f.end() if f else lo, whole[1])
-         or EN_TILL_WEEKDAY.search(text, f.end() if f else lo, whole[1]))
+         or EN_TILL_WEEKDAY.search(text, f.end() if f else lo, whole[1])
+         or EN_TILL_CLOCKED.search(text, f.end() if f else lo, hi))
     if t:
         out["end"] = sp(text, *t.span("v_e"))
     elif f and (d := EN_DURATION.search(text, max(0, f.start() - 60), min(len(text), f.end() + 60))) is not None:
