@@ -182,10 +182,9 @@ def parse_time(text: str, *, ref: datetime | None = None, local_tz: timezone | N
     if body != up and (m := _ICAO.match(body)) is not None:
         return parse_time(body)  # "2607231600 UTC (1200 LOCAL 07/23/26)"
     for pat in (_PROSE_MDY, _PROSE_DMY, _PROSE_HM_MDY, _PROSE_HM_DMY, _DTG_FULL):
-        # (a clock written before its day with no zone, "06:00 on 3 December 2025", is the text's local time as
-        # English prose writes it: read with its place's clock and said (``endates``), never taken for UTC here)
-        if (m := pat.match(body)) is not None and (pat is _DTG_FULL or m["tz"] or (
-                len(m["y"]) == 4 and pat not in (_PROSE_HM_MDY, _PROSE_HM_DMY))):
+        # (a clock and a day with no zone mark, "06:00 on 3 December 2025", "3 December 2025 06:00", is the text's
+        # local time as prose writes it: read with its place's clock and said (``endates``), never taken for UTC)
+        if (m := pat.match(body)) is not None and (pat is _DTG_FULL or m["tz"]):
             mo = MONTHS[m["mon"][:3]]
             return TimeValue(_mk(_year(m["y"]), mo, int(m["d"]), int(m["h"]), int(m["mi"])))
     if (m := _HHMM_ONLY.match(body)) is not None and (m["tz"] or ":" in body or len(body) == 4):

@@ -118,8 +118,8 @@ def test_an_end_written_with_its_clock_is_that_instant_and_the_start_unstated():
     # hours written before it are never its end ("from 2:00pm until 9:00pm on July 22": test_parser_paragraphs)
 
 
-def test_a_clock_before_its_day_without_a_zone_is_local_never_utc():
-    """A 24-hour clock written before its day with no zone mark ("from 06:00 on 3 December 2025") was read as UTC and
+def test_a_clock_and_its_day_without_a_zone_are_local_never_utc():
+    """A 24-hour clock written with its day and no zone mark ("from 06:00 on 3 December 2025") was read as UTC and
     the zone dispatchable: at a New York position that is five hours off. It is the position's clock, for review;
     marked UTC it stays UTC and `ok`."""
     text = ("Drones are banned within 1 NM of 404700N0735800W from 06:00{z} on 3 December 2025 to 18:00{z} on "
@@ -129,6 +129,9 @@ def test_a_clock_before_its_day_without_a_zone_is_local_never_utc():
     assert any("America/New_York" in r for r in rec.reasons)
     (rec,) = process_batch([Message(0, text.format(z=" UTC"))], "rules")[0]
     assert (rec.start, rec.end, rec.status) == (_t("2025-12-03T06:00Z"), _t("2025-12-04T18:00Z"), "ok")
+    day_first = "Drones are banned within 1 NM of 404700N0735800W from 3 December 2025 06:00 to 4 December 2025 18:00."
+    (rec,) = process_batch([Message(0, day_first)], "rules")[0]
+    assert (rec.start, rec.status) == (_t("2025-12-03T11:00Z"), "review")
 
 
 def test_bare_day_takes_its_partners_month():

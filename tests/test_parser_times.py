@@ -26,7 +26,7 @@ def utc(*a):
         ("202607232105", utc(2026, 7, 23, 21, 5), False),
         ("July 23, 2026 at 2105 UTC", utc(2026, 7, 23, 21, 5), False),
         ("July 23, 2026 at 2105 UTC (July 23, 2026 at 1705 EDT)", utc(2026, 7, 23, 21, 5), False),
-        ("23 JUL 2026 2105", utc(2026, 7, 23, 21, 5), False),
+        ("23 JUL 2026 2105Z", utc(2026, 7, 23, 21, 5), False),
         ("JUL 23 2026 21:05Z", utc(2026, 7, 23, 21, 5), False),
         ("2026-07-23T21:05Z", utc(2026, 7, 23, 21, 5), False),
         ("2607231600 UTC (1200 local 07/23/26)", utc(2026, 7, 23, 16, 0), False),  # FAA TFR page
@@ -66,11 +66,12 @@ def test_canadian_aprx_marks_an_estimated_end():
     assert "end time is estimated (EST)" in rec.reasons
 
 
-def test_a_clock_before_its_day_is_utc_only_where_it_says_so():
+def test_a_clock_and_its_day_are_utc_only_where_they_say_so():
     # ("06:00 on 3 December 2025" without a zone is prose's local time: the English reader places it, not this one)
     assert parse_time("06:00 UTC on 3 December 2025").dt == utc(2025, 12, 3, 6, 0)
-    with pytest.raises(ValueError):
-        parse_time("06:00 on 3 December 2025")
+    for text in ("06:00 on 3 December 2025", "3 December 2025 06:00", "23 JUL 2026 2105", "December 3, 2025 at 0600"):
+        with pytest.raises(ValueError):
+            parse_time(text)
 
 
 def test_perm():
