@@ -221,7 +221,7 @@ def load_results(where) -> RunResult | None:
             with st.spinner(f"Reading with {engine}…"):
                 records, stats, wall = parse_with_progress(text, engine, bar, reference=run.get("reference"))
             bar.empty()
-        records = R.apply(records, resolutions(text, engine, run.get("reference")))
+        records = R.apply(records, resolutions(run))
         feed = apply_feed(records)
         volumes = volumes_of_records(feed.live)
     except Exception as exc:  # a broken engine must not take the page down
@@ -231,11 +231,16 @@ def load_results(where) -> RunResult | None:
                      note=run.get("why"), reference=run.get("reference"))
 
 
-def resolutions(text: str, engine: str, reference=None) -> dict[str, dict]:
-    """The operator's resolutions of this batch as read by this engine on this received day (key -> the resolved
+def _read_key(run: dict) -> tuple:
+    """What a Run's records depend on: the batch, the engine that read it and the day it was received."""
+    return run.get("text"), run.get("engine"), run.get("reference")
+
+
+def resolutions(run: dict) -> dict[str, dict]:
+    """The operator's resolutions of this Run's batch as read by its engine on its received day (key -> the resolved
     record's JSON); a new batch, engine or day starts with none."""
     held = ss.get("resolved")
-    if not held or held.get("run") != (text, engine, reference):
+    if not held or held.get("run") != _read_key(run):
         return {}
     return held["recs"]
 
@@ -245,9 +250,8 @@ def _resolve(key: str, rec_json: dict) -> None:
         return  # a zone of the stored picture: the decision is kept in the store, with the zone
     run = ss.get("run") or {}
     held = ss.get("resolved")
-    this = (run.get("text"), run.get("engine"), run.get("reference"))
-    if not held or held.get("run") != this:
-        held = {"run": this, "recs": {}}
+    if not held or held.get("run") != _read_key(run):
+        held = {"run": _read_key(run), "recs": {}}
     held["recs"][key] = rec_json
     ss["resolved"] = held
     ss["resolve_error"] = None

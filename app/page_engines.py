@@ -110,9 +110,9 @@ def _runs_cache() -> dict:
 def parse_with_progress(text: str, engine: str, bar, reference: date | None = None) -> tuple[list, dict, float]:
     """``parse``, in chunks of ``PROGRESS_CHUNK`` messages with ``bar`` (an ``st.progress``) moving for a batch
     larger than one chunk. Each message keeps its index in the batch, so the records are those of one read."""
-    cache = _runs_cache()
-    if (text, engine, reference) in cache:
-        return cache[(text, engine, reference)]
+    cache, key = _runs_cache(), (text, engine, reference)
+    if key in cache:
+        return cache[key]
     messages = read_jsonl(text) if I.is_jsonl(text) else None
     if messages is None:
         from airspace.pipeline.split import BatchTooLarge, split_batch
@@ -140,8 +140,8 @@ def parse_with_progress(text: str, engine: str, bar, reference: date | None = No
     bar.progress(1.0, text=f"Read {len(messages)} messages.")
     if len(cache) > 4:
         cache.pop(next(iter(cache)))
-    cache[(text, engine, reference)] = (records, merged or {}, walls)
-    return cache[(text, engine, reference)]
+    cache[key] = (records, merged or {}, walls)
+    return cache[key]
 
 
 def read_ahead(text: str, engine: str) -> None:

@@ -104,23 +104,24 @@ DAY_RANGE = re.compile(
     rf"{_named(_YEAR, 'b')}))",
     re.I)
 _MON_ANY = _MON.replace("(?P<mon>", "(?:")
+_AND = r"(?:\s*,\s*|\s+)(?:and|&)\s+"  # before a list's last day: "7, 8 and 9", "7 & 8", "7, 8, and 9"
 # days listed in one phrase ("on September 7 and 8", "January 31, February 1 and 2"): as the truth reads several
 # windows, the first day starts the period and the last ends it (never fewer days than the list names)
 DAY_LIST = re.compile(
     rf"(?<![\w/.:,-])(?P<v_s>{_TITLE}{_MON}\s+[0-3]?\d{_ORD}){_NOT_CLOCK}"
     # (at most ten days listed, taken whole: a long run of dates is tried from each of them in linear time)
-    rf"(?:\s*,\s*(?:{_TITLE}{_MON_ANY}\s+)?[0-3]?\d{_ORD}{_NOT_CLOCK}){{0,10}}+(?:\s*,\s*|\s+)(?:and|&)\s+"
+    rf"(?:\s*,\s*(?:{_TITLE}{_MON_ANY}\s+)?[0-3]?\d{_ORD}{_NOT_CLOCK}){{0,10}}+{_AND}"
     rf"(?P<v_e>(?:{_TITLE}{_MON_ANY}\s+)?[0-3]?\d{_ORD}{_YEAR}){_NOT_CLOCK}(?!\s+(?:of\s+)?{_MON_ANY})",
     re.I)
 _BARE_DAY = re.compile(rf"(?P<d>[0-3]?\d){_ORD}(?:,?\s+(?P<y>(?:19|20)\d{{2}}))?")
 _MONTH_AFTER = re.compile(rf"{_DAY_TO}[0-3]?\d{_ORD}\s+(?:of\s+)?{_MON}", re.I)
 # (and the last day of a list: "September 7, 8 and ")
 _MONTH_BEFORE = re.compile(
-    rf"{_MON}\s+[0-3]?\d{_ORD}(?:{_DAY_TO}|(?:\s*,\s*[0-3]?\d{_ORD}){{0,10}}+(?:\s*,\s*|\s+)(?:and|&)\s+)$", re.I)
+    rf"{_MON}\s+[0-3]?\d{_ORD}(?:{_DAY_TO}|(?:\s*,\s*[0-3]?\d{_ORD}){{0,10}}+{_AND})$", re.I)
 
 
 def day_range_spans(m: re.Match) -> tuple[tuple[int, int], tuple[int, int]]:
-    """A ``DAY_RANGE`` match -> the spans of its start and its end."""
+    """A ``DAY_RANGE`` (or ``DAY_LIST``) match -> the spans of its start and its end."""
     if m.group("v_s") is not None:
         return m.span("v_s"), m.span("v_e")
     return m.span("v_s2"), m.span("v_e2")
@@ -129,10 +130,8 @@ def day_range_spans(m: re.Match) -> tuple[tuple[int, int], tuple[int, int]]:
 CLOCKED_PERIOD = re.compile(rf"\b(?:from|between)\s+{_clocked('s')}\s*,?\s*{_TO}\s+{_clocked('e')}", re.I)
 # one end written with its clock: "until 06:00 on 3 December 2025", "expired at 6 p.m. on May 3", "from 0900 hours
 # on 21 December 2019" (without it the day alone was read as the whole period)
-# (never the end of hours written before it, "from 2:00pm until 9:00pm on July 22": a clock's digit, "m" or "."
-# just before the word)
-TILL_CLOCKED = re.compile(rf"(?<![\dmM.]\s)\b(?:till|until|through|up\s+to|(?:expire[sd]?|ends?|ended|ending|lifted)"
-                          rf"\s+at)\s+{_clocked('e')}", re.I)
+TILL_CLOCKED = re.compile(rf"\b(?:till|until|through|up\s+to|(?:expire[sd]?|ends?|ended|ending|lifted)\s+at)\s+"
+                          rf"{_clocked('e')}", re.I)
 FROM_CLOCKED = re.compile(rf"\b(?:from|since|starting(?:\s+from)?|effective(?:\s+from)?|beginning)\s+{_clocked('s')}",
                           re.I)
 _CLOCK_ON_DAY = re.compile(rf"{_CLOCK_AT},?\s+(?:on\s+)?(?P<date>.+)", re.I)
@@ -190,19 +189,10 @@ def read_en_time(value: str, text: str, after: str = "", before: str = "", refer
         t = read_en_time(c.group("date"), text, after, reference=reference)
         return EuTime(t.day, _clock_minutes(c, "c"), bool(c.group("z")), t.taken)
     if re.fullmatch(r"immediately|immediate\s+effect", s, re.I):
-        ref, whose = dateline(text), "the item's date"
-        if ref is None and reference is not None:
-            ref, whose = reference, "the batch's reference date"
-        if ref is None:
-            raise ValueError(f"{s!r}, and no date of the item or of the batch to take it from")
+        ref, whose = _item_day(s, text, reference)
         return EuTime(ref, None, False, (f"'{s}' = {whose} {ref:%Y-%m-%d}",))
-    wd = re.fullmatch(_WD, s, re.I)
-    if wd is not None:
-        ref, whose = dateline(text), "the item's date"
-        if ref is None and reference is not None:
-            ref, whose = reference, "the batch's reference date"
-        if ref is None:
-            raise ValueError(f"weekday {s!r} and no date of the item to count from")
+    if re.fullmatch(_WD, s, re.I) is not None:
+        ref, whose = _item_day(s, text, reference)
         k = WEEKDAYS.index(s.lower())
         day = ref + timedelta(days=(k - ref.weekday()) % 7)
         return EuTime(day, None, False, (f"{s} = {day:%Y-%m-%d}, the first {s} on or after {whose} {ref:%Y-%m-%d}",))
@@ -232,6 +222,16 @@ def read_en_time(value: str, text: str, after: str = "", before: str = "", refer
             day = nearest_day(month, d, ref)  # type: ignore[arg-type]
             taken.append(f"year {day.year} from the item's date {ref:%Y-%m-%d}")
     return EuTime(day, None, False, tuple(taken))
+
+
+def _item_day(value: str, text: str, reference: date | None) -> tuple[date, str]:
+    """The day ``value`` counts from: the item's own date (``dateline``), else the day the batch was received; and
+    which it is. ``ValueError`` when there is neither."""
+    if (ref := dateline(text)) is not None:
+        return ref, "the item's date"
+    if reference is not None:
+        return reference, "the batch's reference date"
+    raise ValueError(f"{value!r} and no date of the item or of the batch to count from")
 
 
 _YEAR_WRITTEN = re.compile(r"(?<![\d/.-])((?:19|20)\d{2})(?![\d/.-])")
@@ -304,3 +304,12 @@ def after_duration(start: datetime, value: str) -> tuple[datetime, str] | None:
     else:
         end = start + timedelta(days=n * (7 if unit == "week" else 1))
     return end, f"{n} {unit}{'s' if n != 1 else ''} after the start"
+
+
+def till_clocked(text: str, lo: int, hi: int) -> re.Match | None:
+    """The first ``TILL_CLOCKED`` end in ``[lo, hi)`` that is no end of hours written before it (``HOURS``: "from
+    2:00pm until 9:00pm on July 22" is that day's hours, not an end at 9 p.m.)."""
+    for m in TILL_CLOCKED.finditer(text, lo, hi):
+        if not any(h.start() < m.start() < h.end() for h in HOURS.finditer(text, max(lo, m.start() - 40), m.end())):
+            return m
+    return None

@@ -57,11 +57,6 @@ TW_NOTICE_PLACE = re.compile(
     r"「(?P<p>[^「」\n<>]{2,40}?)之?(?:禁止|限制)(?:遙控|遥控)?(?:無人機|无人机)(?:飛航|飞航)?活動之(?:區域|区域)")
 
 
-# the Small Unmanned Aircraft Act's words for the facilities it covers, never one place: "対象施設の敷地又は区域"
-# (the premises of a covered facility), "対象外国公館等"
-_JP_CATEGORY = re.compile(r"対象|敷地(?:又は|若しくは)区域")
-
-
 # what a Japanese text writes between a place and 上空: "東京ビッグサイト周辺地域の上空", "日本武道館の上空"
 _JP_TAIL = re.compile(r"(?:(?:及び|並びに)?その)?(?:周[辺囲](?:地域)?)?の?$")
 
@@ -137,7 +132,7 @@ def cn_named(text: str, lo: int, hi: int) -> Zone | None:
         if opened > max(text.rfind(")", ns, ne), text.rfind("）", ns, ne)):
             ns = opened + 1
         if ne - ns >= 2 and CJK_RE.search(text, ns, ne) and clause_fragment(text[ns:ne]) is None \
-                and not _JP_CATEGORY.search(text, ns, ne):
+                and not CN_NOT_PLACE.search(text, ns, ne):
             d = m.span(next(g for g in ("d", "d2", "d3") if m.group(g)))
             return Zone({"name": sp(text, ns, ne), "radius": sp(text, *d)}, ns, ne, "named")
     for m in CN_AREA_ANCHOR.finditer(text, lo, hi):
@@ -146,7 +141,7 @@ def cn_named(text: str, lo: int, hi: int) -> Zone | None:
         ns += len(text[ns:ne]) - len(text[ns:ne].lstrip("在于於对對 \t"))
         ne = ns + len(_JP_TAIL.sub("", text[ns:ne], count=1).rstrip())
         if ne - ns >= 2 and not CN_NOT_PLACE.search(text, ns, ne) and CJK_RE.search(text, ns, ne) \
-                and clause_fragment(text[ns:ne]) is None and not _JP_CATEGORY.search(text, ns, ne):
+                and clause_fragment(text[ns:ne]) is None:
             return Zone({"name": sp(text, ns, ne)}, ns, ne, "named")
     # "…至…18时,兰州市城关区、七里河区、西固区、安宁区。" / "禁飞区域：朝阳区、海淀区": a list of districts right after a
     # period or an area label (bounded windows: a few anchors, 200 characters each)

@@ -230,7 +230,9 @@ CN_WHOLE_AREA = re.compile(
     r"(?P<area>(?:行政区域|行政區域)(?:全境|全域)?)(?:空域)?\s*(?:为|為|划设为|劃設為|设为|設為)\s*(?:临时|臨時)?(?:空中)?"
     r"(?:限制区|禁飞区|管制区|限制區|禁飛區|管制區)"
 )
-CN_NOT_PLACE = re.compile(r"禁止|严禁|嚴禁|任何|一切|无人机|無人機|航空器|期间|期間")
+# (and the Japanese Small Unmanned Aircraft Act's words for the facilities it covers: "対象施設の敷地又は区域", the
+# premises of a covered facility, "対象外国公館等")
+CN_NOT_PLACE = re.compile(r"禁止|严禁|嚴禁|任何|一切|无人机|無人機|航空器|期间|期間|対象|敷地(?:又は|若しくは)区域")
 # an hour: digits or Chinese numerals (零时, 二十时), a pinyin gloss left by some mirrors (18時(shí)), minutes
 # (after the part of the day it is in, "上午8时", "下午6时", "晚上9点", which ``parser.times`` reads)
 CN_T = (

@@ -20,9 +20,8 @@ from airspace.parser.endates import IMMEDIATE as EN_IMMEDIATE
 from airspace.parser.endates import ON_DAY as EN_ON_DAY
 from airspace.parser.endates import PERIOD as EN_PERIOD
 from airspace.parser.endates import TILL as EN_TILL
-from airspace.parser.endates import TILL_CLOCKED as EN_TILL_CLOCKED
 from airspace.parser.endates import TILL_WEEKDAY as EN_TILL_WEEKDAY
-from airspace.parser.endates import day_range_spans
+from airspace.parser.endates import day_range_spans, till_clocked
 from airspace.parser.eudates import NUM_ONE_DAY, NUM_PERIOD, NUM_UNTIL
 from airspace.parser.eudates import ONE_DAY as EU_ONE_DAY
 from airspace.parser.eudates import PERIOD as EU_PERIOD
@@ -255,7 +254,7 @@ def read_english(text: str, lo: int, hi: int, within: bool = False) -> dict[str,
         out["start"] = sp(text, *f.span("v_s"))
     t = (EN_TILL.search(text, f.end() if f else lo, whole[1])
          or EN_TILL_WEEKDAY.search(text, f.end() if f else lo, whole[1])
-         or EN_TILL_CLOCKED.search(text, f.end() if f else lo, hi))
+         or till_clocked(text, f.end() if f else lo, hi))
     if t:
         out["end"] = sp(text, *t.span("v_e"))
     elif f and (d := EN_DURATION.search(text, max(0, f.start() - 60), min(len(text), f.end() + 60))) is not None:
